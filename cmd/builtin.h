@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The subcommands and what the dispatcher gives them. */
+#ifndef LUPE_BUILTIN_H
+#define LUPE_BUILTIN_H
+
+#include <argp.h>
+
+/* Each subcommand: argv[0] is its name; returns the process exit status. */
+int cmd_help(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+/* Exit statuses, as git and perf use them. */
+#define EXIT_DIE   128 /* die(): a fatal error */
+#define EXIT_USAGE 129 /* a usage error: bad option, bad event spec */
+
+/* Print "lupe: " and the message to stderr; error() returns -1, die() exits 128. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/*
+ * Parse argv with a command's argp table, perf style: -h prints the option
+ * summary from the same table and exits 0, --help shows the manual page
+ * (lupe help CMD), a bad option exits 129. With stop_at_arg, parsing stops at
+ * the first non-option (the workload) and *idx gets its index (argc if none);
+ * without it, non-options reach the command's parser as ARGP_KEY_ARG. input
+ * is handed to the command's parser as state->input. The table must not use
+ * the key 'h'. Returns 0, or -1 when argp refused the arguments.
+ */
+int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
+		      int *idx, void *input);
+
+
+#endif

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lupe: the dispatcher. One sorted table of subcommands, a loop that finds
+ * the one asked for, lupe-foo on PATH for the rest, and a last check that
+ * what we wrote to stdout really got out.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <lupe/core.h>
+#include "builtin.h"
+#include "pager.h"
+
+#define NEED_PAGER 0x1 /* page the output when stdout is a terminal */
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	int flags;
+	const char *summary;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "help",    cmd_help,    0,          "show a command's manual page" },
+	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
+	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },
+	{ "report",  cmd_report,  0,          "show the profile in a perf.data" },
+	{ "script",  cmd_script,  NEED_PAGER, "print the samples of a perf.data as text" },
+	{ "stat",    cmd_stat,    0,          "count events for a command, a pid or the system" },
+	{ "version", cmd_version, 0,          "print lupe's version" },
+};
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "lupe: %s", prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(EXIT_DIE);
+}
+
+/* The library's messages reach the user through here. */
+static void lib_log(enum lupe_log_level level, const char *fmt, va_list ap)
+{
+	static const char *const prefix[] = {
+		[LUPE_LOG_ERROR] = "", [LUPE_LOG_WARN] = "warning: ",
+		[LUPE_LOG_INFO] = "", [LUPE_LOG_DEBUG] = "debug: ",
+	};
+
+	vreport(prefix[level], fmt, ap);
+}
+
+static void print_usage(FILE *f)
+{
+	fprintf(f, "\n usage: lupe [--version] [--help] [-v] COMMAND [ARGS]\n\n"
+		   " The lupe commands are:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n See 'lupe help COMMAND' for more information on a specific command.\n\n");
+}
+
+static const struct cmd_struct *find_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Damerau-free Levenshtein distance, enough to suggest a command. */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int row[64], prev, tmp;
+
+	if (lb >= sizeof(row) / sizeof(row[0]))
+		return 1000;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static int unknown_command(const char *name)
+{
+	int best = 1000, n = 0;
+
+	fprintf(stderr, "lupe: '%s' is not a lupe command. See 'lupe --help'.\n", name);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		int d = edit_distance(name, commands[i].name);
+
+		if (!strncmp(commands[i].name, name, strlen(name)))
+			d = 1; /* a prefix is as good as one typo */
+		if (d < best)
+			best = d;
+	}
+	if (best > 2)
+		return 1;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		int d = edit_distance(name, commands[i].name);
+
+		if (!strncmp(commands[i].name, name, strlen(name)))
+			d = 1;
+		if (d == best)
+			fprintf(stderr, "%s\t%s\n", n++ ? "" : "\nThe most similar command is\n",
+				commands[i].name);
+	}
+	return 1;
+}
+
+/* lupe foo -> lupe-foo on PATH, as git does. Returns only if it was not found. */
+static void try_external(char **argv)
+{
+	char *orig = argv[0], *name;
+
+	if (asprintf(&name, "lupe-%s", orig) < 0)
+		return;
+	argv[0] = name;
+	execvp(name, argv);
+	if (errno != ENOENT)
+		die("cannot run '%s': %s", name, strerror(errno));
+	argv[0] = orig;
+	free(name);
+}
+
+/* After the command: output that did not reach its file is a failure. */
+static int check_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		/* A reader that went away (pager quit) is not our error. */
+		if (errno == EPIPE)
+			return status;
+		error("write failure on standard output: %s", strerror(errno ? errno : EIO));
+		return 1;
+	}
+	if (fclose(stdout) && errno != EPIPE && errno != EBADF) {
+		error("close failure on standard output: %s", strerror(errno));
+		return 1;
+	}
+	return status;
+}
+
+static int run_command(const struct cmd_struct *cmd, int argc, char **argv)
+{
+	int status;
+
+	if (cmd->flags & NEED_PAGER)
+		setup_pager();
+	status = cmd->fn(argc, argv);
+	return check_stdout(status);
+}
+
+int cmd_version(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "-h")) {
+		printf("Usage: lupe version\nPrint lupe's version.\n");
+		return 0;
+	}
+	printf("lupe version %s\n", LUPE_VERSION);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct cmd_struct *cmd;
+
+	argp_err_exit_status = EXIT_USAGE;
+	lupe_log_set(lib_log);
+	argv++;
+	argc--;
+
+	/* Global options come before the command. */
+	while (argc > 0 && argv[0][0] == '-') {
+		if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "-v"))
+			return check_stdout(cmd_version(0, NULL));
+		if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+			print_usage(stdout);
+			return check_stdout(0);
+		}
+		if (!strcmp(argv[0], "--debug")) {
+			lupe_log_set_level(LUPE_LOG_DEBUG);
+			argv++;
+			argc--;
+			continue;
+		}
+		fprintf(stderr, "lupe: unknown option '%s'\n", argv[0]);
+		print_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (argc == 0) {
+		print_usage(stdout);
+		check_stdout(0);
+		return 1;
+	}
+
+	/* lupe CMD --help is lupe help CMD, as in git and perf. */
+	if (argc >= 2 && !strcmp(argv[1], "--help") && find_command(argv[0])) {
+		char *help_argv[] = { "help", argv[0], NULL };
+
+		return run_command(find_command("help"), 2, help_argv);
+	}
+
+	cmd = find_command(argv[0]);
+	if (cmd)
+		return run_command(cmd, argc, argv);
+	try_external(argv);
+	return unknown_command(argv[0]);
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Option parsing for every subcommand: the command's argp table is wrapped
+ * in one that adds perf's -h (summary from the same table) and --help (the
+ * manual page), and that can stop at the workload's first word.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+
+#define KEY_MANUAL 0x7001
+
+struct wrap {
+	void *input;
+	int stop_at_arg;
+	int *idx;
+	const char *cmd;
+};
+
+static const struct argp_option wrap_options[] = {
+	{ NULL, 'h', NULL, 0, "show this summary of options", -1 },
+	{ "help", KEY_MANUAL, NULL, 0, "show the manual page", -1 },
+	{ 0 }
+};
+
+static error_t wrap_parse(int key, char *arg, struct argp_state *state)
+{
+	struct wrap *w = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = w->input;
+		return 0;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_USAGE | ARGP_HELP_LONG | ARGP_HELP_DOC);
+		fflush(stdout);
+		exit(0);
+	case KEY_MANUAL: {
+		char *argv[] = { "help", (char *)w->cmd, NULL };
+
+		exit(cmd_help(2, argv));
+	}
+	case ARGP_KEY_ARG:
+		if (!w->stop_at_arg)
+			return ARGP_ERR_UNKNOWN;
+		*w->idx = state->next - 1;
+		state->next = state->argc;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
+		      int *idx, void *input)
+{
+	struct argp_child children[] = { { argp, 0, NULL, 0 }, { 0 } };
+	struct argp wrapper = { wrap_options, wrap_parse, NULL, NULL, children,
+				NULL, NULL };
+	struct wrap w = { input, stop_at_arg, idx, argv[0] };
+	char *name, **args;
+	int err;
+
+	/* argp names the program after argv[0]: make it "lupe CMD". */
+	if (asprintf(&name, "lupe %s", argv[0]) < 0)
+		return -1;
+	args = calloc(argc + 1, sizeof(*args));
+	if (!args) {
+		free(name);
+		return -1;
+	}
+	memcpy(args, argv, argc * sizeof(*args));
+	args[0] = name;
+	*idx = argc;
+	err = argp_parse(&wrapper, argc, args, ARGP_IN_ORDER | ARGP_NO_HELP, NULL,
+			 &w);
+	free(args);
+	/* name stays: argp messages may still refer to it until exit */
+	return err ? -1 : 0;
+}

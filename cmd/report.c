@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lupe report: placeholder until its issue lands. */
+#include <stdio.h>
+#include "builtin.h"
+
+static const struct argp_option options[] = {
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp argp = { .options = options, .parser = parse_opt, .args_doc = "[ARGS]", .doc = "lupe report: not built yet." };
+
+int cmd_report(int argc, char **argv)
+{
+	int idx;
+
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, NULL))
+		return EXIT_USAGE;
+	return error("'report' is not built yet"), 1;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * liblupe conventions shared by every public header.
+ *
+ * - int functions return 0 (or a count) on success and a negative errno on
+ *   failure; pointer functions return NULL and set errno.
+ * - Errors that errno cannot express (a broken perf.data, a bad event spec)
+ *   use the private range LUPE_ERR_BASE..; lupe_strerror() names both kinds.
+ * - The library never prints and never exits: it reports through the log
+ *   callback that the program installs with lupe_log_set().
+ */
+#ifndef LUPE_CORE_H
+#define LUPE_CORE_H
+
+#include <stdarg.h>
+
+#define LUPE_API __attribute__((visibility("default")))
+
+enum lupe_error {
+	LUPE_ERR_BASE = 4000,
+	LUPE_ERR_FORMAT = LUPE_ERR_BASE, /* a file is not in the expected format */
+	LUPE_ERR_TRUNCATED,              /* a file ends before its contents do */
+	LUPE_ERR_CORRUPT,                /* a field holds an impossible value */
+	LUPE_ERR_PARSE,                  /* an event spec does not parse */
+	LUPE_ERR_NOT_SUPPORTED,          /* the machine lacks what was asked for */
+	LUPE_ERR_NO_TRACEFS,             /* tracefs is not mounted and cannot be */
+	LUPE_ERR_MAX,
+};
+
+/* A sentence (lowercase, no full stop) for -err, errno values included. */
+LUPE_API const char *lupe_strerror(int err);
+
+enum lupe_log_level {
+	LUPE_LOG_ERROR,
+	LUPE_LOG_WARN,
+	LUPE_LOG_INFO,
+	LUPE_LOG_DEBUG,
+};
+
+typedef void (*lupe_log_fn)(enum lupe_log_level level, const char *fmt, va_list ap);
+
+/* Install the sink for library messages; NULL drops them. Returns the old one. */
+LUPE_API lupe_log_fn lupe_log_set(lupe_log_fn fn);
+
+/* The level at and below which messages reach the sink (default WARN). */
+LUPE_API void lupe_log_set_level(enum lupe_log_level level);
+
+#endif

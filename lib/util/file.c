@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "util/util.h"
+
+int read_small_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+char *read_whole_file(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = NULL, *tmp;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (!buf || n + 1 >= cap) {
+			cap *= 2;
+			tmp = realloc(buf, cap);
+			if (!tmp)
+				goto fail;
+			buf = tmp;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	{
+		int err = errno;
+
+		free(buf);
+		close(fd);
+		errno = err;
+	}
+	return NULL;
+}

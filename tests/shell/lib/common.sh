@@ -1,0 +1,39 @@
+# Helpers for the end-to-end tests. Source it first thing:
+#   . "$(dirname "$0")/lib/common.sh"
+# ctest sets LUPE (the binary), LUPE_SRC, LUPE_BUILD and WORKLOADS; run by
+# hand, they default to the usual build folder.
+set -u
+LUPE_SRC=${LUPE_SRC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
+LUPE_BUILD=${LUPE_BUILD:-$LUPE_SRC/build}
+LUPE=${LUPE:-$LUPE_BUILD/lupe}
+WORKLOADS=${WORKLOADS:-$LUPE_BUILD/workloads}
+PERF=${PERF:-/usr/bin/perf}
+
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/lupe-test.XXXXXX")
+trap 'rm -rf "$TMPD"' EXIT
+cd "$TMPD" || exit 1
+
+# skip REASON: the machine lacks what the test needs (exit 77, said why).
+skip() { echo "SKIP: $*"; exit 77; }
+# fail MESSAGE: the test found a real failure.
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+
+need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+need_perf() { [ -x "$PERF" ] || skip "no Linux perf at $PERF to compare with"; }
+need_tracefs() {
+	[ -d /sys/kernel/tracing/events ] && return 0
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -d /sys/kernel/tracing/events ] || skip "tracefs is not mounted and cannot be mounted"
+}
+# have_hw_pmu: whether this machine counts hardware events (cycles).
+have_hw_pmu() { "$PERF" stat -e cycles -x, true 2>&1 | grep -qv 'not supported'; }
+
+# expect_rc WANT CMD...: run CMD, fail unless it exits WANT.
+expect_rc() {
+	local want=$1 rc
+	shift
+	"$@"
+	rc=$?
+	[ "$rc" = "$want" ] || fail "'$*' exited $rc, want $want"
+}

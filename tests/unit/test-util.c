@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The error convention and the small-file helpers of lib/util. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "util/util.h"
+
+static void test_strerror(void **state)
+{
+	assert_string_equal(lupe_strerror(-ENOENT), strerror(ENOENT));
+	assert_string_equal(lupe_strerror(ENOENT), strerror(ENOENT));
+	assert_string_equal(lupe_strerror(-LUPE_ERR_TRUNCATED), "file is truncated");
+	for (int e = LUPE_ERR_BASE; e < LUPE_ERR_MAX; e++)
+		assert_non_null(lupe_strerror(-e));
+}
+
+static void test_err_ptr(void **state)
+{
+	errno = 0;
+	assert_null(err_ptr(-EINVAL));
+	assert_int_equal(errno, EINVAL);
+	errno = EBADF;
+	assert_int_equal(libc_err(-1), -EBADF);
+	assert_int_equal(libc_err(5), 5);
+}
+
+static void test_read_small_file(void **state)
+{
+	char path[] = "/tmp/lupe-util-XXXXXX", buf[16];
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "1234\n\n", 6), 6);
+	close(fd);
+	assert_int_equal(read_small_file(path, buf, sizeof(buf)), 4);
+	assert_string_equal(buf, "1234");
+	/* a buffer too small keeps what fits */
+	assert_int_equal(read_small_file(path, buf, 3), 2);
+	assert_string_equal(buf, "12");
+	unlink(path);
+	assert_int_equal(read_small_file(path, buf, sizeof(buf)), -ENOENT);
+	assert_null(read_whole_file(path, NULL));
+	assert_int_equal(errno, ENOENT);
+}
+
+static int seen;
+static void count_log(enum lupe_log_level level, const char *fmt, va_list ap)
+{
+	seen++;
+}
+
+static void test_log_levels(void **state)
+{
+	lupe_log_set(count_log);
+	lupe_log_set_level(LUPE_LOG_WARN);
+	pr_err("e");
+	pr_warn("w");
+	pr_debug("d");
+	assert_int_equal(seen, 2);
+	lupe_log_set(NULL);
+	pr_err("dropped");
+	assert_int_equal(seen, 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_err_ptr),
+		cmocka_unit_test(test_read_small_file),
+		cmocka_unit_test(test_log_levels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
