@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Built without zstd: COMPRESSED records cannot be read. */
+#include <stdlib.h>
+#include "data/reader.h"
+#include "util/util.h"
+
+struct decomp *decomp_new(void)
+{
+	return calloc(1, 1);
+}
+
+void decomp_delete(struct decomp *d)
+{
+	free(d);
+}
+
+int decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out)
+{
+	return -LUPE_ERR_NOT_SUPPORTED;
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event names for attrs that come without EVENT_DESC (pipe mode, old
+ * files): the names perf gives them, with perf's modifier suffixes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/perf_event.h>
+#include "data/reader.h"
+
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses", "branches",
+	"branch-misses", "bus-cycles", "stalled-cycles-frontend", "stalled-cycles-backend",
+	"ref-cycles",
+};
+
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	"bpf-output", "cgroup-switches",
+};
+
+char *evsel_name_from_attr(const void *a)
+{
+	const struct perf_event_attr *attr = a;
+	char base[64], mod[16] = "", *out;
+	const char *b = NULL;
+	size_t m = 0;
+
+	if (attr->type == PERF_TYPE_HARDWARE && attr->config < sizeof(hw_names) / sizeof(*hw_names))
+		b = hw_names[attr->config];
+	else if (attr->type == PERF_TYPE_SOFTWARE && attr->config < sizeof(sw_names) / sizeof(*sw_names))
+		b = sw_names[attr->config];
+	if (b)
+		snprintf(base, sizeof(base), "%s", b);
+	else
+		snprintf(base, sizeof(base), "%s%llx", attr->type == PERF_TYPE_RAW ? "r" : "event-",
+			 (unsigned long long)attr->config);
+	if (attr->exclude_kernel && !attr->exclude_user)
+		mod[m++] = 'u';
+	else if (attr->exclude_user && !attr->exclude_kernel)
+		mod[m++] = 'k';
+	for (unsigned i = 0; i < attr->precise_ip && m < sizeof(mod) - 1; i++)
+		mod[m++] = 'p';
+	mod[m] = 0;
+	if (asprintf(&out, "%s%s%s", base, m ? ":" : "", mod) < 0)
+		return NULL;
+	return out;
+}

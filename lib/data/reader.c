@@ -1,0 +1,664 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The perf.data reader. File mode maps the whole file and hands out
+ * pointers into the map, so a record that is only looked at is never
+ * copied; pipe mode reads records one at a time into a buffer. Every length
+ * in the file is checked against the bytes that hold it before it is used:
+ * a broken file yields an error naming the offset, never a read out of
+ * bounds.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <lupe/perfdata.h>
+#include "data/format.h"
+#include "data/reader.h"
+#include "session/sample.h"
+#include "util/util.h"
+
+struct feature {
+	const void *data;
+	size_t size;
+	void *owned; /* pipe mode: a copy */
+};
+
+struct lupe_perf_file {
+	int fd;
+	int pipe;
+	const uint8_t *map;
+	size_t map_size;
+	uint64_t data_off, data_end, pos;
+	struct perf_file_header hdr;
+	struct lupe_evsel *evsels;
+	size_t nr_evsels;
+	int id_pos_sample, id_pos_other; /* where records carry their sample id */
+	struct feature features[HEADER_LAST_FEATURE];
+	void *tep;
+	int tep_tried;
+	/* pipe mode */
+	FILE *in;
+	struct rbuf rec;
+	/* COMPRESSED: the records inflated from the current one */
+	struct decomp *decomp;
+	struct rbuf out;
+	size_t out_pos;
+	uint64_t comp_off;
+	char errbuf[256];
+};
+
+int rbuf_reserve(struct rbuf *b, size_t more)
+{
+	size_t cap = b->cap ? b->cap : 4096;
+	uint8_t *p;
+
+	if (b->len + more <= b->cap)
+		return 0;
+	while (cap < b->len + more)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -ENOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int bad(struct lupe_perf_file *f, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->errbuf, sizeof(f->errbuf), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *lupe_perf_file_error(const struct lupe_perf_file *f)
+{
+	return f ? f->errbuf : "";
+}
+
+int lupe_perf_file_is_pipe(const struct lupe_perf_file *f)
+{
+	return f->pipe;
+}
+
+size_t lupe_perf_file_nr_evsels(const struct lupe_perf_file *f)
+{
+	return f->nr_evsels;
+}
+
+struct lupe_evsel *lupe_perf_file_evsel(struct lupe_perf_file *f, size_t idx)
+{
+	return idx < f->nr_evsels ? &f->evsels[idx] : NULL;
+}
+
+const void *lupe_perf_file_feature(const struct lupe_perf_file *f, int feat, size_t *size)
+{
+	if (feat <= 0 || feat >= HEADER_LAST_FEATURE || !f->features[feat].data)
+		return NULL;
+	*size = f->features[feat].size;
+	return f->features[feat].data;
+}
+
+void lupe_perf_file_data_section(const struct lupe_perf_file *f, uint64_t *offset,
+				 uint64_t *size)
+{
+	*offset = f->data_off;
+	*size = f->data_end - f->data_off;
+}
+
+static struct lupe_evsel *add_evsel(struct lupe_perf_file *f, const void *attr, size_t attr_size)
+{
+	struct lupe_evsel *e, *n = realloc(f->evsels, (f->nr_evsels + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	f->evsels = n;
+	e = &n[f->nr_evsels];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, attr, attr_size < sizeof(e->attr) ? attr_size : sizeof(e->attr));
+	e->attr.size = sizeof(e->attr);
+	e->idx = (int)f->nr_evsels++;
+	return e;
+}
+
+static int set_ids(struct lupe_evsel *e, const uint64_t *ids, size_t nr)
+{
+	free(e->ids);
+	e->ids = NULL;
+	e->nr_ids = 0;
+	if (!nr)
+		return 0;
+	e->ids = malloc(nr * sizeof(*ids));
+	if (!e->ids)
+		return -ENOMEM;
+	memcpy(e->ids, ids, nr * sizeof(*ids));
+	e->nr_ids = nr;
+	return 0;
+}
+
+struct lupe_evsel *lupe_perf_file_evsel_by_id(struct lupe_perf_file *f, uint64_t id)
+{
+	if (f->nr_evsels <= 1)
+		return f->nr_evsels ? f->evsels : NULL;
+	/* NEEDSWORK: a hash if files with many events and ids get common. */
+	for (size_t i = 0; i < f->nr_evsels; i++)
+		for (size_t j = 0; j < f->evsels[i].nr_ids; j++)
+			if (f->evsels[i].ids[j] == id)
+				return &f->evsels[i];
+	return NULL;
+}
+
+/* perf needs every event to carry its id at the same place (evlist id_pos). */
+static void compute_id_pos(struct lupe_perf_file *f)
+{
+	uint64_t t;
+
+	if (!f->nr_evsels)
+		return;
+	t = f->evsels[0].attr.sample_type;
+	f->id_pos_sample = sample_id_pos(t, 1);
+	f->id_pos_other = f->evsels[0].attr.sample_id_all ? sample_id_pos(t, 0) : 0;
+}
+
+struct lupe_evsel *lupe_perf_file_record_evsel(struct lupe_perf_file *f,
+					       const struct perf_event_header *ev)
+{
+	int pos;
+	uint64_t id;
+
+	if (f->nr_evsels <= 1)
+		return f->nr_evsels ? f->evsels : NULL;
+	pos = ev->type == PERF_RECORD_SAMPLE ? f->id_pos_sample : f->id_pos_other;
+	if (!pos)
+		return f->evsels;
+	if (pos > 0 ? (size_t)pos + 8 > ev->size : (size_t)-pos + 8 > ev->size)
+		return NULL;
+	memcpy(&id, (const char *)ev + (pos > 0 ? pos : (int)(ev->size & ~7u) + pos), 8);
+	return lupe_perf_file_evsel_by_id(f, id);
+}
+
+/* EVENT_DESC: names (and ids) for the attrs. */
+static void apply_event_desc(struct lupe_perf_file *f, const uint8_t *p, size_t size)
+{
+	const uint8_t *end = p + size;
+	uint32_t nr, attr_size;
+
+	if (size < 8)
+		return;
+	memcpy(&nr, p, 4);
+	memcpy(&attr_size, p + 4, 4);
+	p += 8;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct perf_event_attr attr;
+		uint32_t nr_ids, len;
+		struct lupe_evsel *e;
+
+		if (attr_size < PERF_ATTR_SIZE_VER0 || (size_t)(end - p) < attr_size + 8)
+			return;
+		memset(&attr, 0, sizeof(attr));
+		memcpy(&attr, p, attr_size < sizeof(attr) ? attr_size : sizeof(attr));
+		p += attr_size;
+		memcpy(&nr_ids, p, 4);
+		memcpy(&len, p + 4, 4);
+		p += 8;
+		if ((size_t)(end - p) < len || (size_t)(end - p - len) / 8 < nr_ids)
+			return;
+		e = i < f->nr_evsels ? &f->evsels[i] : NULL;
+		if (e && len) {
+			free(e->name);
+			e->name = strndup((const char *)p, len);
+		}
+		p += len;
+		if (e && !e->nr_ids)
+			set_ids(e, (const uint64_t *)p, nr_ids);
+		p += 8 * (size_t)nr_ids;
+	}
+}
+
+static void name_evsels(struct lupe_perf_file *f)
+{
+	size_t size;
+	const void *d = lupe_perf_file_feature(f, HEADER_EVENT_DESC, &size);
+
+	if (d)
+		apply_event_desc(f, d, size);
+	for (size_t i = 0; i < f->nr_evsels; i++) {
+		struct lupe_evsel *e = &f->evsels[i];
+
+		if (e->attr.type == PERF_TYPE_TRACEPOINT) {
+			const char *sys, *name;
+			void *tep = lupe_perf_file_tep(f);
+
+			e->tp_format = tep ? tracing_event(tep, e->attr.config, &sys, &name) : NULL;
+			if (!e->name && e->tp_format && asprintf(&e->name, "%s:%s", sys, name) < 0)
+				e->name = NULL;
+		}
+		if (!e->name)
+			e->name = evsel_name_from_attr(&e->attr);
+	}
+}
+
+void *lupe_perf_file_tep(struct lupe_perf_file *f)
+{
+	size_t size;
+	const void *d;
+
+	if (f->tep || f->tep_tried)
+		return f->tep;
+	d = lupe_perf_file_feature(f, HEADER_TRACING_DATA, &size);
+	if (!d)
+		return NULL;
+	f->tep_tried = 1;
+	f->tep = tracing_data_parse(d, size);
+	if (!f->tep)
+		pr_warn("cannot parse the tracing data: tracepoint fields are not shown\n");
+	return f->tep;
+}
+
+static int read_features(struct lupe_perf_file *f)
+{
+	uint64_t off = f->hdr.data.offset + f->hdr.data.size;
+	const struct perf_file_section *sec;
+	int nr = 0;
+
+	for (int i = 0; i < HEADER_FEAT_BITS; i++)
+		nr += !!(f->hdr.adds_features[i / 64] & (1ULL << (i % 64)));
+	if (!nr)
+		return 0;
+	if (off > f->map_size || (f->map_size - off) / sizeof(*sec) < (size_t)nr) {
+		pr_warn("the feature table at offset %#llx is missing: header information is not shown\n",
+			(unsigned long long)off);
+		return 0;
+	}
+	sec = (const void *)(f->map + off);
+	for (int i = 0; i < HEADER_FEAT_BITS; i++) {
+		if (!(f->hdr.adds_features[i / 64] & (1ULL << (i % 64))))
+			continue;
+		if (i < HEADER_LAST_FEATURE) {
+			if (sec->offset > f->map_size || sec->size > f->map_size - sec->offset)
+				pr_warn("feature %d at offset %#llx runs past the end of the file: ignored\n",
+					i, (unsigned long long)sec->offset);
+			else
+				f->features[i] = (struct feature){ f->map + sec->offset, sec->size, NULL };
+		}
+		sec++;
+	}
+	return 0;
+}
+
+static int open_file_mode(struct lupe_perf_file *f, const char *path)
+{
+	const struct perf_file_header *h;
+	struct stat st;
+
+	if (fstat(f->fd, &st))
+		return -errno;
+	if (!st.st_size)
+		return bad(f, -LUPE_ERR_FORMAT, "'%s' is empty: nothing to report", path);
+	f->map_size = st.st_size;
+	if (f->map_size < sizeof(*h))
+		return bad(f, -LUPE_ERR_TRUNCATED,
+			   "'%s' is too short for a perf.data header (%zu bytes, needs %zu)", path,
+			   f->map_size, sizeof(*h));
+	f->map = mmap(NULL, f->map_size, PROT_READ, MAP_PRIVATE, f->fd, 0);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		return -errno;
+	}
+	madvise((void *)f->map, f->map_size, MADV_SEQUENTIAL);
+	h = (const void *)f->map;
+	if (h->magic == PERF_MAGIC2_SWAPPED)
+		return bad(f, -LUPE_ERR_NOT_SUPPORTED,
+			   "'%s' was written on a machine of the other byte order: not supported yet", path);
+	if (h->magic != PERF_MAGIC2)
+		return bad(f, -LUPE_ERR_FORMAT, "'%s' is not a perf.data file (no PERFILE2 magic at offset 0)", path);
+	if (h->size != sizeof(*h) && h->size != sizeof(struct perf_pipe_file_header))
+		return bad(f, -LUPE_ERR_CORRUPT, "'%s': header size %llu at offset 8 is not %zu", path,
+			   (unsigned long long)h->size, sizeof(*h));
+	if (h->size == sizeof(struct perf_pipe_file_header))
+		return 1; /* a pipe-mode stream saved to a file */
+	f->hdr = *h;
+	if (h->attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct perf_file_section) ||
+	    h->attr_size > 4096)
+		return bad(f, -LUPE_ERR_CORRUPT, "'%s': attr size %llu at offset 16 is impossible", path,
+			   (unsigned long long)h->attr_size);
+	if (h->attrs.offset > f->map_size || h->attrs.size > f->map_size - h->attrs.offset ||
+	    h->attrs.size % h->attr_size || !h->attrs.size)
+		return bad(f, -LUPE_ERR_CORRUPT, "'%s': the attrs section (offset %#llx, size %llu) is outside the file",
+			   path, (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size);
+	for (uint64_t off = h->attrs.offset; off < h->attrs.offset + h->attrs.size; off += h->attr_size) {
+		const struct perf_file_section *ids =
+			(const void *)(f->map + off + h->attr_size - sizeof(*ids));
+		const struct perf_event_attr *a = (const void *)(f->map + off);
+		size_t asz = h->attr_size - sizeof(*ids);
+		struct lupe_evsel *e;
+
+		if (a->size && a->size < asz)
+			asz = a->size;
+		e = add_evsel(f, a, asz);
+		if (!e)
+			return -ENOMEM;
+		if (ids->offset > f->map_size || ids->size > f->map_size - ids->offset || ids->size % 8)
+			return bad(f, -LUPE_ERR_CORRUPT, "'%s': the ids of attr at offset %#llx lie outside the file",
+				   path, (unsigned long long)off);
+		if (set_ids(e, (const uint64_t *)(f->map + ids->offset), ids->size / 8))
+			return -ENOMEM;
+	}
+	f->data_off = h->data.offset;
+	if (h->data.offset > f->map_size)
+		return bad(f, -LUPE_ERR_TRUNCATED, "'%s': the data section starts at %#llx, past the end of the file (%zu bytes)",
+			   path, (unsigned long long)h->data.offset, f->map_size);
+	if (!h->data.size) {
+		/* perf record killed before it wrote the header: what is there is valid. */
+		pr_warn("'%s' has a data size of 0: was the recording cut short? reading to the end of the file\n", path);
+		f->data_end = f->map_size;
+	} else if (h->data.size > f->map_size - h->data.offset) {
+		pr_warn("'%s' is truncated: its data section ends at %#llx but the file at %#zx\n", path,
+			(unsigned long long)(h->data.offset + h->data.size), f->map_size);
+		f->data_end = f->map_size;
+	} else {
+		f->data_end = h->data.offset + h->data.size;
+		read_features(f);
+	}
+	f->pos = f->data_off;
+	return 0;
+}
+
+static int open_pipe_mode(struct lupe_perf_file *f, const char *path)
+{
+	struct perf_pipe_file_header h;
+
+	if (f->map) {
+		/* A pipe stream saved to a file: read it through stdio as well. */
+		munmap((void *)f->map, f->map_size);
+		f->map = NULL;
+		lseek(f->fd, 0, SEEK_SET);
+	}
+	f->pipe = 1;
+	f->in = fdopen(f->fd, "r");
+	if (!f->in)
+		return -errno;
+	f->fd = -1;
+	if (fread(&h, sizeof(h), 1, f->in) != 1)
+		return bad(f, -LUPE_ERR_FORMAT, "'%s' holds no perf.data header: nothing to report", path);
+	if (h.magic != PERF_MAGIC2)
+		return bad(f, -LUPE_ERR_FORMAT, "'%s' is not a perf.data stream (no PERFILE2 magic at offset 0)", path);
+	if (h.size != sizeof(h))
+		return bad(f, -LUPE_ERR_CORRUPT, "'%s': pipe header size %llu at offset 8 is not 16", path,
+			   (unsigned long long)h.size);
+	f->pos = sizeof(h);
+	return 0;
+}
+
+struct lupe_perf_file *lupe_perf_file_open(const char *path, int force)
+{
+	struct lupe_perf_file *f = calloc(1, sizeof(*f));
+	struct stat st;
+	int err;
+
+	if (!f)
+		return NULL;
+	f->fd = -1;
+	if (!strcmp(path, "-")) {
+		f->fd = dup(0);
+		if (f->fd < 0)
+			goto fail_errno;
+		err = open_pipe_mode(f, "stdin");
+	} else {
+		f->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0)
+			goto fail_errno;
+		if (fstat(f->fd, &st))
+			goto fail_errno;
+		if (!force && st.st_uid && st.st_uid != geteuid()) {
+			bad(f, -EPERM, "'%s' is not owned by you or root (use -f to read it anyway)", path);
+			err = -EPERM;
+			goto fail;
+		}
+		if (S_ISFIFO(st.st_mode))
+			err = open_pipe_mode(f, path);
+		else if ((err = open_file_mode(f, path)) == 1)
+			err = open_pipe_mode(f, path);
+	}
+	if (err)
+		goto fail;
+	f->decomp = NULL;
+	compute_id_pos(f);
+	if (!f->pipe)
+		name_evsels(f);
+	return f;
+fail_errno:
+	err = -errno;
+	snprintf(f->errbuf, sizeof(f->errbuf), "cannot open '%s': %s", path, strerror(errno));
+fail:
+	if (!f->errbuf[0])
+		snprintf(f->errbuf, sizeof(f->errbuf), "cannot read '%s': %s", path, lupe_strerror(err));
+	lupe_log(LUPE_LOG_ERROR, "%s\n", f->errbuf);
+	lupe_perf_file_close(f);
+	return err_ptr(err);
+}
+
+void lupe_perf_file_close(struct lupe_perf_file *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nr_evsels; i++) {
+		free(f->evsels[i].name);
+		free(f->evsels[i].ids);
+	}
+	free(f->evsels);
+	for (int i = 0; i < HEADER_LAST_FEATURE; i++)
+		free(f->features[i].owned);
+	tracing_data_free(f->tep);
+	if (f->map)
+		munmap((void *)f->map, f->map_size);
+	if (f->in)
+		fclose(f->in);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->rec.p);
+	free(f->out.p);
+	decomp_delete(f->decomp);
+	free(f);
+}
+
+/* Pipe mode: the records that describe the stream are taken in here. */
+static int pipe_meta(struct lupe_perf_file *f, const struct perf_event_header *ev, uint64_t off)
+{
+	switch (ev->type) {
+	case PERF_RECORD_HEADER_ATTR: {
+		const struct perf_event_attr *a = (const void *)(ev + 1);
+		size_t room = ev->size - sizeof(*ev), asz;
+		struct lupe_evsel *e;
+
+		if (room < PERF_ATTR_SIZE_VER0)
+			return bad(f, -LUPE_ERR_CORRUPT, "the attr record at offset %#llx is too short",
+				   (unsigned long long)off);
+		asz = a->size ? a->size : PERF_ATTR_SIZE_VER0;
+		if (asz > room)
+			return bad(f, -LUPE_ERR_CORRUPT, "the attr record at offset %#llx is too short",
+				   (unsigned long long)off);
+		e = add_evsel(f, a, asz);
+		if (!e || set_ids(e, (const uint64_t *)((const char *)a + asz), (room - asz) / 8))
+			return -ENOMEM;
+		compute_id_pos(f);
+		e->name = NULL;
+		return 0;
+	}
+	case PERF_RECORD_HEADER_FEATURE: {
+		const struct perf_record_header_feature *r = (const void *)ev;
+		size_t n;
+		void *copy;
+
+		if (ev->size < sizeof(*r))
+			return bad(f, -LUPE_ERR_CORRUPT, "the feature record at offset %#llx is too short",
+				   (unsigned long long)off);
+		if (r->feat_id == 0 || r->feat_id >= HEADER_LAST_FEATURE)
+			return 0;
+		n = ev->size - sizeof(*r);
+		copy = malloc(n ? n : 1);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, r->data, n);
+		free(f->features[r->feat_id].owned);
+		f->features[r->feat_id] = (struct feature){ copy, n, copy };
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Pipe mode: TRACING_DATA's payload follows its record outside its size. */
+static int pipe_tracing_data(struct lupe_perf_file *f, const struct perf_event_header *ev)
+{
+	uint32_t size;
+	size_t padded;
+	void *buf;
+
+	if (ev->size < sizeof(*ev) + 4)
+		return -LUPE_ERR_CORRUPT;
+	memcpy(&size, ev + 1, 4);
+	padded = ((size_t)size + 7) & ~(size_t)7;
+	buf = malloc(padded ? padded : 1);
+	if (!buf)
+		return -ENOMEM;
+	if (fread(buf, 1, padded, f->in) != padded) {
+		free(buf);
+		return bad(f, -LUPE_ERR_TRUNCATED, "the tracing data at offset %#llx is cut short",
+			   (unsigned long long)f->pos);
+	}
+	f->pos += padded;
+	free(f->features[HEADER_TRACING_DATA].owned);
+	f->features[HEADER_TRACING_DATA] = (struct feature){ buf, size, buf };
+	return 0;
+}
+
+static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **out, uint64_t *off)
+{
+	const struct perf_event_header *ev;
+
+	if (!f->pipe) {
+		if (f->pos >= f->data_end)
+			return 0;
+		if (f->data_end - f->pos < sizeof(*ev))
+			return bad(f, -LUPE_ERR_TRUNCATED, "the file ends inside a record header at offset %#llx",
+				   (unsigned long long)f->pos);
+		ev = (const void *)(f->map + f->pos);
+		if (ev->size < sizeof(*ev))
+			return bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
+				   (unsigned long long)f->pos, ev->size);
+		if (ev->size > f->data_end - f->pos)
+			return bad(f, -LUPE_ERR_TRUNCATED, "the record at offset %#llx (%u bytes) runs past the end of the data at %#llx",
+				   (unsigned long long)f->pos, ev->size, (unsigned long long)f->data_end);
+		*off = f->pos;
+		f->pos += ev->size;
+		*out = ev;
+		return 1;
+	}
+	if (rbuf_reserve(&f->rec, 65536))
+		return -ENOMEM;
+	f->rec.len = 0;
+	if (fread(f->rec.p, 1, sizeof(*ev), f->in) != sizeof(*ev)) {
+		if (ferror(f->in))
+			return -errno;
+		return 0; /* a clean end between records (or a torn header: NEEDSWORK say so) */
+	}
+	ev = (const void *)f->rec.p;
+	if (ev->size < sizeof(*ev))
+		return bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
+			   (unsigned long long)f->pos, ev->size);
+	if (fread(f->rec.p + sizeof(*ev), 1, ev->size - sizeof(*ev), f->in) != ev->size - sizeof(*ev))
+		return bad(f, -LUPE_ERR_TRUNCATED, "the stream ends inside the record at offset %#llx",
+			   (unsigned long long)f->pos);
+	*off = f->pos;
+	f->pos += ev->size;
+	*out = ev;
+	return 1;
+}
+
+/* The next whole record left in the inflated buffer, if any. */
+static int next_inflated(struct lupe_perf_file *f, const struct perf_event_header **out)
+{
+	const struct perf_event_header *ev;
+	size_t left = f->out.len - f->out_pos;
+
+	if (left < sizeof(*ev))
+		return 0;
+	ev = (const void *)(f->out.p + f->out_pos);
+	if (ev->size < sizeof(*ev))
+		return bad(f, -LUPE_ERR_CORRUPT, "a record inflated from offset %#llx has an impossible size %u",
+			   (unsigned long long)f->comp_off, ev->size);
+	if (ev->size > left)
+		return 0;
+	f->out_pos += ev->size;
+	*out = ev;
+	return 1;
+}
+
+int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header **out,
+			uint64_t *offset, int *stable)
+{
+	const struct perf_event_header *ev = NULL;
+	int ret;
+
+	for (;;) {
+		ret = next_inflated(f, out);
+		if (ret) {
+			*offset = f->comp_off;
+			*stable = 0;
+			return ret;
+		}
+		ret = next_raw(f, &ev, offset);
+		if (ret <= 0) {
+			if (!ret && f->out.len > f->out_pos)
+				return bad(f, -LUPE_ERR_TRUNCATED, "the compressed data ends inside a record (last compressed record at %#llx)",
+					   (unsigned long long)f->comp_off);
+			return ret;
+		}
+		if (ev->type == PERF_RECORD_COMPRESSED) {
+			size_t keep = f->out.len - f->out_pos;
+
+			/* A record may straddle two COMPRESSED records: keep its head. */
+			memmove(f->out.p, f->out.p + f->out_pos, keep);
+			f->out.len = keep;
+			f->out_pos = 0;
+			f->comp_off = *offset;
+			if (!f->decomp && !(f->decomp = decomp_new()))
+				return -ENOMEM;
+			ret = decomp_run(f->decomp, ev + 1, ev->size - sizeof(*ev), &f->out);
+			if (ret == -LUPE_ERR_NOT_SUPPORTED)
+				return bad(f, ret, "the file is compressed (perf record -z) and lupe was built without zstd");
+			if (ret)
+				return bad(f, ret, "the compressed record at offset %#llx does not inflate", (unsigned long long)*offset);
+			continue;
+		}
+		if (f->pipe) {
+			if (ev->type == PERF_RECORD_HEADER_TRACING_DATA) {
+				if ((ret = pipe_tracing_data(f, ev)))
+					return ret;
+			} else if ((ret = pipe_meta(f, ev, *offset))) {
+				return ret;
+			}
+			if (ev->type == PERF_RECORD_HEADER_ATTR || ev->type == PERF_RECORD_HEADER_FEATURE ||
+			    ev->type == PERF_RECORD_HEADER_TRACING_DATA) {
+				/* names may now be known; the first sample needs them */
+				for (size_t i = 0; i < f->nr_evsels; i++) {
+					free(f->evsels[i].name);
+					f->evsels[i].name = NULL;
+				}
+				name_evsels(f);
+			}
+		}
+		*out = ev;
+		*stable = !f->pipe;
+		return 1;
+	}
+}

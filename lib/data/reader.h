@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private pieces of the perf.data reader shared by its files. */
+#ifndef LUPE_DATA_READER_H
+#define LUPE_DATA_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growable byte buffer. */
+struct rbuf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+int rbuf_reserve(struct rbuf *b, size_t more);
+
+/*
+ * Streaming zstd decompression of COMPRESSED records: appends what src
+ * inflates to out. Returns 0 or a negative error (-LUPE_ERR_NOT_SUPPORTED
+ * when lupe was built without zstd, -LUPE_ERR_CORRUPT for a bad frame).
+ */
+struct decomp;
+struct decomp *decomp_new(void);
+void decomp_delete(struct decomp *d);
+int decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out);
+
+/* Parse TRACING_DATA into a tep_handle (NULL + errno without libtraceevent). */
+void *tracing_data_parse(const void *data, size_t size);
+void tracing_data_free(void *tep);
+/* The tep_event for a tracepoint id, or NULL. */
+void *tracing_event(void *tep, uint64_t id, const char **sys, const char **name);
+
+/* Name an event from its attr the way perf does ("cpu-clock", "cycles:u"). */
+char *evsel_name_from_attr(const void *attr);
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A session reads a perf.data, keeps the machine model (threads, comms,
+ * maps, DSOs) up to date in time order, and hands each sample to a tool
+ * with its thread; lupe_session_resolve() turns a sample's ip or callchain
+ * into frames (map, DSO, symbol) with a per-session cache.
+ */
+#ifndef LUPE_SESSION_H
+#define LUPE_SESSION_H
+
+#include <stdint.h>
+#include <lupe/core.h>
+#include <lupe/perfdata.h>
+#include <lupe/sample.h>
+
+struct lupe_symbol {
+	uint64_t start, end; /* in the DSO's address space (its ELF vaddrs) */
+	const char *name;
+};
+
+struct lupe_dso {
+	char *long_name;        /* path, "[kernel.kallsyms]", "[vdso]", "/tmp/perf-N.map" */
+	const char *short_name; /* its last component, as the Shared Object column shows it */
+	int kernel;
+	uint8_t build_id[20];
+	int build_id_size;
+	/* private below */
+	int loaded;
+	struct lupe_symbol *syms;
+	size_t nr_syms;
+	char *strtab;
+	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
+	int nr_loads;
+	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
+	struct lupe_dso *next;
+};
+
+struct lupe_map {
+	uint64_t start, end, pgoff;
+	struct lupe_dso *dso;
+};
+
+struct lupe_thread {
+	int pid, tid;
+	char *comm;
+	int comm_set;
+	struct lupe_maps *maps;
+	void *priv; /* for the tool */
+};
+
+/* One resolved address of a sample or of its callchain. */
+struct lupe_frame {
+	uint64_t ip;                 /* as recorded */
+	uint64_t addr;               /* in the map's DSO (file offset), what perf prints in chains */
+	uint64_t vaddr;              /* in the DSO's symbol space: sym->start <= vaddr < sym->end */
+	const struct lupe_map *map;  /* NULL: no map covers ip */
+	const struct lupe_symbol *sym; /* NULL: unresolved */
+	uint8_t kernel;              /* kernel (or hypervisor) address space */
+};
+
+struct lupe_session;
+
+struct lupe_tool {
+	/* A sample, in time order. Return non-zero to stop reading. */
+	int (*sample)(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+		      const struct lupe_sample *sample, struct lupe_thread *thread,
+		      const struct perf_event_header *ev);
+	/* Any other record after the machine model took it (may be NULL). */
+	int (*other)(struct lupe_tool *tool, struct lupe_session *s,
+		     const struct perf_event_header *ev);
+	int ordered; /* deliver in time order between FINISHED_ROUNDs, as perf does */
+};
+
+/* Open path ("-": stdin) into a session. NULL + errno; the reason was logged. */
+LUPE_API struct lupe_session *lupe_session_new(const char *path, int force);
+LUPE_API void lupe_session_delete(struct lupe_session *s);
+LUPE_API struct lupe_perf_file *lupe_session_file(struct lupe_session *s);
+
+/*
+ * Read every record and feed tool. Returns 0, or a negative error for a
+ * broken file after delivering what was valid before it
+ * (lupe_perf_file_error() says where).
+ */
+LUPE_API int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool);
+
+/*
+ * Resolve the sample's callchain (or its ip when it has none) into up to
+ * max frames, innermost first. Returns the number of frames. The frames
+ * point into the session and stay valid until it is deleted.
+ */
+LUPE_API int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
+				  const struct lupe_sample *sample, uint8_t cpumode,
+				  struct lupe_frame *frames, int max);
+
+/* Resolve one address in the given cpumode (PERF_RECORD_MISC_*). */
+LUPE_API void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t,
+				      uint64_t ip, int kernel, struct lupe_frame *f);
+
+/* Totals the session counted: samples per event, lost. */
+struct lupe_session_stats {
+	uint64_t nr_records;
+	uint64_t nr_samples;
+	uint64_t nr_lost_records, nr_lost;       /* PERF_RECORD_LOST */
+	uint64_t nr_lost_samples;                /* PERF_RECORD_LOST_SAMPLES */
+	uint64_t nr_unknown;                     /* records skipped by size */
+	uint64_t nr_bad_samples;
+	uint64_t nr_unordered;
+};
+LUPE_API const struct lupe_session_stats *lupe_session_stats(const struct lupe_session *s);
+
+#endif

@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Threads, maps and DSOs, updated from COMM/FORK/EXIT/MMAP/MMAP2 the way
+ * perf's machine.c does it: threads of a process share its maps, a forked
+ * process gets a copy of its parent's, a new map cuts the ones it overlaps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "data/format.h"
+#include "session/machine.h"
+#include "util/util.h"
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static struct lupe_maps *maps_new(void)
+{
+	struct lupe_maps *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->refcnt = 1;
+	return m;
+}
+
+static void maps_put(struct lupe_maps *m)
+{
+	if (!m || --m->refcnt)
+		return;
+	for (size_t i = 0; i < m->nr; i++)
+		free(m->v[i]);
+	free(m->v);
+	free(m);
+}
+
+static int maps_insert_at(struct lupe_maps *m, size_t at, struct lupe_map *map)
+{
+	if (m->nr == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 16;
+		struct lupe_map **v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		m->v = v;
+		m->cap = cap;
+	}
+	memmove(&m->v[at + 1], &m->v[at], (m->nr - at) * sizeof(*m->v));
+	m->v[at] = map;
+	m->nr++;
+	return 0;
+}
+
+static size_t maps_lower_bound(const struct lupe_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->v[mid]->start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct lupe_map *maps_find(const struct lupe_maps *m, uint64_t ip)
+{
+	size_t lo = 0, hi = m->nr;
+
+	/* The last map starting at or below ip. */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->v[mid]->start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || ip >= m->v[lo - 1]->end)
+		return NULL;
+	return m->v[lo - 1];
+}
+
+/* Insert map, trimming or dropping what it overlaps (perf's fixup_overlappings). */
+static int maps_add(struct machine *mc, struct lupe_maps *m, struct lupe_map *map)
+{
+	size_t i = maps_lower_bound(m, map->start);
+
+	m->gen = ++mc->next_gen;
+	if (i > 0) {
+		struct lupe_map *prev = m->v[i - 1];
+
+		if (prev->end > map->start) {
+			if (prev->end > map->end) {
+				/* map splits prev in two */
+				struct lupe_map *tail = malloc(sizeof(*tail));
+
+				if (!tail)
+					return -ENOMEM;
+				*tail = *prev;
+				tail->pgoff += map->end - prev->start;
+				tail->start = map->end;
+				if (maps_insert_at(m, i, tail)) {
+					free(tail);
+					return -ENOMEM;
+				}
+			}
+			prev->end = map->start;
+		}
+	}
+	while (i < m->nr && m->v[i]->start < map->end) {
+		struct lupe_map *next = m->v[i];
+
+		if (next->end <= map->end) {
+			free(next);
+			memmove(&m->v[i], &m->v[i + 1], (m->nr - i - 1) * sizeof(*m->v));
+			m->nr--;
+			continue;
+		}
+		next->pgoff += map->end - next->start;
+		next->start = map->end;
+		break;
+	}
+	return maps_insert_at(m, i, map);
+}
+
+static struct lupe_maps *maps_clone(struct lupe_maps *src)
+{
+	struct lupe_maps *m = maps_new();
+
+	if (!m)
+		return NULL;
+	m->v = malloc((src->nr ? src->nr : 1) * sizeof(*m->v));
+	if (!m->v)
+		goto fail;
+	m->cap = src->nr ? src->nr : 1;
+	for (size_t i = 0; i < src->nr; i++) {
+		m->v[i] = malloc(sizeof(**m->v));
+		if (!m->v[i])
+			goto fail;
+		*m->v[i] = *src->v[i];
+		m->nr++;
+	}
+	return m;
+fail:
+	maps_put(m);
+	return NULL;
+}
+
+struct machine *machine_new(void)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->kmaps = maps_new();
+	if (!m->kmaps) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void thread_free(struct lupe_thread *t)
+{
+	maps_put(t->maps);
+	free(t->comm);
+	free(t);
+}
+
+void machine_delete(struct machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->cap_threads; i++)
+		if (m->threads[i])
+			thread_free(m->threads[i]);
+	free(m->threads);
+	for (size_t i = 0; i < m->cap_dsos; i++) {
+		struct lupe_dso *d = m->dsos[i];
+
+		if (!d)
+			continue;
+		free(d->long_name);
+		free(d->syms);
+		free(d->strtab);
+		free(d->load_off);
+		free(d);
+	}
+	free(m->dsos);
+	maps_put(m->kmaps);
+	free(m);
+}
+
+static int grow_threads(struct machine *m)
+{
+	size_t cap = m->cap_threads ? m->cap_threads * 2 : 1024;
+	struct lupe_thread **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap_threads; i++) {
+		struct lupe_thread *t = m->threads[i];
+		size_t h;
+
+		if (!t)
+			continue;
+		for (h = hash_u64((uint32_t)t->tid) & (cap - 1); v[h]; h = (h + 1) & (cap - 1))
+			;
+		v[h] = t;
+	}
+	free(m->threads);
+	m->threads = v;
+	m->cap_threads = cap;
+	return 0;
+}
+
+static struct lupe_thread **thread_slot(struct machine *m, int tid)
+{
+	size_t h = hash_u64((uint32_t)tid) & (m->cap_threads - 1);
+
+	while (m->threads[h] && m->threads[h]->tid != tid)
+		h = (h + 1) & (m->cap_threads - 1);
+	return &m->threads[h];
+}
+
+static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
+{
+	struct lupe_thread *t = calloc(1, sizeof(*t)), **slot;
+
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	t->tid = tid;
+	if (pid == tid || pid == -1) {
+		t->maps = maps_new();
+	} else {
+		struct lupe_thread *leader = machine_findnew_thread(m, pid, pid);
+
+		if (leader) {
+			t->maps = leader->maps;
+			t->maps->refcnt++;
+		}
+	}
+	if (!t->maps ||
+	    (!tid ? asprintf(&t->comm, "swapper") : asprintf(&t->comm, ":%d", tid)) < 0) {
+		t->comm = NULL;
+		thread_free(t);
+		return NULL;
+	}
+	if ((m->nr_threads + 1) * 2 > m->cap_threads && grow_threads(m)) {
+		thread_free(t);
+		return NULL;
+	}
+	slot = thread_slot(m, tid);
+	*slot = t;
+	m->nr_threads++;
+	return t;
+}
+
+struct lupe_thread *machine_findnew_thread(struct machine *m, int pid, int tid)
+{
+	struct lupe_thread *t;
+
+	if (m->cap_threads) {
+		t = *thread_slot(m, tid);
+		if (t) {
+			if (t->pid == -1 && pid != -1 && pid != tid) {
+				/* first seen without its pid: join the process now */
+				struct lupe_thread *leader = machine_findnew_thread(m, pid, pid);
+
+				if (leader && leader != t) {
+					maps_put(t->maps);
+					t->maps = leader->maps;
+					t->maps->refcnt++;
+				}
+			}
+			if (t->pid == -1)
+				t->pid = pid;
+			return t;
+		}
+	}
+	return thread_new(m, pid, tid);
+}
+
+static int grow_dsos(struct machine *m)
+{
+	size_t cap = m->cap_dsos ? m->cap_dsos * 2 : 256;
+	struct lupe_dso **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->cap_dsos; i++) {
+		struct lupe_dso *d = m->dsos[i];
+		size_t h;
+
+		if (!d)
+			continue;
+		for (h = hash_str(d->long_name) & (cap - 1); v[h]; h = (h + 1) & (cap - 1))
+			;
+		v[h] = d;
+	}
+	free(m->dsos);
+	m->dsos = v;
+	m->cap_dsos = cap;
+	return 0;
+}
+
+struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name)
+{
+	struct lupe_dso *d;
+	const char *slash;
+	size_t h;
+
+	if ((m->nr_dsos + 1) * 2 > m->cap_dsos && grow_dsos(m))
+		return NULL;
+	for (h = hash_str(name) & (m->cap_dsos - 1); (d = m->dsos[h]); h = (h + 1) & (m->cap_dsos - 1))
+		if (!strcmp(d->long_name, name))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->long_name = strdup(name))) {
+		free(d);
+		return NULL;
+	}
+	slash = strrchr(d->long_name, '/');
+	d->short_name = slash && d->long_name[0] == '/' ? slash + 1 : d->long_name;
+	m->dsos[h] = d;
+	m->nr_dsos++;
+	return d;
+}
+
+static int is_anon(const char *name)
+{
+	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) || !strncmp(name, "[anon:", 6) ||
+	       !strncmp(name, "/memfd:", 7);
+}
+
+static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t start, uint64_t len,
+		   uint64_t pgoff, const char *filename, const uint8_t *build_id, int bid_size)
+{
+	struct lupe_maps *maps;
+	struct lupe_map *map;
+	struct lupe_dso *dso;
+	char name[64];
+	int identity = 0;
+
+	if (kernel) {
+		maps = m->kmaps;
+		if (!strncmp(filename, "[kernel.kallsyms]", 17)) {
+			/* kallsyms covers all kernel text, .init included: so does the map */
+			filename = "[kernel.kallsyms]";
+			len = ~0ULL - start;
+		}
+		identity = 1;
+	} else {
+		struct lupe_thread *t = machine_findnew_thread(m, pid, tid);
+
+		if (!t)
+			return -ENOMEM;
+		maps = t->maps;
+		if (is_anon(filename)) {
+			/* JIT code: perf looks for symbols in /tmp/perf-PID.map */
+			snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
+			filename = name;
+			identity = 1;
+		}
+	}
+	dso = machine_findnew_dso(m, filename);
+	if (!dso)
+		return -ENOMEM;
+	dso->kernel = kernel;
+	dso->identity |= identity;
+	if (build_id && bid_size && !dso->build_id_size && bid_size <= 20) {
+		memcpy(dso->build_id, build_id, bid_size);
+		dso->build_id_size = bid_size;
+	}
+	map = malloc(sizeof(*map));
+	if (!map)
+		return -ENOMEM;
+	*map = (struct lupe_map){ start, start + len, pgoff, dso };
+	if (identity)
+		map->pgoff = start; /* addresses stay absolute */
+	if (maps_add(m, maps, map)) {
+		free(map);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The NUL-terminated string at p within a record of end. */
+static const char *rec_str(const char *p, const char *end)
+{
+	return p < end && memchr(p, 0, end - p) ? p : NULL;
+}
+
+int machine_process(struct machine *m, const struct perf_event_header *ev)
+{
+	const char *end = (const char *)ev + ev->size;
+	int kernel = (ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
+		     (ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_GUEST_KERNEL;
+
+	switch (ev->type) {
+	case PERF_RECORD_COMM: {
+		const struct perf_record_comm *c = (const void *)ev;
+		const char *comm = ev->size > sizeof(*c) ? rec_str(c->comm, end) : NULL;
+		struct lupe_thread *t;
+		char *dup;
+
+		if (!comm)
+			return -LUPE_ERR_CORRUPT;
+		t = machine_findnew_thread(m, c->pid, c->tid);
+		if (!t || !(dup = strdup(comm)))
+			return -ENOMEM;
+		free(t->comm);
+		t->comm = dup;
+		t->comm_set = 1;
+		return 0;
+	}
+	case PERF_RECORD_MMAP: {
+		const struct perf_record_mmap *r = (const void *)ev;
+		const char *fn = ev->size > sizeof(*r) ? rec_str(r->filename, end) : NULL;
+
+		if (!fn)
+			return -LUPE_ERR_CORRUPT;
+		return add_map(m, kernel, r->pid, r->tid, r->start, r->len, r->pgoff, fn, NULL, 0);
+	}
+	case PERF_RECORD_MMAP2: {
+		const struct perf_record_mmap2 *r = (const void *)ev;
+		const char *fn = ev->size > sizeof(*r) ? rec_str(r->filename, end) : NULL;
+		int has_bid = ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID;
+
+		if (!fn)
+			return -LUPE_ERR_CORRUPT;
+		return add_map(m, kernel, r->pid, r->tid, r->start, r->len, r->pgoff, fn,
+			       has_bid ? r->build_id : NULL, has_bid ? r->build_id_size : 0);
+	}
+	case PERF_RECORD_FORK: {
+		const struct perf_record_fork *r = (const void *)ev;
+		struct lupe_thread *parent, *t, **slot;
+
+		if (ev->size < sizeof(*r))
+			return -LUPE_ERR_CORRUPT;
+		parent = machine_findnew_thread(m, r->ppid, r->ptid);
+		if (m->cap_threads && *(slot = thread_slot(m, r->tid)) && r->tid != r->ptid) {
+			/* a reused tid: the old thread is gone (keep the table dense) */
+			t = *slot;
+			free(t->comm);
+			t->comm = NULL;
+			maps_put(t->maps);
+			t->pid = r->pid;
+			if (r->pid == r->tid || !(parent && parent->pid == (int)r->pid)) {
+				t->maps = maps_new();
+			} else {
+				t->maps = parent->maps;
+				t->maps->refcnt++;
+			}
+			if (!t->maps)
+				return -ENOMEM;
+		} else {
+			t = machine_findnew_thread(m, r->pid, r->tid);
+		}
+		if (!t || !parent)
+			return -ENOMEM;
+		if (parent->comm && (!t->comm || !t->comm_set)) {
+			free(t->comm);
+			t->comm = strdup(parent->comm);
+		}
+		if (!t->comm && asprintf(&t->comm, ":%d", t->tid) < 0)
+			return -ENOMEM;
+		if (t->pid != parent->pid && t->maps != parent->maps && !t->maps->nr) {
+			struct lupe_maps *copy = maps_clone(parent->maps);
+
+			if (!copy)
+				return -ENOMEM;
+			maps_put(t->maps);
+			t->maps = copy;
+			copy->gen = ++m->next_gen;
+		}
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine model: threads by tid, the maps of each process (shared by
+ * its threads, as perf shares them), the kernel's maps and the DSOs, each
+ * created once by path.
+ */
+#ifndef LUPE_SESSION_MACHINE_H
+#define LUPE_SESSION_MACHINE_H
+
+#include <lupe/session.h>
+
+struct lupe_maps {
+	int refcnt;
+	uint32_t gen;         /* bumped on every change: keys the resolve cache */
+	struct lupe_map **v;  /* sorted by start, not overlapping */
+	size_t nr, cap;
+};
+
+struct machine {
+	struct lupe_thread **threads; /* open addressing by tid */
+	size_t nr_threads, cap_threads;
+	struct lupe_maps *kmaps;
+	struct lupe_dso **dsos;       /* open addressing by long_name */
+	size_t nr_dsos, cap_dsos;
+	uint32_t next_gen;
+};
+
+struct machine *machine_new(void);
+void machine_delete(struct machine *m);
+struct lupe_thread *machine_findnew_thread(struct machine *m, int pid, int tid);
+struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name);
+
+/* Take COMM, MMAP, MMAP2, FORK and EXIT records into the model. */
+int machine_process(struct machine *m, const struct perf_event_header *ev);
+
+/* The map of maps that covers ip, or NULL. */
+struct lupe_map *maps_find(const struct lupe_maps *maps, uint64_t ip);
+
+#endif

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ELF symbol tables with libelf. perf's choice of symbols is followed so
+ * that names and offsets match: functions, ifuncs and objects, and labels
+ * (NOTYPE) in text sections; .symtab from the separate debug file found by
+ * build-id or .gnu_debuglink under /usr/lib/debug, else the file's own
+ * .symtab, else its .dynsym. Addresses are translated from file offsets
+ * (what a map gives) through the runtime file's PT_LOAD headers.
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+#include "symbols/symbols.h"
+#include "util/util.h"
+
+static int elf_ready(void)
+{
+	static int ok = -1;
+
+	if (ok < 0)
+		ok = elf_version(EV_CURRENT) != EV_NONE;
+	return ok;
+}
+
+static Elf_Scn *find_section(Elf *elf, Elf64_Word type, const char *name, GElf_Shdr *shdr)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, shdr))
+			continue;
+		if (type && shdr->sh_type != type)
+			continue;
+		if (name) {
+			const char *n = elf_strptr(elf, shstrndx, shdr->sh_name);
+
+			if (!n || strcmp(n, name))
+				continue;
+		}
+		return scn;
+	}
+	return NULL;
+}
+
+static int read_build_id(Elf *elf, uint8_t *out)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		while (d && (off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4) && nh.n_descsz <= 20) {
+				memcpy(out, (char *)d->d_buf + doff, nh.n_descsz);
+				return (int)nh.n_descsz;
+			}
+		}
+	}
+	return 0;
+}
+
+static int read_loads(Elf *elf, struct lupe_dso *dso)
+{
+	size_t n;
+	int k = 0;
+
+	if (elf_getphdrnum(elf, &n) || !n)
+		return 0;
+	free(dso->load_off);
+	dso->load_off = calloc(3 * n, sizeof(uint64_t));
+	if (!dso->load_off)
+		return -ENOMEM;
+	dso->load_vaddr = dso->load_off + n;
+	dso->load_size = dso->load_off + 2 * n;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		dso->load_off[k] = ph.p_offset;
+		dso->load_vaddr[k] = ph.p_vaddr;
+		dso->load_size[k] = ph.p_filesz;
+		k++;
+	}
+	dso->nr_loads = k;
+	return 0;
+}
+
+static int is_text_section(Elf *elf, size_t shstrndx, size_t idx)
+{
+	Elf_Scn *scn = elf_getscn(elf, idx);
+	GElf_Shdr sh;
+	const char *n;
+
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return 0;
+	n = elf_strptr(elf, shstrndx, sh.sh_name);
+	return n && strstr(n, "text");
+}
+
+static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso)
+{
+	struct symtab_build b = { 0 };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+	Elf_Data *d;
+	size_t shstrndx, n;
+	int err = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -LUPE_ERR_FORMAT;
+	scn = find_section(elf, type, NULL, &shdr);
+	if (!scn || !(d = elf_getdata(scn, NULL)) || !shdr.sh_entsize)
+		return -ENOENT;
+	n = shdr.sh_size / shdr.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int t, vis;
+
+		if (!gelf_getsym(d, (int)i, &sym) || !sym.st_name)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS)
+			continue;
+		t = GELF_ST_TYPE(sym.st_info);
+		vis = GELF_ST_VISIBILITY(sym.st_other);
+		if (t == STT_NOTYPE) {
+			if (vis == STV_HIDDEN || vis == STV_INTERNAL ||
+			    sym.st_shndx >= SHN_LORESERVE || !is_text_section(elf, shstrndx, sym.st_shndx))
+				continue;
+		} else if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT) {
+			continue;
+		}
+		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		if ((err = symtab_add(&b, sym.st_value, sym.st_size, name, strlen(name),
+				      GELF_ST_BIND(sym.st_info))))
+			break;
+	}
+	if (!err)
+		err = symtab_finish(&b, dso);
+	symtab_build_free(&b);
+	return err;
+}
+
+/* Open path as ELF; *fd and the Elf are the caller's to close. */
+static Elf *open_elf(const char *path, int *fd)
+{
+	Elf *elf;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(*fd);
+		*fd = -1;
+		return NULL;
+	}
+	return elf;
+}
+
+/* A separate debug file with a .symtab, by build-id then by .gnu_debuglink. */
+static Elf *open_debug(Elf *elf, const struct lupe_dso *dso, const char *path, int *fd)
+{
+	char buf[4096], dir[4096];
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+	Elf *dbg;
+	int n;
+
+	if (dso->build_id_size) {
+		n = snprintf(buf, sizeof(buf), "/usr/lib/debug/.build-id/%02x/", dso->build_id[0]);
+		for (int i = 1; i < dso->build_id_size; i++)
+			n += snprintf(buf + n, sizeof(buf) - n, "%02x", dso->build_id[i]);
+		snprintf(buf + n, sizeof(buf) - n, ".debug");
+		if ((dbg = open_elf(buf, fd))) {
+			if (find_section(dbg, SHT_SYMTAB, NULL, &shdr))
+				return dbg;
+			elf_end(dbg);
+			close(*fd);
+		}
+	}
+	scn = find_section(elf, 0, ".gnu_debuglink", &shdr);
+	if (scn) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		const char *link = d ? d->d_buf : NULL;
+		const char *slash = strrchr(path, '/');
+
+		if (!link || !memchr(link, 0, d->d_size) || !slash)
+			return NULL;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		const char *fmts[] = { "/usr/lib/debug%s/%s", "%s/.debug/%s", "%s/%s" };
+		for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+			snprintf(buf, sizeof(buf), fmts[i], dir, link);
+			if (!strcmp(buf, path))
+				continue;
+			if ((dbg = open_elf(buf, fd))) {
+				if (find_section(dbg, SHT_SYMTAB, NULL, &shdr))
+					return dbg;
+				elf_end(dbg);
+				close(*fd);
+			}
+		}
+	}
+	return NULL;
+}
+
+int elf_load_dso(struct lupe_dso *dso, const char *path)
+{
+	int fd, dfd = -1, err;
+	Elf *elf, *dbg;
+	uint8_t bid[20];
+	int bsz;
+
+	if (!elf_ready())
+		return -LUPE_ERR_NOT_SUPPORTED;
+	elf = open_elf(path, &fd);
+	if (!elf)
+		return -ENOENT;
+	bsz = read_build_id(elf, bid);
+	if (bsz && dso->build_id_size && (bsz != dso->build_id_size || memcmp(bid, dso->build_id, bsz)))
+		pr_debug("'%s' changed since the recording (build-id differs)\n", path);
+	if (bsz && !dso->build_id_size) {
+		memcpy(dso->build_id, bid, bsz);
+		dso->build_id_size = bsz;
+	}
+	err = read_loads(elf, dso);
+	dbg = err ? NULL : open_debug(elf, dso, path, &dfd);
+	if (!err) {
+		if (dbg)
+			err = load_symbols(dbg, SHT_SYMTAB, dso);
+		if (!dbg || err)
+			err = load_symbols(elf, SHT_SYMTAB, dso);
+		if (err)
+			err = load_symbols(elf, SHT_DYNSYM, dso);
+	}
+	if (dbg) {
+		elf_end(dbg);
+		close(dfd);
+	}
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+/* The kernel maps the same vdso into every process: read our own. */
+int elf_load_vdso(struct lupe_dso *dso)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi, size = 0;
+	char line[512];
+	Elf *elf;
+	int err;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base)
+			size = hi - lo;
+	fclose(f);
+	if (!base || !size || !elf_ready())
+		return -ENOENT;
+	elf = elf_memory((char *)base, size);
+	if (!elf)
+		return -LUPE_ERR_FORMAT;
+	err = read_loads(elf, dso);
+	if (!err && (err = load_symbols(elf, SHT_SYMTAB, dso)))
+		err = load_symbols(elf, SHT_DYNSYM, dso);
+	elf_end(elf);
+	return err;
+}

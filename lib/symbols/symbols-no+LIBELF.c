@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Built without libelf: ELF DSOs have no symbols (kallsyms and perf maps still work). */
+#include "symbols/symbols.h"
+#include "util/util.h"
+
+int elf_load_dso(struct lupe_dso *dso, const char *path)
+{
+	return -LUPE_ERR_NOT_SUPPORTED;
+}
+
+int elf_load_vdso(struct lupe_dso *dso)
+{
+	return -LUPE_ERR_NOT_SUPPORTED;
+}

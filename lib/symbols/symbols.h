@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Symbol tables of DSOs, loaded once and lazily on the first lookup, kept
+ * as one sorted array per DSO for a binary search. Sources: ELF .symtab
+ * (from separate debug info when there is some) then .dynsym, the
+ * kernel's /proc/kallsyms, and /tmp/perf-PID.map for JIT code.
+ */
+#ifndef LUPE_SYMBOLS_H
+#define LUPE_SYMBOLS_H
+
+#include <stdint.h>
+#include <lupe/session.h>
+
+/* A symbol table being built; symtab_finish() turns it into the DSO's. */
+struct symtab_build {
+	struct sym_in {
+		uint64_t start, size;
+		size_t name; /* offset into str */
+		uint8_t binding;
+	} *v;
+	size_t nr, cap;
+	char *str;
+	size_t slen, scap;
+	int kallsyms;
+};
+
+int symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
+	       size_t name_len, int binding);
+/* Sort, drop aliases as perf does (choose_best_symbol), fix up ends. */
+int symtab_finish(struct symtab_build *b, struct lupe_dso *dso);
+void symtab_build_free(struct symtab_build *b);
+
+/* Load dso's symbols if that was not tried yet. Returns 0 or an error (logged at debug). */
+int dso_load(struct lupe_dso *dso);
+
+/* The symbol at vaddr (DSO symbol space), or NULL. */
+const struct lupe_symbol *dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr);
+
+/* A map-relative address (file offset) to the DSO's symbol space. */
+uint64_t dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr);
+
+/* ELF loading (symbols+LIBELF.c): the file at path, or the vdso of this process. */
+int elf_load_dso(struct lupe_dso *dso, const char *path);
+int elf_load_vdso(struct lupe_dso *dso);
+
+#endif
