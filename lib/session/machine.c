@@ -348,8 +348,7 @@ struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name)
 static int is_anon(const char *name)
 {
 	return !strcmp(name, "//anon") || !strncmp(name, "/dev/zero", 9) ||
-	       !strncmp(name, "/anon_hugepage", 14) || !strncmp(name, "[anon:", 6) ||
-	       !strncmp(name, "/memfd:", 7);
+	       !strncmp(name, "/anon_hugepage", 14);
 }
 
 static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t start, uint64_t len,

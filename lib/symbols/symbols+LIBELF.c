@@ -113,7 +113,61 @@ static int is_text_section(Elf *elf, size_t shstrndx, size_t idx)
 	return n && strstr(n, "text");
 }
 
-static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso)
+/* Add a symbol under the name perf shows (demangled), with a suffix ("@plt"). */
+static int add_sym(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
+		   const char *suffix, int binding)
+{
+	char *d = demangle(name), *full = NULL;
+	int err;
+
+	if (*suffix && asprintf(&full, "%s%s", d ? d : name, suffix) < 0)
+		full = NULL;
+	name = full ? full : d ? d : name;
+	err = symtab_add(b, start, size, name, strlen(name), binding);
+	free(d);
+	free(full);
+	return err;
+}
+
+/*
+ * PLT entries get "name@plt" symbols, one per .rela.plt relocation in
+ * order after the 16-byte PLT header (x86-64), as perf synthesizes them.
+ */
+static int add_plt(Elf *elf, struct symtab_build *b)
+{
+	GElf_Shdr plt, rela, dynsym;
+	Elf_Scn *srela, *sdyn;
+	Elf_Data *rd, *dd;
+	GElf_Ehdr eh;
+	size_t n;
+	uint64_t at;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
+		return 0; /* NEEDSWORK: other architectures' PLT layouts */
+	if (!find_section(elf, 0, ".plt", &plt) ||
+	    !(srela = find_section(elf, SHT_RELA, ".rela.plt", &rela)) ||
+	    !(sdyn = find_section(elf, SHT_DYNSYM, NULL, &dynsym)) ||
+	    !(rd = elf_getdata(srela, NULL)) || !(dd = elf_getdata(sdyn, NULL)) || !rela.sh_entsize)
+		return 0;
+	n = rela.sh_size / rela.sh_entsize;
+	at = plt.sh_addr + 16;
+	for (size_t i = 0; i < n; i++, at += 16) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name = "";
+		int err;
+
+		if (!gelf_getrela(rd, (int)i, &r))
+			continue;
+		if (gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) && sym.st_name)
+			name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		if ((err = add_sym(b, at, 16, name ? name : "", "@plt", STB_GLOBAL)))
+			return err;
+	}
+	return 0;
+}
+
+static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *plt_from)
 {
 	struct symtab_build b = { 0 };
 	Elf_Scn *scn = NULL;
@@ -149,10 +203,11 @@ static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso)
 		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
 		if (!name)
 			continue;
-		if ((err = symtab_add(&b, sym.st_value, sym.st_size, name, strlen(name),
-				      GELF_ST_BIND(sym.st_info))))
+		if ((err = add_sym(&b, sym.st_value, sym.st_size, name, "", GELF_ST_BIND(sym.st_info))))
 			break;
 	}
+	if (!err && plt_from)
+		err = add_plt(plt_from, &b);
 	if (!err)
 		err = symtab_finish(&b, dso);
 	symtab_build_free(&b);
@@ -247,11 +302,11 @@ int elf_load_dso(struct lupe_dso *dso, const char *path)
 	dbg = err ? NULL : open_debug(elf, dso, path, &dfd);
 	if (!err) {
 		if (dbg)
-			err = load_symbols(dbg, SHT_SYMTAB, dso);
+			err = load_symbols(dbg, SHT_SYMTAB, dso, elf);
 		if (!dbg || err)
-			err = load_symbols(elf, SHT_SYMTAB, dso);
+			err = load_symbols(elf, SHT_SYMTAB, dso, elf);
 		if (err)
-			err = load_symbols(elf, SHT_DYNSYM, dso);
+			err = load_symbols(elf, SHT_DYNSYM, dso, elf);
 	}
 	if (dbg) {
 		elf_end(dbg);
@@ -284,8 +339,8 @@ int elf_load_vdso(struct lupe_dso *dso)
 	if (!elf)
 		return -LUPE_ERR_FORMAT;
 	err = read_loads(elf, dso);
-	if (!err && (err = load_symbols(elf, SHT_SYMTAB, dso)))
-		err = load_symbols(elf, SHT_DYNSYM, dso);
+	if (!err && (err = load_symbols(elf, SHT_SYMTAB, dso, elf)))
+		err = load_symbols(elf, SHT_DYNSYM, dso, elf);
 	elf_end(elf);
 	return err;
 }

@@ -39,6 +39,9 @@ const struct lupe_symbol *dso_find_symbol(const struct lupe_dso *dso, uint64_t v
 /* A map-relative address (file offset) to the DSO's symbol space. */
 uint64_t dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr);
 
+/* A C++ name demangled as perf shows it (malloc'ed), or NULL when it is not one. */
+char *demangle(const char *name);
+
 /* ELF loading (symbols+LIBELF.c): the file at path, or the vdso of this process. */
 int elf_load_dso(struct lupe_dso *dso, const char *path);
 int elf_load_vdso(struct lupe_dso *dso);
