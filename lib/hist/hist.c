@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The histogram. lupe_hists_add() only hashes the sample's stack (its
+ * thread state and raw addresses) into a table of distinct stacks,
+ * resolving a stack's frames the first time it is seen, while the maps
+ * are those of the sample's time. lupe_hists_finish() then builds the
+ * entries and callchain trees once per distinct stack. A million samples
+ * of a program with a few thousand distinct stacks cost a million hash
+ * lookups and a few thousand tree walks.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <lupe/hist.h>
+#include "session/machine.h"
+#include "util/util.h"
+
+struct arena {
+	struct arena_chunk {
+		struct arena_chunk *next;
+		size_t used, size;
+		char data[];
+	} *head;
+};
+
+static void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_chunk *c = a->head;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > (1u << 20) ? n : (1u << 20);
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->next = a->head;
+		c->used = 0;
+		c->size = size;
+		a->head = c;
+	}
+	c->used += n;
+	return c->data + c->used - n;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a->head) {
+		struct arena_chunk *c = a->head;
+
+		a->head = c->next;
+		free(c);
+	}
+}
+
+struct rframe {
+	const struct lupe_dso *dso;
+	const struct lupe_symbol *sym;
+	uint64_t addr;
+	int kernel;
+};
+
+struct stack {
+	uint64_t hash;
+	const char *comm;
+	int pid, tid, cpu;
+	const void *maps;
+	uint32_t gen, kgen;
+	uint8_t cpumode;
+	uint32_t nr_ips, nr_frames;
+	const uint64_t *ips;
+	struct rframe *frames;
+	uint64_t period, count;
+};
+
+struct lupe_hists {
+	struct lupe_hist_opts opts;
+	unsigned keymask;
+	struct arena arena;
+	struct stack **stacks;
+	size_t nr_stacks, cap_stacks;
+	char **comms;
+	size_t nr_comms, cap_comms;
+	struct lupe_hist_entry **entries;
+	long nr_entries;
+	uint64_t total_period, nr_samples;
+	struct lupe_frame frames[1024];
+};
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+struct lupe_hists *lupe_hists_new(const struct lupe_hist_opts *opts)
+{
+	struct lupe_hists *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->opts = *opts;
+	for (int i = 0; i < opts->nr_keys; i++)
+		h->keymask |= 1u << opts->keys[i];
+	return h;
+}
+
+void lupe_hists_delete(struct lupe_hists *h)
+{
+	if (!h)
+		return;
+	arena_free(&h->arena);
+	free(h->stacks);
+	for (size_t i = 0; i < h->cap_comms; i++)
+		free(h->comms[i]);
+	free(h->comms);
+	free(h->entries);
+	free(h);
+}
+
+uint64_t lupe_hists_total_period(const struct lupe_hists *h)
+{
+	return h->total_period;
+}
+
+uint64_t lupe_hists_nr_samples(const struct lupe_hists *h)
+{
+	return h->nr_samples;
+}
+
+/* One copy of each comm, so that entries can compare comms by pointer. */
+static const char *intern(struct lupe_hists *h, const char *s)
+{
+	size_t i;
+
+	if ((h->nr_comms + 1) * 2 > h->cap_comms) {
+		size_t cap = h->cap_comms ? h->cap_comms * 2 : 256;
+		char **v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < h->cap_comms; k++) {
+			if (!h->comms[k])
+				continue;
+			for (i = hash_str(h->comms[k]) & (cap - 1); v[i]; i = (i + 1) & (cap - 1))
+				;
+			v[i] = h->comms[k];
+		}
+		free(h->comms);
+		h->comms = v;
+		h->cap_comms = cap;
+	}
+	for (i = hash_str(s) & (h->cap_comms - 1); h->comms[i]; i = (i + 1) & (h->cap_comms - 1))
+		if (!strcmp(h->comms[i], s))
+			return h->comms[i];
+	h->comms[i] = strdup(s);
+	if (h->comms[i])
+		h->nr_comms++;
+	return h->comms[i];
+}
+
+/* The thread's comm, interned once per change of comm (cached in t->priv). */
+struct comm_cache {
+	const char *raw;
+	const char *interned;
+};
+
+static const char *thread_comm(struct lupe_hists *h, struct lupe_thread *t)
+{
+	struct comm_cache *c = t->priv;
+
+	if (!c) {
+		c = arena_alloc(&h->arena, sizeof(*c));
+		if (!c)
+			return NULL;
+		c->raw = NULL;
+		t->priv = c;
+	}
+	if (c->raw != t->comm) {
+		c->raw = t->comm;
+		c->interned = intern(h, t->comm ? t->comm : ":-1");
+	}
+	return c->interned;
+}
+
+static int grow_stacks(struct lupe_hists *h)
+{
+	size_t cap = h->cap_stacks ? h->cap_stacks * 2 : 4096;
+	struct stack **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->cap_stacks; i++) {
+		struct stack *st = h->stacks[i];
+		size_t k;
+
+		if (!st)
+			continue;
+		for (k = st->hash & (cap - 1); v[k]; k = (k + 1) & (cap - 1))
+			;
+		v[k] = st;
+	}
+	free(h->stacks);
+	h->stacks = v;
+	h->cap_stacks = cap;
+	return 0;
+}
+
+int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
+		   struct lupe_thread *t, uint8_t cpumode)
+{
+	const uint64_t *ips = sample->callchain;
+	uint32_t nr = (uint32_t)sample->nr_callchain;
+	const char *comm = thread_comm(h, t);
+	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
+	uint32_t gen = t->maps ? t->maps->gen : 0;
+	uint64_t hash;
+	struct stack *st;
+	size_t k;
+
+	if (!comm)
+		return -ENOMEM;
+	if (!ips || (!h->opts.callchain && !h->opts.children)) {
+		ips = &sample->ip;
+		nr = 1;
+	}
+	h->total_period += sample->period;
+	h->nr_samples++;
+	hash = mix((uint64_t)(uintptr_t)comm, ((uint64_t)(uint32_t)t->tid << 32) | (uint32_t)cpu);
+	hash = mix(hash, (uint64_t)(uintptr_t)t->maps ^ ((uint64_t)gen << 32) ^ cpumode);
+	for (uint32_t i = 0; i < nr; i++)
+		hash = mix(hash, ips[i]);
+	if ((h->nr_stacks + 1) * 2 > h->cap_stacks && grow_stacks(h))
+		return -ENOMEM;
+	for (k = hash & (h->cap_stacks - 1); (st = h->stacks[k]); k = (k + 1) & (h->cap_stacks - 1)) {
+		if (st->hash == hash && st->comm == comm && st->tid == t->tid && st->pid == t->pid &&
+		    st->cpu == cpu && st->maps == t->maps && st->gen == gen && st->cpumode == cpumode &&
+		    st->nr_ips == nr && !memcmp(st->ips, ips, nr * sizeof(*ips))) {
+			st->period += sample->period;
+			st->count++;
+			return 0;
+		}
+	}
+	/* A new stack: resolve it now, while the maps are the sample's. */
+	st = arena_alloc(&h->arena, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	*st = (struct stack){ .hash = hash, .comm = comm, .pid = t->pid, .tid = t->tid, .cpu = cpu,
+			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .nr_ips = nr,
+			      .period = sample->period, .count = 1 };
+	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
+	if (!st->ips)
+		return -ENOMEM;
+	memcpy((void *)st->ips, ips, nr * sizeof(*ips));
+	{
+		struct lupe_sample one = *sample;
+		int n;
+
+		if (ips == &sample->ip) {
+			one.callchain = NULL;
+			one.nr_callchain = 0;
+		}
+		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
+		st->frames = arena_alloc(&h->arena, (size_t)n * sizeof(*st->frames) + 1);
+		if (!st->frames)
+			return -ENOMEM;
+		for (int i = 0; i < n; i++) {
+			const struct lupe_frame *f = &h->frames[i];
+
+			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
+							 f->sym ? 0 : f->addr, f->kernel };
+		}
+		st->nr_frames = (uint32_t)n;
+	}
+	h->stacks[k] = st;
+	h->nr_stacks++;
+	return 0;
+}
+
+/* ---- entries ---- */
+
+struct ekey {
+	const char *comm;
+	int pid, tid, cpu;
+	const struct lupe_dso *dso;
+	const struct lupe_symbol *sym;
+	uint64_t addr;
+};
+
+struct etable {
+	struct lupe_hist_entry **v;
+	uint64_t *hashes;
+	size_t nr, cap;
+};
+
+static void make_key(const struct lupe_hists *h, const struct stack *st, const struct rframe *f,
+		     struct ekey *k)
+{
+	unsigned m = h->keymask;
+
+	memset(k, 0, sizeof(*k));
+	k->comm = m & (1u << LUPE_SORT_COMM) ? st->comm : NULL;
+	k->pid = m & (1u << LUPE_SORT_PID) ? st->pid : 0;
+	k->tid = m & (1u << LUPE_SORT_TID) ? st->tid : 0;
+	k->cpu = m & (1u << LUPE_SORT_CPU) ? st->cpu : 0;
+	if (m & ((1u << LUPE_SORT_DSO) | (1u << LUPE_SORT_SYM)))
+		k->dso = f ? f->dso : NULL;
+	if (f && (m & (1u << LUPE_SORT_SYM))) {
+		k->sym = f->sym;
+		k->addr = f->sym ? 0 : f->addr;
+	}
+	if (!(m & (1u << LUPE_SORT_DSO)) && k->sym)
+		k->dso = NULL; /* symbols are unique per DSO: no need to key on it */
+}
+
+static uint64_t key_hash(const struct ekey *k)
+{
+	uint64_t h = mix(0, (uintptr_t)k->comm);
+
+	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
+	h = mix(h, (uint64_t)(uint32_t)k->cpu);
+	h = mix(h, (uintptr_t)k->dso);
+	h = mix(h, (uintptr_t)k->sym);
+	return mix(h, k->addr);
+}
+
+static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct etable *t,
+					     const struct ekey *k, const struct rframe *f,
+					     const struct stack *st)
+{
+	uint64_t hash = key_hash(k);
+	struct lupe_hist_entry *e;
+	size_t i;
+
+	if ((t->nr + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 1024;
+		struct lupe_hist_entry **v = calloc(cap, sizeof(*v));
+		uint64_t *hs = calloc(cap, sizeof(*hs));
+
+		if (!v || !hs) {
+			free(v);
+			free(hs);
+			return NULL;
+		}
+		for (size_t j = 0; j < t->cap; j++) {
+			if (!t->v[j])
+				continue;
+			for (i = t->hashes[j] & (cap - 1); v[i]; i = (i + 1) & (cap - 1))
+				;
+			v[i] = t->v[j];
+			hs[i] = t->hashes[j];
+		}
+		free(t->v);
+		free(t->hashes);
+		t->v = v;
+		t->hashes = hs;
+		t->cap = cap;
+	}
+	for (i = hash & (t->cap - 1); (e = t->v[i]); i = (i + 1) & (t->cap - 1)) {
+		if (t->hashes[i] != hash)
+			continue;
+		if ((h->keymask & (1u << LUPE_SORT_COMM)) && e->comm != k->comm)
+			continue;
+		if ((h->keymask & (1u << LUPE_SORT_PID)) && e->pid != k->pid)
+			continue;
+		if ((h->keymask & (1u << LUPE_SORT_TID)) && e->tid != k->tid)
+			continue;
+		if ((h->keymask & (1u << LUPE_SORT_CPU)) && e->cpu != k->cpu)
+			continue;
+		if ((h->keymask & (1u << LUPE_SORT_DSO)) && e->dso != k->dso)
+			continue;
+		if ((h->keymask & (1u << LUPE_SORT_SYM)) &&
+		    (e->sym != k->sym || (!k->sym && (e->addr != k->addr || e->dso != f->dso))))
+			continue;
+		return e;
+	}
+	e = arena_alloc(&h->arena, sizeof(*e));
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e));
+	e->comm = st->comm;
+	e->pid = st->pid;
+	e->tid = st->tid;
+	e->cpu = st->cpu;
+	if (f) {
+		e->dso = f->dso;
+		e->sym = f->sym;
+		e->addr = f->addr;
+		e->kernel = f->kernel;
+	}
+	t->v[i] = e;
+	t->hashes[i] = hash;
+	t->nr++;
+	return e;
+}
+
+static int same_node(const struct lupe_cc_node *n, const struct rframe *f)
+{
+	if (n->sym || f->sym)
+		return n->sym == f->sym;
+	return n->addr == f->addr && n->dso == f->dso;
+}
+
+/* Add frames[from] stepping by dir, count of them, to e's tree. */
+static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const struct rframe *frames,
+		     int from, int dir, int count, uint64_t period)
+{
+	struct lupe_cc_node *node = &e->chain;
+
+	node->cumul += period;
+	for (int i = 0, idx = from; i < count; i++, idx += dir) {
+		const struct rframe *f = &frames[idx];
+		struct lupe_cc_node *c, **last = &node->child;
+
+		for (c = node->child; c && !same_node(c, f); c = c->next)
+			last = &c->next;
+		if (!c) {
+			c = arena_alloc(&h->arena, sizeof(*c));
+			if (!c)
+				return -ENOMEM;
+			*c = (struct lupe_cc_node){ f->dso, f->sym, f->addr, f->kernel, 0, 0, NULL, NULL };
+			*last = c;
+		}
+		c->cumul += period;
+		node = c;
+	}
+	node->hit += period;
+	return 0;
+}
+
+static int add_stack(struct lupe_hists *h, struct etable *t, struct stack *st,
+		     struct lupe_hist_entry **seen)
+{
+	int n = (int)st->nr_frames, nseen = 0, caller = h->opts.caller;
+	struct ekey k;
+	struct lupe_hist_entry *e;
+
+	if (!n)
+		return 0;
+	make_key(h, st, &st->frames[0], &k);
+	e = findnew_entry(h, t, &k, &st->frames[0], st);
+	if (!e)
+		return -ENOMEM;
+	e->self += st->period;
+	e->nr_samples += st->count;
+	if (!h->opts.children) {
+		e->children += st->period;
+		if (h->opts.callchain && chain_add(h, e, st->frames, caller ? n - 1 : 0,
+						   caller ? -1 : 1, n, st->period))
+			return -ENOMEM;
+		return 0;
+	}
+	/* Children: every distinct entry on the stack gets the period once. */
+	for (int i = 0; i < n; i++) {
+		int dup = 0;
+
+		make_key(h, st, &st->frames[i], &k);
+		e = findnew_entry(h, t, &k, &st->frames[i], st);
+		if (!e)
+			return -ENOMEM;
+		for (int j = 0; j < nseen && !dup; j++)
+			dup = seen[j] == e;
+		if (dup)
+			continue;
+		seen[nseen++] = e;
+		e->children += st->period;
+		if (!h->opts.callchain)
+			continue;
+		if (i == 0 ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
+		    chain_add(h, e, st->frames, i, caller ? -1 : 1, caller ? i + 1 : n - i, st->period))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Children largest first; equal ones keep the order they were made in. */
+static void sort_chain(struct lupe_cc_node *n)
+{
+	struct lupe_cc_node *sorted = NULL, *c, *next;
+
+	for (c = n->child; c; c = next) {
+		struct lupe_cc_node **p = &sorted;
+
+		next = c->next;
+		sort_chain(c);
+		while (*p && (*p)->cumul >= c->cumul)
+			p = &(*p)->next;
+		c->next = *p;
+		*p = c;
+	}
+	n->child = sorted;
+}
+
+static const char *dso_name(const struct lupe_hist_entry *e)
+{
+	return e->dso ? e->dso->short_name : "[unknown]";
+}
+
+static int sort_mode_children;
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
+	const struct lupe_hist_entry *y = *(const struct lupe_hist_entry *const *)b;
+	int c;
+
+	if (sort_mode_children && x->children != y->children)
+		return x->children > y->children ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
+		return c;
+	if ((c = strcmp(dso_name(x), dso_name(y))))
+		return c;
+	if (x->sym && y->sym && (c = strcmp(x->sym->name, y->sym->name)))
+		return c;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_entry *e, void *arg),
+		       void *arg)
+{
+	struct etable t = { 0 };
+	struct lupe_hist_entry **seen = malloc(sizeof(*seen) * 1024);
+	long n = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->cap_stacks; i++) {
+		if (h->stacks[i] && add_stack(h, &t, h->stacks[i], seen)) {
+			free(seen);
+			free(t.v);
+			free(t.hashes);
+			return -ENOMEM;
+		}
+	}
+	free(seen);
+	free(t.hashes);
+	for (size_t i = 0; i < t.cap; i++) {
+		struct lupe_hist_entry *e = t.v[i];
+
+		if (!e || (keep && !keep(e, arg)))
+			continue;
+		if (h->opts.callchain)
+			sort_chain(&e->chain);
+		t.v[n++] = e;
+	}
+	sort_mode_children = h->opts.children;
+	qsort(t.v, n, sizeof(*t.v), cmp_entry);
+	h->entries = t.v;
+	h->nr_entries = n;
+	return n;
+}
+
+struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx)
+{
+	return idx >= 0 && idx < h->nr_entries ? h->entries[idx] : NULL;
+}

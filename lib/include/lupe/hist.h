@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Histograms of samples by sort keys (comm, pid, tid, dso, sym, cpu), with
+ * self and children (cumulative) periods and callchain trees. Samples are
+ * first aggregated by identical stack (same thread state, same addresses),
+ * so the work and the memory grow with distinct stacks, not with samples.
+ */
+#ifndef LUPE_HIST_H
+#define LUPE_HIST_H
+
+#include <stdint.h>
+#include <lupe/session.h>
+
+enum lupe_sort_key {
+	LUPE_SORT_COMM,
+	LUPE_SORT_PID,
+	LUPE_SORT_TID,
+	LUPE_SORT_DSO,
+	LUPE_SORT_SYM,
+	LUPE_SORT_CPU,
+};
+
+struct lupe_hist_opts {
+	enum lupe_sort_key keys[8];
+	int nr_keys;
+	int children;  /* accumulate callers' periods (perf's --children) */
+	int callchain; /* build callchain trees */
+	int caller;    /* trees from the caller down (else from the callee up) */
+};
+
+/* A node of a callchain tree: one function, how much ended here, how much below. */
+struct lupe_cc_node {
+	const struct lupe_dso *dso;
+	const struct lupe_symbol *sym; /* NULL: unresolved, addr says where */
+	uint64_t addr;
+	int kernel;
+	uint64_t hit, cumul;
+	struct lupe_cc_node *child, *next; /* children sorted by cumul, largest first */
+};
+
+struct lupe_hist_entry {
+	const char *comm;
+	int pid, tid, cpu;
+	const struct lupe_dso *dso;    /* NULL: no map */
+	const struct lupe_symbol *sym; /* NULL: unresolved */
+	uint64_t addr;
+	int kernel;
+	uint64_t self, children;       /* periods */
+	uint64_t nr_samples;
+	struct lupe_cc_node chain;     /* root: its children are the chains */
+};
+
+struct lupe_hists;
+
+LUPE_API struct lupe_hists *lupe_hists_new(const struct lupe_hist_opts *opts);
+LUPE_API void lupe_hists_delete(struct lupe_hists *h);
+
+/* Account one sample (its period) to the histogram. */
+LUPE_API int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s,
+			    const struct lupe_sample *sample, struct lupe_thread *t,
+			    uint8_t cpumode);
+
+/*
+ * Build the entries from what was added and sort them (by children, then
+ * self, when children are on). keep decides which entries stay (NULL:
+ * all); it may look at dso and sym. Returns the number of entries.
+ */
+LUPE_API long lupe_hists_finish(struct lupe_hists *h,
+				int (*keep)(const struct lupe_hist_entry *e, void *arg), void *arg);
+
+LUPE_API struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx);
+LUPE_API uint64_t lupe_hists_total_period(const struct lupe_hists *h);
+LUPE_API uint64_t lupe_hists_nr_samples(const struct lupe_hists *h);
+
+#endif

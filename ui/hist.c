@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report's stdio layout: overhead columns, sort-key columns sized to
+ * their longest value, and callchains drawn as perf draws them (graph with
+ * "|--NN.NN%--" branches, flat, folded), hiding what is below the
+ * callchain threshold.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "hist.h"
+
+static const char *dso_col(const struct lupe_hist_entry *e)
+{
+	return e->dso ? e->dso->short_name : "[unknown]";
+}
+
+static void sym_col(const struct lupe_hist_entry *e, char *buf, size_t size)
+{
+	char lvl = e->kernel ? 'k' : '.';
+
+	if (e->sym)
+		snprintf(buf, size, "[%c] %s", lvl, e->sym->name);
+	else
+		snprintf(buf, size, e->addr ? "[%c] %#018llx" : "[%c] %016llx", lvl,
+			 (unsigned long long)e->addr);
+}
+
+static void node_name(const struct lupe_cc_node *n, char *buf, size_t size)
+{
+	if (n->sym)
+		snprintf(buf, size, "%s", n->sym->name);
+	else
+		snprintf(buf, size, "%#llx", (unsigned long long)n->addr);
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+struct gctx {
+	FILE *fp;
+	uint64_t total, min_hit;
+};
+
+static int visible(const struct gctx *g, const struct lupe_cc_node *n)
+{
+	return n->cumul >= g->min_hit && n->cumul;
+}
+
+static void margin(FILE *fp, int left)
+{
+	fprintf(fp, "            %*s", left, "");
+}
+
+/* A node's run: itself and the single children below it with nothing ending between. */
+static const struct lupe_cc_node *run_end(const struct lupe_cc_node *n)
+{
+	while (!n->hit && n->child && !n->child->next)
+		n = n->child;
+	return n;
+}
+
+static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, int depth, unsigned mask,
+			int left)
+{
+	const struct lupe_cc_node *c, *next;
+	char name[1024];
+
+	for (c = parent->child; c && !visible(g, c); c = c->next)
+		;
+	for (; c; c = next) {
+		unsigned newmask = mask;
+		const struct lupe_cc_node *n, *end = run_end(c);
+		int period = 0;
+
+		for (next = c->next; next && !visible(g, next); next = next->next)
+			;
+		if (!next)
+			newmask &= ~(1u << (depth - 1));
+		margin(g->fp, left);
+		for (int i = 0; i < depth; i++)
+			fputs(mask & (1u << i) ? "|          " : "           ", g->fp);
+		fputc('\n', g->fp);
+		for (n = c;; n = n->child) {
+			margin(g->fp, left);
+			for (int i = 0; i < depth; i++) {
+				fputc(newmask & (1u << i) ? '|' : ' ', g->fp);
+				if (!period && i == depth - 1)
+					fprintf(g->fp, "--%.2f%%--", pct(c->cumul, g->total));
+				else
+					fputs("          ", g->fp);
+			}
+			period++;
+			node_name(n, name, sizeof(name));
+			fprintf(g->fp, "%s\n", name);
+			if (n == end)
+				break;
+		}
+		graph_level(g, end, depth + 1, newmask | (1u << depth), left);
+	}
+}
+
+static void print_graph(struct gctx *g, const struct lupe_cc_node *root)
+{
+	const struct lupe_cc_node *first, *c;
+	int nvis = 0, left = 0;
+	char name[1024];
+
+	first = NULL;
+	for (c = root->child; c; c = c->next)
+		if (visible(g, c) && !nvis++)
+			first = c;
+	if (!nvis)
+		return;
+	if (nvis == 1) {
+		const struct lupe_cc_node *n, *end = run_end(first);
+
+		/* One root: print its run without a percentage, one level less deep. */
+		for (n = first;; n = n->child) {
+			margin(g->fp, left);
+			if (n == first) {
+				fputs("|\n", g->fp);
+				margin(g->fp, left);
+				fputs("---", g->fp);
+				left += 3;
+			}
+			node_name(n, name, sizeof(name));
+			fprintf(g->fp, "%s\n", name);
+			if (n == end)
+				break;
+		}
+		root = end;
+	}
+	graph_level(g, root, 1, 1, left);
+	fputc('\n', g->fp);
+}
+
+static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, int depth,
+			     const struct lupe_cc_node *n, int folded)
+{
+	char name[1024];
+
+	path[depth++] = n;
+	if (n->hit && n->hit >= g->min_hit) {
+		if (folded) {
+			fprintf(g->fp, "%.2f%% ", pct(n->hit, g->total));
+			for (int i = 1; i < depth; i++) {
+				node_name(path[i], name, sizeof(name));
+				fprintf(g->fp, "%s%s", i > 1 ? ";" : "", name);
+			}
+			fputc('\n', g->fp);
+		} else {
+			fprintf(g->fp, "           %.2f%%\n", pct(n->hit, g->total));
+			for (int i = depth - 1; i >= 1; i--) {
+				node_name(path[i], name, sizeof(name));
+				fprintf(g->fp, "                %s\n", name);
+			}
+			fputc('\n', g->fp);
+		}
+	}
+	if (depth >= 1024)
+		return;
+	for (const struct lupe_cc_node *c = n->child; c; c = c->next)
+		print_flat_paths(g, path, depth, c, folded);
+}
+
+static const char *key_head(enum lupe_sort_key k)
+{
+	switch (k) {
+	case LUPE_SORT_COMM: return "Command";
+	case LUPE_SORT_PID: return "Pid";
+	case LUPE_SORT_TID: return "Tid";
+	case LUPE_SORT_DSO: return "Shared Object";
+	case LUPE_SORT_SYM: return "Symbol";
+	case LUPE_SORT_CPU: return "CPU";
+	}
+	return "";
+}
+
+static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char *buf, size_t size)
+{
+	switch (k) {
+	case LUPE_SORT_COMM: snprintf(buf, size, "%s", e->comm ? e->comm : ""); break;
+	case LUPE_SORT_PID: snprintf(buf, size, "%d", e->pid); break;
+	case LUPE_SORT_TID: snprintf(buf, size, "%d", e->tid); break;
+	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e)); break;
+	case LUPE_SORT_SYM: sym_col(e, buf, size); break;
+	case LUPE_SORT_CPU: snprintf(buf, size, "%03d", e->cpu); break;
+	}
+}
+
+static const char *units(uint64_t *v)
+{
+	if (*v > 1000000000ULL) {
+		*v /= 1000000000ULL;
+		return "G";
+	}
+	if (*v > 1000000ULL) {
+		*v /= 1000000ULL;
+		return "M";
+	}
+	if (*v > 1000ULL) {
+		*v /= 1000ULL;
+		return "K";
+	}
+	return "";
+}
+
+void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe_evsel *evsel,
+			struct lupe_hists *h, uint64_t nr_samples)
+{
+	uint64_t total = lupe_hists_total_period(h), n = nr_samples;
+	const char *u = units(&n);
+	int width[8] = { 0 };
+	long shown = 0;
+	struct lupe_hist_entry *e;
+	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0) };
+	const struct lupe_cc_node **path = NULL;
+	char buf[2048];
+
+	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, evsel->name);
+	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
+	/* which entries show, and the width of each key column */
+	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {
+		double p = pct(v->children ? e->children : e->self, total);
+
+		if (p < v->percent_limit)
+			break;
+		shown = i + 1;
+		for (int k = 0; k < v->nr_keys; k++) {
+			key_val(e, v->keys[k], buf, sizeof(buf));
+			if ((int)strlen(buf) > width[k])
+				width[k] = (int)strlen(buf);
+		}
+	}
+	for (int k = 0; k < v->nr_keys; k++)
+		if ((int)strlen(key_head(v->keys[k])) > width[k])
+			width[k] = (int)strlen(key_head(v->keys[k]));
+	fputs(v->children ? "# Children      Self" : "# Overhead", fp);
+	if (v->show_nr)
+		fputs("       Samples", fp);
+	for (int k = 0; k < v->nr_keys; k++)
+		fprintf(fp, "  %-*s", k + 1 < v->nr_keys ? width[k] : 0, key_head(v->keys[k]));
+	fputs("\n# ........", fp);
+	if (v->children)
+		fputs("  ........", fp);
+	if (v->show_nr)
+		fputs("  ............", fp);
+	for (int k = 0; k < v->nr_keys; k++) {
+		fputs("  ", fp);
+		for (int i = 0; i < width[k]; i++)
+			fputc('.', fp);
+	}
+	fputs("\n#\n", fp);
+	if (v->cg == CG_FLAT || v->cg == CG_FOLDED)
+		path = malloc(1024 * sizeof(*path));
+	for (long i = 0; i < shown; i++) {
+		e = lupe_hists_entry(h, i);
+		if (v->children)
+			fprintf(fp, "  %7.2f%%  %7.2f%%", pct(e->children, total), pct(e->self, total));
+		else
+			fprintf(fp, "  %7.2f%%", pct(e->self, total));
+		if (v->show_nr)
+			fprintf(fp, "  %12llu", (unsigned long long)e->nr_samples);
+		for (int k = 0; k < v->nr_keys; k++) {
+			key_val(e, v->keys[k], buf, sizeof(buf));
+			fprintf(fp, "  %-*s", k + 1 < v->nr_keys ? width[k] : 0, buf);
+		}
+		fputc('\n', fp);
+		if (v->cg == CG_GRAPH)
+			print_graph(&g, &e->chain);
+		else if (path && (v->cg == CG_FLAT || v->cg == CG_FOLDED))
+			print_flat_paths(&g, path, 0, &e->chain, v->cg == CG_FOLDED);
+	}
+	free(path);
+	fputs("\n\n", fp);
+}
