@@ -204,7 +204,7 @@ static const char *units(uint64_t *v)
 		*v /= 1000ULL;
 		return "K";
 	}
-	return "";
+	return " ";
 }
 
 void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe_evsel *evsel,

@@ -317,8 +317,6 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 		k->sym = f->sym;
 		k->addr = f->sym ? 0 : f->addr;
 	}
-	if (!(m & (1u << LUPE_SORT_DSO)) && k->sym)
-		k->dso = NULL; /* symbols are unique per DSO: no need to key on it */
 }
 
 static uint64_t key_hash(const struct ekey *k)
@@ -327,9 +325,22 @@ static uint64_t key_hash(const struct ekey *k)
 
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
 	h = mix(h, (uint64_t)(uint32_t)k->cpu);
-	h = mix(h, (uintptr_t)k->dso);
-	h = mix(h, (uintptr_t)k->sym);
+	/* perf compares DSOs by short name and symbols by address range */
+	h = mix(h, k->dso ? hash_str(k->dso->short_name) : 0);
+	h = mix(h, k->sym ? k->sym->start ^ (k->sym->end << 1) : 0);
 	return mix(h, k->addr);
+}
+
+static int same_dso(const struct lupe_dso *a, const struct lupe_dso *b)
+{
+	return a == b || (a && b && !strcmp(a->short_name, b->short_name));
+}
+
+static int same_sym(const struct lupe_hist_entry *e, const struct ekey *k)
+{
+	if (!e->sym || !k->sym)
+		return !e->sym && !k->sym && e->addr == k->addr;
+	return e->sym == k->sym || (e->sym->start == k->sym->start && e->sym->end == k->sym->end);
 }
 
 static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct etable *t,
@@ -375,10 +386,9 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct etable
 			continue;
 		if ((h->keymask & (1u << LUPE_SORT_CPU)) && e->cpu != k->cpu)
 			continue;
-		if ((h->keymask & (1u << LUPE_SORT_DSO)) && e->dso != k->dso)
+		if ((h->keymask & (1u << LUPE_SORT_DSO)) && !same_dso(e->dso, k->dso))
 			continue;
-		if ((h->keymask & (1u << LUPE_SORT_SYM)) &&
-		    (e->sym != k->sym || (!k->sym && (e->addr != k->addr || e->dso != f->dso))))
+		if ((h->keymask & (1u << LUPE_SORT_SYM)) && !same_sym(e, k))
 			continue;
 		return e;
 	}
@@ -472,6 +482,8 @@ static int add_stack(struct lupe_hists *h, struct etable *t, struct stack *st,
 			continue;
 		seen[nseen++] = e;
 		e->children += st->period;
+		if (i > e->depth)
+			e->depth = i;
 		if (!h->opts.callchain)
 			continue;
 		if (i == 0 ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
@@ -516,6 +528,8 @@ static int cmp_entry(const void *a, const void *b)
 		return x->children > y->children ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
+	if (sort_mode_children && x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
 	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
 		return c;
 	if ((c = strcmp(dso_name(x), dso_name(y))))

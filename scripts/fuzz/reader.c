@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libFuzzer target: any bytes as a perf.data, read by the session as report and script read it. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <lupe/session.h>
+
+static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+		     const struct lupe_sample *sample, struct lupe_thread *thread,
+		     const struct perf_event_header *ev)
+{
+	static struct lupe_frame frames[256];
+	char buf[256];
+
+	lupe_session_resolve(s, thread, sample, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, frames, 256);
+	lupe_evsel_format_trace(evsel, sample, buf, sizeof(buf));
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct lupe_tool tool = { .sample = on_sample, .ordered = 1 };
+	char path[64];
+	int fd = memfd_create("fuzz", 0);
+	struct lupe_session *s;
+
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
+		goto out;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	s = lupe_session_new(path, 1);
+	if (s) {
+		lupe_session_process(s, &tool);
+		lupe_session_delete(s);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}

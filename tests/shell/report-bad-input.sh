@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# lupe report and script on empty, random, truncated and foreign files: a sentence naming the problem, a non-zero exit, no crash
+. "$(dirname "$0")/lib/common.sh"
+need_perf
+check() { # what file
+	local out rc
+	out=$("$LUPE" report --stdio -i "$2" 2>&1 >/dev/null); rc=$?
+	[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "report on $1 exited $rc"
+	echo "$out" | grep -q "lupe: " || fail "report on $1 said nothing: $out"
+	out=$("$LUPE" script -i "$2" 2>&1 >/dev/null); rc=$?
+	[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "script on $1 exited $rc"
+	echo "  $1: $(echo "$out" | head -1)"
+}
+: > empty.data
+check "an empty file" empty.data
+head -c 100000 /dev/urandom > random.data
+check "random bytes" random.data
+"$PERF" record -q -g -o full.data -- "$WORKLOADS/demo" -n 100 >/dev/null 2>&1 || skip "perf record failed"
+size=$(stat -c %s full.data)
+head -c 50 full.data > short.data
+check "a file cut inside its header" short.data
+head -c $((size / 2 + 3)) full.data > half.data
+out=$("$LUPE" report --stdio -i half.data 2>&1 >/dev/null); rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "report on a half file exited $rc"
+echo "$out" | grep -q "offset" || fail "no offset in: $out"
+# corrupt a record size in the middle of the data
+cp full.data bad.data
+printf '\x03\x00' | dd of=bad.data bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null
+"$LUPE" script -i bad.data >/dev/null 2>&1; rc=$?
+[ $rc -lt 128 ] || fail "script on a corrupted file crashed ($rc)"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	cp full.data other.data && chown nobody other.data
+	out=$("$LUPE" report --stdio -i other.data 2>&1 >/dev/null); rc=$?
+	[ $rc -ne 0 ] && echo "$out" | grep -q "not owned" || fail "a foreign file was read without -f: $out"
+	"$LUPE" report --stdio -f -i other.data >/dev/null || fail "-f does not read a foreign file"
+fi
+ok "bad input"

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# lupe script prints what perf script prints (default fields), and lupe report the same top entries and call tree, on perf recordings (-g, -a -g, tracepoint, -z)
+. "$(dirname "$0")/lib/common.sh"
+need_perf
+need_root
+D=$WORKLOADS/demo
+rec() { "$PERF" record -q "$@" >/dev/null 2>&1 || skip "perf record $* failed"; }
+rec -g -o g.data -- "$D" -n 300
+rec -a -g -o ag.data -- "$D" -n 200
+rec -z -g -o z.data -- "$D" -n 200
+rec -o plain.data -- "$D" -n 200
+need_tracefs
+rec -e sched:sched_switch -e sched:sched_process_exec -g -o tp.data -- "$D" -n 100 -t 2
+
+for f in plain g ag z tp; do
+	"$PERF" script -i $f.data > $f.perf 2>/dev/null || fail "perf script -i $f.data"
+	"$LUPE" script -i $f.data > $f.lupe || fail "lupe script -i $f.data exited $?"
+	cmp -s $f.perf $f.lupe || { diff $f.perf $f.lupe | head -20; fail "lupe script differs from perf script on $f.data"; }
+	[ -s $f.lupe ] || fail "empty script output for $f.data"
+done
+ok "script output equals perf's on plain, -g, -a -g, -z, tracepoint recordings"
+
+# top 10 of --no-children: same percentages in the same order; each line perf
+# shows is one lupe shows (entries with equal percentages may come in another order)
+top() { grep -E '^ +[0-9]+\.[0-9]+%' | head -10; }
+# NEEDSWORK: a file of tracepoints only sorts by 'trace' in perf; lupe has no such key yet
+for f in g ag z; do
+	"$PERF" report -i $f.data --stdio --no-children 2>/dev/null > $f.rp
+	"$LUPE" report -i $f.data --stdio --no-children > $f.rl || fail "lupe report on $f.data exited $?"
+	a=$(top < $f.rp | awk '{print $1}'); b=$(top < $f.rl | awk '{print $1}')
+	[ "$a" = "$b" ] || { paste <(top < $f.rp) <(top < $f.rl); fail "top-10 percentages differ on $f.data"; }
+	top < $f.rp | while IFS= read -r line; do
+		grep -qxF -- "$line" $f.rl || fail "perf's line '$line' is not in lupe's report of $f.data"
+	done || exit 1
+done
+ok "report --no-children top 10 matches perf"
+
+# the call tree of the top entries (children mode) is perf's
+for f in g z; do
+	"$PERF" report -i $f.data --stdio 2>/dev/null | sed -n '/^#$/,$p' | grep -v '^#' | head -60 > $f.tp
+	"$LUPE" report -i $f.data --stdio | sed -n '/^#$/,$p' | grep -v '^#' | head -60 > $f.tl
+	# entries tied on Children may be ordered differently: compare the first entry's tree
+	a=$(awk 'NR>1 && /^ +[0-9]/ {exit} {print}' $f.tp); b=$(awk 'NR>1 && /^ +[0-9]/ {exit} {print}' $f.tl)
+	[ -n "$a" ] && [ "$a" = "$b" ] || { diff <(echo "$a") <(echo "$b"); fail "call tree of the top entry differs on $f.data"; }
+	"$PERF" report -i $f.data --stdio --no-children 2>/dev/null | grep -v '^#' | sed -n '1,/^$/p;' > $f.np
+	"$LUPE" report -i $f.data --stdio --no-children | grep -v '^#' | sed -n '1,/^$/p;' > $f.nl
+	cmp -s $f.np $f.nl || { diff $f.np $f.nl; fail "callee tree of the top entry differs on $f.data"; }
+done
+ok "call trees match perf"
+
+# pipe mode
+"$PERF" record -q -g -o - -- "$D" -n 100 2>/dev/null > pipe.data
+"$PERF" script -i - < pipe.data > pipe.perf 2>/dev/null
+"$LUPE" script -i - < pipe.data > pipe.lupe || fail "lupe script -i - exited $?"
+cmp -s pipe.perf pipe.lupe || { diff pipe.perf pipe.lupe | head; fail "pipe-mode script differs"; }
+ok "pipe mode"
