@@ -101,7 +101,7 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, int d
 	}
 }
 
-static void print_graph(struct gctx *g, const struct lupe_cc_node *root)
+static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_t parent)
 {
 	const struct lupe_cc_node *first, *c;
 	int nvis = 0, left = 0;
@@ -113,7 +113,8 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root)
 			first = c;
 	if (!nvis)
 		return;
-	if (nvis == 1) {
+	/* perf drops the root's percentage only when it is the whole entry's */
+	if (nvis == 1 && first->cumul == parent) {
 		const struct lupe_cc_node *n, *end = run_end(first);
 
 		/* One root: print its run without a percentage, one level less deep. */
@@ -269,7 +270,7 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 		}
 		fputc('\n', fp);
 		if (v->cg == CG_GRAPH)
-			print_graph(&g, &e->chain);
+			print_graph(&g, &e->chain, v->children ? e->children : e->self);
 		else if (path && (v->cg == CG_FLAT || v->cg == CG_FOLDED))
 			print_flat_paths(&g, path, 0, &e->chain, v->cg == CG_FOLDED);
 	}

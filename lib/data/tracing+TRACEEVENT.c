@@ -69,6 +69,48 @@ static char *dup_n(const char *p, size_t n)
 	return s;
 }
 
+/*
+ * libtraceevent trusts these text tables and reads past a malformed line
+ * (found by fuzzing): keep only the lines shaped as perf writes them.
+ * kind: 'k' kallsyms "ADDR TYPE NAME", 'p' printk "ADDR : \"FMT\"", 'c' cmdlines "PID COMM".
+ */
+static char *clean_lines(const char *p, size_t n, int kind)
+{
+	char *out = malloc(n + 1), *o = out;
+	const char *end = p + n;
+
+	if (!out)
+		return NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *q;
+		size_t len = (nl ? nl : end) - p;
+		int ok = len > 0 && !memchr(p, 0, len);
+
+		if (ok && kind == 'p') {
+			q = memchr(p, ':', len);
+			ok = q && q + 3 < p + len && q[1] == ' ' && q[2] == '"' && p[len - 1] == '"' &&
+			     p[0] == '0' && p[1] == 'x';
+		} else if (ok && kind == 'k') {
+			int fields = 0;
+
+			for (q = p; q < p + len; q++)
+				fields += *q != ' ' && (q == p || q[-1] == ' ');
+			ok = fields >= 3 && p[0] != ' ';
+		} else if (ok && kind == 'c') {
+			q = memchr(p, ' ', len);
+			ok = q && q > p && q + 1 < p + len;
+		}
+		if (ok) {
+			memcpy(o, p, len);
+			o += len;
+			*o++ = '\n';
+		}
+		p += len + 1;
+	}
+	*o = 0;
+	return out;
+}
+
 static int parse_formats(struct tep_handle *tep, struct tcur *c, const char *sys)
 {
 	uint32_t n = (uint32_t)take_u(c, 4);
@@ -132,18 +174,18 @@ void *tracing_data_parse(const void *data, size_t size)
 			goto out;
 	}
 	n = take_u(&c, 4);
-	if ((p = take(&c, n)) && n && (s = dup_n(p, n))) {
+	if ((p = take(&c, n)) && n && (s = clean_lines(p, n, 'k'))) {
 		tep_parse_kallsyms(tep, s);
 		free(s);
 	}
 	n = take_u(&c, 4);
-	if ((p = take(&c, n)) && n && (s = dup_n(p, n))) {
+	if ((p = take(&c, n)) && n && (s = clean_lines(p, n, 'p'))) {
 		tep_parse_printk_formats(tep, s);
 		free(s);
 	}
 	if (version && strcmp(version, "0.6") >= 0) {
 		n = take_u(&c, 8);
-		if ((p = take(&c, n)) && n && (s = dup_n(p, n))) {
+		if ((p = take(&c, n)) && n && (s = clean_lines(p, n, 'c'))) {
 			tep_parse_saved_cmdlines(tep, s);
 			free(s);
 		}

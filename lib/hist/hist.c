@@ -526,10 +526,11 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (sort_mode_children && x->children != y->children)
 		return x->children > y->children ? -1 : 1;
-	if (x->self != y->self)
-		return x->self > y->self ? -1 : 1;
+	/* perf breaks children ties by position on the stack, callers first */
 	if (sort_mode_children && x->depth != y->depth)
 		return x->depth > y->depth ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
 	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
 		return c;
 	if ((c = strcmp(dso_name(x), dso_name(y))))
