@@ -32,6 +32,7 @@ struct lupe_perf_file {
 	const uint8_t *map;
 	size_t map_size;
 	uint64_t data_off, data_end, pos;
+	uint64_t released; /* pages below this offset were given back */
 	struct perf_file_header hdr;
 	struct lupe_evsel *evsels;
 	size_t nr_evsels;
@@ -467,6 +468,25 @@ void lupe_perf_file_close(struct lupe_perf_file *f)
 	free(f->out.p);
 	decomp_delete(f->decomp);
 	free(f);
+}
+
+void lupe_perf_file_release(struct lupe_perf_file *f, const void *ptr)
+{
+	uint64_t upto, page = 4096;
+
+	if (f->pipe || !f->map)
+		return;
+	upto = ptr ? (uint64_t)((const uint8_t *)ptr - f->map) : f->pos;
+	if (upto > f->data_end)
+		upto = f->data_end;
+	upto &= ~(page - 1);
+	if (f->released < (f->data_off & ~(page - 1)))
+		f->released = f->data_off & ~(page - 1);
+	/* give back in steps of 1 MiB: each madvise costs a system call */
+	if (upto < f->released + (1u << 20))
+		return;
+	madvise((void *)(f->map + f->released), upto - f->released, MADV_DONTNEED);
+	f->released = upto;
 }
 
 /* Pipe mode: the records that describe the stream are taken in here. */

@@ -371,6 +371,17 @@ static int cmp_qev(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Let the pages of records no longer queued leave memory. */
+static void release_read(struct lupe_session *s)
+{
+	const void *low = NULL;
+
+	for (size_t i = 0; i < s->nq; i++)
+		if (!s->q[i].chunk && (!low || (const void *)s->q[i].ev < low))
+			low = s->q[i].ev;
+	lupe_perf_file_release(s->file, low);
+}
+
 static int flush_upto(struct lupe_session *s, struct lupe_tool *tool, uint64_t limit)
 {
 	size_t i, n = s->nq;
@@ -394,6 +405,7 @@ static int flush_upto(struct lupe_session *s, struct lupe_tool *tool, uint64_t l
 		s->last_flush = s->q[i - 1].time;
 	memmove(s->q, s->q + i, (n - i) * sizeof(*s->q));
 	s->nq = n - i;
+	release_read(s);
 	return err;
 }
 

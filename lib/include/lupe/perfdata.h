@@ -73,6 +73,13 @@ LUPE_API void lupe_perf_file_data_section(const struct lupe_perf_file *f, uint64
 LUPE_API int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header **ev,
 				 uint64_t *offset, int *stable);
 
+/*
+ * File mode: the records before ptr (or all read so far when ptr is NULL)
+ * are no longer needed; their pages leave memory. Keeps the peak memory of
+ * a long read near that of one round of records.
+ */
+LUPE_API void lupe_perf_file_release(struct lupe_perf_file *f, const void *ptr);
+
 /* The tep_handle of the file's TRACING_DATA, NULL without it or libtraceevent. */
 LUPE_API void *lupe_perf_file_tep(struct lupe_perf_file *f);
 
