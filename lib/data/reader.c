@@ -33,6 +33,7 @@ struct lupe_perf_file {
 	size_t map_size;
 	uint64_t data_off, data_end, pos;
 	uint64_t released; /* pages below this offset were given back */
+	int copied;        /* the last record was copied out of the map to align it */
 	struct perf_file_header hdr;
 	struct lupe_evsel *evsels;
 	size_t nr_evsels;
@@ -331,7 +332,7 @@ static int open_file_mode(struct lupe_perf_file *f, const char *path)
 		return bad(f, -LUPE_ERR_CORRUPT, "'%s': attr size %llu at offset 16 is impossible", path,
 			   (unsigned long long)h->attr_size);
 	if (h->attrs.offset > f->map_size || h->attrs.size > f->map_size - h->attrs.offset ||
-	    h->attrs.size % h->attr_size || !h->attrs.size)
+	    h->attrs.size % h->attr_size || !h->attrs.size || h->attrs.offset % 8 || h->attr_size % 8)
 		return bad(f, -LUPE_ERR_CORRUPT, "'%s': the attrs section (offset %#llx, size %llu) is outside the file",
 			   path, (unsigned long long)h->attrs.offset, (unsigned long long)h->attrs.size);
 	for (uint64_t off = h->attrs.offset; off < h->attrs.offset + h->attrs.size; off += h->attr_size) {
@@ -346,13 +347,17 @@ static int open_file_mode(struct lupe_perf_file *f, const char *path)
 		e = add_evsel(f, a, asz);
 		if (!e)
 			return -ENOMEM;
-		if (ids->offset > f->map_size || ids->size > f->map_size - ids->offset || ids->size % 8)
+		if (ids->offset > f->map_size || ids->size > f->map_size - ids->offset || ids->size % 8 ||
+		    ids->offset % 8)
 			return bad(f, -LUPE_ERR_CORRUPT, "'%s': the ids of attr at offset %#llx lie outside the file",
 				   path, (unsigned long long)off);
 		if (set_ids(e, (const uint64_t *)(f->map + ids->offset), ids->size / 8))
 			return -ENOMEM;
 	}
 	f->data_off = h->data.offset;
+	if (h->data.offset % 8)
+		return bad(f, -LUPE_ERR_CORRUPT, "'%s': the data section offset %#llx is not 8-byte aligned",
+			   path, (unsigned long long)h->data.offset);
 	if (h->data.offset > f->map_size)
 		return bad(f, -LUPE_ERR_TRUNCATED, "'%s': the data section starts at %#llx, past the end of the file (%zu bytes)",
 			   path, (unsigned long long)h->data.offset, f->map_size);
@@ -571,15 +576,27 @@ static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **o
 		if (f->data_end - f->pos < sizeof(*ev))
 			return bad(f, -LUPE_ERR_TRUNCATED, "the file ends inside a record header at offset %#llx",
 				   (unsigned long long)f->pos);
-		ev = (const void *)(f->map + f->pos);
-		if (ev->size < sizeof(*ev))
+		struct perf_event_header hd;
+
+		/* COMPRESSED records need not be a multiple of 8 long: read such a header by copy */
+		memcpy(&hd, f->map + f->pos, sizeof(hd));
+		if (hd.size < sizeof(hd))
 			return bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
-				   (unsigned long long)f->pos, ev->size);
-		if (ev->size > f->data_end - f->pos)
+				   (unsigned long long)f->pos, hd.size);
+		if (hd.size > f->data_end - f->pos)
 			return bad(f, -LUPE_ERR_TRUNCATED, "the record at offset %#llx (%u bytes) runs past the end of the data at %#llx",
-				   (unsigned long long)f->pos, ev->size, (unsigned long long)f->data_end);
+				   (unsigned long long)f->pos, hd.size, (unsigned long long)f->data_end);
+		ev = (const void *)(f->map + f->pos);
+		f->copied = 0;
+		if (f->pos % 8) {
+			if (rbuf_reserve(&f->rec, hd.size))
+				return -ENOMEM;
+			memcpy(f->rec.p, ev, hd.size);
+			ev = (const void *)f->rec.p;
+			f->copied = 1;
+		}
 		*off = f->pos;
-		f->pos += ev->size;
+		f->pos += hd.size;
 		*out = ev;
 		return 1;
 	}
@@ -613,7 +630,7 @@ static int next_inflated(struct lupe_perf_file *f, const struct perf_event_heade
 	if (left < sizeof(*ev))
 		return 0;
 	ev = (const void *)(f->out.p + f->out_pos);
-	if (ev->size < sizeof(*ev))
+	if (ev->size < sizeof(*ev) || ev->size % 8)
 		return bad(f, -LUPE_ERR_CORRUPT, "a record inflated from offset %#llx has an impossible size %u",
 			   (unsigned long long)f->comp_off, ev->size);
 	if (ev->size > left)
@@ -678,7 +695,7 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 			}
 		}
 		*out = ev;
-		*stable = !f->pipe;
+		*stable = !f->pipe && !f->copied;
 		return 1;
 	}
 }

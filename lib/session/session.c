@@ -403,7 +403,8 @@ static int flush_upto(struct lupe_session *s, struct lupe_tool *tool, uint64_t l
 	}
 	if (i)
 		s->last_flush = s->q[i - 1].time;
-	memmove(s->q, s->q + i, (n - i) * sizeof(*s->q));
+	if (n > i)
+		memmove(s->q, s->q + i, (n - i) * sizeof(*s->q));
 	s->nq = n - i;
 	release_read(s);
 	return err;

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The perf.data reader and the session on files built here byte by byte:
+ * a valid file read in time order, and every truncation, random bytes,
+ * an empty file and a bad record size refused with a sentence, never a
+ * crash. CMakeLists.txt also builds this file with AddressSanitizer
+ * (unit/test-reader-asan).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <lupe/session.h>
+#include "data/format.h"
+#include "symbols/symbols.h"
+
+struct fbuf {
+	uint8_t *p;
+	size_t len;
+};
+
+static void put(struct fbuf *b, const void *d, size_t n)
+{
+	b->p = realloc(b->p, b->len + n);
+	assert_non_null(b->p);
+	memcpy(b->p + b->len, d, n);
+	b->len += n;
+}
+
+#define ST (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD)
+
+/* sample_id trailer for ST with sample_id_all: tid, time */
+static void put_sample(struct fbuf *b, uint64_t ip, uint32_t pid, uint64_t time)
+{
+	struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 8 + 32 };
+	uint64_t v[4] = { ip, pid | ((uint64_t)pid << 32), time, 1000 };
+
+	put(b, &h, sizeof(h));
+	put(b, v, sizeof(v));
+}
+
+static void put_comm(struct fbuf *b, uint32_t pid, const char *comm, uint64_t time)
+{
+	struct perf_event_header h = { PERF_RECORD_COMM, 0, 8 + 8 + 16 + 16 };
+	uint32_t ids[2] = { pid, pid };
+	char name[16] = { 0 };
+	uint64_t trailer[2] = { pid | ((uint64_t)pid << 32), time };
+
+	strncpy(name, comm, 15);
+	put(b, &h, sizeof(h));
+	put(b, ids, sizeof(ids));
+	put(b, name, sizeof(name));
+	put(b, trailer, sizeof(trailer));
+}
+
+static void put_round(struct fbuf *b)
+{
+	struct perf_event_header h = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
+
+	put(b, &h, sizeof(h));
+}
+
+/* A file-mode perf.data: header, one attr with one id, the data. */
+static struct fbuf make_file(void)
+{
+	struct fbuf b = { 0 }, data = { 0 };
+	struct perf_file_header h = { 0 };
+	struct perf_file_attr fa = { 0 };
+	uint64_t id = 42;
+
+	put_comm(&data, 7, "demo", 1);
+	put_sample(&data, 0x1000, 7, 30);
+	put_sample(&data, 0x2000, 7, 10); /* out of order: must come first */
+	put_round(&data);
+	put_sample(&data, 0x3000, 7, 20);
+	put_round(&data);
+	put_sample(&data, 0x4000, 7, 40);
+
+	fa.attr.type = PERF_TYPE_SOFTWARE;
+	fa.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	fa.attr.size = sizeof(fa.attr);
+	fa.attr.sample_type = ST;
+	fa.attr.sample_id_all = 1;
+	h.magic = PERF_MAGIC2;
+	h.size = sizeof(h);
+	h.attr_size = sizeof(fa);
+	h.attrs.offset = sizeof(h) + 8;
+	h.attrs.size = sizeof(fa);
+	fa.ids.offset = sizeof(h);
+	fa.ids.size = 8;
+	h.data.offset = sizeof(h) + 8 + sizeof(fa);
+	h.data.size = data.len;
+	put(&b, &h, sizeof(h));
+	put(&b, &id, 8);
+	put(&b, &fa, sizeof(fa));
+	put(&b, data.p, data.len);
+	free(data.p);
+	return b;
+}
+
+static char *write_tmp(const void *p, size_t n)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/lupe-test-reader.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, p, n), (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+struct seen {
+	struct lupe_tool tool;
+	uint64_t times[16];
+	int n;
+	char comm[16];
+};
+
+static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+		     const struct lupe_sample *sample, struct lupe_thread *t,
+		     const struct perf_event_header *ev)
+{
+	struct seen *sn = (struct seen *)tool;
+
+	if (sn->n < 16)
+		sn->times[sn->n++] = sample->time;
+	snprintf(sn->comm, sizeof(sn->comm), "%s", t->comm);
+	return 0;
+}
+
+static void test_valid_file_in_time_order(void **state)
+{
+	struct fbuf b = make_file();
+	char *path = write_tmp(b.p, b.len);
+	struct seen sn = { .tool = { .sample = on_sample, .ordered = 1 } };
+	struct lupe_session *s = lupe_session_new(path, 0);
+
+	assert_non_null(s);
+	assert_int_equal(lupe_perf_file_nr_evsels(lupe_session_file(s)), 1);
+	assert_string_equal(lupe_perf_file_evsel(lupe_session_file(s), 0)->name, "cpu-clock");
+	assert_int_equal(lupe_session_process(s, &sn.tool), 0);
+	assert_int_equal(sn.n, 4);
+	assert_int_equal(sn.times[0], 10);
+	assert_int_equal(sn.times[1], 20);
+	assert_int_equal(sn.times[2], 30);
+	assert_int_equal(sn.times[3], 40);
+	assert_string_equal(sn.comm, "demo");
+	assert_int_equal(lupe_session_stats(s)->nr_samples, 4);
+	lupe_session_delete(s);
+	unlink(path);
+	free(b.p);
+}
+
+/* Every prefix of a valid file: an error with a sentence, or fewer samples; never a crash. */
+static void test_every_truncation(void **state)
+{
+	struct fbuf b = make_file();
+
+	for (size_t len = 0; len < b.len; len++) {
+		char *path = write_tmp(b.p, len);
+		struct seen sn = { .tool = { .sample = on_sample, .ordered = 1 } };
+		struct lupe_session *s = lupe_session_new(path, 0);
+
+		if (s) {
+			int err = lupe_session_process(s, &sn.tool);
+
+			if (err)
+				assert_true(strlen(lupe_perf_file_error(lupe_session_file(s))) > 0);
+			assert_true(sn.n <= 4);
+			lupe_session_delete(s);
+		} else {
+			assert_true(errno != 0);
+		}
+		unlink(path);
+	}
+	free(b.p);
+}
+
+static void test_empty_and_random(void **state)
+{
+	char *path = write_tmp("", 0);
+	uint8_t junk[8192];
+
+	errno = 0;
+	assert_null(lupe_session_new(path, 0));
+	assert_int_equal(errno, LUPE_ERR_FORMAT);
+	unlink(path);
+	srand(1);
+	for (int round = 0; round < 200; round++) {
+		struct fbuf b = make_file();
+		struct seen sn = { .tool = { .sample = on_sample, .ordered = 1 } };
+		struct lupe_session *s;
+
+		/* flip a few bytes of a valid file, or write pure noise */
+		if (round % 2) {
+			for (int k = 0; k < 4; k++)
+				b.p[rand() % b.len] = (uint8_t)rand();
+			path = write_tmp(b.p, b.len);
+		} else {
+			for (size_t k = 0; k < sizeof(junk); k++)
+				junk[k] = (uint8_t)rand();
+			if (round % 4 == 0)
+				memcpy(junk, "PERFILE2", 8);
+			path = write_tmp(junk, sizeof(junk));
+		}
+		s = lupe_session_new(path, 0);
+		if (s) {
+			lupe_session_process(s, &sn.tool);
+			lupe_session_delete(s);
+		}
+		unlink(path);
+		free(b.p);
+	}
+}
+
+static void test_bad_record_size(void **state)
+{
+	struct fbuf b = make_file();
+	struct perf_file_header *h = (void *)b.p;
+	struct perf_event_header *ev = (void *)(b.p + h->data.offset + 48); /* the first sample, after the COMM */
+	struct seen sn = { .tool = { .sample = on_sample, .ordered = 1 } };
+	struct lupe_session *s;
+	char *path;
+
+	ev->size = 3;
+	path = write_tmp(b.p, b.len);
+	s = lupe_session_new(path, 0);
+	assert_non_null(s);
+	assert_true(lupe_session_process(s, &sn.tool) < 0);
+	assert_non_null(strstr(lupe_perf_file_error(lupe_session_file(s)), "offset"));
+	lupe_session_delete(s);
+	unlink(path);
+	free(b.p);
+}
+
+static void test_symbols_aliases_and_search(void **state)
+{
+	struct symtab_build b = { 0 };
+	struct lupe_dso dso = { 0 };
+
+	/* perf keeps the global one of two aliases, and sizes zero-sized symbols to the next */
+	assert_int_equal(symtab_add(&b, 0x2000, 0x10, "weak_alias", 10, 2 /* STB_WEAK */), 0);
+	assert_int_equal(symtab_add(&b, 0x2000, 0x10, "strong", 6, 1 /* STB_GLOBAL */), 0);
+	assert_int_equal(symtab_add(&b, 0x1000, 0, "first", 5, 1), 0);
+	assert_int_equal(symtab_add(&b, 0x3000, 0x20, "third", 5, 0), 0);
+	assert_int_equal(symtab_finish(&b, &dso), 0);
+	assert_int_equal(dso.nr_syms, 3);
+	assert_string_equal(dso_find_symbol(&dso, 0x1fff)->name, "first");
+	assert_string_equal(dso_find_symbol(&dso, 0x2000)->name, "strong");
+	assert_null(dso_find_symbol(&dso, 0x2010));
+	assert_string_equal(dso_find_symbol(&dso, 0x301f)->name, "third");
+	assert_null(dso_find_symbol(&dso, 0x3020));
+	assert_null(dso_find_symbol(&dso, 0xfff));
+	free(dso.syms);
+	free(dso.strtab);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_valid_file_in_time_order),
+		cmocka_unit_test(test_every_truncation),
+		cmocka_unit_test(test_empty_and_random),
+		cmocka_unit_test(test_bad_record_size),
+		cmocka_unit_test(test_symbols_aliases_and_search),
+	};
+
+	lupe_log_set(NULL);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
