@@ -242,7 +242,7 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 	if (v->show_nr)
 		fputs("       Samples", fp);
 	for (int k = 0; k < v->nr_keys; k++)
-		fprintf(fp, "  %-*s", k + 1 < v->nr_keys ? width[k] : 0, key_head(v->keys[k]));
+		fprintf(fp, "  %-*s", width[k], key_head(v->keys[k]));
 	fputs("\n# ........", fp);
 	if (v->children)
 		fputs("  ........", fp);

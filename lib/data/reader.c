@@ -125,7 +125,6 @@ static struct lupe_evsel *add_evsel(struct lupe_perf_file *f, const void *attr, 
 	e = &n[f->nr_evsels];
 	memset(e, 0, sizeof(*e));
 	memcpy(&e->attr, attr, attr_size < sizeof(e->attr) ? attr_size : sizeof(e->attr));
-	e->attr.size = sizeof(e->attr);
 	e->idx = (int)f->nr_evsels++;
 	return e;
 }

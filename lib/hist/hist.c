@@ -70,6 +70,7 @@ struct stack {
 	const uint64_t *ips;
 	struct rframe *frames;
 	uint64_t period, count;
+	struct stack *next_made; /* in the order stacks were first seen */
 };
 
 struct lupe_hists {
@@ -78,6 +79,7 @@ struct lupe_hists {
 	struct arena arena;
 	struct stack **stacks;
 	size_t nr_stacks, cap_stacks;
+	struct stack *first_made, **last_made;
 	char **comms;
 	size_t nr_comms, cap_comms;
 	struct lupe_hist_entry **entries;
@@ -269,19 +271,32 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			one.nr_callchain = 0;
 		}
 		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
+		if (!n && one.nr_callchain) {
+			/* a chain perf cannot use still counts, at the sample's ip */
+			one.callchain = NULL;
+			one.nr_callchain = 0;
+			n = lupe_session_resolve(s, t, &one, cpumode, h->frames, 1);
+		}
 		st->frames = arena_alloc(&h->arena, (size_t)n * sizeof(*st->frames) + 1);
 		if (!st->frames)
 			return -ENOMEM;
 		for (int i = 0; i < n; i++) {
 			const struct lupe_frame *f = &h->frames[i];
 
+			/* perf gives a frame outside any map the sample's own level */
+			int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
+
 			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
-							 f->sym ? 0 : f->addr, f->kernel };
+							 f->sym ? 0 : f->map ? f->addr : f->ip, kernel };
 		}
 		st->nr_frames = (uint32_t)n;
 	}
 	h->stacks[k] = st;
 	h->nr_stacks++;
+	if (!h->last_made)
+		h->last_made = &h->first_made;
+	*h->last_made = st;
+	h->last_made = &st->next_made;
 	return 0;
 }
 
@@ -549,8 +564,9 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 
 	if (!seen)
 		return -ENOMEM;
-	for (size_t i = 0; i < h->cap_stacks; i++) {
-		if (h->stacks[i] && add_stack(h, &t, h->stacks[i], seen)) {
+	/* in the order samples first made them: an entry keeps its first sample's level, as perf's */
+	for (struct stack *st = h->first_made; st; st = st->next_made) {
+		if (add_stack(h, &t, st, seen)) {
 			free(seen);
 			free(t.v);
 			free(t.hashes);
