@@ -34,7 +34,7 @@ static const struct argp_option options[] = {
 	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (not built yet: text is shown)", 0 },
 	{ "children", KEY_CHILDREN, NULL, 0, "accumulate callers' overhead (the default with callchains)", 0 },
 	{ "no-children", KEY_NO_CHILDREN, NULL, 0, "show self overhead only", 0 },
-	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu (default comm,dso,sym)", 0 },
+	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace (default comm,dso,sym)", 0 },
 	{ "show-nr-samples", 'n', NULL, 0, "show the number of samples of each entry", 0 },
 	{ "percent-limit", KEY_PERCENT_LIMIT, "PCT", 0, "hide entries below PCT percent", 0 },
 	{ "call-graph", 'g', "MODE", OPTION_ARG_OPTIONAL,
@@ -120,7 +120,7 @@ static int in_id_list(const char *list, int id)
 
 static int parse_sort(const char *s, struct report_view *v)
 {
-	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu" };
+	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace" };
 	char *copy = strdup(s), *tok, *save;
 
 	v->nr_keys = 0;
@@ -131,7 +131,7 @@ static int parse_sort(const char *s, struct report_view *v)
 			if (!strcmp(tok, names[i]))
 				break;
 		if (i == sizeof(names) / sizeof(*names) || v->nr_keys == 8) {
-			error("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu)", tok);
+			error("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace)", tok);
 			free(copy);
 			return -1;
 		}
@@ -174,6 +174,7 @@ struct report_tool {
 	struct lupe_tool tool;
 	struct report_opts *o;
 	struct lupe_hists **hists;
+	int by_trace;
 };
 
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
@@ -182,6 +183,8 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 {
 	struct report_tool *rt = (struct report_tool *)tool;
 	struct report_opts *o = rt->o;
+	char trace[4096];
+	const char *text = NULL;
 
 	if (o->pids && !in_id_list(o->pids, (int)sample->pid))
 		return 0;
@@ -189,8 +192,10 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 		return 0;
 	if (o->comms && !in_list(o->comms, thread->comm ? thread->comm : ""))
 		return 0;
+	if (rt->by_trace && sample->raw && lupe_evsel_format_trace(evsel, sample, trace, sizeof(trace)) >= 0)
+		text = trace;
 	return lupe_hists_add(rt->hists[evsel->idx], s, sample, thread,
-			      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+			      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, text);
 }
 
 static int keep_entry(const struct lupe_hist_entry *e, void *arg)
@@ -211,7 +216,7 @@ static int report(struct report_opts *o)
 	struct lupe_perf_file *f;
 	struct lupe_session *s;
 	const struct lupe_session_stats *st;
-	int err, has_chain = 0, caller = -1, ret = 1;
+	int err, has_chain = 0, caller = -1, ret = 1, all_tp = 1;
 	size_t nev;
 
 	s = lupe_session_new(o->input, o->force);
@@ -229,7 +234,10 @@ static int report(struct report_opts *o)
 	/* Pipe mode learns its events as it reads: NEEDSWORK grow hists then. */
 	nev = lupe_perf_file_nr_evsels(f);
 	for (size_t i = 0; i < nev; i++)
+	{
 		has_chain |= !!(lupe_perf_file_evsel(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		all_tp &= lupe_perf_file_evsel(f, i)->attr.type == PERF_TYPE_TRACEPOINT;
+	}
 	if (lupe_perf_file_is_pipe(f))
 		has_chain = 1, nev = 64;
 	o->view.cg = has_chain ? CG_GRAPH : CG_NONE;
@@ -241,8 +249,11 @@ static int report(struct report_opts *o)
 	o->view.children = o->children < 0 ? has_chain : o->children && has_chain;
 	if (caller < 0)
 		caller = o->view.children;
-	if (parse_sort(o->sort ? o->sort : "comm,dso,sym", &o->view))
+	/* perf sorts a file of tracepoints only by their fields */
+	if (parse_sort(o->sort ? o->sort : all_tp && nev ? "trace" : "comm,dso,sym", &o->view))
 		goto out;
+	for (int k = 0; k < o->view.nr_keys; k++)
+		rt.by_trace |= o->view.keys[k] == LUPE_SORT_TRACE;
 	rt.hists = calloc(nev ? nev : 1, sizeof(*rt.hists));
 	if (!rt.hists)
 		goto out;

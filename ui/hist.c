@@ -175,6 +175,7 @@ static const char *key_head(enum lupe_sort_key k)
 	case LUPE_SORT_DSO: return "Shared Object";
 	case LUPE_SORT_SYM: return "Symbol";
 	case LUPE_SORT_CPU: return "CPU";
+	case LUPE_SORT_TRACE: return "Trace output";
 	}
 	return "";
 }
@@ -188,6 +189,7 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char 
 	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e)); break;
 	case LUPE_SORT_SYM: sym_col(e, buf, size); break;
 	case LUPE_SORT_CPU: snprintf(buf, size, "%03d", e->cpu); break;
+	case LUPE_SORT_TRACE: snprintf(buf, size, "%s", e->trace ? e->trace : ""); break;
 	}
 }
 

@@ -61,7 +61,7 @@ struct rframe {
 
 struct stack {
 	uint64_t hash;
-	const char *comm;
+	const char *comm, *trace;
 	int pid, tid, cpu;
 	const void *maps;
 	uint32_t gen, kgen;
@@ -217,8 +217,9 @@ static int grow_stacks(struct lupe_hists *h)
 }
 
 int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
-		   struct lupe_thread *t, uint8_t cpumode)
+		   struct lupe_thread *t, uint8_t cpumode, const char *trace_text)
 {
+	const char *trace = trace_text && (h->keymask & (1u << LUPE_SORT_TRACE)) ? intern(h, trace_text) : NULL;
 	const uint64_t *ips = sample->callchain;
 	uint32_t nr = (uint32_t)sample->nr_callchain;
 	const char *comm = thread_comm(h, t);
@@ -238,12 +239,13 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	h->nr_samples++;
 	hash = mix((uint64_t)(uintptr_t)comm, ((uint64_t)(uint32_t)t->tid << 32) | (uint32_t)cpu);
 	hash = mix(hash, (uint64_t)(uintptr_t)t->maps ^ ((uint64_t)gen << 32) ^ cpumode);
+	hash = mix(hash, (uint64_t)(uintptr_t)trace);
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
 	if ((h->nr_stacks + 1) * 2 > h->cap_stacks && grow_stacks(h))
 		return -ENOMEM;
 	for (k = hash & (h->cap_stacks - 1); (st = h->stacks[k]); k = (k + 1) & (h->cap_stacks - 1)) {
-		if (st->hash == hash && st->comm == comm && st->tid == t->tid && st->pid == t->pid &&
+		if (st->hash == hash && st->comm == comm && st->trace == trace && st->tid == t->tid && st->pid == t->pid &&
 		    st->cpu == cpu && st->maps == t->maps && st->gen == gen && st->cpumode == cpumode &&
 		    st->nr_ips == nr && !memcmp(st->ips, ips, nr * sizeof(*ips))) {
 			st->period += sample->period;
@@ -255,7 +257,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	st = arena_alloc(&h->arena, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	*st = (struct stack){ .hash = hash, .comm = comm, .pid = t->pid, .tid = t->tid, .cpu = cpu,
+	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .pid = t->pid, .tid = t->tid, .cpu = cpu,
 			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .nr_ips = nr,
 			      .period = sample->period, .count = 1 };
 	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
@@ -303,7 +305,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 /* ---- entries ---- */
 
 struct ekey {
-	const char *comm;
+	const char *comm, *trace;
 	int pid, tid, cpu;
 	const struct lupe_dso *dso;
 	const struct lupe_symbol *sym;
@@ -323,6 +325,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 
 	memset(k, 0, sizeof(*k));
 	k->comm = m & (1u << LUPE_SORT_COMM) ? st->comm : NULL;
+	k->trace = m & (1u << LUPE_SORT_TRACE) ? st->trace : NULL;
 	k->pid = m & (1u << LUPE_SORT_PID) ? st->pid : 0;
 	k->tid = m & (1u << LUPE_SORT_TID) ? st->tid : 0;
 	k->cpu = m & (1u << LUPE_SORT_CPU) ? st->cpu : 0;
@@ -336,7 +339,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 
 static uint64_t key_hash(const struct ekey *k)
 {
-	uint64_t h = mix(0, (uintptr_t)k->comm);
+	uint64_t h = mix((uintptr_t)k->trace, (uintptr_t)k->comm);
 
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
 	h = mix(h, (uint64_t)(uint32_t)k->cpu);
@@ -395,6 +398,8 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct etable
 			continue;
 		if ((h->keymask & (1u << LUPE_SORT_COMM)) && e->comm != k->comm)
 			continue;
+		if ((h->keymask & (1u << LUPE_SORT_TRACE)) && e->trace != k->trace)
+			continue;
 		if ((h->keymask & (1u << LUPE_SORT_PID)) && e->pid != k->pid)
 			continue;
 		if ((h->keymask & (1u << LUPE_SORT_TID)) && e->tid != k->tid)
@@ -412,6 +417,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct etable
 		return NULL;
 	memset(e, 0, sizeof(*e));
 	e->comm = st->comm;
+	e->trace = st->trace;
 	e->pid = st->pid;
 	e->tid = st->tid;
 	e->cpu = st->cpu;
@@ -546,6 +552,8 @@ static int cmp_entry(const void *a, const void *b)
 		return x->depth > y->depth ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
+	if (x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
+		return c;
 	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
 		return c;
 	if ((c = strcmp(dso_name(x), dso_name(y))))

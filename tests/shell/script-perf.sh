@@ -23,14 +23,15 @@ ok "script output equals perf's on plain, -g, -a -g, -z, tracepoint recordings"
 # top 10 of --no-children: same percentages in the same order; each line perf
 # shows is one lupe shows (entries with equal percentages may come in another order)
 top() { grep -E '^ +[0-9]+\.[0-9]+%' | head -10; }
-# NEEDSWORK: a file of tracepoints only sorts by 'trace' in perf; lupe has no such key yet
-for f in g ag z; do
+for f in g ag z tp; do
 	"$PERF" report -i $f.data --stdio --no-children 2>/dev/null > $f.rp
 	"$LUPE" report -i $f.data --stdio --no-children > $f.rl || fail "lupe report on $f.data exited $?"
 	a=$(top < $f.rp | awk '{print $1}'); b=$(top < $f.rl | awk '{print $1}')
 	[ "$a" = "$b" ] || { paste <(top < $f.rp) <(top < $f.rl); fail "top-10 percentages differ on $f.data"; }
+	# (perf cuts the trace column of a second event's table to its heading's width: a prefix then)
 	top < $f.rp | while IFS= read -r line; do
-		grep -qxF -- "$line" $f.rl || fail "perf's line '$line' is not in lupe's report of $f.data"
+		awk -v l="$line" 'index($0, l) == 1 {found = 1} END {exit !found}' $f.rl ||
+			fail "perf's line '$line' is not in lupe's report of $f.data"
 	done || exit 1
 done
 ok "report --no-children top 10 matches perf"

@@ -18,6 +18,7 @@ enum lupe_sort_key {
 	LUPE_SORT_DSO,
 	LUPE_SORT_SYM,
 	LUPE_SORT_CPU,
+	LUPE_SORT_TRACE, /* a tracepoint's formatted fields */
 };
 
 struct lupe_hist_opts {
@@ -40,6 +41,7 @@ struct lupe_cc_node {
 
 struct lupe_hist_entry {
 	const char *comm;
+	const char *trace;             /* with LUPE_SORT_TRACE */
 	int pid, tid, cpu;
 	const struct lupe_dso *dso;    /* NULL: no map */
 	const struct lupe_symbol *sym; /* NULL: unresolved */
@@ -56,10 +58,10 @@ struct lupe_hists;
 LUPE_API struct lupe_hists *lupe_hists_new(const struct lupe_hist_opts *opts);
 LUPE_API void lupe_hists_delete(struct lupe_hists *h);
 
-/* Account one sample (its period) to the histogram. */
+/* Account one sample (its period) to the histogram; trace: its fields as text, for LUPE_SORT_TRACE (else NULL). */
 LUPE_API int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s,
 			    const struct lupe_sample *sample, struct lupe_thread *t,
-			    uint8_t cpumode);
+			    uint8_t cpumode, const char *trace);
 
 /*
  * Build the entries from what was added and sort them (by children, then
