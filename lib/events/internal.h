@@ -102,9 +102,10 @@ int tracepoint_id(const char *sys, const char *name, __u64 *id);
 /* Whether tracefs has the system events/<sys>. */
 bool tracepoint_system_exists(const char *sys);
 
-/* Calls fn for each sys:name matching the globs (NULL matches all), sorted
- * as perf lists them (systems, then events, by strcmp). Returns the number
- * of matches or a negative errno (or fn's negative return). */
+/* Calls fn for each sys:name matching the globs (NULL matches all), in
+ * readdir order as perf expands globs. Returns the number of matches or a
+ * negative errno (or fn's negative return). want_id reads each id; without
+ * it only the id file's presence is checked. */
 int tracepoint_foreach(const char *sys_glob, const char *name_glob,
 		       int (*fn)(const char *sys, const char *name, __u64 id, void *arg),
 		       void *arg, bool want_id);

@@ -97,11 +97,6 @@ int tracepoint_id(const char *sys, const char *name, __u64 *id)
 	return err == -ENOTDIR ? -ENOENT : err;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 bool tracepoint_system_exists(const char *sys)
 {
 	const char *tracefs = lupe_tracefs_dir();
@@ -113,7 +108,11 @@ bool tracepoint_system_exists(const char *sys)
 	return access(path, F_OK) == 0;
 }
 
-/* Subdirectory names of the directory open at dirfd, matching glob, sorted. */
+/*
+ * Subdirectory names of the directory open at dirfd matching glob, in
+ * readdir order: perf expands globs in that order, and the lister sorts
+ * the whole "sys:name" strings once.
+ */
 static char **subdirs(int dirfd, const char *glob, size_t *nr)
 {
 	DIR *d;
@@ -153,8 +152,6 @@ static char **subdirs(int dirfd, const char *glob, size_t *nr)
 		n++;
 	}
 	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_name);
 	*nr = n;
 	errno = 0;
 	return v;

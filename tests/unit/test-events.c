@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <lupe/events.h>
+#include "event-list.h"
 #include "parse-error.h"
 
 struct attr_case {
@@ -26,6 +27,8 @@ struct attr_case {
 	int precise;
 	int bp_type;
 };
+
+#define ANY -1
 
 static const struct attr_case attr_cases[] = {
 	{ "cycles", 1, 0, 0, 0x0, 0x0, 0x0, "G", 0, 0 },
@@ -217,13 +220,14 @@ static const struct attr_case attr_cases[] = {
 	/* fixture tracefs */
 	{ "sched:sched_switch", 1, 0, 2, 316, 0, 0, "G", 0, 0 },
 	{ "sched:sched_switch:u", 1, 0, 2, 316, 0, 0, "khG", 0, 0 },
-	{ "sched:sched_wakeup*", 2, 1, 2, 317, 0, 0, "G", 0, 0 },
-	{ "syscalls:sys_enter_*", 2, 1, 2, 701, 0, 0, "G", 0, 0 },
-	{ "syscalls:sys_e*_read:k", 2, 1, 2, 702, 0, 0, "uh", 0, 0 },
+	/* globs expand in readdir order, as perf's do: ANY finds the event */
+	{ "sched:sched_wakeup*", 2, ANY, 2, 317, 0, 0, "G", 0, 0 },
+	{ "syscalls:sys_enter_*", 2, ANY, 2, 701, 0, 0, "G", 0, 0 },
+	{ "syscalls:sys_e*_read:k", 2, ANY, 2, 702, 0, 0, "uh", 0, 0 },
 	{ "sch?d:sched_switch", 1, 0, 2, 316, 0, 0, "G", 0, 0 },
-	{ "sched*:*", 4, 3, 2, 5, 0, 0, "G", 0, 0 },
+	{ "sched*:*", 4, ANY, 2, 5, 0, 0, "G", 0, 0 },
 	{ "ftrace:*", 1, 0, 2, 1, 0, 0, "G", 0, 0 },
-	{ "{sched:sched_switch,syscalls:sys_enter_*}:S", 3, 2, 2, 701, 0, 0, "G", 0, 0 },
+	{ "{sched:sched_switch,syscalls:sys_enter_*}:S", 3, ANY, 2, 701, 0, 0, "G", 0, 0 },
 };
 
 static unsigned int bits_of(const struct perf_event_attr *a)
@@ -255,7 +259,10 @@ static void test_attrs(void **state)
 		if (ret || (int)list.nr != c->nr)
 			fail_msg("'%s': ret %d nr %zu (want %d): %s at %d", c->spec, ret, list.nr,
 				 c->nr, err.msg, err.pos);
-		a = &list.events[c->idx].attr;
+		a = &list.events[c->idx == ANY ? 0 : c->idx].attr;
+		for (size_t k = 0; c->idx == ANY && k < list.nr; k++)
+			if (list.events[k].attr.config == c->config)
+				a = &list.events[k].attr;
 		if (a->type != c->type || a->config != c->config || a->config1 != c->config1 ||
 		    a->config2 != c->config2 || bits_of(a) != bits_want(c->bits) ||
 		    a->precise_ip != (unsigned)c->precise || a->bp_type != (unsigned)c->bp_type ||
@@ -308,13 +315,13 @@ static const struct name_case name_cases[] = {
 	{ "mem:4096", 0, "mem:4096", "breakpoint", 0, 1, NULL, 0 },
 	{ "software/config=3/", 0, "software/config=3/", "software", 0, 1, NULL, 0 },
 	{ "branch", 0, "branch", "cpu", 0, 1, NULL, 0 },
-	{ "sched:sched_wakeup*", 1, "sched:sched_wakeup_new", "tracepoint", 1, 1, NULL, 0 },
+	{ "sched:sched_wakeup_new", 0, "sched:sched_wakeup_new", "tracepoint", 0, 1, NULL, 0 },
 	{ "sched:sched_switch:u", 0, "sched:sched_switch", "tracepoint", 0, 1, NULL, 0 },
 	{ "cs,{faults,cs,migrations}:k,dummy", 1, "faults", "software", 1, 3, NULL, 0 },
 	{ "cs,{faults,cs,migrations}:k,dummy", 3, "migrations", "software", 1, 1, NULL, 0 },
 	{ "cs,{faults,cs,migrations}:k,dummy", 4, "dummy", "software", 4, 1, NULL, 0 },
 	{ "{syscalls:sys_enter_*,cs}", 2, "cs", "software", 0, 1, NULL, 0 },
-	{ "{syscalls:sys_enter_*,cs}", 0, "syscalls:sys_enter_read", "tracepoint", 0, 3, NULL, 0 },
+	{ "{syscalls:sys_enter_read,cs}", 0, "syscalls:sys_enter_read", "tracepoint", 0, 2, NULL, 0 },
 	{ "uncore_imc_1/event=4/", 0, "uncore_imc_1/event=4/", "uncore_imc_1", 0, 1, NULL, 0 },
 };
 
@@ -515,6 +522,86 @@ static void test_printer(void **state)
 	free(out);
 }
 
+static void test_list(void **state)
+{
+	struct lupe_event_desc_list l = { 0 };
+	static const char *const want[] = {
+		/* tool events keep perf's order; core PMU aliases come first */
+		"duration_time", "user_time", "system_time",
+		"cpu-cycles", "mem-loads", "ref-cycles-alias",
+		"msr/tsc/", "uncore_imc_0/cas_count_read/", "uncore_imc_1/cas_count_read/",
+		"rNNN", "cpu/t1=v1[,t2=v2,t3 ...]/modifier", "mem:<addr>[/len][:access]",
+		/* "sched-x" sorts before "sched:" as strcmp has it; ftrace:bprint has no id */
+		"ftrace:function", "sched-x:ev", "sched:sched_switch", "sched:sched_wakeup",
+		"sched:sched_wakeup_new", "syscalls:sys_enter_read", "syscalls:sys_enter_write",
+		"syscalls:sys_exit_read",
+	};
+	unsigned int mask = LUPE_KINDS_ALL & ~(LUPE_KIND_BIT(LUPE_KIND_HARDWARE) |
+					       LUPE_KIND_BIT(LUPE_KIND_SOFTWARE) |
+					       LUPE_KIND_BIT(LUPE_KIND_CACHE));
+
+	assert_int_equal(lupe_events_list(&l, mask, NULL), 0);
+	assert_int_equal(l.nr, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < l.nr; i++)
+		assert_string_equal(l.descs[i].name, want[i]);
+	assert_string_equal(l.descs[3].alias, "cpu/cpu-cycles/");
+	assert_string_equal(l.descs[3].encoding, "cpu/event=0x3c/");
+	assert_string_equal(lupe_event_kind_desc(l.descs[3].kind), "Kernel PMU event");
+	lupe_event_desc_list_clear(&l);
+
+	/* "sys:glob" lists tracepoints only; a bare glob matches event names */
+	assert_int_equal(lupe_events_list(&l, LUPE_KINDS_ALL, "sched:*wake*"), 0);
+	assert_int_equal(l.nr, 2);
+	lupe_event_desc_list_clear(&l);
+	assert_int_equal(lupe_events_list(&l, LUPE_KIND_BIT(LUPE_KIND_TRACEPOINT), "*read*"), 0);
+	assert_int_equal(l.nr, 2);
+	lupe_event_desc_list_clear(&l);
+	assert_int_equal(lupe_events_list(&l, LUPE_KINDS_ALL, "*cas*"), 0);
+	assert_int_equal(l.nr, 2);
+	assert_string_equal(l.descs[0].pmu, "uncore_imc_0");
+	lupe_event_desc_list_clear(&l);
+	/* software events are listed when the kernel opens them: all on Linux */
+	assert_int_equal(lupe_events_list(&l, LUPE_KIND_BIT(LUPE_KIND_SOFTWARE), "*faults*"), 0);
+	assert_true(l.nr >= 1);
+	assert_string_equal(l.descs[0].name, "alignment-faults");
+	lupe_event_desc_list_clear(&l);
+	lupe_event_desc_list_clear(NULL);
+}
+
+static void test_list_layout(void **state)
+{
+	struct lupe_event_desc l0[] = {
+		{ LUPE_KIND_SOFTWARE, "page-faults", "faults", "software", NULL },
+		{ LUPE_KIND_RAW, "rNNN", NULL, NULL, NULL },
+		{ LUPE_KIND_TRACEPOINT, "a:\"b\"", NULL, NULL, NULL },
+	};
+	struct lupe_event_desc_list l = { l0, 3, 3 };
+	char *buf;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(ui_event_list_print(f, &l, false), 0);
+	fclose(f);
+	assert_string_equal(buf,
+		"  page-faults OR faults                              [Software event]\n"
+		"  rNNN                                               [Raw hardware event descriptor]\n"
+		"  a:\"b\"                                              [Tracepoint event]\n");
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(ui_event_list_print(f, &l, true), 0);
+	fclose(f);
+	/* under a pager perf closes each section with a blank line */
+	assert_non_null(strstr(buf, "[Software event]\n\n"));
+	assert_non_null(strstr(buf, "on how to encode it)\n\n"));
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(ui_event_list_print_json(f, &l), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"EventName\": \"a:\\\"b\\\"\""));
+	assert_non_null(strstr(buf, "\"EventAlias\": \"faults\""));
+	free(buf);
+}
+
 static int setup(void **state)
 {
 	lupe_events_set_sysfs(LUPE_TEST_DATA "/sysfs");
@@ -531,6 +618,8 @@ int main(void)
 		cmocka_unit_test(test_list_append),
 		cmocka_unit_test(test_terms),
 		cmocka_unit_test(test_printer),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_list_layout),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
