@@ -106,12 +106,13 @@ static int check_spec(const char *spec)
 	struct lupe_parse_error err;
 	int ret = lupe_events_parse(&list, spec, &err);
 
-	if (ret == -LUPE_ERR_PARSE) {
+	if (ret) {
+		lupe_event_list_clear(&list);
+		if (ret != -LUPE_ERR_PARSE)
+			return error("cannot parse '%s': %s", spec, lupe_strerror(ret)), 1;
 		ui_print_parse_error(stderr, spec, &err);
 		return EXIT_USAGE;
 	}
-	if (ret)
-		return error("cannot parse '%s': %s", spec, lupe_strerror(ret)), 1;
 	ret = ui_event_print_attrs(stdout, &list);
 	lupe_event_list_clear(&list);
 	return ret ? 1 : 0;

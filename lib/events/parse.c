@@ -459,6 +459,9 @@ int lupe_events_parse(struct lupe_event_list *list, const char *spec,
 	if (ret) {
 		while (list->nr > before)
 			event_free(&list->events[--list->nr]);
+		/* left as it was: an empty list holds no memory a caller must free */
+		if (!before)
+			lupe_event_list_clear(list);
 	}
 	return ret;
 }

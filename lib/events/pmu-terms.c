@@ -87,8 +87,10 @@ static int apply_terms(struct parser *p, const struct pmu *pmu, struct lupe_even
 			continue;
 		}
 		if (has_val) {
+			errno = 0;
 			val = strtoull(text + val_at, &end, 0);
-			if (!val_len || end != text + val_at + val_len || !isdigit((unsigned char)text[val_at]))
+			if (!val_len || end != text + val_at + val_len || errno ||
+			    !isdigit((unsigned char)text[val_at]))
 				return parse_fail(p, fixed ? base : base + val_at, NULL,
 						  "bad value '%.*s' for term '%s'", (int)val_len,
 						  text + val_at, key);
