@@ -89,6 +89,13 @@ const struct pmu_alias *pmu_alias_find(const struct pmu *pmu, const char *name);
 /* Put value into config word(s) of attr as format f lays it out. -ERANGE if it does not fit. */
 int pmu_format_apply(const struct pmu_format *f, __u64 value, struct perf_event_attr *attr);
 
+/*
+ * Names in dir, sorted, without dot files; events_only also drops names
+ * with a '.' (events/foo.scale, .unit describe foo). NULL with errno 0 when
+ * there are none, ENOMEM or the opendir errno otherwise.
+ */
+char **dir_names(const char *dir, bool events_only, size_t *nr);
+
 /* Names of all PMU directories, sorted; the caller frees with strv_free. */
 char **pmu_names(size_t *nr);
 void strv_free(char **v, size_t nr);

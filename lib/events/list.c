@@ -74,7 +74,13 @@ static int desc_add(struct lupe_event_desc_list *l, enum lupe_event_kind kind, c
 	return 0;
 }
 
+/* perf matches PMU aliases ignoring case, the other names with it */
 static bool glob_match(const char *glob, const char *s)
+{
+	return !glob || (s && !fnmatch(glob, s, 0));
+}
+
+static bool glob_match_nocase(const char *glob, const char *s)
 {
 	return !glob || (s && !fnmatch(glob, s, FNM_CASEFOLD));
 }
@@ -202,7 +208,7 @@ static int list_pmus(struct lupe_event_desc_list *l, const char *glob)
 				const struct pmu_alias *al = &pmu->aliases[a];
 
 				snprintf(full, sizeof(full), "%s/%s/", pmu->name, al->name);
-				if (!glob_match(glob, al->name) && !glob_match(glob, full))
+				if (!glob_match_nocase(glob, al->name) && !glob_match_nocase(glob, full))
 					continue;
 				snprintf(enc, sizeof(enc), "%s/%s/", pmu->name, al->terms);
 				err = core ? desc_add(l, LUPE_KIND_PMU, al->name, full, pmu->name, enc) :

@@ -37,6 +37,7 @@ void event_free(struct lupe_event *ev)
 	free(ev->pmu_name);
 	free(ev->group_name);
 	free(ev->cpus);
+	free(ev->config_terms);
 	memset(ev, 0, sizeof(*ev));
 }
 
@@ -214,7 +215,7 @@ static int parse_breakpoint(struct parser *p, size_t s, size_t end)
 struct tp_add {
 	struct parser *p;
 	size_t colon, mod, mod_len;
-	int ret;
+	size_t terms, terms_len; /* between the slashes of sys:name/terms/; 0 if none */
 };
 
 static int add_tracepoint(const char *sys, const char *name, __u64 id, void *arg)
@@ -231,31 +232,59 @@ static int add_tracepoint(const char *sys, const char *name, __u64 id, void *arg
 		ev->name = NULL;
 		return -ENOMEM;
 	}
+	if (t->terms) {
+		int ret = parse_tracepoint_terms(t->p, ev, t->terms, t->terms_len);
+
+		if (ret)
+			return ret;
+	}
 	if (t->colon != SIZE_MAX)
 		return parse_modifier(t->p, ev, t->colon, t->mod, t->mod_len, false, true);
 	return 0;
 }
 
-/* "sys:name[:mod]" with globs in sys and name; head_len is the length of sys. */
+/*
+ * "sys:name[/terms/][:mod]" with globs in sys and name; head_len is the
+ * length of sys.
+ */
 static int parse_tracepoint(struct parser *p, size_t s, size_t head_len, size_t end)
 {
 	const char *spec = p->spec, *tracefs;
-	size_t name_at = s + head_len + 1;
-	const char *c2 = memchr(spec + name_at, ':', end - name_at);
-	size_t name_end = c2 ? (size_t)(c2 - spec) : end;
-	struct tp_add t = { p, c2 ? name_end : SIZE_MAX, name_end + 1, c2 ? end - name_end - 1 : 0, 0 };
-	char *sys = strndup(spec + s, head_len);
-	char *name = strndup(spec + name_at, name_end - name_at);
+	size_t name_at = s + head_len + 1, name_end = name_at, after;
+	struct tp_add t = { p, SIZE_MAX, 0, 0, 0, 0 };
+	char *sys = NULL, *name = NULL;
 	char help[256];
 	int ret;
 
+	while (name_end < end && spec[name_end] != ':' && spec[name_end] != '/')
+		name_end++;
+	after = name_end;
+	if (spec[name_end] == '/') {
+		const char *close = memchr(spec + name_end + 1, '/', end - name_end - 1);
+
+		if (!close)
+			return parse_fail(p, end, NULL, "'/' expected to close the terms of '%.*s'",
+					  (int)(name_end - s), spec + s);
+		t.terms = name_end + 1;
+		t.terms_len = close - spec - t.terms;
+		after = close - spec + 1;
+	}
+	if (spec[after] == ':') {
+		t.colon = after;
+		t.mod = after + 1;
+		t.mod_len = end - after - 1;
+	} else if (after != end) {
+		return parse_fail(p, after, NULL, "unexpected '%c'", spec[after]);
+	}
+	sys = strndup(spec + s, head_len);
+	name = strndup(spec + name_at, name_end - name_at);
 	if (!sys || !name) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (size_t i = s; i < name_end; i++)
-		if (spec[i] == '/' || spec[i] == '=') {
-			ret = parse_fail(p, i + 1, NULL, "tracepoints take no terms");
+		if (spec[i] == '=') {
+			ret = parse_fail(p, i, NULL, "unexpected '='");
 			goto out;
 		}
 	if (!*sys || !*name) {
@@ -327,12 +356,20 @@ static int parse_event(struct parser *p, size_t *pos)
 		*pos = end;
 		return parse_pmu_event(p, s, n, end);
 	}
-	while (!is_end(spec[end]))
-		end++;
+	while (!is_end(spec[end])) {
+		/* a tracepoint's terms may hold ',' as well */
+		const char *close = spec[end] == '/' && strncmp(spec + s, "mem:", 4) ?
+				    strchr(spec + end + 1, '/') : NULL;
+
+		end = close ? (size_t)(close - spec) + 1 : end + 1;
+	}
 	*pos = end;
-	for (size_t i = s; i < end; i++)
-		if (!is_event_char(spec[i]))
+	for (size_t i = s, in_terms = 0; i < end; i++) {
+		if (spec[i] == '/' && strncmp(spec + s, "mem:", 4))
+			in_terms = !in_terms;
+		else if (!in_terms && !is_event_char(spec[i]))
 			return parse_fail(p, i, NULL, "unexpected '%c'", spec[i]);
+	}
 	/* perf's caret for an empty event is on the comma before it */
 	if (end == s)
 		return parse_fail(p, s && spec[s - 1] == ',' ? s - 1 : s, NULL, "event expected");
@@ -356,9 +393,12 @@ static int parse_event(struct parser *p, size_t *pos)
 	if (ret > 0)
 		return add_simple(p, s, end, head_len, PERF_TYPE_HW_CACHE, config, "cpu",
 				  LUPE_TOOL_NONE, false);
-	ret = parse_pmu_alias(p, s, head_len, end);
-	if (ret)
-		return ret < 0 ? ret : 0;
+	/* "sys:name" is no alias with a modifier: spare the PMU scan */
+	if (!colon || strspn(colon + 1, "ukhGHIpPSDWeb") == (size_t)(spec + end - colon - 1)) {
+		ret = parse_pmu_alias(p, s, head_len, end);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
 	if (colon)
 		return parse_tracepoint(p, s, head_len, end);
 	return parse_fail(p, s, NULL, "unknown event '%.*s'", (int)head_len, spec + s);

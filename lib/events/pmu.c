@@ -47,8 +47,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Names in dir (no dot files, none ending in suffixes sysfs adds to events), sorted. */
-static char **dir_names(const char *dir, bool events_only, size_t *nr)
+char **dir_names(const char *dir, bool events_only, size_t *nr)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -177,7 +176,6 @@ static int load_formats(struct pmu *pmu, const char *dir)
 	char path[2 * PATH_MAX], buf[256];
 	size_t nr;
 	char **names = dir_names(dir, false, &nr);
-	int err = 0;
 
 	if (!names)
 		return errno == ENOMEM ? -ENOMEM : 0;
@@ -199,7 +197,7 @@ static int load_formats(struct pmu *pmu, const char *dir)
 		pmu->nr_formats++;
 	}
 	strv_free(names, nr);
-	return err;
+	return 0;
 }
 
 static int load_aliases(struct pmu *pmu, const char *dir)

@@ -42,17 +42,21 @@ static bool has_events(const char *dir)
 const char *lupe_tracefs_dir(void)
 {
 	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	/* found once per process: a spec of many tracepoints asks every time */
+	static const char *found;
 
+	if (!tracefs_override && found)
+		return found;
 	if (tracefs_override)
 		return has_events(tracefs_override) ? tracefs_override :
 		       err_ptr(-LUPE_ERR_NO_TRACEFS);
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
 		if (has_events(dirs[i]))
-			return dirs[i];
+			return found = dirs[i];
 	/* Not mounted: root may mount it, as perf does through libapi. */
 	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 && has_events(dirs[0])) {
 		pr_info("mounted tracefs on %s\n", dirs[0]);
-		return dirs[0];
+		return found = dirs[0];
 	}
 	return err_ptr(-LUPE_ERR_NO_TRACEFS);
 }

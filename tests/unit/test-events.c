@@ -216,6 +216,9 @@ static const struct attr_case attr_cases[] = {
 	{ "{cpu/event=1/,cpu/event=2/}:u", 2, 1, 4, 0x2, 0, 0, "khG", 0, 0 },
 	{ "uncore_imc_0/cas_count_read/", 1, 0, 20, 0x304, 0, 0, "G", 0, 0 },
 	{ "cas_count_read", 2, 1, 21, 0x304, 0, 0, "G", 0, 0 },
+	/* a PMU name without its _N suffix (or uncore_ prefix) takes them all */
+	{ "uncore_imc/cas_count_read/", 2, 1, 21, 0x304, 0, 0, "G", 0, 0 },
+	{ "imc/event=2/k", 2, 0, 20, 0x2, 0, 0, "uh", 0, 0 },
 	{ "mem-loads:k", 1, 0, 4, 0x1cd, 3, 0, "uh", 0, 0 },
 	/* fixture tracefs */
 	{ "sched:sched_switch", 1, 0, 2, 316, 0, 0, "G", 0, 0 },
@@ -387,6 +390,8 @@ static const struct err_case err_cases[] = {
 	{ "cpu/umask=zz/", 10, "bad value 'zz'" },
 	{ "cpu/event=0x3c,umask=0,bogus=1/", 23, "unknown term 'bogus' for pmu 'cpu'" },
 	{ "cpu/name=/", 4, "needs a value" },
+	{ "cpu/config=99999999999999999999999/", 11, "bad value" },
+	{ "uncore/event=1/", 0, "cannot find PMU 'uncore'" },
 	{ "task-clock,,faults", 10, "event expected" },
 	{ "faults,", 6, "event expected" },
 	{ ",", 0, "event expected" },
@@ -406,7 +411,13 @@ static const struct err_case err_cases[] = {
 	{ "nosys:foo", 0, "unknown tracepoint 'nosys:foo'" },
 	{ "foo:u", 0, "unknown event 'foo'" },
 	{ "sched:sched_switch:zz", 18, "unknown modifier 'z'" },
-	{ "sched:sched_switch/foo/", 19, "no terms" },
+	{ "sched:sched_switch/foo/", 19, "unknown term 'foo' for a tracepoint" },
+	{ "sched:sched_switch/call-graph=fp,event=1/", 33, "unknown term 'event'" },
+	{ "sched:sched_switch/stack-size/", 19, "needs a value" },
+	{ "sched:sched_switch/call-graph=fp", 32, "'/' expected" },
+	{ "sched:sched_switch/nr=1/x", 24, "unexpected 'x'" },
+	{ "sched:sched_switch=1", 18, "unexpected '='" },
+	{ "cpu/no-inherit=1/", 15, "takes no value" },
 	{ "syscalls:nosuch_*", 0, "no tracepoint matches 'syscalls:nosuch_*'" },
 	{ "ftrace:bprint", 0, "unknown tracepoint" },
 	{ "sched:", 0, "unknown event" },
@@ -476,6 +487,16 @@ static void test_terms(void **state)
 		    list.events[1].precise_max && list.events[1].bpf_counter);
 	assert_false(list.events[1].attr.exclusive);
 	assert_true(list.events[2].attr.exclusive);
+	lupe_event_list_clear(&list);
+	/* config terms are kept for record, on PMU events and tracepoints */
+	assert_int_equal(lupe_events_parse(&list, "cpu/event=1,call-graph=dwarf,stack-size=8192,no-inherit/,"
+					   "sched:sched_switch/call-graph=fp,max-stack=3/:u,faults", NULL), 0);
+	assert_int_equal(list.nr, 3);
+	assert_string_equal(list.events[0].config_terms, "call-graph=dwarf,stack-size=8192,no-inherit");
+	assert_string_equal(list.events[1].config_terms, "call-graph=fp,max-stack=3");
+	assert_string_equal(list.events[1].name, "sched:sched_switch");
+	assert_true(list.events[1].attr.exclude_kernel);
+	assert_null(list.events[2].config_terms);
 	lupe_event_list_clear(&list);
 }
 

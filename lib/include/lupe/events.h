@@ -44,6 +44,11 @@ struct lupe_event {
 	 * the command's -c/-F for this event, as in perf. */
 	__u64 sample_period;
 	__u64 sample_freq;
+	/* The other per-event terms perf's record applies itself, as given:
+	 * "call-graph=dwarf,stack-size=8192", "no-inherit", "max-stack=N",
+	 * "nr=N", "time=0", "overwrite", "branch_type=any", "aux-output"...;
+	 * NULL when none. Tracepoints take them too: sched:sched_switch/call-graph=fp/. */
+	char *config_terms;
 	/* Modifiers with no attr bit: S (sample the group with PERF_SAMPLE_READ),
 	 * P (the highest precise_ip the machine takes), W (weak group: open the
 	 * members alone if the group does not fit), b (count with BPF). */
