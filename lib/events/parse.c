@@ -292,9 +292,14 @@ static int parse_tracepoint(struct parser *p, size_t s, size_t head_len, size_t 
 		goto out;
 	}
 	tracefs = lupe_tracefs_dir();
-	if (!tracefs) {
+	if (!tracefs && errno == LUPE_ERR_NO_TRACEFS) {
 		ret = parse_fail(p, s, "mount it with: mount -t tracefs nodev /sys/kernel/tracing",
 				 "cannot look up tracepoint '%s:%s': tracefs is not mounted", sys, name);
+		goto out;
+	}
+	if (!tracefs) {
+		ret = parse_fail(p, s, "tracepoints need root, or read access to /sys/kernel/tracing",
+				 "cannot look up tracepoint '%s:%s': %s", sys, name, strerror(errno));
 		goto out;
 	}
 	if (has_glob(sys, head_len) || has_glob(name, name_end - name_at)) {

@@ -31,12 +31,15 @@ int lupe_events_set_tracefs(const char *dir)
 	return 0;
 }
 
-static bool has_events(const char *dir)
+/* 1 when dir/events can be searched, 0 when it is not there, -errno else. */
+static int has_events(const char *dir)
 {
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/events", dir);
-	return access(path, X_OK) == 0;
+	if (access(path, X_OK) == 0)
+		return 1;
+	return errno == ENOENT || errno == ENOTDIR ? 0 : -errno;
 }
 
 const char *lupe_tracefs_dir(void)
@@ -45,16 +48,26 @@ const char *lupe_tracefs_dir(void)
 	/* found once per process: a spec of many tracepoints asks every time */
 	static const char *found;
 
+	int denied = 0;
+
 	if (!tracefs_override && found)
 		return found;
 	if (tracefs_override)
-		return has_events(tracefs_override) ? tracefs_override :
+		return has_events(tracefs_override) > 0 ? tracefs_override :
 		       err_ptr(-LUPE_ERR_NO_TRACEFS);
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (has_events(dirs[i]))
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		int r = has_events(dirs[i]);
+
+		if (r > 0)
 			return found = dirs[i];
+		if (r < 0 && !denied)
+			denied = r;
+	}
+	/* mounted but closed to us (tracefs is 0700): mounting again will not help */
+	if (denied)
+		return err_ptr(denied);
 	/* Not mounted: root may mount it, as perf does through libapi. */
-	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 && has_events(dirs[0])) {
+	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 && has_events(dirs[0]) > 0) {
 		pr_info("mounted tracefs on %s\n", dirs[0]);
 		return found = dirs[0];
 	}
@@ -93,7 +106,7 @@ int tracepoint_id(const char *sys, const char *name, __u64 *id)
 	int err;
 
 	if (!tracefs)
-		return -LUPE_ERR_NO_TRACEFS;
+		return -errno;
 	if (strchr(sys, '/') || strchr(name, '/') || sys[0] == '.' || name[0] == '.')
 		return -ENOENT;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracefs, sys, name);
@@ -177,7 +190,7 @@ int tracepoint_foreach(const char *sys_glob, const char *name_glob,
 	int events_fd, sys_fd, err = 0, count = 0;
 
 	if (!tracefs)
-		return -LUPE_ERR_NO_TRACEFS;
+		return -errno;
 	snprintf(path, sizeof(path), "%s/events", tracefs);
 	events_fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (events_fd < 0)

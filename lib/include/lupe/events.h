@@ -97,7 +97,7 @@ LUPE_API int lupe_events_set_tracefs(const char *dir);
 /*
  * The tracefs directory (holding events/), mounting it at /sys/kernel/tracing
  * when needed and allowed. Returns a static string, or NULL with errno set to
- * LUPE_ERR_NO_TRACEFS.
+ * LUPE_ERR_NO_TRACEFS, or to EACCES when it is mounted but closed to us.
  */
 LUPE_API const char *lupe_tracefs_dir(void);
 
