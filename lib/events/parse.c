@@ -263,8 +263,8 @@ static int parse_tracepoint(struct parser *p, size_t s, size_t head_len, size_t 
 		const char *close = memchr(spec + name_end + 1, '/', end - name_end - 1);
 
 		if (!close)
-			return parse_fail(p, end, NULL, "'/' expected to close the terms of '%.*s'",
-					  (int)(name_end - s), spec + s);
+			return parse_fail(p, name_end, NULL,
+					  "this '/' is never closed: terms end with '/'");
 		t.terms = name_end + 1;
 		t.terms_len = close - spec - t.terms;
 		after = close - spec + 1;
@@ -337,6 +337,57 @@ out:
 	return ret;
 }
 
+/*
+ * "cs/period=10/k", "L1-dcache-loads/name=x/", "r1a//": a symbolic, cache
+ * or raw event with terms, as perf's grammar has them. Returns 1 when the
+ * name before the slash is none of those (a PMU then), else 0 or an error.
+ */
+static int parse_legacy_with_terms(struct parser *p, size_t s, size_t slash, size_t end)
+{
+	const char *spec = p->spec;
+	const char *close = memchr(spec + slash + 1, '/', end - slash - 1);
+	const struct event_symbol *sym = event_symbol_find(spec + s, slash - s);
+	char msg[sizeof(p->err->msg)];
+	struct lupe_event *ev;
+	__u64 config = 0;
+	size_t bad, mod;
+	int cache = 0, ret;
+
+	if (!sym && !is_raw(spec + s, slash - s)) {
+		cache = cache_event_parse(spec + s, slash - s, &config, &bad, msg, sizeof(msg));
+		if (cache < 0)
+			return parse_fail(p, s + bad, NULL, "%s", msg);
+		if (!cache)
+			return 1;
+	}
+	if (!close)
+		return parse_fail(p, slash, NULL, "this '/' is never closed: terms end with '/'");
+	if (!(ev = event_list_add(p->list)))
+		return -ENOMEM;
+	if (sym) {
+		ev->attr.type = sym->type;
+		ev->attr.config = sym->config;
+		ev->tool = sym->tool;
+	} else if (cache) {
+		ev->attr.type = PERF_TYPE_HW_CACHE;
+		ev->attr.config = config;
+	} else {
+		ev->attr.type = PERF_TYPE_RAW;
+		ev->attr.config = strtoull(spec + s + 1, NULL, 16);
+	}
+	if ((!ev->tool && !(ev->pmu_name = strdup(ev->attr.type == PERF_TYPE_SOFTWARE ? "software" : "cpu"))) ||
+	    !(ev->name = strndup(spec + s, cache ? slash - s : end - s)))
+		return -ENOMEM;
+	ret = parse_legacy_terms(p, ev, slash + 1, close - spec - slash - 1);
+	if (ret)
+		return ret;
+	/* as after a PMU's terms: the modifier follows the '/', perf's caret goes on it */
+	mod = close - spec + 1;
+	if (mod < end)
+		return parse_modifier(p, ev, mod - 1, mod, end - mod, false, true);
+	return 0;
+}
+
 /* One event at spec[*pos]; *pos ends past it. */
 static int parse_event(struct parser *p, size_t *pos)
 {
@@ -359,6 +410,9 @@ static int parse_event(struct parser *p, size_t *pos)
 		while (!is_end(spec[end]))
 			end++;
 		*pos = end;
+		ret = parse_legacy_with_terms(p, s, n, end);
+		if (ret <= 0)
+			return ret;
 		return parse_pmu_event(p, s, n, end);
 	}
 	while (!is_end(spec[end])) {

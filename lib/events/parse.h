@@ -28,6 +28,9 @@ int parse_pmu_event(struct parser *p, size_t s, size_t slash, size_t end);
 /* A bare PMU event alias ("tsc", "tsc:u"): 1 if one was added, 0 if none is known. */
 int parse_pmu_alias(struct parser *p, size_t s, size_t head_len, size_t end);
 
+/* The terms of a symbolic, cache or raw event ("cs/period=10/"). */
+int parse_legacy_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len);
+
 /* The terms of a tracepoint, spec[at..at+len) between its slashes. */
 int parse_tracepoint_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len);
 

@@ -187,9 +187,11 @@ static int apply_terms(struct parser *p, const struct pmu *pmu, struct lupe_even
 			char help[sizeof(p->err->help)];
 
 			valid_terms(pmu, help, sizeof(help));
-			if (pmu)
+			if (pmu && pmu->name)
 				return parse_fail(p, tm.err_at, help, "unknown term '%s' for pmu '%s'",
 						  tm.key, pmu->name);
+			if (pmu)
+				return parse_fail(p, tm.err_at, help, "unknown term '%s'", tm.key);
 			return parse_fail(p, tm.err_at, help, "unknown term '%s' for a tracepoint",
 					  tm.key);
 		}
@@ -204,6 +206,14 @@ static int apply_terms(struct parser *p, const struct pmu *pmu, struct lupe_even
 int parse_tracepoint_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len)
 {
 	return apply_terms(p, NULL, ev, p->spec + at, len, at, false, 0);
+}
+
+int parse_legacy_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len)
+{
+	/* a PMU without formats or aliases: every generic term and nothing else */
+	static const struct pmu generic = { 0 };
+
+	return apply_terms(p, &generic, ev, p->spec + at, len, at, false, 0);
 }
 
 /* Add one event of pmu with terms at spec[terms..terms_end) and the modifier after. */
@@ -295,7 +305,7 @@ int parse_pmu_event(struct parser *p, size_t s, size_t slash, size_t end)
 		      parse_fail(p, s, "'lupe list pmu' shows the PMUs of this machine",
 				 "cannot find PMU '%s': missing kernel support?", name);
 	} else if (!close) {
-		ret = parse_fail(p, end, NULL, "'/' expected to close the terms of PMU '%s'", name);
+		ret = parse_fail(p, slash, NULL, "this '/' is never closed: terms end with '/'");
 	}
 	for (size_t i = 0; i < nr && !ret; i++) {
 		struct pmu *pmu = pmu_load(names[i]);

@@ -41,7 +41,7 @@ r1g
 r0x10
 r
 nosuch/event=1/
-cycles/
+msr/tsc
 msr/foo=1/
 msr/tsc,bad=3/
 msr/tsc=3/
@@ -114,7 +114,7 @@ for l in sys.stdin:
 n=0
 for spec in 'faults:u' 'cs:k' 'task-clock:I' 'msr/tsc/' 'msr/event=5,config1=3/u' 'tsc:k' \
 	'sched:sched_switch' 'sched:sched_switch:upp' 'mem:0x1000/8:x' 'mem:0x2000:w:k' 'uprobe/retprobe/' \
-	'software/config=3/' 'cpu-clock:D' 'duration_time' 'all:{faults:k,cs}:Gu' 'all:{faults,cs}:e' \
+	'software/config=3/' 'cpu-clock:D' 'duration_time' 'cs/period=10/k' 'cs/config=2/' 'all:{faults:k,cs}:Gu' 'all:{faults,cs}:e' \
 	'all:cs,{faults:u,migrations}:H,dummy:k'; do
 	if [ "${spec#all:}" != "$spec" ]; then
 		spec=${spec#all:}
