@@ -282,6 +282,13 @@ static int read_group(struct lupe_evsel *leader, int slot)
 	n = read(leader->fds[slot], buf, want);
 	if (n < 0)
 		return -errno;
+	/*
+	 * A member the machine lacks leaves the group short. perf then fails
+	 * the whole group's read and prints <not counted> for the rest; do
+	 * the same, so that the output means what perf's means.
+	 */
+	if (g->nr != (uint64_t)leader->group_size)
+		return 0;
 	for (int i = leader->idx; i < evlist->nr && k < g->nr; i++) {
 		struct lupe_evsel *m = &evlist->evsels[i];
 

@@ -58,24 +58,34 @@ int lupe_perf_event_paranoid(void)
 static void denied(char *buf, size_t size, const struct perf_event_attr *attr,
 		   const char *name, int cpu, pid_t pid)
 {
-	int level = lupe_perf_event_paranoid();
+	int level = lupe_perf_event_paranoid(), want, user_only = 0;
 	const char *why;
 
-	if (level > 2)
-		why = "only processes with CAP_PERFMON may use perf events";
-	else if (pid == -1 && level > 0)
-		why = "counting a whole CPU needs perf_event_paranoid <= 0 or CAP_PERFMON";
-	else if (!attr->exclude_kernel && level > 1)
-		why = "counting the kernel needs perf_event_paranoid <= 1 or CAP_PERFMON";
-	else
+	if (pid == -1 && level > 0) {
+		/* a CPU-wide event needs <= 0 even for user space only */
+		why = "counting a whole CPU needs perf_event_paranoid <= 0";
+		want = 0;
+	} else if (level > 2) {
+		why = "this kernel lets only CAP_PERFMON use perf events";
+		want = 2;
+		user_only = !attr->exclude_kernel;
+	} else if (!attr->exclude_kernel && level > 1) {
+		why = "counting the kernel needs perf_event_paranoid <= 1";
+		want = 1;
+		user_only = 1;
+	} else {
 		why = "the kernel refused it";
+		want = level > 0 ? level - 1 : -1;
+	}
+	/* name:u only makes sense for a name without modifiers */
+	if (strchr(name, ':'))
+		user_only = 0;
 	snprintf(buf, size,
 		 "cannot open '%s': permission denied: %s (perf_event_paranoid is %d); "
-		 "lower it with 'sysctl kernel.perf_event_paranoid=%d', run with CAP_PERFMON%s%s%s",
-		 name, why, level, pid == -1 ? 0 : 1,
-		 attr->exclude_kernel ? "" : ", or count user space only with '",
-		 attr->exclude_kernel ? "" : name,
-		 attr->exclude_kernel ? "" : ":u'");
+		 "run with CAP_PERFMON or lower it with 'sysctl kernel.perf_event_paranoid=%d'%s%s%s",
+		 name, why, level, want,
+		 user_only ? ", or count user space only with '" : "",
+		 user_only ? name : "", user_only ? ":u'" : "");
 }
 
 char *lupe_open_strerror(int err, const struct perf_event_attr *attr, const char *name,
