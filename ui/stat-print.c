@@ -193,8 +193,8 @@ void stat_print_interval_header(struct stat_print *p)
 	FILE *out = p->out;
 	int first = p->headers_printed == 0;
 
-	/* perf prints it before the first interval and again every 26 */
-	if (++p->headers_printed == 26)
+	/* perf prints it before the first interval and again every 25 */
+	if (++p->headers_printed == 25)
 		p->headers_printed = 0;
 	if (p->format != STAT_STD || !first)
 		return;

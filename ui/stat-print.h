@@ -26,7 +26,7 @@ struct stat_print {
 	int run_count;       /* -r; 1 without */
 	int big_num;         /* thousands separators of the locale in the default format */
 	int unit_width;      /* width of the unit column, at least 4 */
-	int headers_printed; /* interval headers: perf repeats them every 26 intervals */
+	int headers_printed; /* interval headers: perf repeats them every 25 intervals */
 };
 
 /* A derived value: "#    0.542 CPUs utilized". */
@@ -54,7 +54,7 @@ struct stat_row {
 
 /* " Performance counter stats for 'what' (N runs):" and the blank lines around it. */
 void stat_print_header(struct stat_print *p, const char *what);
-/* The column header of -I in the default format; perf repeats it every 26 intervals. */
+/* The column header of -I in the default format; perf repeats it every 25 intervals. */
 void stat_print_interval_header(struct stat_print *p);
 /* The timestamp column of -I for ts (time since counting started). */
 void stat_interval_prefix(const struct stat_print *p, const struct timespec *ts,

@@ -70,4 +70,18 @@ stat_same stat_norm -a -A -e cpu-clock,page-faults sleep 0.2
 grep -Eq "^CPU0 +[0-9.]+ msec cpu-clock" cpu.err || fail "-C 0 -A line: $(cat cpu.err)"
 grep -q "Performance counter stats for 'CPU(s) 0':" cpu.err || fail "-C header: $(cat cpu.err)"
 stat_same stat_norm_loose -I 100 -a -A -e cpu-clock sleep 0.25
+# Ctrl-C at a terminal reaches the workload's process group: lupe prints
+# what it counted and exits as the workload did (130)
+(
+	set -m
+	"$LUPE" stat -e task-clock sleep 5 2> int.err &
+	pg=$!
+	sleep 0.5
+	kill -INT -- -$pg
+	wait $pg
+	echo $? > int.rc
+)
+[ "$(cat int.rc)" = 130 ] || fail "Ctrl-C of the workload: exit $(cat int.rc), want 130"
+grep -q 'task-clock' int.err || fail "no counts after Ctrl-C: $(cat int.err)"
+ok "Ctrl-C"
 ok "stat modes"
