@@ -428,6 +428,7 @@ static int run_once(struct stat_ctx *ctx)
 	uint64_t t0;
 	int err, ret = 0;
 
+	stat_snapshot_free(&ctx->prev); /* -I deltas start again with each run */
 	if (o->argc) {
 		err = lupe_workload_prepare(&w, o->argv);
 		if (err)

@@ -107,39 +107,38 @@ static double unit_prefix(double v, char *prefix)
 	return v;
 }
 
+/* Miss counters and the base each is a percentage of. */
+static const struct {
+	enum stat_kind miss, base;
+	const char *fmt, *unit;
+} ratios[] = {
+	{ STAT_K_BRANCH_MISSES, STAT_K_BRANCHES, "%7.2f%%", "of all branches" },
+	{ STAT_K_L1D_MISSES, STAT_K_L1D_LOADS, "%7.2f%%", "of all L1-dcache accesses" },
+	{ STAT_K_L1I_MISSES, STAT_K_L1I_LOADS, "%7.2f%%", "of all L1-icache accesses" },
+	{ STAT_K_DTLB_MISSES, STAT_K_DTLB_LOADS, "%7.2f%%", "of all dTLB cache accesses" },
+	{ STAT_K_ITLB_MISSES, STAT_K_ITLB_LOADS, "%7.2f%%", "of all iTLB cache accesses" },
+	{ STAT_K_LL_MISSES, STAT_K_LL_LOADS, "%7.2f%%", "of all LL-cache accesses" },
+	{ STAT_K_CACHE_MISSES, STAT_K_CACHE_REFS, "%8.3f %%", "of all cache refs" },
+};
+
 void stat_metric_for(enum stat_kind k, double uval, double scale, const struct stat_shadow *sh,
 		     double walltime_ns, struct stat_metric *m, char *unitbuf)
 {
 	double ns = sh->val[STAT_K_CLOCK];
 
 	set(m, NULL, 0, NULL);
+	for (size_t i = 0; i < sizeof(ratios) / sizeof(ratios[0]); i++) {
+		if (ratios[i].miss == k) {
+			ratio(m, sh, ratios[i].base, uval, ratios[i].fmt, ratios[i].unit);
+			return;
+		}
+	}
 	switch (k) {
 	case STAT_K_INSTRUCTIONS:
 		if (sh->have[STAT_K_CYCLES] && sh->val[STAT_K_CYCLES])
 			set(m, "%7.2f ", uval / sh->val[STAT_K_CYCLES], "insn per cycle");
 		else
 			set(m, NULL, 0, "insn per cycle");
-		return;
-	case STAT_K_BRANCH_MISSES:
-		ratio(m, sh, STAT_K_BRANCHES, uval, "%7.2f%%", "of all branches");
-		return;
-	case STAT_K_L1D_MISSES:
-		ratio(m, sh, STAT_K_L1D_LOADS, uval, "%7.2f%%", "of all L1-dcache accesses");
-		return;
-	case STAT_K_L1I_MISSES:
-		ratio(m, sh, STAT_K_L1I_LOADS, uval, "%7.2f%%", "of all L1-icache accesses");
-		return;
-	case STAT_K_DTLB_MISSES:
-		ratio(m, sh, STAT_K_DTLB_LOADS, uval, "%7.2f%%", "of all dTLB cache accesses");
-		return;
-	case STAT_K_ITLB_MISSES:
-		ratio(m, sh, STAT_K_ITLB_LOADS, uval, "%7.2f%%", "of all iTLB cache accesses");
-		return;
-	case STAT_K_LL_MISSES:
-		ratio(m, sh, STAT_K_LL_LOADS, uval, "%7.2f%%", "of all LL-cache accesses");
-		return;
-	case STAT_K_CACHE_MISSES:
-		ratio(m, sh, STAT_K_CACHE_REFS, uval, "%8.3f %%", "of all cache refs");
 		return;
 	case STAT_K_CYCLES:
 		if (sh->have[STAT_K_CLOCK] && ns)

@@ -99,9 +99,11 @@ static void print_std(const struct stat_print *p, const struct stat_row *r)
 			fprintf(out, r->fractional ? "%*.2f " : "%*.0f ", COUNTS_LEN, r->value);
 		fprintf(out, "%-*s %-*s", p->unit_width, r->unit, EVNAME_LEN, r->name);
 		if (r->metric.fmt) {
-			int n = fprintf(out, " # ");
+			char val[64];
+			int n;
 
-			n += fprintf(out, r->metric.fmt, r->metric.val);
+			snprintf(val, sizeof(val), r->metric.fmt, r->metric.val);
+			n = fprintf(out, " # %s", val);
 			fprintf(out, " %-*s", METRIC_LEN - n - 1, r->metric.unit);
 		} else {
 			fprintf(out, "%*s", METRIC_LEN, "");
