@@ -640,39 +640,41 @@ out:
 	return ret;
 }
 
+/* Combinations perf refuses too; a usage error (129) with a sentence. */
+static int check_opts(const struct stat_opts *o)
+{
+	if (!o->argc && !o->pid && !o->tid && !o->system_wide && !o->cpu_list)
+		return error("give a command to run, or a target: -p PID, -t TID, -a or -C CPUS");
+	if (o->sep && o->json)
+		return error("-x and -j cannot be used together (pick one output format)");
+	if (o->aggr == LUPE_AGGR_CPU && !o->system_wide && !o->cpu_list)
+		return error("-A shows each CPU of a system-wide count: use it with -a or -C CPUS");
+	/* NEEDSWORK: perf also takes --per-thread with -a (every thread of the system) */
+	if (o->aggr == LUPE_AGGR_THREAD && !o->pid && !o->tid)
+		return error("--per-thread shows the threads of -p PID or -t TID: give one of them");
+	if (o->repeat != 1 && !o->argc)
+		return error("-r repeats a command: give one after the options");
+	if (o->append && !o->output)
+		return error("--append needs an output file (-o FILE)");
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .repeat = 1, .big_num = 1, .aggr = LUPE_AGGR_GLOBAL };
-	int idx, ret;
+	int idx, ret = EXIT_USAGE;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
-		return EXIT_USAGE;
+		goto out;
 	o.argv = argv + idx;
 	o.argc = argc - idx;
-	if (!o.argc && !o.pid && !o.tid && !o.system_wide && !o.cpu_list) {
-		error("give a command to run, or a target: -p PID, -t TID, -a or -C CPUS");
-		free(o.events);
-		return EXIT_USAGE;
-	}
-	if (o.sep && o.json) {
-		error("-x and -j cannot be used together (pick one output format)");
-		free(o.events);
-		return EXIT_USAGE;
-	}
-	if (o.repeat != 1 && !o.argc) {
-		error("-r repeats a command: give one after the options");
-		free(o.events);
-		return EXIT_USAGE;
-	}
-	if (o.append && !o.output) {
-		error("--append needs an output file (-o FILE)");
-		free(o.events);
-		return EXIT_USAGE;
-	}
+	if (check_opts(&o))
+		goto out;
 	/* perf uses the locale's thousands separator for counts */
 	if (o.big_num)
 		setlocale(LC_NUMERIC, "");
 	ret = stat_run(&o);
+out:
 	free(o.events);
 	return ret;
 }

@@ -46,6 +46,9 @@ echo "$out" | grep -q "Performance counter stats" && fail "counts printed for a 
 expect_rc 129 "$LUPE" stat --no-such-option true 2>/dev/null
 expect_rc 129 "$LUPE" stat 2>/dev/null
 expect_rc 129 "$LUPE" stat -x, -j true 2>/dev/null
+# as perf: -A needs CPUs to count, --per-thread threads
+expect_rc 129 "$LUPE" stat -A true 2>/dev/null
+expect_rc 129 "$LUPE" stat --per-thread true 2>/dev/null
 out=$("$LUPE" stat -p 999999999 2>&1) && fail "-p of a missing pid succeeded"
 echo "$out" | grep -q "999999999" || fail "no sentence naming the missing pid: $out"
 
