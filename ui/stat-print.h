@@ -31,9 +31,13 @@ struct stat_print {
 
 /* A derived value: "#    0.542 CPUs utilized". */
 struct stat_metric {
-	const char *fmt;  /* printf format of val; NULL: no metric on this line */
+	const char *fmt;  /* printf format of val; NULL: an empty metric column */
 	double val;
-	const char *unit; /* NULL with fmt NULL: perf writes "(null)" in JSON */
+	/*
+	 * May be set with fmt NULL ("insn per cycle" without cycles): JSON
+	 * still prints it. NULL prints as "(null)" in JSON, as perf's does.
+	 */
+	const char *unit;
 };
 
 struct stat_row {
