@@ -19,8 +19,8 @@ stat_norm_loose < i.err | sort -u > lupe.out
 diff -u perf.out lupe.out || fail "-I 100 lines differ from perf's in shape"
 n=$(grep -c 'task-clock' i.err)
 [ "$n" -ge 9 ] && [ "$n" -le 12 ] || fail "$n intervals for a 1 s workload at -I 100: $(cat i.err)"
-# each interval of a busy workload uses about one CPU
-awk '/task-clock/ && $2 > 50 { busy++ } END { exit busy < 8 }' i.err || fail "intervals do not count the workload: $(cat i.err)"
+# each interval of a busy workload counts CPU time (thresholds leave room for a loaded CI machine)
+awk '/task-clock/ && $2 > 20 { busy++ } END { exit busy < 5 }' i.err || fail "intervals do not count the workload: $(cat i.err)"
 stat_same stat_norm_loose -I 100 -x, -e task-clock -- sleep 0.35
 stat_same stat_norm_loose -I 100 -j -e task-clock -- sleep 0.35
 
@@ -38,7 +38,7 @@ pid=$!
 stat_same stat_norm -p "$pid" -e task-clock,page-faults sleep 0.5
 "$LUPE" stat -p "$pid" -e task-clock sleep 0.5 2> p.err || fail "-p"
 grep -q "Performance counter stats for process id '$pid':" p.err || fail "-p header: $(cat p.err)"
-awk '/task-clock/ { if ($1 < 300) exit 1; found=1 } END { exit !found }' p.err || fail "-p did not count the busy process: $(cat p.err)"
+awk '/task-clock/ { if ($1 < 100) exit 1; found=1 } END { exit !found }' p.err || fail "-p did not count the busy process: $(cat p.err)"
 stat_same stat_norm --per-thread -p "$pid" -e task-clock sleep 0.3
 "$LUPE" stat --per-thread -p "$pid" -e task-clock sleep 0.3 2> t.err
 grep -Eq "^ +demo-$pid +[0-9.]+ msec task-clock" t.err || fail "--per-thread line: $(cat t.err)"
