@@ -62,10 +62,10 @@ int modifier_apply(struct lupe_event *ev, const char *mod, size_t len, bool add,
 		exclusive = a->exclusive;
 		/* what G or H set before is remembered as exclude_host/guest being explicit */
 		exclude_GH = ev->exclude_gh;
-		sample_read = ev->sample_read;
-		precise_max = ev->precise_max;
-		weak = ev->weak_group;
-		bpf = ev->bpf_counter;
+		/*
+		 * S, P, W and b start afresh even here: perf's group modifier
+		 * overwrites the members' own ("{a:S,b}:u" leaves a without S).
+		 */
 	}
 	exclude = eu | ek | eh;
 	for (size_t i = 0; i < len; i++) {

@@ -505,6 +505,11 @@ static void test_terms(void **state)
 	assert_false(list.events[1].attr.exclusive);
 	assert_true(list.events[2].attr.exclusive);
 	lupe_event_list_clear(&list);
+	/* as in perf, a group's modifier overwrites S, P, W and b of its members */
+	assert_int_equal(lupe_events_parse(&list, "{faults:S,cs:W}:u,{faults:S,cs}", NULL), 0);
+	assert_false(list.events[0].sample_read || list.events[1].weak_group);
+	assert_true(list.events[2].sample_read);
+	lupe_event_list_clear(&list);
 	/* config terms are kept for record, on PMU events and tracepoints */
 	assert_int_equal(lupe_events_parse(&list, "cpu/event=1,call-graph=dwarf,stack-size=8192,no-inherit/,"
 					   "sched:sched_switch/call-graph=fp,max-stack=3/:u,faults", NULL), 0);
