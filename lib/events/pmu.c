@@ -234,7 +234,7 @@ static int load_aliases(struct pmu *pmu, const char *dir)
 
 struct pmu *pmu_load(const char *name)
 {
-	char dir[PATH_MAX], path[2 * PATH_MAX], buf[64];
+	char dir[PATH_MAX], path[2 * PATH_MAX], buf[256];
 	struct pmu *pmu;
 	char *end;
 	int err;
@@ -255,8 +255,14 @@ struct pmu *pmu_load(const char *name)
 		pmu_free(pmu);
 		return err_ptr(-LUPE_ERR_FORMAT);
 	}
+	/* uncore PMUs name one CPU per package in cpumask, hybrid core PMUs theirs in cpus */
 	snprintf(path, sizeof(path), "%s/cpumask", dir);
-	if (read_small_file(path, buf, sizeof(buf)) > 0 && !(pmu->cpus = strdup(buf)))
+	if (read_small_file(path, buf, sizeof(buf)) <= 0) {
+		snprintf(path, sizeof(path), "%s/cpus", dir);
+		if (read_small_file(path, buf, sizeof(buf)) <= 0)
+			buf[0] = '\0';
+	}
+	if (buf[0] && !(pmu->cpus = strdup(buf)))
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/format", dir);
 	if (load_formats(pmu, path))

@@ -55,7 +55,8 @@ struct lupe_event {
 	bool sample_read, precise_max, weak_group, bpf_counter;
 	bool exclude_gh;  /* G or H given: u and p then leave exclude_guest alone */
 	/* The spec asked for a PMU that counts on these CPUs only (its sysfs
-	 * cpumask, e.g. "0" for uncore PMUs); NULL when any CPU goes. */
+	 * cpumask or cpus file: "0" for an uncore PMU, the P-cores for
+	 * cpu_core), as a CPU list; NULL when any CPU goes. */
 	char *cpus;
 };
 
