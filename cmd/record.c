@@ -341,7 +341,16 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		}
 	} else if (a.o.workload) {
+		/* In pipe mode stdout carries the data: the workload gets stderr, as with perf. */
+		int saved = !strcmp(a.o.output, "-") ? dup(STDOUT_FILENO) : -1;
+
+		if (saved >= 0)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
 		err = lupe_workload_prepare(&wl, argv + idx);
+		if (saved >= 0) {
+			dup2(saved, STDOUT_FILENO);
+			close(saved);
+		}
 		if (err) {
 			error("cannot start '%s': %s", argv[idx], lupe_strerror(err));
 			goto out;

@@ -33,6 +33,7 @@ struct perf_writer {
 	int err;         /* first error, sticky */
 	uint64_t off;    /* where the next byte of output goes */
 	uint64_t data_offset;
+	uint64_t data_end; /* set by finish: the data section's end */
 	uint64_t bytes_in; /* data bytes before compression */
 	struct wattr *attrs;
 	size_t nr_attrs;
@@ -367,7 +368,7 @@ int perf_writer_finish(struct perf_writer *w)
 		batch_flush(w);
 	if (out_flush(w) || w->pipe)
 		return w->err;
-	data_end = w->off;
+	data_end = w->data_end = w->off;
 
 	for (int f = 1; f < HEADER_LAST_FEATURE; f++)
 		if (w->feats[f].data)
@@ -406,6 +407,8 @@ int perf_writer_finish(struct perf_writer *w)
 
 uint64_t perf_writer_data_size(const struct perf_writer *w)
 {
+	if (w->data_end)
+		return w->data_end - w->data_offset;
 	return w->off + w->out_len - w->data_offset;
 }
 

@@ -54,7 +54,8 @@ void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts
 
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	a->disabled = 1;
-	a->enable_on_exec = o->workload;
+	/* system-wide events are not the workload's: they start at once */
+	a->enable_on_exec = o->workload && !o->system_wide;
 	a->inherit = !o->no_inherit;
 	a->sample_id_all = 1;
 	if (tracking) {

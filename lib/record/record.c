@@ -434,7 +434,7 @@ int lupe_record_start(struct lupe_record *r)
 		err = perf_writer_write_raw(r->w, &fin, sizeof(fin));
 	if (err)
 		return err;
-	if (!r->opts.workload) {
+	if (!r->opts.workload || r->opts.system_wide) {
 		for (int i = 0; i < r->nr_task_fds; i++)
 			if (ioctl(r->pfd[i].fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
 				return -errno;
