@@ -64,6 +64,8 @@ void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts
 		a->comm = 1;
 		a->comm_exec = 1;
 		a->task = 1;
+		/* dwarf unwinding reads .eh_frame_hdr from the read-only maps */
+		a->mmap_data = o->callgraph == LUPE_CALLGRAPH_DWARF;
 	}
 }
 

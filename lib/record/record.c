@@ -350,7 +350,7 @@ static int on_synth(const struct perf_event_header *h, void *arg)
 
 static int synthesize(struct lupe_record *r)
 {
-	struct synth s = { on_synth, r, sample_id_size(&r->evs[0].attr) };
+	struct synth s = { on_synth, r, sample_id_size(&r->evs[0].attr), r->evs[0].attr.mmap_data };
 	int err = 0, kernel = 0;
 
 	for (size_t i = 0; i < r->nr_evs; i++)

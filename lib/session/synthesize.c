@@ -115,7 +115,7 @@ static int synth_maps(const struct synth *s, pid_t pid)
 		if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perm, &pgoff,
 			   &maj, &min, &ino, &name_at) < 7)
 			continue;
-		if (perm[2] != 'x')
+		if (perm[2] != 'x' && !s->data_maps)
 			continue;
 		name = name_at ? line + name_at : "";
 		if (!*name)
@@ -135,7 +135,7 @@ static int synth_maps(const struct synth *s, pid_t pid)
 		b.mmap2.min = min;
 		b.mmap2.ino = ino;
 		b.mmap2.prot = (perm[0] == 'r' ? PROT_READ : 0) | (perm[1] == 'w' ? PROT_WRITE : 0) |
-			       PROT_EXEC;
+			       (perm[2] == 'x' ? PROT_EXEC : 0);
 		b.mmap2.flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		memset(b.mmap2.filename, 0, ALIGN8(n));
 		memcpy(b.mmap2.filename, name, n);

@@ -20,6 +20,7 @@ struct synth {
 	synth_fn fn;
 	void *arg;
 	size_t id_hdr_size; /* sample_id_size() of the first event */
+	int data_maps;      /* also the maps that are not executable (mmap_data) */
 };
 
 /*
