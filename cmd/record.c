@@ -20,7 +20,8 @@
 #include <lupe/record.h>
 #include <lupe/workload.h>
 #include "builtin.h"
-#include "record-events.h"
+#include <sys/stat.h>
+#include "parse-error.h"
 
 enum {
 	OPT_CALL_GRAPH = 0x100,
@@ -213,6 +214,41 @@ static void catch_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Whether fd is a pipe: perf writes pipe mode to a piped stdout. */
+static int is_fifo(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISFIFO(st.st_mode);
+}
+
+static const char *paranoid_level(void)
+{
+	static char buf[16];
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+
+	strcpy(buf, "?");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/* Parse spec into list; a bad spec is printed perf's way. Returns 0 or -1. */
+static int parse_events(struct lupe_event_list *list, const char *spec)
+{
+	struct lupe_parse_error perr = { .pos = -1 };
+	int err = lupe_events_parse(list, spec, &perr);
+
+	if (err == -LUPE_ERR_PARSE)
+		ui_print_parse_error(stderr, spec, &perr);
+	else if (err)
+		error("cannot use '%s': %s", spec, lupe_strerror(err));
+	return err ? -1 : 0;
+}
+
 static int open_error(const struct lupe_event *ev, int err)
 {
 	const char *name = ev ? ev->name : "event";
@@ -314,7 +350,7 @@ int cmd_record(int argc, char **argv)
 	a.o.workload = idx < argc && !a.pids && !a.tids;
 
 	for (int i = 0; i < a.nr_events; i++) {
-		err = record_events_parse(&evs, a.events[i]);
+		err = parse_events(&evs, a.events[i]);
 		if (err) {
 			ret = EXIT_USAGE;
 			goto out;
@@ -322,7 +358,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!evs.nr) {
 		default_event = 1;
-		if (record_events_parse(&evs, "cycles"))
+		if (parse_events(&evs, "cycles"))
 			goto out;
 	}
 
@@ -374,9 +410,9 @@ int cmd_record(int argc, char **argv)
 		    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
 			lupe_record_delete(rec);
 			rec = NULL;
-			record_events_clear(&evs);
+			lupe_event_list_clear(&evs);
 			default_event = 0;
-			if (record_events_parse(&evs, "cpu-clock"))
+			if (parse_events(&evs, "cpu-clock"))
 				goto out;
 			continue;
 		}
@@ -459,7 +495,7 @@ out:
 		lupe_workload_abort(&wl);
 	lupe_thread_map_put(threads);
 	lupe_cpu_map_put(cpus);
-	record_events_clear(&evs);
+	lupe_event_list_clear(&evs);
 	free(a.events);
 	/* perf re-raises the signal that stopped it, once the file is complete */
 	if (signr != -1 && ret == 0) {
