@@ -30,7 +30,7 @@ long zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
 	size_t n = ZSTD_compress2(z->cctx, dst, dst_size, src, len);
 
 	if (ZSTD_isError(n)) {
-		pr_debug("zstd: %s\n", ZSTD_getErrorName(n));
+		pr_debug("zstd: %s", ZSTD_getErrorName(n));
 		return -EIO;
 	}
 	return (long)n;

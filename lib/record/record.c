@@ -200,7 +200,11 @@ static int open_one(struct lupe_record *r, size_t ev, int c, int t)
 			continue;
 		}
 		if ((errno == EACCES || errno == EPERM) && record_attr_exclude_kernel_fallback(a)) {
-			pr_warn("kernel.perf_event_paranoid forbids kernel samples: recording user space only\n");
+			/* once per process: the default event may be opened twice */
+			static int warned;
+
+			if (!warned++)
+				pr_warn("kernel.perf_event_paranoid forbids kernel samples: recording user space only");
 			continue;
 		}
 		return -errno;
@@ -358,7 +362,7 @@ static int synthesize(struct lupe_record *r)
 	if (kernel) {
 		err = synth_kernel(&s);
 		if (err == -EPERM) {
-			pr_warn("kernel addresses are hidden (kernel.kptr_restrict): kernel samples will not resolve\n");
+			pr_warn("kernel addresses are hidden (kernel.kptr_restrict): kernel samples will not resolve");
 			err = 0;
 		}
 		if (err)
