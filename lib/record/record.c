@@ -387,7 +387,7 @@ static int synthesize(struct lupe_record *r)
 static int pipe_tracing_data(struct lupe_record *r)
 {
 	struct fbuf b = { 0 };
-	struct { struct perf_event_header h; uint32_t size; } __attribute__((packed)) ev;
+	struct perf_record_header_tracing_data ev;
 	size_t padded;
 	int err = tracing_data_build(&b, r->tp_names, r->nr_tp);
 
@@ -396,7 +396,7 @@ static int pipe_tracing_data(struct lupe_record *r)
 	if (!err)
 		err = b.err;
 	if (!err) {
-		ev.h = (struct perf_event_header){ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(ev) };
+		ev.header = (struct perf_event_header){ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(ev) };
 		ev.size = (uint32_t)padded;
 		perf_writer_write_raw(r->w, &ev, sizeof(ev));
 		err = perf_writer_write_raw(r->w, b.data, padded);
