@@ -56,6 +56,8 @@ struct lupe_record {
 	uint64_t first_time, last_time;
 	struct lupe_record_stats st;
 	int stopped;
+	struct id_ev { uint64_t id; size_t ev; } *id_map; /* sorted by id */
+	size_t nr_id_map;
 };
 
 static int *fd_at(struct lupe_record *r, size_t ev, int cpu, int thr)
@@ -145,6 +147,7 @@ void lupe_record_delete(struct lupe_record *r)
 	free(r->tp_names);
 	free(r->evs);
 	free(r->pfd);
+	free(r->id_map);
 	hitdsos_delete(r->hit);
 	lupe_cpu_map_put(r->cpus);
 	lupe_thread_map_put(r->threads);
@@ -227,6 +230,30 @@ static int add_id(struct rev *e, int fd)
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct id_ev *)a)->id, y = ((const struct id_ev *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Samples name their event by id: one sorted table for every CPU and thread. */
+static int build_id_map(struct lupe_record *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nr_evs; i++)
+		n += r->evs[i].nr_ids;
+	r->id_map = malloc((n ? n : 1) * sizeof(*r->id_map));
+	if (!r->id_map)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->nr_evs; i++)
+		for (size_t j = 0; j < r->evs[i].nr_ids; j++)
+			r->id_map[r->nr_id_map++] = (struct id_ev){ r->evs[i].ids[j], i };
+	qsort(r->id_map, r->nr_id_map, sizeof(*r->id_map), cmp_id);
+	return 0;
+}
+
 int lupe_record_open(struct lupe_record *r, int *failed)
 {
 	size_t nfd = r->nr_evs * r->nr_cpus * r->nr_threads;
@@ -281,7 +308,8 @@ int lupe_record_open(struct lupe_record *r, int *failed)
 	if (err)
 		return err;
 	r->nr_task_fds = r->nr_pfd;
-	return create_output(r);
+	err = build_id_map(r);
+	return err ? err : create_output(r);
 }
 
 int lupe_record_add_wake_fd(struct lupe_record *r, int fd)
@@ -294,19 +322,16 @@ int lupe_record_add_wake_fd(struct lupe_record *r, int fd)
 
 static const struct rev *ev_of(const struct lupe_record *r, const struct perf_event_header *h)
 {
-	uint64_t id;
+	struct id_ev key, *found;
 
 	if (r->nr_evs == 1)
 		return &r->evs[0];
 	/* More than one event: every sample starts with PERF_SAMPLE_IDENTIFIER. */
 	if (h->type != PERF_RECORD_SAMPLE || h->size < 16)
 		return NULL;
-	id = ((const uint64_t *)(h + 1))[0];
-	for (size_t i = 0; i < r->nr_evs; i++)
-		for (size_t j = 0; j < r->evs[i].nr_ids; j++)
-			if (r->evs[i].ids[j] == id)
-				return &r->evs[i];
-	return NULL;
+	key.id = ((const uint64_t *)(h + 1))[0];
+	found = bsearch(&key, r->id_map, r->nr_id_map, sizeof(key), cmp_id);
+	return found ? &r->evs[found->ev] : NULL;
 }
 
 static void note_sample(struct lupe_record *r, const struct perf_event_header *h)
