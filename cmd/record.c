@@ -362,7 +362,9 @@ int cmd_record(int argc, char **argv)
 			goto out;
 	}
 
-	cpus = lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
+	/* without inherit a task's events need no CPU: one ring per thread */
+	cpus = a.o.no_inherit && !a.o.system_wide ? lupe_cpu_map_any()
+						  : lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
 	if (!cpus) {
 		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online", strerror(errno));
 		ret = EXIT_USAGE;

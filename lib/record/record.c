@@ -44,7 +44,8 @@ struct lupe_record {
 	struct lupe_thread_map *threads;
 	int nr_cpus, nr_threads;
 	int *fds;            /* [ev][cpu][thread], -1 where not opened */
-	struct ring *rings;  /* one per CPU */
+	struct ring *rings;  /* one per CPU, or per thread when the CPU map is "any" */
+	int nr_rings, per_thread;
 	struct pollfd *pfd;  /* rings' fds, every other fd (for POLLHUP), wake fds */
 	int nr_pfd, nr_task_fds, nr_hup;
 	int wake[MAX_WAKE], nr_wake;
@@ -107,7 +108,18 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 	r->cpus = lupe_cpu_map_get(cpus);
 	r->threads = lupe_thread_map_get(threads);
 	r->nr_cpus = lupe_cpu_map_nr(cpus);
+	/*
+	 * Per-thread events (cpu -1) cannot share a ring across tasks, and the
+	 * kernel refuses to mmap an inherited one: they get a ring each, and
+	 * only without inherit. Otherwise one ring per CPU takes every thread.
+	 */
+	r->per_thread = !opts->system_wide && r->nr_cpus == 1 && lupe_cpu_map_cpu(cpus, 0) == -1;
+	if (r->per_thread && !opts->no_inherit) {
+		lupe_record_delete(r);
+		return err_ptr(-EINVAL);
+	}
 	r->nr_threads = opts->system_wide ? 1 : lupe_thread_map_nr(threads);
+	r->nr_rings = r->per_thread ? r->nr_threads : r->nr_cpus;
 	if (!r->opts.mmap_pages)
 		r->opts.mmap_pages = DEFAULT_PAGES;
 	if (r->opts.mmap_pages & (r->opts.mmap_pages - 1)) {
@@ -131,8 +143,8 @@ void lupe_record_delete(struct lupe_record *r)
 		free(r->fds);
 	}
 	if (r->rings) {
-		for (int c = 0; c < r->nr_cpus; c++)
-			ring_unmap(&r->rings[c]);
+		for (int i = 0; i < r->nr_rings; i++)
+			ring_unmap(&r->rings[i]);
 		free(r->rings);
 	}
 	perf_writer_delete(r->w); /* closes out_fd */
@@ -264,18 +276,19 @@ int lupe_record_open(struct lupe_record *r, int *failed)
 	for (size_t i = 0; i < r->nr_evs; i++)
 		record_attr_config(&r->evs[i].attr, &r->opts, i == 0, r->nr_evs > 1);
 	r->fds = malloc(nfd * sizeof(*r->fds));
-	r->rings = calloc(r->nr_cpus, sizeof(*r->rings));
+	r->rings = calloc(r->nr_rings, sizeof(*r->rings));
 	r->pfd = calloc(nfd + MAX_WAKE, sizeof(*r->pfd));
 	if (!r->fds || !r->rings || !r->pfd)
 		return -ENOMEM;
 	for (size_t i = 0; i < nfd; i++)
 		r->fds[i] = -1;
-	for (int c = 0; c < r->nr_cpus; c++)
-		r->rings[c].fd = -1;
+	for (int i = 0; i < r->nr_rings; i++)
+		r->rings[i].fd = -1;
 
 	for (int c = 0; c < r->nr_cpus && !err; c++) {
 		for (int t = 0; t < r->nr_threads && !err; t++) {
 			for (size_t e = 0; e < r->nr_evs && !err; e++) {
+				struct ring *ring;
 				int fd;
 
 				err = open_one(r, e, c, t);
@@ -290,10 +303,11 @@ int lupe_record_open(struct lupe_record *r, int *failed)
 					break;
 				}
 				fd = *fd_at(r, e, c, t);
-				if (r->rings[c].fd < 0) {
-					err = ring_mmap(&r->rings[c], fd, lupe_cpu_map_cpu(r->cpus, c),
+				ring = &r->rings[r->per_thread ? t : c];
+				if (ring->fd < 0) {
+					err = ring_mmap(ring, fd, lupe_cpu_map_cpu(r->cpus, c),
 							r->opts.mmap_pages);
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->rings[c].fd) < 0) {
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
 					err = -errno;
 				}
 				if (!err)
@@ -475,8 +489,8 @@ static int drain(struct lupe_record *r)
 {
 	uint64_t before = perf_writer_bytes_in(r->w);
 
-	for (int c = 0; c < r->nr_cpus; c++) {
-		long n = ring_read(&r->rings[c], on_record, r);
+	for (int i = 0; i < r->nr_rings; i++) {
+		long n = ring_read(&r->rings[i], on_record, r);
 
 		if (n < 0)
 			return (int)n;

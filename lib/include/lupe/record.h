@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A recording: events opened per CPU (for a workload, -p and -t too, since
- * the kernel refuses a shared ring for inherited per-thread events), one
- * mmap ring per CPU, drained into a perf.data file or pipe that Linux perf
+ * A recording: events opened per CPU x thread with one mmap ring per CPU
+ * (or per thread x any CPU with a ring per thread, without inherit),
+ * drained into a perf.data file or pipe that Linux perf
  * reads. The command drives it:
  *
  *   rec = lupe_record_new(&opts, events, nr_events, cpus, threads);
@@ -60,7 +60,10 @@ struct lupe_record;
 
 /*
  * Prepare a recording of events (copied) on cpus and threads (references
- * taken). Opens nothing yet. Returns NULL and errno (EINVAL for bad opts).
+ * taken). Opens nothing yet. With cpus from lupe_cpu_map_any() (and
+ * no_inherit: the kernel mmaps no inherited per-thread event) each thread
+ * gets a ring of its own; otherwise each CPU has one that every thread on
+ * it writes to. Returns NULL and errno (EINVAL for bad opts).
  */
 LUPE_API struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 					     const struct lupe_event *events, size_t nr_events,
