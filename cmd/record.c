@@ -49,7 +49,7 @@ static const struct argp_option options[] = {
 	{ "tid", 't', "TID", 0, "record these existing threads (comma list)", 0 },
 	{ "output", 'o', "FILE", 0, "write to FILE (default perf.data; '-' for a pipe)", 0 },
 	{ "no-inherit", OPT_NO_INHERIT, NULL, 0, "do not follow child tasks", 0 },
-	{ "mmap-pages", 'm', "PAGES", 0, "ring size per CPU in pages (a power of two), or with K/M suffix", 0 },
+	{ "mmap-pages", 'm', "PAGES", 0, "ring size per CPU in pages (rounded up to a power of two), or a size with a K/M suffix", 0 },
 	{ "compression-level", 'z', "N", OPTION_ARG_OPTIONAL, "compress records with zstd (level 1-22, default 1)", 0 },
 	{ "quiet", 'q', NULL, 0, "print no summary", 0 },
 	{ 0 }
@@ -88,8 +88,17 @@ static int parse_pages(const char *s, unsigned int *pages)
 		}
 		v = (v << shift) / page;
 	}
-	if (!v || v > (1u << 24) || (v & (v - 1)))
+	if (!v || v > (1u << 24))
 		return -1;
+	if (v & (v - 1)) {
+		/* the kernel wants a power of two: round up and say so, as perf does */
+		unsigned long long p2 = 1;
+
+		while (p2 < v)
+			p2 <<= 1;
+		v = p2;
+		fprintf(stderr, "rounding mmap pages size to %lluK (%llu pages)\n", v * page >> 10, v);
+	}
 	*pages = (unsigned int)v;
 	return 0;
 }
@@ -162,7 +171,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'm':
 		if (parse_pages(arg, &a->o.mmap_pages))
-			argp_error(state, "invalid mmap size '%s': give a power of two of pages, or a size like 64K", arg);
+			argp_error(state, "invalid mmap size '%s': give a number of pages, or a size like 64K", arg);
 		return 0;
 	case 'z':
 		a->o.comp_level = 1;

@@ -512,14 +512,18 @@ int lupe_record_poll(struct lupe_record *r, int timeout_ms)
 	if (ret < 0 && errno != EINTR)
 		return -errno;
 	if (ret > 0) {
-		r->st.wakeups++;
+		int data = 0;
+
 		/* A hung-up event (its task exited) stays out of the next polls. */
 		for (int i = 0; i < n; i++) {
+			data |= r->pfd[i].fd >= 0 && (r->pfd[i].revents & POLLIN);
 			if (r->pfd[i].fd >= 0 && (r->pfd[i].revents & (POLLHUP | POLLERR))) {
 				r->pfd[i].fd = ~r->pfd[i].fd;
 				r->nr_hup++;
 			}
 		}
+		/* perf's "woken up": the kernel said a ring has data */
+		r->st.wakeups += data;
 	}
 	ret = drain(r);
 	if (ret)
