@@ -231,10 +231,11 @@ static int is_fifo(int fd)
 	return !fstat(fd, &st) && S_ISFIFO(st.st_mode);
 }
 
-static const char *paranoid_level(void)
+/* A one-line sysctl as text, "?" if unreadable. */
+static const char *sysctl_text(const char *path)
 {
-	static char buf[16];
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	static char buf[32];
+	FILE *f = fopen(path, "re");
 
 	strcpy(buf, "?");
 	if (f) {
@@ -243,6 +244,31 @@ static const char *paranoid_level(void)
 		fclose(f);
 	}
 	return buf;
+}
+
+static const char *paranoid_level(void)
+{
+	return sysctl_text("/proc/sys/kernel/perf_event_paranoid");
+}
+
+/*
+ * The kernel refuses frequencies above perf_event_max_sample_rate: an
+ * explicit -F above it is an error, the default is lowered, as perf does.
+ */
+static int check_freq(struct record_args *a)
+{
+	unsigned long max = strtoul(sysctl_text("/proc/sys/kernel/perf_event_max_sample_rate"), NULL, 10);
+
+	if (!max || a->count_set)
+		return 0;
+	if (a->freq_set && a->o.freq > max)
+		return error("frequency %u Hz is above kernel.perf_event_max_sample_rate (%lu Hz): use a lower -F or raise the sysctl",
+			     a->o.freq, max);
+	if (!a->freq_set && max < 4000) {
+		fprintf(stderr, "Lowering default frequency rate from 4000 to %lu.\n", max);
+		a->o.freq = (unsigned int)max;
+	}
+	return 0;
 }
 
 /* Parse spec into list; a bad spec is printed perf's way. Returns 0 or -1. */
@@ -352,6 +378,8 @@ int cmd_record(int argc, char **argv)
 	if ((a.pids || a.tids) && a.o.system_wide)
 		return error("-p/-t and -a/-C do not mix: choose tasks or CPUs"), EXIT_USAGE;
 
+	if (check_freq(&a))
+		return EXIT_USAGE;
 	a.o.output = a.o.output ? a.o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? "perf.data" : "-");
 	a.o.version = "lupe " LUPE_VERSION;
 	a.o.argc = argc;

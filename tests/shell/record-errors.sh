@@ -21,6 +21,11 @@ fi
 out=$("$LUPE" record -e no-such-event -- true 2>&1); rc=$?
 [ $rc = 129 ] || fail "unknown event exited $rc, want 129"
 
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+out=$("$LUPE" record -F $((max + 1)) -o f.data -- true 2>&1); rc=$?
+[ $rc = 129 ] || fail "-F above perf_event_max_sample_rate exited $rc, want 129"
+echo "$out" | grep -q "perf_event_max_sample_rate" || fail "-F too high message: $out"
+
 expect_rc 3 "$LUPE" record -q -o s.data -- sh -c 'exit 3'
 "$PERF" report -i s.data --stdio >/dev/null 2>&1 || fail "perf cannot read the file of a failing workload"
 
