@@ -312,6 +312,8 @@ static int output_error(const char *path, int err)
 {
 	if (err == -ENOSPC)
 		return error("cannot write '%s': no space left on device (the partial file was removed)", path);
+	if (err == -EPIPE)
+		return error("cannot write '%s': the reader of the pipe has gone", path);
 	return error("cannot write '%s': %s (free the disk or choose another -o)", path, lupe_strerror(err));
 }
 
