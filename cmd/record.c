@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <lupe/cpumap.h>
 #include <lupe/events.h>
+#include <lupe/evsel.h>
 #include <lupe/record.h>
 #include <lupe/workload.h>
 #include "builtin.h"
@@ -246,11 +247,6 @@ static const char *sysctl_text(const char *path)
 	return buf;
 }
 
-static const char *paranoid_level(void)
-{
-	return sysctl_text("/proc/sys/kernel/perf_event_paranoid");
-}
-
 /*
  * The kernel refuses frequencies above perf_event_max_sample_rate: an
  * explicit -F above it is an error, the default is lowered, as perf does.
@@ -284,28 +280,12 @@ static int parse_events(struct lupe_event_list *list, const char *spec)
 	return err ? -1 : 0;
 }
 
+/* The counting library's sentence for a refused open, shared with stat. */
 static int open_error(const struct lupe_event *ev, int err)
 {
-	const char *name = ev ? ev->name : "event";
+	char buf[512];
 
-	switch (-err) {
-	case ENOENT:
-	case EOPNOTSUPP:
-	case ENODEV:
-		return error("cannot open '%s': not supported on this machine (see 'lupe list'; without a hardware PMU try -e cpu-clock)", name);
-	case EACCES:
-	case EPERM:
-		return error("cannot open '%s': permission denied (kernel.perf_event_paranoid is %s; run as root or lower it)",
-			     name, paranoid_level());
-	case EMFILE:
-		return error("cannot open '%s': too many open files (raise 'ulimit -n' or record fewer CPUs)", name);
-	case ESRCH:
-		return error("cannot open '%s': no such process", name);
-	case EINVAL:
-		return error("cannot open '%s': the kernel refused its settings (try a lower -F or another event)", name);
-	default:
-		return error("cannot open '%s': %s", name, lupe_strerror(err));
-	}
+	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, -1, buf, sizeof(buf)));
 }
 
 static int output_error(const char *path, int err)

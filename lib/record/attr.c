@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <unistd.h>
 #include <stdlib.h>
+#include <lupe/evsel.h>
 #include "record/attr.h"
 #include "util/util.h"
 #if defined(__x86_64__)
@@ -71,12 +72,7 @@ void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts
 
 int record_attr_exclude_kernel_fallback(struct perf_event_attr *a)
 {
-	char buf[16];
-
-	if (a->exclude_kernel || geteuid() == 0)
-		return 0;
-	if (read_small_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0 ||
-	    atoi(buf) < 2)
+	if (a->exclude_kernel || geteuid() == 0 || lupe_perf_event_paranoid() < 2)
 		return 0;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;

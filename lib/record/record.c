@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
+#include <lupe/evsel.h>
 #include <lupe/record.h>
 #include "data/features.h"
 #include "data/tracing-data.h"
@@ -206,15 +206,15 @@ static int open_one(struct lupe_record *r, size_t ev, int c, int t)
 	int cpu = lupe_cpu_map_cpu(r->cpus, c), fd;
 
 	for (;;) {
-		fd = (int)syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = lupe_perf_event_open(a, pid, cpu, -1, 0);
 		if (fd >= 0)
 			break;
 		/* Kernels before 6.0 lack PERF_FORMAT_LOST: count without it. */
-		if (errno == EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
+		if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
 			a->read_format &= ~PERF_FORMAT_LOST;
 			continue;
 		}
-		if ((errno == EACCES || errno == EPERM) && record_attr_exclude_kernel_fallback(a)) {
+		if ((fd == -EACCES || fd == -EPERM) && record_attr_exclude_kernel_fallback(a)) {
 			/* once per process: the default event may be opened twice */
 			static int warned;
 
@@ -222,7 +222,7 @@ static int open_one(struct lupe_record *r, size_t ev, int c, int t)
 				pr_warn("kernel.perf_event_paranoid forbids kernel samples: recording user space only");
 			continue;
 		}
-		return -errno;
+		return fd;
 	}
 	*fd_at(r, ev, c, t) = fd;
 	return 0;
