@@ -21,6 +21,23 @@ int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int g
 		attr->size = sizeof(*attr);
 	fd = syscall(__NR_perf_event_open, attr, pid, cpu, group_fd,
 		     flags | PERF_FLAG_FD_CLOEXEC);
+	/*
+	 * Events start with exclude_guest set, as perf's do, but some PMUs
+	 * (msr here) refuse guest/host filtering with EINVAL. perf retries
+	 * without it; so do we, and the attr keeps the change so that later
+	 * opens of the same event and the attrs written to perf.data agree.
+	 */
+	if (fd < 0 && errno == EINVAL && (attr->exclude_guest || attr->exclude_host)) {
+		struct perf_event_attr retry = *attr;
+
+		retry.exclude_guest = retry.exclude_host = 0;
+		fd = syscall(__NR_perf_event_open, &retry, pid, cpu, group_fd,
+			     flags | PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			*attr = retry;
+		else
+			errno = EINVAL;
+	}
 	return fd < 0 ? -errno : (int)fd;
 }
 

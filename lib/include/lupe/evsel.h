@@ -16,7 +16,9 @@
 
 /*
  * perf_event_open(2) with PERF_FLAG_FD_CLOEXEC. Returns the fd or a negative
- * errno; attr->size is set if it was 0.
+ * errno; attr->size is set if it was 0. A PMU that refuses exclude_guest /
+ * exclude_host (EINVAL) is retried without them, as perf does, and *attr
+ * keeps the cleared bits when the retry works.
  */
 LUPE_API int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 				  int group_fd, unsigned long flags);
