@@ -267,19 +267,6 @@ static int check_freq(struct record_args *a)
 	return 0;
 }
 
-/* Parse spec into list; a bad spec is printed perf's way. Returns 0 or -1. */
-static int parse_events(struct lupe_event_list *list, const char *spec)
-{
-	struct lupe_parse_error perr = { .pos = -1 };
-	int err = lupe_events_parse(list, spec, &perr);
-
-	if (err == -LUPE_ERR_PARSE)
-		ui_print_parse_error(stderr, spec, &perr);
-	else if (err)
-		error("cannot use '%s': %s", spec, lupe_strerror(err));
-	return err ? -1 : 0;
-}
-
 /* The counting library's sentence for a refused open, shared with stat. */
 static int open_error(const struct lupe_event *ev, int err)
 {
@@ -369,7 +356,7 @@ int cmd_record(int argc, char **argv)
 	a.o.workload = idx < argc && !a.pids && !a.tids;
 
 	for (int i = 0; i < a.nr_events; i++) {
-		err = parse_events(&evs, a.events[i]);
+		err = ui_parse_events(&evs, a.events[i]);
 		if (err) {
 			ret = EXIT_USAGE;
 			goto out;
@@ -377,7 +364,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (!evs.nr) {
 		default_event = 1;
-		if (parse_events(&evs, "cycles"))
+		if (ui_parse_events(&evs, "cycles"))
 			goto out;
 	}
 
@@ -433,7 +420,7 @@ int cmd_record(int argc, char **argv)
 			rec = NULL;
 			lupe_event_list_clear(&evs);
 			default_event = 0;
-			if (parse_events(&evs, "cpu-clock"))
+			if (ui_parse_events(&evs, "cpu-clock"))
 				goto out;
 			continue;
 		}

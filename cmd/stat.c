@@ -188,16 +188,10 @@ static int parse_events(struct stat_ctx *ctx)
 	int n = o->nr_events ? o->nr_events : 1;
 
 	for (int i = 0; i < n; i++) {
-		const char *spec = o->nr_events ? o->events[i] : dflt;
-		struct lupe_parse_error perr = { .pos = -1 };
-		int err = lupe_events_parse(&ctx->events, spec, &perr);
+		int err = ui_parse_events(&ctx->events, o->nr_events ? o->events[i] : dflt);
 
-		if (err == -LUPE_ERR_PARSE) {
-			ui_print_parse_error(stderr, spec, &perr);
-			return EXIT_USAGE;
-		}
 		if (err)
-			return error("cannot use events '%s': %s", spec, lupe_strerror(err)), 1;
+			return err == -LUPE_ERR_PARSE ? EXIT_USAGE : 1;
 	}
 	return 0;
 }

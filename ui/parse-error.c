@@ -62,3 +62,15 @@ void ui_print_parse_error(FILE *f, const char *spec, const struct lupe_parse_err
 {
 	ui_print_parse_error_width(f, spec, err, term_width());
 }
+
+int ui_parse_events(struct lupe_event_list *list, const char *spec)
+{
+	struct lupe_parse_error perr = { .pos = -1 };
+	int err = lupe_events_parse(list, spec, &perr);
+
+	if (err == -LUPE_ERR_PARSE)
+		ui_print_parse_error(stderr, spec, &perr);
+	else if (err)
+		fprintf(stderr, "lupe: cannot use events '%s': %s\n", spec, lupe_strerror(err));
+	return err;
+}

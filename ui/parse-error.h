@@ -15,6 +15,13 @@
  */
 void ui_print_parse_error(FILE *f, const char *spec, const struct lupe_parse_error *err);
 
+/*
+ * Parse spec into list (lupe_events_parse) and say what went wrong on stderr:
+ * the caret message for a bad spec, a sentence otherwise. Returns 0,
+ * -LUPE_ERR_PARSE (the caller exits 129) or another negative errno.
+ */
+int ui_parse_events(struct lupe_event_list *list, const char *spec);
+
 /* The same with an explicit terminal width (tests; perf's default is 80). */
 void ui_print_parse_error_width(FILE *f, const char *spec, const struct lupe_parse_error *err,
 				int width);
