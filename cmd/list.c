@@ -1,24 +1,154 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lupe list: placeholder until its issue lands. */
+/*
+ * lupe list: the events this machine offers, in perf list's layout, with
+ * perf's category words (hw, sw, cache, pmu, tracepoint) and globs.
+ */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lupe/events.h>
 #include "builtin.h"
+#include "event-list.h"
+#include "pager.h"
+#include "parse-error.h"
+
+#define KEY_CHECK_SPEC 0x7101
+
+struct list_opts {
+	bool json;
+	const char *check_spec;
+	char **args;
+	int nr_args;
+};
 
 static const struct argp_option options[] = {
+	{ "json", 'j', NULL, 0, "print the list as a JSON array", 0 },
+	/* a debugging aid for tests: how a spec parses, or its caret */
+	{ "check-spec", KEY_CHECK_SPEC, "SPEC", OPTION_HIDDEN, "parse SPEC and print its events", 0 },
 	{ 0 }
 };
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	return ARGP_ERR_UNKNOWN;
+	struct list_opts *o = state->input;
+
+	switch (key) {
+	case 'j':
+		o->json = true;
+		return 0;
+	case KEY_CHECK_SPEC:
+		o->check_spec = arg;
+		return 0;
+	case ARGP_KEY_ARG:
+		o->args[o->nr_args++] = arg;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
 }
 
-static const struct argp argp = { .options = options, .parser = parse_opt, .args_doc = "[ARGS]", .doc = "lupe list: not built yet." };
+static const struct argp argp = {
+	.options = options, .parser = parse_opt,
+	.args_doc = "[hw|sw|cache|tool|pmu|tracepoint|GLOB]...",
+	.doc = "List the events this machine offers, as perf list does.\v"
+	       "A word that is no category is a glob: 'lupe list sched:*' lists the sched "
+	       "tracepoints, 'lupe list faults' everything whose name holds 'faults'.",
+};
+
+/* perf's category words; 0 when arg is none. */
+static unsigned int category(const char *arg)
+{
+	static const struct {
+		const char *word;
+		unsigned int mask;
+	} words[] = {
+		{ "hw", LUPE_KIND_BIT(LUPE_KIND_HARDWARE) },
+		{ "hardware", LUPE_KIND_BIT(LUPE_KIND_HARDWARE) },
+		{ "sw", LUPE_KIND_BIT(LUPE_KIND_SOFTWARE) | LUPE_KIND_BIT(LUPE_KIND_TOOL) },
+		{ "software", LUPE_KIND_BIT(LUPE_KIND_SOFTWARE) | LUPE_KIND_BIT(LUPE_KIND_TOOL) },
+		{ "tool", LUPE_KIND_BIT(LUPE_KIND_TOOL) },
+		{ "cache", LUPE_KIND_BIT(LUPE_KIND_CACHE) },
+		{ "hwcache", LUPE_KIND_BIT(LUPE_KIND_CACHE) },
+		{ "pmu", LUPE_KIND_BIT(LUPE_KIND_PMU) },
+		{ "tracepoint", LUPE_KIND_BIT(LUPE_KIND_TRACEPOINT) },
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcmp(arg, words[i].word))
+			return words[i].mask;
+	return 0;
+}
+
+static int collect(struct lupe_event_desc_list *l, const char *arg)
+{
+	unsigned int mask = category(arg);
+	char *glob;
+	int err;
+
+	if (mask)
+		return lupe_events_list(l, mask, NULL);
+	/* perf's categories that lupe has no entries for */
+	if (!strcmp(arg, "sdt") || !strncmp(arg, "metric", 6))
+		return 0;
+	if (strchr(arg, ':'))
+		return lupe_events_list(l, LUPE_KINDS_ALL, arg);
+	if (asprintf(&glob, "*%s*", arg) < 0)
+		return -ENOMEM;
+	err = lupe_events_list(l, LUPE_KINDS_ALL, glob);
+	free(glob);
+	return err;
+}
+
+static int check_spec(const char *spec)
+{
+	struct lupe_event_list list = { 0 };
+	struct lupe_parse_error err;
+	int ret = lupe_events_parse(&list, spec, &err);
+
+	if (ret) {
+		lupe_event_list_clear(&list);
+		if (ret != -LUPE_ERR_PARSE)
+			return error("cannot parse '%s': %s", spec, lupe_strerror(ret)), 1;
+		ui_print_parse_error(stderr, spec, &err);
+		return EXIT_USAGE;
+	}
+	ret = ui_event_print_attrs(stdout, &list);
+	lupe_event_list_clear(&list);
+	return ret ? 1 : 0;
+}
 
 int cmd_list(int argc, char **argv)
 {
-	int idx;
+	struct list_opts o = { 0 };
+	struct lupe_event_desc_list l = { 0 };
+	int idx, err = 0;
 
-	if (cmd_parse_options(&argp, argc, argv, 1, &idx, NULL))
+	o.args = calloc(argc, sizeof(*o.args));
+	if (!o.args)
+		return error("out of memory"), 1;
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) {
+		free(o.args);
 		return EXIT_USAGE;
-	return error("'list' is not built yet"), 1;
+	}
+	if (o.check_spec) {
+		free(o.args);
+		return check_spec(o.check_spec);
+	}
+	if (!o.nr_args)
+		err = lupe_events_list(&l, LUPE_KINDS_ALL, NULL);
+	for (int i = 0; i < o.nr_args && !err; i++)
+		err = collect(&l, o.args[i]);
+	free(o.args);
+	if (err) {
+		lupe_event_desc_list_clear(&l);
+		return error("cannot list events: %s", lupe_strerror(err)), 1;
+	}
+	if (o.json)
+		err = ui_event_list_print_json(stdout, &l);
+	else
+		err = ui_event_list_print(stdout, &l, pager_in_use());
+	lupe_event_desc_list_clear(&l);
+	/* a failed write is reported by the dispatcher when it flushes stdout */
+	return 0;
 }

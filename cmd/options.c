@@ -59,23 +59,21 @@ int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_a
 	struct argp wrapper = { wrap_options, wrap_parse, NULL, NULL, children,
 				NULL, NULL };
 	struct wrap w = { input, stop_at_arg, idx, argv[0] };
-	char *name, **args;
+	/* argp names the program after argv[0]: make it "lupe CMD". Static,
+	 * because argp's messages may refer to it until exit. */
+	static char name[64];
+	char **args;
 	int err;
 
-	/* argp names the program after argv[0]: make it "lupe CMD". */
-	if (asprintf(&name, "lupe %s", argv[0]) < 0)
-		return -1;
+	snprintf(name, sizeof(name), "lupe %s", argv[0]);
 	args = calloc(argc + 1, sizeof(*args));
-	if (!args) {
-		free(name);
+	if (!args)
 		return -1;
-	}
 	memcpy(args, argv, argc * sizeof(*args));
 	args[0] = name;
 	*idx = argc;
 	err = argp_parse(&wrapper, argc, args, ARGP_IN_ORDER | ARGP_NO_HELP, NULL,
 			 &w);
 	free(args);
-	/* name stays: argp messages may still refer to it until exit */
 	return err ? -1 : 0;
 }

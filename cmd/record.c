@@ -1,24 +1,515 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lupe record: placeholder until its issue lands. */
+/*
+ * lupe record: sample events into a perf.data file (or pipe) that Linux
+ * perf reads. The pipeline lives in liblupe (lupe/record.h); this file
+ * turns options into it, runs the workload, handles signals and prints
+ * perf's summary lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <lupe/cpumap.h>
+#include <lupe/events.h>
+#include <lupe/evsel.h>
+#include <lupe/record.h>
+#include <lupe/workload.h>
 #include "builtin.h"
+#include <sys/stat.h>
+#include "parse-error.h"
+
+enum {
+	OPT_CALL_GRAPH = 0x100,
+	OPT_NO_INHERIT,
+};
+
+struct record_args {
+	struct lupe_record_opts o;
+	char **events;
+	int nr_events;
+	const char *cpu_list, *pids, *tids;
+	int quiet;
+	int freq_set, count_set;
+};
 
 static const struct argp_option options[] = {
+	{ "event", 'e', "EVENT", 0, "event to sample (repeat or comma-separate); default cycles, or cpu-clock without a hardware PMU", 0 },
+	{ "freq", 'F', "HZ", 0, "sample at this frequency (default 4000)", 0 },
+	{ "count", 'c', "N", 0, "sample every N events", 0 },
+	{ NULL, 'g', NULL, 0, "record frame-pointer call graphs", 0 },
+	{ "call-graph", OPT_CALL_GRAPH, "MODE", 0, "fp, or dwarf[,SIZE]: user registers and SIZE bytes of stack (default 8192)", 0 },
+	{ "all-cpus", 'a', NULL, 0, "system-wide: every CPU, every task", 0 },
+	{ "cpu", 'C', "LIST", 0, "only these CPUs (system-wide on them)", 0 },
+	{ "pid", 'p', "PID", 0, "record these existing processes (comma list)", 0 },
+	{ "tid", 't', "TID", 0, "record these existing threads (comma list)", 0 },
+	{ "output", 'o', "FILE", 0, "write to FILE (default perf.data; '-' for a pipe)", 0 },
+	{ "no-inherit", OPT_NO_INHERIT, NULL, 0, "do not follow child tasks", 0 },
+	{ "mmap-pages", 'm', "PAGES", 0, "ring size per CPU in pages (rounded up to a power of two), or a size with a K/M suffix", 0 },
+	{ "compression-level", 'z', "N", OPTION_ARG_OPTIONAL, "compress records with zstd (level 1-22, default 1)", 0 },
+	{ "quiet", 'q', NULL, 0, "print no summary", 0 },
 	{ 0 }
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+static int parse_u64(const char *s, unsigned long long *v)
 {
-	return ARGP_ERR_UNKNOWN;
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || end == s || *end || *s == '-' ? -1 : 0;
 }
 
-static const struct argp argp = { .options = options, .parser = parse_opt, .args_doc = "[ARGS]", .doc = "lupe record: not built yet." };
+/* perf's -m: a page count, or a size with a K/M/G suffix turned into pages. */
+static int parse_pages(const char *s, unsigned int *pages)
+{
+	unsigned long long v, page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	char *end;
+	size_t n = strlen(s);
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *s == '-')
+		return -1;
+	if (*end) {
+		int shift = 0;
+
+		if (end != s + n - 1 && !(end == s + n - 2 && (end[1] == 'B' || end[1] == 'b')))
+			return -1;
+		switch (*end) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		default: return -1;
+		}
+		v = (v << shift) / page;
+	}
+	if (!v || v > (1u << 24))
+		return -1;
+	if (v & (v - 1)) {
+		/* the kernel wants a power of two: round up and say so, as perf does */
+		unsigned long long p2 = 1;
+
+		while (p2 < v)
+			p2 <<= 1;
+		v = p2;
+		fprintf(stderr, "rounding mmap pages size to %lluK (%llu pages)\n", v * page >> 10, v);
+	}
+	*pages = (unsigned int)v;
+	return 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct record_args *a = state->input;
+	unsigned long long v;
+
+	switch (key) {
+	case 'e': {
+		char **n = realloc(a->events, (a->nr_events + 1) * sizeof(*n));
+
+		if (!n)
+			return ENOMEM;
+		a->events = n;
+		n[a->nr_events++] = arg;
+		return 0;
+	}
+	case 'F':
+		if (!strcmp(arg, "max"))
+			arg = "20000";
+		if (parse_u64(arg, &v) || !v || v > 1000000)
+			argp_error(state, "invalid frequency '%s': give samples per second", arg);
+		a->o.freq = (unsigned int)v;
+		a->freq_set = 1;
+		return 0;
+	case 'c':
+		if (parse_u64(arg, &v) || !v)
+			argp_error(state, "invalid count '%s': give events per sample", arg);
+		a->o.period = v;
+		a->count_set = 1;
+		return 0;
+	case 'g':
+		a->o.callgraph = LUPE_CALLGRAPH_FP;
+		return 0;
+	case OPT_CALL_GRAPH:
+		if (!strcmp(arg, "fp")) {
+			a->o.callgraph = LUPE_CALLGRAPH_FP;
+		} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
+			a->o.callgraph = LUPE_CALLGRAPH_DWARF;
+			a->o.stack_size = 8192;
+			if (arg[5]) {
+				if (parse_u64(arg + 6, &v) || !v || v > 65528)
+					argp_error(state, "invalid dwarf stack size '%s': give bytes up to 65528", arg + 6);
+				a->o.stack_size = (uint32_t)((v + 7) & ~7ULL);
+			}
+		} else {
+			argp_error(state, "unknown call graph mode '%s': use fp or dwarf[,SIZE]", arg);
+		}
+		return 0;
+	case 'a':
+		a->o.system_wide = 1;
+		return 0;
+	case 'C':
+		a->cpu_list = arg;
+		a->o.system_wide = 1;
+		return 0;
+	case 'p':
+		a->pids = arg;
+		return 0;
+	case 't':
+		a->tids = arg;
+		return 0;
+	case 'o':
+		a->o.output = arg;
+		return 0;
+	case OPT_NO_INHERIT:
+		a->o.no_inherit = 1;
+		return 0;
+	case 'm':
+		if (parse_pages(arg, &a->o.mmap_pages))
+			argp_error(state, "invalid mmap size '%s': give a number of pages, or a size like 64K", arg);
+		return 0;
+	case 'z':
+		a->o.comp_level = 1;
+		if (arg && (parse_u64(arg, &v) || !v || v > 22))
+			argp_error(state, "invalid compression level '%s': give 1 to 22", arg);
+		if (arg)
+			a->o.comp_level = (int)v;
+		return 0;
+	case 'q':
+		a->quiet = 1;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[-- COMMAND [ARGS...]]",
+	.doc = "Sample events into perf.data, for a command or for existing tasks (-a, -p, -t).",
+};
+
+static volatile sig_atomic_t signr = -1;
+static int sig_pipe[2] = { -1, -1 };
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	signr = sig;
+	if (sig_pipe[1] >= 0 && write(sig_pipe[1], "s", 1) < 0) {
+		/* the pipe is full: a wake-up is pending already */
+	}
+	errno = saved;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		sig_pipe[0] = sig_pipe[1] = -1;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a reader of our pipe that went away is a write error, not a death */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Whether fd is a pipe: perf writes pipe mode to a piped stdout. */
+static int is_fifo(int fd)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISFIFO(st.st_mode);
+}
+
+/* A one-line sysctl as text, "?" if unreadable. */
+static const char *sysctl_text(const char *path)
+{
+	static char buf[32];
+	FILE *f = fopen(path, "re");
+
+	strcpy(buf, "?");
+	if (f) {
+		if (fgets(buf, sizeof(buf), f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+	return buf;
+}
+
+/*
+ * The kernel refuses frequencies above perf_event_max_sample_rate: an
+ * explicit -F above it is an error, the default is lowered, as perf does.
+ */
+static int check_freq(struct record_args *a)
+{
+	unsigned long max = strtoul(sysctl_text("/proc/sys/kernel/perf_event_max_sample_rate"), NULL, 10);
+
+	if (!max || a->count_set)
+		return 0;
+	if (a->freq_set && a->o.freq > max)
+		return error("frequency %u Hz is above kernel.perf_event_max_sample_rate (%lu Hz): use a lower -F or raise the sysctl",
+			     a->o.freq, max);
+	if (!a->freq_set && max < 4000) {
+		fprintf(stderr, "Lowering default frequency rate from 4000 to %lu.\n", max);
+		a->o.freq = (unsigned int)max;
+	}
+	return 0;
+}
+
+/* The counting library's sentence for a refused open, shared with stat. */
+static int open_error(const struct lupe_event *ev, int err)
+{
+	char buf[512];
+
+	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, -1, buf, sizeof(buf)));
+}
+
+static int output_error(const char *path, int err)
+{
+	if (err == -ENOSPC)
+		return error("cannot write '%s': no space left on device (the partial file was removed)", path);
+	if (err == -EPIPE)
+		return error("cannot write '%s': the reader of the pipe has gone", path);
+	return error("cannot write '%s': %s (free the disk or choose another -o)", path, lupe_strerror(err));
+}
+
+static void summary(const struct lupe_record *rec, const struct record_args *a)
+{
+	struct lupe_record_stats st;
+	const char *out = lupe_record_output(rec);
+	int pipe = !strcmp(out, "-");
+	double mb;
+
+	lupe_record_get_stats(rec, &st);
+	mb = (pipe ? st.bytes_written : st.file_size) / 1024.0 / 1024.0;
+	if (st.lost)
+		fprintf(stderr, "Warning:\nLost %llu samples (%llu chunks): the ring buffer was full; try a larger -m or a lower -F\n\n",
+			(unsigned long long)st.lost, (unsigned long long)st.lost_chunks);
+	if (a->quiet)
+		return;
+	fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
+		(unsigned long long)st.wakeups);
+	if (a->o.comp_level && st.bytes_written)
+		fprintf(stderr, "[ perf record: Compressed %.3f MB to %.3f MB, ratio is %.3f ]\n",
+			st.bytes_in / 1024.0 / 1024.0, st.bytes_written / 1024.0 / 1024.0,
+			(double)st.bytes_in / st.bytes_written);
+	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples%s) ]\n", mb,
+		pipe ? "(pipe)" : out, (unsigned long long)st.samples,
+		st.lost ? ", some lost" : "");
+}
+
+/* Reap the workload if it has exited; 1 once it has. */
+static int workload_done(struct lupe_workload *w)
+{
+	if (w->pid <= 0 || w->reaped)
+		return 1;
+	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid)
+		w->reaped = 1;
+	return w->reaped;
+}
+
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	return -1;
+#endif
+}
 
 int cmd_record(int argc, char **argv)
 {
-	int idx;
+	struct record_args a = { .o = { .sz = sizeof(struct lupe_record_opts) } };
+	struct lupe_event_list evs = { 0 };
+	struct lupe_workload wl = { .pid = -1 };
+	struct lupe_cpu_map *cpus = NULL;
+	struct lupe_thread_map *threads = NULL;
+	struct lupe_record *rec = NULL;
+	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1;
 
-	if (cmd_parse_options(&argp, argc, argv, 1, &idx, NULL))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
 		return EXIT_USAGE;
-	return error("'record' is not built yet"), 1;
+	if (a.freq_set && a.count_set)
+		return error("-F and -c both given: choose a frequency or a period"), EXIT_USAGE;
+	if (idx >= argc && !a.o.system_wide && !a.pids && !a.tids)
+		return error("nothing to record: give a command, -a, -C, -p or -t (see 'lupe record -h')"), EXIT_USAGE;
+	if ((a.pids || a.tids) && a.o.system_wide)
+		return error("-p/-t and -a/-C do not mix: choose tasks or CPUs"), EXIT_USAGE;
+
+	if (check_freq(&a))
+		return EXIT_USAGE;
+	a.o.output = a.o.output ? a.o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? "perf.data" : "-");
+	a.o.version = "lupe " LUPE_VERSION;
+	a.o.argc = argc;
+	a.o.argv = argv;
+	a.o.workload = idx < argc && !a.pids && !a.tids;
+
+	for (int i = 0; i < a.nr_events; i++) {
+		err = ui_parse_events(&evs, a.events[i]);
+		if (err) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (!evs.nr) {
+		default_event = 1;
+		if (ui_parse_events(&evs, "cycles"))
+			goto out;
+	}
+
+	/* without inherit a task's events need no CPU: one ring per thread */
+	cpus = a.o.no_inherit && !a.o.system_wide ? lupe_cpu_map_any()
+						  : lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
+	if (!cpus) {
+		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online", strerror(errno));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.pids || a.tids) {
+		threads = a.pids ? lupe_thread_map_new_pids(a.pids) : lupe_thread_map_new_tids(a.tids);
+		if (!threads) {
+			error("cannot record '%s': %s", a.pids ? a.pids : a.tids,
+			      errno == ESRCH ? "no such process" : "give a comma list of numbers");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	} else if (a.o.workload) {
+		/* In pipe mode stdout carries the data: the workload gets stderr, as with perf. */
+		int saved = !strcmp(a.o.output, "-") ? dup(STDOUT_FILENO) : -1;
+
+		if (saved >= 0)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		err = lupe_workload_prepare(&wl, argv + idx);
+		if (saved >= 0) {
+			dup2(saved, STDOUT_FILENO);
+			close(saved);
+		}
+		if (err) {
+			error("cannot start '%s': %s", argv[idx], lupe_strerror(err));
+			goto out;
+		}
+		threads = lupe_thread_map_new_one(wl.pid);
+	} else {
+		threads = lupe_thread_map_new_one(-1);
+	}
+	if (!threads)
+		goto out;
+
+	for (;;) {
+		rec = lupe_record_new(&a.o, evs.events, evs.nr, cpus, threads);
+		if (!rec) {
+			error("cannot record: %s", strerror(errno));
+			goto out;
+		}
+		err = lupe_record_open(rec, &failed);
+		/* perf's default: cycles, or cpu-clock where there is no hardware PMU */
+		if (default_event && failed == 0 &&
+		    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
+			lupe_record_delete(rec);
+			rec = NULL;
+			lupe_event_list_clear(&evs);
+			default_event = 0;
+			if (ui_parse_events(&evs, "cpu-clock"))
+				goto out;
+			continue;
+		}
+		break;
+	}
+	if (err) {
+		if (failed >= 0)
+			open_error(&evs.events[failed], err);
+		else if (err == -EPERM)
+			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
+			      a.o.mmap_pages ? a.o.mmap_pages : 128);
+		else
+			error("cannot create '%s': %s (check the directory and its permissions)",
+			      a.o.output, lupe_strerror(err));
+		goto out;
+	}
+
+	catch_signals();
+	if (sig_pipe[0] >= 0)
+		lupe_record_add_wake_fd(rec, sig_pipe[0]);
+	err = lupe_record_start(rec);
+	if (err) {
+		output_error(a.o.output, err);
+		lupe_record_abort(rec);
+		goto out;
+	}
+	if (a.o.workload) {
+		err = lupe_workload_start(&wl);
+		if (err) {
+			error("cannot run '%s': %s", argv[idx], lupe_strerror(err));
+			lupe_record_abort(rec);
+			ret = err == -ENOENT ? 127 : 126;
+			goto out;
+		}
+		pidfd = pidfd_of(wl.pid);
+		if (pidfd >= 0)
+			lupe_record_add_wake_fd(rec, pidfd);
+	}
+
+	for (;;) {
+		/* without a pidfd, SIGCHLD interrupts poll and the timeout bounds a race */
+		int r = lupe_record_poll(rec, pidfd >= 0 || !a.o.workload ? -1 : 100);
+
+		if (r < 0) {
+			err = r;
+			break;
+		}
+		if (signr != -1 || r == 1 || (a.o.workload && workload_done(&wl)))
+			break;
+		if (sig_pipe[0] >= 0) {
+			char buf[16];
+
+			while (read(sig_pipe[0], buf, sizeof(buf)) > 0)
+				;
+		}
+	}
+	if (a.o.workload && !workload_done(&wl)) {
+		kill(wl.pid, SIGTERM);
+		while (lupe_workload_wait(&wl) == -EINTR)
+			;
+	}
+	if (err) {
+		lupe_record_stop(rec);
+		lupe_record_abort(rec);
+		output_error(a.o.output, err);
+		goto out;
+	}
+	err = lupe_record_stop(rec);
+	if (err) {
+		output_error(a.o.output, err);
+		goto out;
+	}
+	summary(rec, &a);
+	ret = a.o.workload ? lupe_workload_exit_code(&wl) : 0;
+out:
+	if (pidfd >= 0)
+		close(pidfd);
+	lupe_record_delete(rec);
+	if (wl.pid > 0 && !wl.reaped)
+		lupe_workload_abort(&wl);
+	lupe_thread_map_put(threads);
+	lupe_cpu_map_put(cpus);
+	lupe_event_list_clear(&evs);
+	free(a.events);
+	/* perf re-raises the signal that stopped it, once the file is complete */
+	if (signr != -1 && ret == 0) {
+		fflush(stderr);
+		signal(signr, SIG_DFL);
+		raise(signr);
+	}
+	return ret;
 }

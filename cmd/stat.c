@@ -1,24 +1,674 @@
 // SPDX-License-Identifier: GPL-2.0
-/* lupe stat: placeholder until its issue lands. */
+/*
+ * lupe stat: count events for a workload, for threads (-p, -t) or for CPUs
+ * (-a, -C), once or -r times, at the end or every -I ms, and print what
+ * perf stat prints.
+ */
+#include <locale.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <lupe/cpumap.h>
+#include <lupe/events.h>
+#include <lupe/evlist.h>
+#include <lupe/evsel.h>
+#include <lupe/workload.h>
 #include "builtin.h"
+#include "parse-error.h"
+#include "stat-display.h"
+
+
+struct stat_opts {
+	char **events;
+	int nr_events;
+	const char *pid, *tid, *cpu_list;
+	int system_wide;
+	enum lupe_aggr aggr;
+	int no_inherit;
+	int repeat;
+	unsigned interval;
+	const char *sep;
+	int json;
+	const char *output;
+	int append;
+	int big_num;
+	int argc;
+	char **argv;
+};
+
+enum {
+	OPT_PER_THREAD = 0x100,
+	OPT_APPEND,
+	OPT_NO_BIG_NUM,
+};
 
 static const struct argp_option options[] = {
+	{ "event", 'e', "EVENT", 0, "event selector; use 'lupe list' to list available events", 0 },
+	{ "pid", 'p', "PID", 0, "stat events on existing process id", 0 },
+	{ "tid", 't', "TID", 0, "stat events on existing thread id", 0 },
+	{ "all-cpus", 'a', NULL, 0, "system-wide collection from all CPUs", 0 },
+	{ "cpu", 'C', "CPU", 0, "list of cpus to monitor in system-wide", 0 },
+	{ "no-aggr", 'A', NULL, 0, "disable CPU count aggregation", 0 },
+	{ "per-thread", OPT_PER_THREAD, NULL, 0, "aggregate counts per thread", 0 },
+	{ "no-inherit", 'i', NULL, 0, "child tasks do not inherit counters", 0 },
+	{ "repeat", 'r', "N", 0, "repeat command and print average + stddev (max: 100, forever: 0)", 0 },
+	{ "interval-print", 'I', "MS", 0, "print counts at regular interval in ms (overhead is possible for values <= 100ms)", 0 },
+	{ "field-separator", 'x', "SEP", 0, "print counts with custom separator", 0 },
+	{ "json-output", 'j', NULL, 0, "print counts in JSON format", 0 },
+	{ "output", 'o', "FILE", 0, "output file name", 0 },
+	{ "append", OPT_APPEND, NULL, 0, "append to the output file", 0 },
+	{ "big-num", 'B', NULL, 0, "print large numbers with thousands' separators", 0 },
+	{ "no-big-num", OPT_NO_BIG_NUM, NULL, 0, "print large numbers without thousands' separators", 0 },
 	{ 0 }
 };
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	return ARGP_ERR_UNKNOWN;
+	struct stat_opts *o = state->input;
+	char *end;
+	long v;
+
+	switch (key) {
+	case 'e': {
+		char **specs = realloc(o->events, (o->nr_events + 1) * sizeof(*specs));
+
+		if (!specs)
+			argp_failure(state, EXIT_DIE, ENOMEM, "-e");
+		o->events = specs;
+		o->events[o->nr_events++] = arg;
+		return 0;
+	}
+	case 'p':
+		o->pid = arg;
+		return 0;
+	case 't':
+		o->tid = arg;
+		return 0;
+	case 'a':
+		o->system_wide = 1;
+		return 0;
+	case 'C':
+		o->cpu_list = arg;
+		return 0;
+	case 'A':
+		o->aggr = LUPE_AGGR_CPU;
+		return 0;
+	case OPT_PER_THREAD:
+		o->aggr = LUPE_AGGR_THREAD;
+		return 0;
+	case 'i':
+		o->no_inherit = 1;
+		return 0;
+	case 'r':
+		v = strtol(arg, &end, 10);
+		if (*end || v < 0 || v > 100)
+			argp_error(state, "-r wants a count from 0 to 100, not '%s'", arg);
+		o->repeat = v;
+		return 0;
+	case 'I':
+		v = strtol(arg, &end, 10);
+		if (*end || v < 10)
+			argp_error(state, "-I wants milliseconds, at least 10, not '%s'", arg);
+		o->interval = v;
+		return 0;
+	case 'x':
+		o->sep = arg;
+		return 0;
+	case 'j':
+		o->json = 1;
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case OPT_APPEND:
+		o->append = 1;
+		return 0;
+	case 'B':
+		o->big_num = 1;
+		return 0;
+	case OPT_NO_BIG_NUM:
+		o->big_num = 0;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
 }
 
-static const struct argp argp = { .options = options, .parser = parse_opt, .args_doc = "[ARGS]", .doc = "lupe stat: not built yet." };
+static const struct argp argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[<command>]",
+	.doc = "Count events of a command, of threads or of CPUs.",
+};
+
+#define DEFAULT_EVENTS_TASK \
+	"task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
+/* counting CPUs rather than tasks, perf counts cpu-clock */
+#define DEFAULT_EVENTS_CPU \
+	"cpu-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
+
+struct stat_ctx {
+	struct stat_opts *o;
+	struct lupe_event_list events;
+	struct lupe_evlist *evlist;
+	struct lupe_cpu_map *cpus;
+	struct lupe_thread_map *threads; /* -p/-t/-a/-C; a workload gets its own per run */
+	struct stat_print print;
+	struct stat_accum accum;
+	struct stat_snapshot now, prev;
+	char **comms;
+	char what[512];
+	sigset_t sigs;
+	int interrupted;
+	int exit_code;
+	struct rusage ru;  /* the workload's, last run */
+};
+
+static int has_cpu_target(const struct stat_opts *o)
+{
+	return o->system_wide || o->cpu_list;
+}
+
+static int has_task_target(const struct stat_opts *o)
+{
+	return o->pid || o->tid;
+}
+
+static int parse_events(struct stat_ctx *ctx)
+{
+	struct stat_opts *o = ctx->o;
+	const char *dflt = has_cpu_target(o) ? DEFAULT_EVENTS_CPU : DEFAULT_EVENTS_TASK;
+	int n = o->nr_events ? o->nr_events : 1;
+
+	for (int i = 0; i < n; i++) {
+		int err = ui_parse_events(&ctx->events, o->nr_events ? o->events[i] : dflt);
+
+		if (err)
+			return err == -LUPE_ERR_PARSE ? EXIT_USAGE : 1;
+	}
+	return 0;
+}
+
+static void describe_target(struct stat_ctx *ctx)
+{
+	struct stat_opts *o = ctx->o;
+	size_t len = 0;
+
+	if (o->system_wide)
+		snprintf(ctx->what, sizeof(ctx->what), "'system wide'");
+	else if (o->cpu_list)
+		snprintf(ctx->what, sizeof(ctx->what), "'CPU(s) %s'", o->cpu_list);
+	else if (o->pid)
+		snprintf(ctx->what, sizeof(ctx->what), "process id '%s'", o->pid);
+	else if (o->tid)
+		snprintf(ctx->what, sizeof(ctx->what), "thread id '%s'", o->tid);
+	else {
+		len = snprintf(ctx->what, sizeof(ctx->what), "'");
+		for (int i = 0; i < o->argc && len < sizeof(ctx->what); i++)
+			len += snprintf(ctx->what + len, sizeof(ctx->what) - len, "%s%s",
+					i ? " " : "", o->argv[i]);
+		if (len < sizeof(ctx->what) - 1)
+			strcat(ctx->what, "'");
+	}
+}
+
+/* The targets that stay the same over runs: CPUs, and threads given by -p/-t/-a/-C. */
+static int make_maps(struct stat_ctx *ctx)
+{
+	struct stat_opts *o = ctx->o;
+
+	if (has_cpu_target(o)) {
+		ctx->cpus = lupe_cpu_map_new(o->system_wide ? NULL : o->cpu_list);
+		if (!ctx->cpus)
+			return error("cannot count on CPUs '%s': %s", o->cpu_list ? o->cpu_list : "all",
+				     errno == ENODEV ? "not online (see /sys/devices/system/cpu/online)"
+						     : "not a CPU list such as 0-3,5"), 1;
+	} else {
+		ctx->cpus = lupe_cpu_map_any();
+	}
+	if (o->pid || o->tid) {
+		const char *list = o->pid ? o->pid : o->tid;
+
+		ctx->threads = o->pid ? lupe_thread_map_new_pids(list) : lupe_thread_map_new_tids(list);
+		if (!ctx->threads)
+			return error("cannot count %s '%s': %s", o->pid ? "process" : "thread", list,
+				     errno == ESRCH ? "no such process" : "not a list of ids such as 1234,5678"), 1;
+	} else if (has_cpu_target(o)) {
+		ctx->threads = lupe_thread_map_new_one(-1);
+	}
+	if (!ctx->cpus || (has_cpu_target(o) && !ctx->threads))
+		return error("cannot count: %s", strerror(errno)), 1;
+	return 0;
+}
+
+static void read_comms(struct stat_ctx *ctx, struct lupe_thread_map *threads)
+{
+	int n = lupe_thread_map_nr(threads);
+
+	if (ctx->o->aggr != LUPE_AGGR_THREAD || ctx->comms)
+		return;
+	ctx->comms = calloc(n, sizeof(*ctx->comms));
+	for (int i = 0; ctx->comms && i < n; i++) {
+		char path[64], buf[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)lupe_thread_map_pid(threads, i));
+		f = fopen(path, "r");
+		if (f) {
+			if (fgets(buf, sizeof(buf), f))
+				buf[strcspn(buf, "\n")] = 0;
+			fclose(f);
+		}
+		ctx->comms[i] = strdup(buf);
+	}
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000000ULL + tv->tv_usec * 1000ULL;
+}
+
+static int alive(struct lupe_thread_map *threads)
+{
+	for (int i = 0; i < lupe_thread_map_nr(threads); i++)
+		if (kill(lupe_thread_map_pid(threads, i), 0) == 0 || errno == EPERM)
+			return 1;
+	return 0;
+}
+
+/* Read and keep this moment's sums; tool events get the times since t0. */
+static int take(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
+{
+	struct rusage ru;
+	uint64_t user = 0, sys = 0;
+	int err;
+
+	if (ctx->o->argc && !getrusage(RUSAGE_CHILDREN, &ru)) {
+		user = tv_ns(&ru.ru_utime) - tv_ns(&ru0->ru_utime);
+		sys = tv_ns(&ru.ru_stime) - tv_ns(&ru0->ru_stime);
+	}
+	lupe_evlist_set_tool_times(ctx->evlist, now_ns() - t0, user, sys);
+	err = lupe_evlist_read(ctx->evlist);
+	if (!err)
+		err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr);
+	if (err)
+		error("cannot read the counters: %s", lupe_strerror(err));
+	return err;
+}
+
+static void print_interval(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
+{
+	uint64_t t = now_ns() - t0;
+	struct timespec ts = { t / 1000000000ULL, t % 1000000000ULL };
+	struct stat_snapshot tmp;
+	char prefix[64];
+	struct stat_display d = {
+		.print = &ctx->print, .evlist = ctx->evlist, .mode = ctx->o->aggr,
+		.accum = &ctx->accum, .prefix = prefix,
+		.walltime_ns = ctx->o->interval * 1e6, /* perf divides by the nominal interval */
+		.comms = (const char *const *)ctx->comms,
+	};
+
+	if (take(ctx, t0, ru0))
+		return;
+	stat_accum_reset(&ctx->accum);
+	stat_accum_add(&ctx->accum, &ctx->now, ctx->prev.c ? &ctx->prev : NULL, d.walltime_ns);
+	stat_interval_prefix(&ctx->print, &ts, prefix, sizeof(prefix));
+	stat_print_interval_header(&ctx->print);
+	stat_display_counters(&d);
+	fflush(ctx->print.out);
+	tmp = ctx->prev;
+	ctx->prev = ctx->now;
+	ctx->now = tmp;
+}
+
+/* Wait for the end of counting, printing intervals on the way. */
+static void wait_loop(struct stat_ctx *ctx, struct lupe_workload *w, uint64_t t0,
+		      const struct rusage *ru0)
+{
+	struct stat_opts *o = ctx->o;
+	uint64_t next = t0 + (uint64_t)o->interval * 1000000ULL;
+
+	for (;;) {
+		struct timespec ts, *timeout = NULL;
+		uint64_t now = now_ns(), wait;
+		int sig;
+
+		if (o->interval) {
+			wait = next > now ? next - now : 0;
+		} else if (!w && ctx->threads && has_task_target(o)) {
+			wait = 250000000ULL; /* notice when the -p/-t threads are gone */
+		} else {
+			wait = UINT64_MAX;
+		}
+		if (wait != UINT64_MAX) {
+			ts.tv_sec = wait / 1000000000ULL;
+			ts.tv_nsec = wait % 1000000000ULL;
+			timeout = &ts;
+		}
+		sig = sigtimedwait(&ctx->sigs, NULL, timeout);
+		if (sig == SIGCHLD && w) {
+			if (waitpid(w->pid, &w->status, WNOHANG) == w->pid) {
+				w->reaped = 1;
+				return;
+			}
+		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			ctx->interrupted = 1;
+			if (!w)
+				return;
+			/* a terminal's Ctrl-C reaches the workload too; wait for it to end */
+			if (sig != SIGINT)
+				kill(w->pid, sig);
+		} else if (sig < 0 && errno == EAGAIN) {
+			if (o->interval && now_ns() >= next) {
+				print_interval(ctx, t0, ru0);
+				next += (uint64_t)o->interval * 1000000ULL;
+			}
+			if (!w && has_task_target(o) && !alive(ctx->threads))
+				return;
+		}
+	}
+}
+
+static void open_failed(struct stat_ctx *ctx, int err, const struct lupe_open_failure *fail)
+{
+	char msg[512];
+	struct lupe_evsel *evsel;
+
+	if (err == -ENOMEM || fail->evsel < 0) {
+		error("cannot open the events: %s", lupe_strerror(err));
+		return;
+	}
+	evsel = lupe_evlist_evsel(ctx->evlist, fail->evsel);
+	error("%s", lupe_open_strerror(fail->err, lupe_evsel_attr(evsel), lupe_evsel_name(evsel),
+				       fail->cpu, fail->pid, msg, sizeof(msg)));
+}
+
+/* Take pending signals so that unblocking them kills nothing. */
+static void drain_signals(struct stat_ctx *ctx)
+{
+	struct timespec zero = { 0, 0 };
+	int sig;
+
+	while ((sig = sigtimedwait(&ctx->sigs, NULL, &zero)) > 0)
+		if (sig != SIGCHLD)
+			ctx->interrupted = 1;
+}
+
+static int run_once(struct stat_ctx *ctx)
+{
+	struct stat_opts *o = ctx->o;
+	struct lupe_workload w, *wl = NULL;
+	struct lupe_thread_map *threads = ctx->threads;
+	struct lupe_evlist_opts opts = { .sz = sizeof(opts), .inherit = !o->no_inherit };
+	struct lupe_open_failure fail = { .evsel = -1 };
+	struct rusage ru0;
+	sigset_t old;
+	uint64_t t0;
+	int err, ret = 0;
+
+	stat_snapshot_free(&ctx->prev); /* -I deltas start again with each run */
+	if (o->argc) {
+		err = lupe_workload_prepare(&w, o->argv);
+		if (err)
+			return error("cannot start '%s': %s", o->argv[0], lupe_strerror(err)), 1;
+		wl = &w;
+		if (!threads) {
+			threads = lupe_thread_map_new_one(w.pid);
+			if (!threads) {
+				lupe_workload_abort(&w);
+				return error("cannot count: %s", strerror(errno)), 1;
+			}
+			opts.enable_on_exec = 1;
+		} else {
+			lupe_thread_map_get(threads);
+		}
+	} else {
+		lupe_thread_map_get(threads);
+	}
+	/* after the fork: the workload must not inherit a blocked SIGINT */
+	sigprocmask(SIG_BLOCK, &ctx->sigs, &old);
+	err = lupe_evlist_open(ctx->evlist, ctx->cpus, threads, &opts, &fail);
+	if (err) {
+		open_failed(ctx, err, &fail);
+		ret = 1;
+		goto out;
+	}
+	if (!wl || !opts.enable_on_exec)
+		read_comms(ctx, threads);
+	getrusage(RUSAGE_CHILDREN, &ru0);
+	t0 = now_ns();
+	if (!opts.enable_on_exec)
+		lupe_evlist_enable(ctx->evlist);
+	if (wl) {
+		err = lupe_workload_start(wl);
+		if (err) {
+			wl = NULL;
+			error("cannot run '%s': %s", o->argv[0], strerror(-err));
+			ret = err == -ENOENT ? 127 : 126;
+			goto out;
+		}
+		read_comms(ctx, threads);
+	}
+	wait_loop(ctx, wl, t0, &ru0);
+	lupe_evlist_disable(ctx->evlist);
+	if (o->interval) {
+		print_interval(ctx, t0, &ru0);
+	} else if (!take(ctx, t0, &ru0)) {
+		stat_accum_add(&ctx->accum, &ctx->now, NULL, now_ns() - t0);
+	} else {
+		ret = 1;
+	}
+	if (wl) {
+		struct rusage ru;
+
+		lupe_workload_wait(wl);
+		ctx->exit_code = lupe_workload_exit_code(wl);
+		getrusage(RUSAGE_CHILDREN, &ru);
+		timersub(&ru.ru_utime, &ru0.ru_utime, &ctx->ru.ru_utime);
+		timersub(&ru.ru_stime, &ru0.ru_stime, &ctx->ru.ru_stime);
+		wl = NULL;
+	}
+out:
+	if (wl)
+		lupe_workload_abort(wl);
+	lupe_evlist_close(ctx->evlist);
+	lupe_thread_map_put(threads);
+	drain_signals(ctx);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+static void print_report(struct stat_ctx *ctx)
+{
+	struct stat_opts *o = ctx->o;
+	double wall = lupe_stats_mean(&ctx->accum.wall);
+	struct stat_display d = {
+		.print = &ctx->print, .evlist = ctx->evlist, .mode = o->aggr,
+		.accum = &ctx->accum, .walltime_ns = wall,
+		.comms = (const char *const *)ctx->comms,
+	};
+	struct stat_footer f = {
+		.elapsed = wall / 1e9,
+		.elapsed_sd = lupe_stats_stddev(&ctx->accum.wall) / 1e9,
+		/* perf shows the workload's own times only when it is the target */
+		.rusage = o->argc && !has_cpu_target(o) && !has_task_target(o) &&
+			  ctx->print.run_count == 1,
+		.user = ctx->ru.ru_utime.tv_sec + ctx->ru.ru_utime.tv_usec / 1e6,
+		.sys = ctx->ru.ru_stime.tv_sec + ctx->ru.ru_stime.tv_usec / 1e6,
+	};
+
+	stat_print_header(&ctx->print, ctx->what);
+	stat_display_counters(&d);
+	stat_print_footer(&ctx->print, &f);
+}
+
+/* Lines per event: one, one per CPU, one per thread (a workload is one). */
+static int naggr(const struct stat_ctx *ctx)
+{
+	switch (ctx->o->aggr) {
+	case LUPE_AGGR_CPU:
+		return lupe_cpu_map_nr(ctx->cpus);
+	case LUPE_AGGR_THREAD:
+		return ctx->threads ? lupe_thread_map_nr(ctx->threads) : 1;
+	case LUPE_AGGR_GLOBAL:
+		break;
+	}
+	return 1;
+}
+
+static FILE *open_output(struct stat_opts *o)
+{
+	FILE *out;
+	time_t now = time(NULL);
+
+	if (!o->output || !strcmp(o->output, "-"))
+		return stderr;
+	out = fopen(o->output, o->append ? "a" : "w");
+	if (!out) {
+		error("cannot write '%s': %s", o->output, strerror(errno));
+		return NULL;
+	}
+	fprintf(out, "# started on %s\n", ctime(&now));
+	return out;
+}
+
+static void no_op(int sig)
+{
+}
+
+static int stat_run(struct stat_opts *o)
+{
+	struct stat_ctx ctx = { .o = o };
+	int ret, runs = 0;
+
+	ret = parse_events(&ctx);
+	if (ret)
+		goto out;
+	ret = 1;
+	ctx.evlist = lupe_evlist_new(&ctx.events);
+	if (!ctx.evlist) {
+		error("cannot set up the events: %s", strerror(errno));
+		goto out;
+	}
+	if (make_maps(&ctx))
+		goto out;
+	describe_target(&ctx);
+	if (stat_accum_init(&ctx.accum, lupe_evlist_nr(ctx.evlist), naggr(&ctx))) {
+		error("out of memory");
+		goto out;
+	}
+	ctx.print = (struct stat_print){
+		.format = o->json ? STAT_JSON : o->sep ? STAT_CSV : STAT_STD,
+		.sep = o->sep ? o->sep : " ",
+		.aggr = o->aggr == LUPE_AGGR_CPU ? STAT_AGGR_CPU :
+			o->aggr == LUPE_AGGR_THREAD ? STAT_AGGR_THREAD : STAT_AGGR_GLOBAL,
+		.interval = o->interval,
+		.run_count = o->repeat ? o->repeat : 1,
+		.big_num = o->big_num,
+		.unit_width = stat_unit_width(ctx.evlist),
+	};
+	ctx.print.out = open_output(o);
+	if (!ctx.print.out)
+		goto out;
+	sigemptyset(&ctx.sigs);
+	sigaddset(&ctx.sigs, SIGCHLD);
+	sigaddset(&ctx.sigs, SIGINT);
+	sigaddset(&ctx.sigs, SIGTERM);
+	sigaddset(&ctx.sigs, SIGHUP);
+	/*
+	 * The signals are taken with sigtimedwait(), but one that is ignored
+	 * (a background job's SIGINT) never arrives: give them a handler, as
+	 * perf does. The workload gets the defaults back at exec.
+	 */
+	signal(SIGINT, no_op);
+	signal(SIGTERM, no_op);
+	/* -r 0: until interrupted */
+	while (!o->repeat || runs < o->repeat) {
+		ret = run_once(&ctx);
+		if (ret)
+			break;
+		runs++;
+		if (ctx.interrupted)
+			break;
+	}
+	if (!runs)
+		goto out;
+	if (!o->interval) {
+		ctx.print.run_count = runs;
+		print_report(&ctx);
+	}
+	ret = ret ? ret : ctx.exit_code;
+out:
+	if (ctx.print.out && ctx.print.out != stderr) {
+		if (fclose(ctx.print.out) && !ret)
+			ret = (error("cannot write '%s': %s", o->output, strerror(errno)), 1);
+	} else {
+		fflush(stderr);
+	}
+	stat_accum_free(&ctx.accum);
+	stat_snapshot_free(&ctx.now);
+	stat_snapshot_free(&ctx.prev);
+	for (int i = 0; ctx.comms && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
+		free(ctx.comms[i]);
+	free(ctx.comms);
+	lupe_evlist_delete(ctx.evlist);
+	lupe_event_list_clear(&ctx.events);
+	lupe_cpu_map_put(ctx.cpus);
+	lupe_thread_map_put(ctx.threads);
+	return ret;
+}
+
+/* Combinations perf refuses too; a usage error (129) with a sentence. */
+static int check_opts(const struct stat_opts *o)
+{
+	if (!o->argc && !o->pid && !o->tid && !o->system_wide && !o->cpu_list)
+		return error("give a command to run, or a target: -p PID, -t TID, -a or -C CPUS");
+	if (o->sep && o->json)
+		return error("-x and -j cannot be used together (pick one output format)");
+	if (o->aggr == LUPE_AGGR_CPU && !o->system_wide && !o->cpu_list)
+		return error("-A shows each CPU of a system-wide count: use it with -a or -C CPUS");
+	/* NEEDSWORK: perf also takes --per-thread with -a (every thread of the system) */
+	if (o->aggr == LUPE_AGGR_THREAD && !o->pid && !o->tid)
+		return error("--per-thread shows the threads of -p PID or -t TID: give one of them");
+	if (o->repeat != 1 && !o->argc)
+		return error("-r repeats a command: give one after the options");
+	if (o->append && !o->output)
+		return error("--append needs an output file (-o FILE)");
+	return 0;
+}
 
 int cmd_stat(int argc, char **argv)
 {
-	int idx;
+	struct stat_opts o = { .repeat = 1, .big_num = 1, .aggr = LUPE_AGGR_GLOBAL };
+	int idx, ret = EXIT_USAGE;
 
-	if (cmd_parse_options(&argp, argc, argv, 1, &idx, NULL))
-		return EXIT_USAGE;
-	return error("'stat' is not built yet"), 1;
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
+		goto out;
+	o.argv = argv + idx;
+	o.argc = argc - idx;
+	if (check_opts(&o))
+		goto out;
+	/* perf uses the locale's thousands separator for counts */
+	if (o.big_num)
+		setlocale(LC_NUMERIC, "");
+	ret = stat_run(&o);
+out:
+	free(o.events);
+	return ret;
 }

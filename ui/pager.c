@@ -9,17 +9,22 @@
 
 static pid_t pager_pid;
 
+/*
+ * The pager sees EOF once our ends of the pipe close. stdout itself may be
+ * closed already (the dispatcher fcloses it to catch write errors), so only
+ * the descriptors are touched here.
+ */
 static void wait_for_pager(void)
 {
-	fflush(stdout);
-	fclose(stdout);
 	close(STDOUT_FILENO);
+	close(STDERR_FILENO);
 	if (pager_pid > 0)
 		waitpid(pager_pid, NULL, 0);
 }
 
 static void wait_for_pager_signal(int sig)
 {
+	fflush(stdout);
 	wait_for_pager();
 	signal(sig, SIG_DFL);
 	raise(sig);

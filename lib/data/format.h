@@ -198,8 +198,17 @@ struct perf_record_header_build_id { /* BUILD_ID feature entries */
 #define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15)
 
 struct perf_record_compressed {
-	struct perf_event_header header; /* header.size may exceed 64 KiB? no: <= 64 KiB */
-	char data[];                     /* a zstd frame of records */
+	struct perf_event_header header; /* size is a u16: a record holds under 64 KiB */
+	char data[];                     /* zstd-compressed records, not padded to 8 */
+};
+
+/*
+ * Pipe mode: the TRACING_DATA feature as a record. header.size covers only
+ * these 12 bytes; size bytes of tracing data (padded to 8) follow it.
+ */
+struct perf_record_header_tracing_data {
+	struct perf_event_header header;
+	uint32_t size;
 };
 
 struct perf_record_id_index_entry {

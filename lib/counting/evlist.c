@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counting evlist: every event opened on every CPU x thread of the target,
+ * groups through the leader's fd and read in one go (PERF_FORMAT_GROUP), so
+ * that the members' values belong to the same moment.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <lupe/evlist.h>
+#include <lupe/evsel.h>
+#include "util/util.h"
+
+struct lupe_evsel {
+	struct perf_event_attr attr;
+	char *name;
+	enum lupe_tool_event tool;
+	int idx;
+	int leader;      /* index of the group leader; own index if ungrouped */
+	int group_size;  /* on a leader: members counting itself */
+	int supported;
+	int *fds;                   /* [cpu_idx * nthreads + thread_idx], -1 if none */
+	struct lupe_counts *counts; /* same layout; a tool event uses [0] */
+	struct lupe_evlist *evlist;
+};
+
+struct lupe_evlist {
+	int nr;
+	struct lupe_evsel *evsels;
+	struct lupe_cpu_map *cpus;
+	struct lupe_thread_map *threads;
+	int ncpus, nthreads;
+	uint64_t tool_ns[4]; /* indexed by enum lupe_tool_event */
+};
+
+/* Values of the group read format: nr, enabled, running, then {value, id} each. */
+struct group_read {
+	uint64_t nr, ena, run;
+	struct {
+		uint64_t value, id;
+	} v[];
+};
+
+struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events)
+{
+	struct lupe_evlist *evlist = calloc(1, sizeof(*evlist));
+
+	if (!evlist)
+		return NULL;
+	evlist->nr = events->nr;
+	evlist->evsels = calloc(events->nr ? events->nr : 1, sizeof(*evlist->evsels));
+	if (!evlist->evsels)
+		goto nomem;
+	for (size_t i = 0; i < events->nr; i++) {
+		const struct lupe_event *ev = &events->events[i];
+		struct lupe_evsel *evsel = &evlist->evsels[i];
+
+		evsel->attr = ev->attr;
+		evsel->tool = ev->tool;
+		evsel->idx = i;
+		evsel->leader = ev->leader;
+		evsel->group_size = ev->group_size > 0 ? ev->group_size : 1;
+		evsel->supported = 1;
+		evsel->evlist = evlist;
+		evsel->name = strdup(ev->name ? ev->name : "");
+		if (!evsel->name)
+			goto nomem;
+	}
+	return evlist;
+nomem:
+	lupe_evlist_delete(evlist);
+	return err_ptr(-ENOMEM);
+}
+
+static void evsel_free_fds(struct lupe_evsel *evsel)
+{
+	free(evsel->fds);
+	free(evsel->counts);
+	evsel->fds = NULL;
+	evsel->counts = NULL;
+}
+
+void lupe_evlist_delete(struct lupe_evlist *evlist)
+{
+	if (!evlist)
+		return;
+	lupe_evlist_close(evlist);
+	for (int i = 0; i < evlist->nr && evlist->evsels; i++) {
+		evsel_free_fds(&evlist->evsels[i]);
+		free(evlist->evsels[i].name);
+	}
+	free(evlist->evsels);
+	lupe_cpu_map_put(evlist->cpus);
+	lupe_thread_map_put(evlist->threads);
+	free(evlist);
+}
+
+int lupe_evlist_nr(const struct lupe_evlist *evlist)
+{
+	return evlist->nr;
+}
+
+struct lupe_evsel *lupe_evlist_evsel(struct lupe_evlist *evlist, int idx)
+{
+	return &evlist->evsels[idx];
+}
+
+struct lupe_cpu_map *lupe_evlist_cpus(const struct lupe_evlist *evlist)
+{
+	return evlist->cpus;
+}
+
+struct lupe_thread_map *lupe_evlist_threads(const struct lupe_evlist *evlist)
+{
+	return evlist->threads;
+}
+
+static int is_leader(const struct lupe_evsel *evsel)
+{
+	return evsel->leader == evsel->idx;
+}
+
+static int in_group(const struct lupe_evsel *evsel)
+{
+	return evsel->evlist->evsels[evsel->leader].group_size > 1;
+}
+
+static void evsel_close(struct lupe_evsel *evsel)
+{
+	int n = evsel->evlist->ncpus * evsel->evlist->nthreads;
+
+	for (int i = 0; evsel->fds && i < n; i++) {
+		if (evsel->fds[i] >= 0)
+			close(evsel->fds[i]);
+		evsel->fds[i] = -1;
+	}
+}
+
+/* The attr as stat opens it: times for scaling, group reads on leaders. */
+static void stat_attr(const struct lupe_evsel *evsel, const struct lupe_evlist_opts *opts,
+		      struct perf_event_attr *attr)
+{
+	*attr = evsel->attr;
+	attr->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (in_group(evsel) && is_leader(evsel))
+		attr->read_format |= PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+	attr->sample_period = 0;
+	attr->sample_type = PERF_SAMPLE_IDENTIFIER;
+	attr->inherit = opts->inherit;
+	/* members follow their leader: only leaders start disabled */
+	attr->disabled = is_leader(evsel);
+	attr->enable_on_exec = is_leader(evsel) && opts->enable_on_exec;
+}
+
+static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *opts,
+		      struct lupe_open_failure *fail)
+{
+	struct lupe_evlist *evlist = evsel->evlist;
+	struct lupe_evsel *leader = &evlist->evsels[evsel->leader];
+	struct perf_event_attr attr;
+
+	stat_attr(evsel, opts, &attr);
+	for (int c = 0; c < evlist->ncpus; c++) {
+		for (int t = 0; t < evlist->nthreads; t++) {
+			int slot = c * evlist->nthreads + t;
+			int cpu = lupe_cpu_map_cpu(evlist->cpus, c);
+			pid_t pid = lupe_thread_map_pid(evlist->threads, t);
+			int group_fd = -1, fd;
+
+			if (!is_leader(evsel)) {
+				group_fd = leader->fds[slot];
+				if (group_fd < 0) /* the leader is not counted here */
+					continue;
+			}
+			fd = lupe_perf_event_open(&attr, pid, cpu, group_fd, 0);
+			if (fd >= 0) {
+				evsel->fds[slot] = fd;
+				continue;
+			}
+			pr_debug("perf_event_open '%s' cpu %d pid %d: %s", evsel->name, cpu,
+				 (int)pid, strerror(-fd));
+			/* a leader that takes members with it cannot be skipped */
+			if (lupe_open_verdict(fd) == LUPE_OPEN_UNSUPPORTED &&
+			    !(is_leader(evsel) && evsel->group_size > 1)) {
+				evsel->supported = 0;
+				evsel_close(evsel);
+				return 0;
+			}
+			if (fail) {
+				fail->err = fd;
+				fail->evsel = evsel->idx;
+				fail->cpu = cpu;
+				fail->pid = pid;
+			}
+			return fd;
+		}
+	}
+	return 0;
+}
+
+int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *cpus,
+		     struct lupe_thread_map *threads, const struct lupe_evlist_opts *opts,
+		     struct lupe_open_failure *fail)
+{
+	int n;
+
+	lupe_evlist_close(evlist);
+	if (cpus != evlist->cpus) {
+		lupe_cpu_map_put(evlist->cpus);
+		evlist->cpus = lupe_cpu_map_get(cpus);
+	}
+	if (threads != evlist->threads) {
+		lupe_thread_map_put(evlist->threads);
+		evlist->threads = lupe_thread_map_get(threads);
+	}
+	evlist->ncpus = lupe_cpu_map_nr(cpus);
+	evlist->nthreads = lupe_thread_map_nr(threads);
+	n = evlist->ncpus * evlist->nthreads;
+	for (int i = 0; i < evlist->nr; i++) {
+		struct lupe_evsel *evsel = &evlist->evsels[i];
+		int err;
+
+		evsel_free_fds(evsel);
+		evsel->fds = malloc(n * sizeof(*evsel->fds));
+		evsel->counts = calloc(n, sizeof(*evsel->counts));
+		if (!evsel->fds || !evsel->counts) {
+			lupe_evlist_close(evlist);
+			return -ENOMEM;
+		}
+		memset(evsel->fds, -1, n * sizeof(*evsel->fds));
+		if (evsel->tool || !evsel->supported)
+			continue;
+		err = evsel_open(evsel, opts, fail);
+		if (err) {
+			lupe_evlist_close(evlist);
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int evlist_ioctl(struct lupe_evlist *evlist, unsigned long req)
+{
+	int err = 0;
+
+	for (int i = 0; i < evlist->nr; i++) {
+		struct lupe_evsel *evsel = &evlist->evsels[i];
+
+		/* members follow their leader */
+		if (!is_leader(evsel) || !evsel->fds)
+			continue;
+		for (int s = 0; s < evlist->ncpus * evlist->nthreads; s++)
+			if (evsel->fds[s] >= 0 && ioctl(evsel->fds[s], req, 0) < 0)
+				err = -errno;
+	}
+	return err;
+}
+
+int lupe_evlist_enable(struct lupe_evlist *evlist)
+{
+	return evlist_ioctl(evlist, PERF_EVENT_IOC_ENABLE);
+}
+
+int lupe_evlist_disable(struct lupe_evlist *evlist)
+{
+	return evlist_ioctl(evlist, PERF_EVENT_IOC_DISABLE);
+}
+
+/* One leader's group read, handed out to itself and the members open with it. */
+static int read_group(struct lupe_evsel *leader, int slot)
+{
+	struct lupe_evlist *evlist = leader->evlist;
+	uint64_t buf[3 + 2 * 64];
+	struct group_read *g = (struct group_read *)buf;
+	size_t want = sizeof(uint64_t) * (3 + 2 * leader->group_size);
+	ssize_t n;
+	uint64_t k = 0;
+
+	if (want > sizeof(buf))
+		return -E2BIG;
+	n = read(leader->fds[slot], buf, want);
+	if (n < 0)
+		return -errno;
+	/*
+	 * A member the machine lacks leaves the group short. perf then fails
+	 * the whole group's read and prints <not counted> for the rest; do
+	 * the same, so that the output means what perf's means.
+	 */
+	if (g->nr != (uint64_t)leader->group_size)
+		return 0;
+	for (int i = leader->idx; i < evlist->nr && k < g->nr; i++) {
+		struct lupe_evsel *m = &evlist->evsels[i];
+
+		if (m->leader != leader->idx)
+			continue;
+		if (m->fds[slot] < 0)
+			continue;
+		m->counts[slot].val = g->v[k++].value;
+		m->counts[slot].ena = g->ena;
+		m->counts[slot].run = g->run;
+	}
+	return 0;
+}
+
+static int read_one(struct lupe_evsel *evsel, int slot)
+{
+	uint64_t v[3];
+
+	ssize_t n = read(evsel->fds[slot], v, sizeof(v));
+
+	if (n < 0)
+		return -errno;
+	if (n != sizeof(v))
+		return -EIO;
+	evsel->counts[slot].val = v[0];
+	evsel->counts[slot].ena = v[1];
+	evsel->counts[slot].run = v[2];
+	return 0;
+}
+
+int lupe_evlist_read(struct lupe_evlist *evlist)
+{
+	int n = evlist->ncpus * evlist->nthreads;
+
+	for (int i = 0; i < evlist->nr; i++) {
+		struct lupe_evsel *evsel = &evlist->evsels[i];
+
+		if (!evsel->counts)
+			continue;
+		if (evsel->tool) {
+			uint64_t v = evlist->tool_ns[evsel->tool];
+
+			evsel->counts[0] = (struct lupe_counts){ v, v, v };
+			continue;
+		}
+		if (in_group(evsel) && !is_leader(evsel))
+			continue; /* read with its leader */
+		for (int s = 0; s < n; s++) {
+			int err;
+
+			if (evsel->fds[s] < 0)
+				continue;
+			err = in_group(evsel) ? read_group(evsel, s) : read_one(evsel, s);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+void lupe_evlist_set_tool_times(struct lupe_evlist *evlist, uint64_t duration_ns,
+				uint64_t user_ns, uint64_t system_ns)
+{
+	evlist->tool_ns[LUPE_TOOL_DURATION_TIME] = duration_ns;
+	evlist->tool_ns[LUPE_TOOL_USER_TIME] = user_ns;
+	evlist->tool_ns[LUPE_TOOL_SYSTEM_TIME] = system_ns;
+}
+
+void lupe_evlist_close(struct lupe_evlist *evlist)
+{
+	/* NEEDSWORK: closing tracepoint events blocks ~37 ms each in the kernel;
+	 * closing from a few threads would hide most of it for big globs. */
+	for (int i = 0; i < evlist->nr; i++)
+		evsel_close(&evlist->evsels[i]);
+}
+
+const char *lupe_evsel_name(const struct lupe_evsel *evsel)
+{
+	return evsel->name;
+}
+
+const struct perf_event_attr *lupe_evsel_attr(const struct lupe_evsel *evsel)
+{
+	return &evsel->attr;
+}
+
+enum lupe_tool_event lupe_evsel_tool(const struct lupe_evsel *evsel)
+{
+	return evsel->tool;
+}
+
+int lupe_evsel_supported(const struct lupe_evsel *evsel)
+{
+	return evsel->supported;
+}
+
+struct lupe_counts lupe_evsel_counts(const struct lupe_evsel *evsel, int cpu_idx, int thread_idx)
+{
+	struct lupe_counts zero = { 0, 0, 0 };
+	const struct lupe_evlist *evlist = evsel->evlist;
+
+	if (!evsel->counts)
+		return zero;
+	if (evsel->tool)
+		return cpu_idx == 0 && thread_idx == 0 ? evsel->counts[0] : zero;
+	if (cpu_idx >= evlist->ncpus || thread_idx >= evlist->nthreads)
+		return zero;
+	return evsel->counts[cpu_idx * evlist->nthreads + thread_idx];
+}
+
+int lupe_evlist_aggr_nr(const struct lupe_evlist *evlist, enum lupe_aggr mode)
+{
+	switch (mode) {
+	case LUPE_AGGR_CPU:
+		return evlist->ncpus;
+	case LUPE_AGGR_THREAD:
+		return evlist->nthreads;
+	case LUPE_AGGR_GLOBAL:
+		break;
+	}
+	return 1;
+}
+
+struct lupe_counts lupe_evsel_aggr_counts(const struct lupe_evsel *evsel, enum lupe_aggr mode,
+					  int idx)
+{
+	const struct lupe_evlist *evlist = evsel->evlist;
+	struct lupe_counts sum = { 0, 0, 0 };
+
+	if (!evsel->counts)
+		return sum;
+	if (evsel->tool)
+		return idx == 0 ? evsel->counts[0] : sum;
+	for (int c = 0; c < evlist->ncpus; c++) {
+		if (mode == LUPE_AGGR_CPU && c != idx)
+			continue;
+		for (int t = 0; t < evlist->nthreads; t++) {
+			if (mode == LUPE_AGGR_THREAD && t != idx)
+				continue;
+			lupe_counts_add(&sum, &evsel->counts[c * evlist->nthreads + t]);
+		}
+	}
+	return sum;
+}

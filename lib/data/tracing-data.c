@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TRACING_DATA: magic, version "0.6", endianness, sizeof(long), page size,
+ * the ring-buffer header formats, the ftrace formats (none needed), then
+ * per system the formats of the events recorded, then kallsyms, printk
+ * formats and saved cmdlines, which we leave empty: readers fall back to
+ * the sample's own data.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "data/tracing-data.h"
+#include "util/util.h"
+
+static const char *tracefs_dir(void)
+{
+	if (access("/sys/kernel/tracing/events", F_OK) == 0)
+		return "/sys/kernel/tracing";
+	if (access("/sys/kernel/debug/tracing/events", F_OK) == 0)
+		return "/sys/kernel/debug/tracing";
+	return NULL;
+}
+
+/* u64 size, then the file's bytes. */
+static int put_file(struct fbuf *b, const char *path)
+{
+	size_t len;
+	char *data = read_whole_file(path, &len);
+
+	if (!data)
+		return -errno;
+	fbuf_u64(b, len);
+	fbuf_add(b, data, len);
+	free(data);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tracing_data_build(struct fbuf *b, char *const *names, size_t nr)
+{
+	static const char magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	const char *dir = tracefs_dir();
+	char path[4096], **sorted;
+	uint32_t nr_sys = 0;
+	int err = 0;
+
+	if (!dir)
+		return -LUPE_ERR_NO_TRACEFS;
+	sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, names, nr * sizeof(*sorted));
+	qsort(sorted, nr, sizeof(*sorted), cmp_str);
+
+	fbuf_add(b, magic, sizeof(magic));
+	fbuf_add(b, "0.6", 4);
+	fbuf_add(b, &(char){ __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ }, 1);
+	fbuf_add(b, &(char){ sizeof(long) }, 1);
+	fbuf_u32(b, (uint32_t)sysconf(_SC_PAGESIZE));
+
+	fbuf_add(b, "header_page", 12);
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	err = put_file(b, path);
+	fbuf_add(b, "header_event", 13);
+	snprintf(path, sizeof(path), "%s/events/header_event", dir);
+	if (!err)
+		err = put_file(b, path);
+	fbuf_u32(b, 0); /* ftrace formats */
+
+	for (size_t i = 0; i < nr; i++)
+		if (!i || strncmp(sorted[i], sorted[i - 1], strcspn(sorted[i], ":") + 1))
+			nr_sys++;
+	fbuf_u32(b, nr_sys);
+	for (size_t i = 0; i < nr && !err;) {
+		size_t slen = strcspn(sorted[i], ":"), j = i;
+		uint32_t count = 0;
+
+		while (j < nr && !strncmp(sorted[j], sorted[i], slen + 1))
+			j++;
+		fbuf_add(b, sorted[i], slen);
+		fbuf_add(b, "", 1);
+		for (size_t k = i; k < j; k++)
+			if (k == i || strcmp(sorted[k], sorted[k - 1]))
+				count++;
+		fbuf_u32(b, count);
+		for (size_t k = i; k < j && !err; k++) {
+			if (k != i && !strcmp(sorted[k], sorted[k - 1]))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%.*s/%s/format", dir, (int)slen,
+				 sorted[k], sorted[k] + slen + 1);
+			err = put_file(b, path);
+		}
+		i = j;
+	}
+	fbuf_u32(b, 0); /* kallsyms */
+	fbuf_u32(b, 0); /* printk formats */
+	fbuf_u64(b, 0); /* saved cmdlines */
+	free(sorted);
+	return err ? err : b->err;
+}

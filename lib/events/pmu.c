@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs PMUs: /sys/bus/event_source/devices/<pmu>/ holds type, cpumask,
+ * format/<term> and events/<alias>. A format file says where a term's bits go ("config:0-7,32-35"),
+ * an events file names a set of terms ("event=0x3c,umask=0x00").
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "events/internal.h"
+#include "util/util.h"
+
+static char *sysfs_root;
+
+int lupe_events_set_sysfs(const char *dir)
+{
+	char *copy = NULL;
+
+	if (dir && !(copy = strdup(dir)))
+		return -ENOMEM;
+	free(sysfs_root);
+	sysfs_root = copy;
+	return 0;
+}
+
+const char *pmu_devices_dir(void)
+{
+	static char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s/bus/event_source/devices", sysfs_root ? sysfs_root : "/sys");
+	return buf;
+}
+
+void strv_free(char **v, size_t nr)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **dir_names(const char *dir, bool events_only, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL, **tmp;
+	size_t n = 0, cap = 0;
+
+	*nr = 0;
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		const char *dot = strrchr(de->d_name, '.');
+
+		if (de->d_name[0] == '.')
+			continue;
+		/* events/foo.scale, .unit, .per-pkg, .snapshot describe foo */
+		if (events_only && dot)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			tmp = realloc(v, cap * sizeof(*v));
+			if (!tmp)
+				goto fail;
+			v = tmp;
+		}
+		if (!(v[n] = strdup(de->d_name)))
+			goto fail;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	*nr = n;
+	if (!v)
+		errno = 0;
+	return v;
+fail:
+	closedir(d);
+	strv_free(v, n);
+	errno = ENOMEM;
+	return NULL;
+}
+
+char **pmu_names(size_t *nr)
+{
+	return dir_names(pmu_devices_dir(), false, nr);
+}
+
+/* "config1:0-7,32-35" -> field 1, bits 0..7 then 32..35. */
+static int format_parse(struct pmu_format *f, const char *text)
+{
+	const char *p;
+	char *end;
+
+	if (!strncmp(text, "config2:", 8))
+		f->field = 2, p = text + 8;
+	else if (!strncmp(text, "config1:", 8))
+		f->field = 1, p = text + 8;
+	else if (!strncmp(text, "config:", 7))
+		f->field = 0, p = text + 7;
+	else
+		return -LUPE_ERR_FORMAT;
+	f->nr_bits = 0;
+	while (*p) {
+		unsigned long lo = strtoul(p, &end, 10), hi = lo;
+
+		if (end == p)
+			return -LUPE_ERR_FORMAT;
+		p = end;
+		if (*p == '-') {
+			hi = strtoul(p + 1, &end, 10);
+			if (end == p + 1)
+				return -LUPE_ERR_FORMAT;
+			p = end;
+		}
+		if (hi < lo || hi > 63 || f->nr_bits + (hi - lo + 1) > 64)
+			return -LUPE_ERR_FORMAT;
+		for (unsigned long b = lo; b <= hi; b++)
+			f->bits[f->nr_bits++] = b;
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -LUPE_ERR_FORMAT;
+		else
+			break;
+	}
+	return f->nr_bits ? 0 : -LUPE_ERR_FORMAT;
+}
+
+int pmu_format_apply(const struct pmu_format *f, __u64 value, struct perf_event_attr *attr)
+{
+	__u64 *word = f->field == 0 ? &attr->config : f->field == 1 ? &attr->config1 :
+		      &attr->config2;
+
+	if (f->nr_bits < 64 && value >> f->nr_bits)
+		return -ERANGE;
+	for (int i = 0; i < f->nr_bits; i++) {
+		__u64 bit = 1ULL << f->bits[i];
+
+		if (value >> i & 1)
+			*word |= bit;
+		else
+			*word &= ~bit;
+	}
+	return 0;
+}
+
+void pmu_free(struct pmu *pmu)
+{
+	if (!pmu)
+		return;
+	for (size_t i = 0; i < pmu->nr_formats; i++)
+		free(pmu->formats[i].name);
+	for (size_t i = 0; i < pmu->nr_aliases; i++) {
+		free(pmu->aliases[i].name);
+		free(pmu->aliases[i].terms);
+	}
+	free(pmu->formats);
+	free(pmu->aliases);
+	free(pmu->cpus);
+	free(pmu->name);
+	free(pmu);
+}
+
+static int load_formats(struct pmu *pmu, const char *dir)
+{
+	char path[2 * PATH_MAX], buf[256];
+	size_t nr;
+	char **names = dir_names(dir, false, &nr);
+
+	if (!names)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	pmu->formats = calloc(nr, sizeof(*pmu->formats));
+	if (!pmu->formats) {
+		strv_free(names, nr);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct pmu_format *f = &pmu->formats[pmu->nr_formats];
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path) ||
+		    read_small_file(path, buf, sizeof(buf)) < 0 || format_parse(f, buf)) {
+			pr_debug("pmu %s: skipping format '%s'\n", pmu->name, names[i]);
+			continue;
+		}
+		f->name = names[i];
+		names[i] = NULL;
+		pmu->nr_formats++;
+	}
+	strv_free(names, nr);
+	return 0;
+}
+
+static int load_aliases(struct pmu *pmu, const char *dir)
+{
+	char path[2 * PATH_MAX];
+	size_t nr;
+	char **names = dir_names(dir, true, &nr);
+
+	if (!names)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	pmu->aliases = calloc(nr, sizeof(*pmu->aliases));
+	if (!pmu->aliases) {
+		strv_free(names, nr);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct pmu_alias *a = &pmu->aliases[pmu->nr_aliases];
+		size_t len;
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path))
+			continue;
+		a->terms = read_whole_file(path, &len);
+		if (!a->terms)
+			continue;
+		while (len && (a->terms[len - 1] == '\n' || a->terms[len - 1] == ' '))
+			a->terms[--len] = '\0';
+		a->name = names[i];
+		names[i] = NULL;
+		pmu->nr_aliases++;
+	}
+	strv_free(names, nr);
+	return 0;
+}
+
+struct pmu *pmu_load(const char *name)
+{
+	char dir[PATH_MAX], path[2 * PATH_MAX], buf[256];
+	struct pmu *pmu;
+	char *end;
+	int err;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return err_ptr(-ENOENT);
+	if (snprintf(dir, sizeof(dir), "%s/%s", pmu_devices_dir(), name) >= (int)sizeof(dir))
+		return err_ptr(-ENAMETOOLONG);
+	snprintf(path, sizeof(path), "%s/type", dir);
+	err = read_small_file(path, buf, sizeof(buf));
+	if (err < 0)
+		return err_ptr(err);
+	pmu = calloc(1, sizeof(*pmu));
+	if (!pmu || !(pmu->name = strdup(name)))
+		goto nomem;
+	pmu->type = strtoul(buf, &end, 0);
+	if (end == buf) {
+		pmu_free(pmu);
+		return err_ptr(-LUPE_ERR_FORMAT);
+	}
+	/* uncore PMUs name one CPU per package in cpumask, hybrid core PMUs theirs in cpus */
+	snprintf(path, sizeof(path), "%s/cpumask", dir);
+	if (read_small_file(path, buf, sizeof(buf)) <= 0) {
+		snprintf(path, sizeof(path), "%s/cpus", dir);
+		if (read_small_file(path, buf, sizeof(buf)) <= 0)
+			buf[0] = '\0';
+	}
+	if (buf[0] && !(pmu->cpus = strdup(buf)))
+		goto nomem;
+	snprintf(path, sizeof(path), "%s/format", dir);
+	if (load_formats(pmu, path))
+		goto nomem;
+	snprintf(path, sizeof(path), "%s/events", dir);
+	if (load_aliases(pmu, path))
+		goto nomem;
+	return pmu;
+nomem:
+	pmu_free(pmu);
+	return err_ptr(-ENOMEM);
+}
+
+const struct pmu_format *pmu_format_find(const struct pmu *pmu, const char *name)
+{
+	for (size_t i = 0; i < pmu->nr_formats; i++)
+		if (!strcmp(pmu->formats[i].name, name))
+			return &pmu->formats[i];
+	return NULL;
+}
+
+const struct pmu_alias *pmu_alias_find(const struct pmu *pmu, const char *name)
+{
+	for (size_t i = 0; i < pmu->nr_aliases; i++)
+		if (!strcasecmp(pmu->aliases[i].name, name))
+			return &pmu->aliases[i];
+	return NULL;
+}

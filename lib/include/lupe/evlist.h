@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counting: a list of events (evsels), each opened on every CPU x thread of
+ * a target, read and summed. Groups open their members with the leader's
+ * fd and are read in one go. Tool events (duration_time, user_time,
+ * system_time) have no fd: the caller hands in their values.
+ */
+#ifndef LUPE_EVLIST_H
+#define LUPE_EVLIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lupe/core.h>
+#include <lupe/counts.h>
+#include <lupe/cpumap.h>
+#include <lupe/events.h>
+
+struct lupe_evlist;
+struct lupe_evsel;
+
+/* How the counters are opened; sz first, so that the struct can grow. */
+struct lupe_evlist_opts {
+	size_t sz;          /* sizeof(struct lupe_evlist_opts) */
+	int inherit;        /* count the children the threads fork (a workload) */
+	int enable_on_exec; /* start counting at the thread's next exec (a held workload) */
+};
+
+/* Why lupe_evlist_open() stopped: the event and where it was opened. */
+struct lupe_open_failure {
+	int err;      /* negative errno from the kernel */
+	int evsel;    /* index of the event in the list */
+	int cpu;      /* -1: any CPU */
+	pid_t pid;    /* -1: any thread */
+};
+
+/*
+ * A list with one evsel per event of events (attrs and names are copied;
+ * events may be freed after). Returns NULL with errno set on failure.
+ */
+LUPE_API struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events);
+/* Close and free everything; NULL is ok. */
+LUPE_API void lupe_evlist_delete(struct lupe_evlist *evlist);
+
+LUPE_API int lupe_evlist_nr(const struct lupe_evlist *evlist);
+LUPE_API struct lupe_evsel *lupe_evlist_evsel(struct lupe_evlist *evlist, int idx);
+
+/*
+ * Open every event on every CPU of cpus and thread of threads (the list
+ * takes a reference on each map). Events the machine lacks are marked
+ * unsupported and skipped, as perf does (an unsupported group leader with
+ * members is an error). Counters start disabled unless opts->enable_on_exec;
+ * call lupe_evlist_enable(). Returns 0, or the negative errno of the first
+ * refusal with *fail filled (fail may be NULL); nothing is left open then.
+ */
+LUPE_API int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *cpus,
+			      struct lupe_thread_map *threads,
+			      const struct lupe_evlist_opts *opts,
+			      struct lupe_open_failure *fail);
+LUPE_API int lupe_evlist_enable(struct lupe_evlist *evlist);
+LUPE_API int lupe_evlist_disable(struct lupe_evlist *evlist);
+
+/*
+ * Read every open counter: the values are cumulative since open. Tool
+ * events get the values of lupe_evlist_set_tool_times(). Returns 0 or a
+ * negative errno.
+ */
+LUPE_API int lupe_evlist_read(struct lupe_evlist *evlist);
+
+/* Values for the tool events, in ns: wall time, and the workload's user/sys times. */
+LUPE_API void lupe_evlist_set_tool_times(struct lupe_evlist *evlist, uint64_t duration_ns,
+					 uint64_t user_ns, uint64_t system_ns);
+
+/* Close every fd (the counts read last stay); the list can be opened again. */
+LUPE_API void lupe_evlist_close(struct lupe_evlist *evlist);
+
+LUPE_API struct lupe_cpu_map *lupe_evlist_cpus(const struct lupe_evlist *evlist);
+LUPE_API struct lupe_thread_map *lupe_evlist_threads(const struct lupe_evlist *evlist);
+
+LUPE_API const char *lupe_evsel_name(const struct lupe_evsel *evsel);
+LUPE_API const struct perf_event_attr *lupe_evsel_attr(const struct lupe_evsel *evsel);
+LUPE_API enum lupe_tool_event lupe_evsel_tool(const struct lupe_evsel *evsel);
+/* 0 once an open found that the machine lacks the event; 1 otherwise. */
+LUPE_API int lupe_evsel_supported(const struct lupe_evsel *evsel);
+
+/*
+ * The values last read on the CPU at cpu_idx of the list's cpu map and the
+ * thread at thread_idx. A tool event has one slot, (0, 0); others give zeros.
+ */
+LUPE_API struct lupe_counts lupe_evsel_counts(const struct lupe_evsel *evsel, int cpu_idx,
+					      int thread_idx);
+
+/* How counts are summed for printing: all together, per CPU (-A), per thread. */
+enum lupe_aggr {
+	LUPE_AGGR_GLOBAL,
+	LUPE_AGGR_CPU,
+	LUPE_AGGR_THREAD,
+};
+
+/* How many aggregates mode makes of the list's maps: 1, the CPUs, the threads. */
+LUPE_API int lupe_evlist_aggr_nr(const struct lupe_evlist *evlist, enum lupe_aggr mode);
+
+/*
+ * The raw (unscaled) sum of an event's values in aggregate idx: scale the
+ * sum, not the parts, as perf does. A tool event counts in aggregate 0 only.
+ */
+LUPE_API struct lupe_counts lupe_evsel_aggr_counts(const struct lupe_evsel *evsel,
+						   enum lupe_aggr mode, int idx);
+
+#endif

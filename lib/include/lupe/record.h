@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A recording: events opened per CPU x thread with one mmap ring per CPU
+ * (or per thread x any CPU with a ring per thread, without inherit),
+ * drained into a perf.data file or pipe that Linux perf
+ * reads. The command drives it:
+ *
+ *   rec = lupe_record_new(&opts, events, nr_events, cpus, threads);
+ *   lupe_record_open(rec);     events and rings
+ *   lupe_record_start(rec);    attrs, features (pipe), synthesized state, enable
+ *   while (...) lupe_record_poll(rec, timeout);
+ *   lupe_record_stop(rec);     disable, drain, lost counts, features, header
+ *   lupe_record_delete(rec);
+ */
+#ifndef LUPE_RECORD_H
+#define LUPE_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <lupe/core.h>
+#include <lupe/cpumap.h>
+#include <lupe/events.h>
+
+enum lupe_callgraph {
+	LUPE_CALLGRAPH_NONE,
+	LUPE_CALLGRAPH_FP,
+	LUPE_CALLGRAPH_DWARF,
+};
+
+struct lupe_record_opts {
+	size_t sz;               /* sizeof(struct lupe_record_opts), for growth */
+	const char *output;      /* path; "-" writes pipe mode to stdout */
+	unsigned int mmap_pages; /* data pages per ring, a power of two; 0: 512 KiB */
+	unsigned int freq;       /* samples per second; 0: 4000, or every hit of a tracepoint */
+	uint64_t period;         /* events per sample; wins over freq when set */
+	enum lupe_callgraph callgraph;
+	uint32_t stack_size;     /* dwarf: bytes of user stack per sample */
+	int system_wide;         /* -a / -C: pid -1 on each CPU */
+	int workload;            /* threads is a held workload: enable on exec */
+	int no_inherit;
+	int comp_level;          /* zstd level with -z; 0 for none */
+	int sample_cpu;          /* add PERF_SAMPLE_CPU (always with system_wide) */
+	const char *version;     /* VERSION feature */
+	int argc;                /* CMDLINE feature: the command's words */
+	char **argv;
+};
+
+struct lupe_record_stats {
+	uint64_t samples;
+	uint64_t lost;          /* samples the kernel dropped (LOST_SAMPLES total) */
+	uint64_t lost_chunks;   /* PERF_RECORD_LOST records */
+	uint64_t wakeups;       /* polls that found data */
+	uint64_t bytes_written; /* data section bytes (after compression) */
+	uint64_t bytes_in;      /* data bytes before compression */
+	uint64_t file_size;     /* the whole output file, after stop */
+};
+
+struct lupe_record;
+
+/*
+ * Prepare a recording of events (copied) on cpus and threads (references
+ * taken). Opens nothing yet. With cpus from lupe_cpu_map_any() (and
+ * no_inherit: the kernel mmaps no inherited per-thread event) each thread
+ * gets a ring of its own; otherwise each CPU has one that every thread on
+ * it writes to. Returns NULL and errno (EINVAL for bad opts).
+ */
+LUPE_API struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
+					     const struct lupe_event *events, size_t nr_events,
+					     struct lupe_cpu_map *cpus,
+					     struct lupe_thread_map *threads);
+
+/*
+ * Open every event on every CPU and thread, mmap the rings, and create the
+ * output (an existing file becomes FILE.old). On failure, *failed (if not
+ * NULL) is the index of the event that could not be opened, or -1. Returns
+ * 0 or -errno: -ENOENT/-EOPNOTSUPP for an event the machine lacks,
+ * -EACCES/-EPERM when refused (perf_event_paranoid), -EPERM from mmap past
+ * perf_event_mlock_kb, an errno from creating the output.
+ */
+LUPE_API int lupe_record_open(struct lupe_record *rec, int *failed);
+
+/*
+ * Write what precedes the samples (attrs; in pipe mode features and tracing
+ * data), synthesize existing threads and the kernel map, then enable the
+ * events unless a workload's exec will. Returns 0 or -errno.
+ */
+LUPE_API int lupe_record_start(struct lupe_record *rec);
+
+/*
+ * An extra fd that wakes lupe_record_poll (a workload's pidfd, a signal
+ * self-pipe); the caller reads it. Up to 4.
+ */
+LUPE_API int lupe_record_add_wake_fd(struct lupe_record *rec, int fd);
+
+/*
+ * Wait up to timeout_ms (-1: forever) for data or a wake fd, then drain
+ * every ring once. Returns 0, 1 when every monitored thread has exited
+ * (nothing more can come), or a negative errno (a write error: ENOSPC).
+ */
+LUPE_API int lupe_record_poll(struct lupe_record *rec, int timeout_ms);
+
+/*
+ * Disable the events, drain the rings, write the lost counts, the feature
+ * sections and, last, the header. A file whose header is not written is not
+ * a perf.data file: on any error, stop leaves it unlinked. Returns 0 or
+ * -errno.
+ */
+LUPE_API int lupe_record_stop(struct lupe_record *rec);
+
+/* Remove an output that will not be completed (a workload that failed to start). */
+LUPE_API void lupe_record_abort(struct lupe_record *rec);
+
+LUPE_API void lupe_record_get_stats(const struct lupe_record *rec, struct lupe_record_stats *st);
+
+/* The output's name as given ("-" for stdout). */
+LUPE_API const char *lupe_record_output(const struct lupe_record *rec);
+
+/* Close everything; NULL is ok. */
+LUPE_API void lupe_record_delete(struct lupe_record *rec);
+
+#endif

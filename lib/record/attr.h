@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* How record sets up each event's perf_event_attr, as perf record does. */
+#ifndef LUPE_RECORD_ATTR_H
+#define LUPE_RECORD_ATTR_H
+
+#include <linux/perf_event.h>
+#include <lupe/record.h>
+
+/*
+ * Sampling fields on top of what the event spec gave: sample_type (IP, TID,
+ * TIME, PERIOD; CPU system-wide; CALLCHAIN and the user stack for -g and
+ * dwarf; RAW for tracepoints; IDENTIFIER when several events share a file),
+ * frequency or period, read_format ID|LOST, disabled (enable_on_exec for a
+ * workload). The tracking event (the first) also asks for MMAP2, COMM, and
+ * FORK/EXIT records.
+ */
+void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
+			int tracking, int many);
+
+/*
+ * When perf_event_paranoid refuses kernel samples to this user, perf falls
+ * back to user space only: set exclude_kernel and exclude_hv if that could
+ * help. Returns 1 when the attr changed (worth another try), else 0.
+ */
+int record_attr_exclude_kernel_fallback(struct perf_event_attr *a);
+
+#endif

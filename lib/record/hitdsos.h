@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which DSOs the samples hit, for the BUILD_ID feature: the maps each
+ * process has (from MMAP/MMAP2, copied on FORK), and a mark on the DSO an
+ * IP falls in. Cheaper than perf's second pass over the whole file.
+ */
+#ifndef LUPE_RECORD_HITDSOS_H
+#define LUPE_RECORD_HITDSOS_H
+
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include "data/writer.h"
+
+struct hitdsos;
+
+struct hitdsos *hitdsos_new(void);
+void hitdsos_delete(struct hitdsos *h);
+
+/* Feed a MMAP, MMAP2, FORK or COMM(exec) record; others are ignored. */
+void hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec);
+
+/* A sample of pid at ip in cpumode (header.misc & PERF_RECORD_MISC_CPUMODE_MASK). */
+void hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode);
+
+/* BUILD_ID entries for the DSOs hit that have one. Returns how many. */
+int hitdsos_build_ids(struct hitdsos *h, struct fbuf *b);
+
+#endif

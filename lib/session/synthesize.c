@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Synthesized COMM/FORK/MMAP2/MMAP records from /proc, laid out as the
+ * kernel writes them so that one reader path serves both.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include "data/format.h"
+#include "session/synthesize.h"
+#include "util/util.h"
+
+#define ALIGN8(x) (((x) + 7) & ~(size_t)7)
+
+/* Big enough for any record we build: a path plus the trailer. */
+union synth_buf {
+	struct perf_event_header h;
+	struct perf_record_comm comm;
+	struct perf_record_fork fork;
+	struct perf_record_mmap mmap;
+	struct perf_record_mmap2 mmap2;
+	char bytes[PATH_MAX + 512];
+};
+
+static int emit(const struct synth *s, union synth_buf *b, size_t body)
+{
+	/* The trailer is zero: time 0 sorts synthesized state first. */
+	memset(b->bytes + body, 0, s->id_hdr_size);
+	b->h.size = (uint16_t)(body + s->id_hdr_size);
+	return s->fn(&b->h, s->arg);
+}
+
+int synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *comm)
+{
+	union synth_buf b;
+	size_t n = strnlen(comm, 16);
+
+	memset(&b.comm, 0, sizeof(b.comm));
+	b.comm.header.type = PERF_RECORD_COMM;
+	b.comm.pid = pid;
+	b.comm.tid = tid;
+	memset(b.comm.comm, 0, ALIGN8(n + 1));
+	memcpy(b.comm.comm, comm, n);
+	return emit(s, &b, sizeof(b.comm) + ALIGN8(n + 1));
+}
+
+static int synth_fork(const struct synth *s, pid_t pid, pid_t tid)
+{
+	union synth_buf b;
+
+	memset(&b.fork, 0, sizeof(b.fork));
+	b.fork.header.type = PERF_RECORD_FORK;
+	b.fork.pid = pid;
+	b.fork.ppid = pid;
+	b.fork.tid = tid;
+	b.fork.ptid = pid;
+	return emit(s, &b, sizeof(b.fork));
+}
+
+/* "Name:" and "Tgid:" of /proc/PID/task/TID/status. */
+static int thread_status(pid_t pid, pid_t tid, char *comm, size_t size, pid_t *tgid)
+{
+	char path[64], *st, *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	st = read_whole_file(path, NULL);
+	if (!st)
+		return -ESRCH;
+	comm[0] = '\0';
+	*tgid = pid;
+	p = strstr(st, "Name:");
+	if (p) {
+		size_t n = 0;
+
+		for (p += 5; *p == '\t' || *p == ' '; p++)
+			;
+		while (p[n] && p[n] != '\n' && n + 1 < size)
+			n++;
+		memcpy(comm, p, n);
+		comm[n] = '\0';
+	}
+	p = strstr(st, "Tgid:");
+	if (p)
+		*tgid = (pid_t)strtol(p + 5, NULL, 10);
+	free(st);
+	return 0;
+}
+
+/* MMAP2 for each executable map in /proc/PID/maps; kernel threads have none. */
+static int synth_maps(const struct synth *s, pid_t pid)
+{
+	char path[64], *maps, *line, *save = NULL;
+	union synth_buf b;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", pid, pid);
+	maps = read_whole_file(path, NULL);
+	if (!maps)
+		return errno == ENOENT ? -ESRCH : 0;
+	for (line = strtok_r(maps, "\n", &save); line && !err; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long start, end, pgoff, ino;
+		unsigned int maj, min;
+		char perm[5];
+		int name_at = 0;
+		const char *name;
+		size_t n;
+
+		if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perm, &pgoff,
+			   &maj, &min, &ino, &name_at) < 7)
+			continue;
+		if (perm[2] != 'x' && !s->data_maps)
+			continue;
+		name = name_at ? line + name_at : "";
+		if (!*name)
+			name = "//anon";
+		n = strlen(name) + 1;
+		if (n > PATH_MAX)
+			continue;
+		memset(&b.mmap2, 0, sizeof(b.mmap2));
+		b.mmap2.header.type = PERF_RECORD_MMAP2;
+		b.mmap2.header.misc = PERF_RECORD_MISC_USER;
+		b.mmap2.pid = pid;
+		b.mmap2.tid = pid;
+		b.mmap2.start = start;
+		b.mmap2.len = end - start;
+		b.mmap2.pgoff = pgoff;
+		b.mmap2.maj = maj;
+		b.mmap2.min = min;
+		b.mmap2.ino = ino;
+		b.mmap2.prot = (perm[0] == 'r' ? PROT_READ : 0) | (perm[1] == 'w' ? PROT_WRITE : 0) |
+			       (perm[2] == 'x' ? PROT_EXEC : 0);
+		b.mmap2.flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		memset(b.mmap2.filename, 0, ALIGN8(n));
+		memcpy(b.mmap2.filename, name, n);
+		err = emit(s, &b, sizeof(b.mmap2) + ALIGN8(n));
+	}
+	free(maps);
+	return err;
+}
+
+static int synth_one(const struct synth *s, pid_t pid, pid_t tid)
+{
+	char comm[64];
+	pid_t tgid;
+	int err = thread_status(pid, tid, comm, sizeof(comm), &tgid);
+
+	if (err)
+		return err;
+	err = synth_comm(s, tgid, tid, comm);
+	if (!err && tid != tgid)
+		err = synth_fork(s, tgid, tid);
+	return err;
+}
+
+int synth_process(const struct synth *s, pid_t pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -ESRCH;
+	/* The leader first: readers attach the other threads' FORK to it. */
+	err = synth_one(s, pid, pid);
+	while (!err && (de = readdir(d))) {
+		pid_t tid = (pid_t)strtol(de->d_name, NULL, 10);
+
+		if (tid > 0 && tid != pid && synth_one(s, pid, tid) == -ENOMEM)
+			err = -ENOMEM;
+	}
+	closedir(d);
+	if (err == -ESRCH)
+		return err;
+	return err ? err : synth_maps(s, pid);
+}
+
+int synth_thread(const struct synth *s, pid_t tid)
+{
+	char comm[64];
+	pid_t tgid;
+	int err = thread_status(tid, tid, comm, sizeof(comm), &tgid);
+
+	if (err)
+		return err;
+	if (tgid != tid && (err = synth_one(s, tgid, tgid)) != 0)
+		return err;
+	err = synth_one(s, tgid, tid);
+	return err ? err : synth_maps(s, tgid);
+}
+
+int synth_all(const struct synth *s)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int err = 0;
+
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		pid_t pid;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = (pid_t)strtol(de->d_name, NULL, 10);
+		err = synth_process(s, pid);
+		if (err == -ESRCH)
+			err = 0; /* it exited while we looked */
+	}
+	closedir(d);
+	return err;
+}
+
+/*
+ * The kernel text: "Kernel code" in /proc/iomem spans _text.._etext in
+ * physical addresses, which gives the length without reading all of
+ * /proc/kallsyms (60 ms here); the virtual start is _text, near its top.
+ */
+static int kernel_text(uint64_t *start, uint64_t *len)
+{
+	char line[256];
+	FILE *f = fopen("/proc/kallsyms", "re");
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t, name[128];
+
+		if (sscanf(line, "%llx %c %127s", &a, &t, name) == 3 &&
+		    (!strcmp(name, "_text") || !strcmp(name, "_stext")) && a) {
+			*start = a;
+			found = 1;
+		}
+	}
+	if (!found) {
+		fclose(f);
+		return -EPERM; /* kptr_restrict shows zeros */
+	}
+	*len = 0;
+	{
+		char *iomem = read_whole_file("/proc/iomem", NULL), *p;
+
+		p = iomem ? strstr(iomem, " : Kernel code") : NULL;
+		if (p) {
+			unsigned long long lo, hi;
+
+			while (p > iomem && p[-1] != '\n')
+				p--;
+			if (sscanf(p, " %llx-%llx", &lo, &hi) == 2 && hi > lo && lo)
+				*len = hi + 1 - lo;
+		}
+		free(iomem);
+	}
+	/* Without iomem (not root): scan on for _etext. */
+	while (!*len && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t, name[128];
+
+		if (sscanf(line, "%llx %c %127s", &a, &t, name) == 3 && !strcmp(name, "_etext"))
+			*len = a - *start;
+	}
+	fclose(f);
+	if (!*len)
+		*len = ~0ULL - *start;
+	return 0;
+}
+
+static int synth_kmap(const struct synth *s, uint64_t start, uint64_t len, uint64_t pgoff,
+		      const char *name)
+{
+	union synth_buf b;
+	size_t n = strlen(name) + 1;
+
+	if (n > PATH_MAX)
+		return -ENAMETOOLONG;
+	memset(&b.mmap, 0, sizeof(b.mmap));
+	b.mmap.header.type = PERF_RECORD_MMAP;
+	b.mmap.header.misc = PERF_RECORD_MISC_KERNEL;
+	b.mmap.pid = (uint32_t)-1;
+	b.mmap.tid = 0;
+	b.mmap.start = start;
+	b.mmap.len = len;
+	b.mmap.pgoff = pgoff;
+	memset(b.mmap.filename, 0, ALIGN8(n));
+	memcpy(b.mmap.filename, name, n);
+	return emit(s, &b, sizeof(b.mmap) + ALIGN8(n));
+}
+
+int synth_kernel(const struct synth *s)
+{
+	uint64_t start = 0, len = 0;
+	char *mods, *line, *save = NULL;
+	int err = kernel_text(&start, &len);
+
+	if (err)
+		return err;
+	err = synth_kmap(s, start, len, start, "[kernel.kallsyms]_text");
+	if (err)
+		return err;
+	/*
+	 * NEEDSWORK: perf names a module map by its .ko path (from
+	 * /lib/modules); "[name]" still resolves through /proc/kallsyms.
+	 */
+	mods = read_whole_file("/proc/modules", NULL);
+	for (line = mods ? strtok_r(mods, "\n", &save) : NULL; line && !err;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[128], bracket[132];
+		unsigned long long size, addr;
+
+		if (sscanf(line, "%127s %llu %*s %*s %*s %llx", name, &size, &addr) != 3 || !addr)
+			continue;
+		snprintf(bracket, sizeof(bracket), "[%s]", name);
+		err = synth_kmap(s, addr, size, 0, bracket);
+	}
+	free(mods);
+	return err;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Records for state that existed before recording began, as perf
+ * synthesizes them: COMM and FORK for threads, MMAP2 for the executable
+ * maps of processes (from /proc), the kernel map and its modules. Each
+ * record carries id_hdr_size zero bytes as its sample_id trailer, which
+ * readers take as "time 0, before everything".
+ */
+#ifndef LUPE_SESSION_SYNTHESIZE_H
+#define LUPE_SESSION_SYNTHESIZE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+/* Receives each synthesized record; non-zero stops the synthesis. */
+typedef int (*synth_fn)(const struct perf_event_header *rec, void *arg);
+
+struct synth {
+	synth_fn fn;
+	void *arg;
+	size_t id_hdr_size; /* sample_id_size() of the first event */
+	int data_maps;      /* also the maps that are not executable (mmap_data) */
+};
+
+/*
+ * The kernel map "[kernel.kallsyms]_text" (start: the address of _text,
+ * which perf uses as its relocation reference, and pgoff the same address),
+ * then one map per loaded module. Returns 0, or -EPERM when kernel
+ * addresses are hidden (kptr_restrict) and nothing was written.
+ */
+int synth_kernel(const struct synth *s);
+
+/*
+ * COMM (and FORK for a thread that is not its process's leader) for each
+ * thread of process pid, and MMAP2 for its executable maps. Kernel
+ * threads get only COMM. Returns 0, or -ESRCH when the process is gone.
+ */
+int synth_process(const struct synth *s, pid_t pid);
+
+/* One thread's COMM and FORK only (for -t lists), plus its process's maps. */
+int synth_thread(const struct synth *s, pid_t tid);
+
+/* Every process in /proc (system-wide recording). */
+int synth_all(const struct synth *s);
+
+/* A COMM record for pid/tid, with the name given. */
+int synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *comm);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * GNU build-ids: of an ELF file (through libdw's dwelf_elf_gnu_build_id),
+ * and of the running kernel (the notes in /sys/kernel/notes). Shared by
+ * record (the BUILD_ID feature) and the readers (finding the right binary).
+ */
+#ifndef LUPE_SYMBOLS_BUILD_ID_H
+#define LUPE_SYMBOLS_BUILD_ID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BUILD_ID_MAX 20
+
+/*
+ * The build-id of the ELF file at path into id (BUILD_ID_MAX bytes).
+ * Returns its length, -ENOENT without one (or not ELF), another negative
+ * errno if the file cannot be read, -ENOTSUP without libdw.
+ */
+int build_id_read(const char *path, uint8_t *id);
+
+/* The build-id in a block of ELF notes (Elf64_Nhdr entries). Same returns. */
+int build_id_from_notes(const void *notes, size_t len, uint8_t *id);
+
+/* The running kernel's build-id, from /sys/kernel/notes. */
+int build_id_kernel(uint8_t *id);
+
+/* id as lowercase hex into out (2 * len + 1 bytes). */
+void build_id_hex(const uint8_t *id, int len, char *out);
+
+#endif

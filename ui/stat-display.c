@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stat's report: sums per aggregate, scaled by enabled/running time, means
+ * over runs, and the lines perf prints for them, events in list order and
+ * aggregates (CPUs, threads) within each event.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stat-display.h"
+#include "stat-metric.h"
+
+int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode)
+{
+	int nevsel = lupe_evlist_nr(evlist), naggr = lupe_evlist_aggr_nr(evlist, mode);
+
+	if (!s->c || s->nevsel != nevsel || s->naggr != naggr) {
+		free(s->c);
+		s->c = calloc((size_t)nevsel * naggr + 1, sizeof(*s->c));
+		if (!s->c)
+			return -ENOMEM;
+		s->nevsel = nevsel;
+		s->naggr = naggr;
+	}
+	for (int e = 0; e < nevsel; e++)
+		for (int a = 0; a < naggr; a++)
+			s->c[e * naggr + a] =
+				lupe_evsel_aggr_counts(lupe_evlist_evsel(evlist, e), mode, a);
+	return 0;
+}
+
+void stat_snapshot_free(struct stat_snapshot *s)
+{
+	free(s->c);
+	s->c = NULL;
+}
+
+int stat_accum_init(struct stat_accum *a, int nevsel, int naggr)
+{
+	size_t n = (size_t)nevsel * naggr + 1;
+
+	memset(a, 0, sizeof(*a));
+	a->nevsel = nevsel;
+	a->naggr = naggr;
+	a->val = calloc(n, sizeof(*a->val));
+	a->ena = calloc(n, sizeof(*a->ena));
+	a->run = calloc(n, sizeof(*a->run));
+	if (!a->val || !a->ena || !a->run) {
+		stat_accum_free(a);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void stat_accum_reset(struct stat_accum *a)
+{
+	size_t n = (size_t)a->nevsel * a->naggr + 1;
+
+	memset(a->val, 0, n * sizeof(*a->val));
+	memset(a->ena, 0, n * sizeof(*a->ena));
+	memset(a->run, 0, n * sizeof(*a->run));
+	memset(&a->wall, 0, sizeof(a->wall));
+}
+
+void stat_accum_free(struct stat_accum *a)
+{
+	free(a->val);
+	free(a->ena);
+	free(a->run);
+	a->val = a->ena = a->run = NULL;
+}
+
+void stat_accum_add(struct stat_accum *a, const struct stat_snapshot *now,
+		    const struct stat_snapshot *prev, double wall_ns)
+{
+	for (int i = 0; i < a->nevsel * a->naggr; i++) {
+		struct lupe_counts c = prev ? lupe_counts_delta(&now->c[i], &prev->c[i]) : now->c[i];
+
+		lupe_counts_scale(&c);
+		lupe_stats_update(&a->val[i], c.val);
+		lupe_stats_update(&a->ena[i], c.ena);
+		lupe_stats_update(&a->run[i], c.run);
+	}
+	lupe_stats_update(&a->wall, wall_ns);
+}
+
+int stat_unit_width(struct lupe_evlist *evlist)
+{
+	int width = 4;
+
+	for (int e = 0; e < lupe_evlist_nr(evlist); e++) {
+		struct lupe_evsel *evsel = lupe_evlist_evsel(evlist, e);
+		double scale;
+		int n = strlen(stat_unit_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel), &scale));
+
+		if (n > width)
+			width = n;
+	}
+	return width;
+}
+
+static int counted(const struct stat_accum *a, int i)
+{
+	return lupe_stats_mean(&a->run[i]) > 0 && lupe_stats_mean(&a->ena[i]) > 0;
+}
+
+/* The counts of aggregate aggr that other counters' metrics refer to. */
+static void build_shadow(const struct stat_display *d, int aggr, struct stat_shadow *sh)
+{
+	const struct stat_accum *a = d->accum;
+
+	memset(sh, 0, sizeof(*sh));
+	for (int e = 0; e < a->nevsel; e++) {
+		struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
+		int i = e * a->naggr + aggr;
+
+		if (!lupe_evsel_supported(evsel) || !counted(a, i))
+			continue;
+		stat_shadow_update(sh, stat_kind_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel)),
+				   lupe_stats_mean(&a->val[i]));
+	}
+}
+
+static const struct stat_accum *sort_accum;
+static int sort_evsel;
+
+/* --per-thread: busiest thread first, as perf sorts them */
+static int by_value_desc(const void *pa, const void *pb)
+{
+	int x = *(const int *)pa, y = *(const int *)pb;
+	double vx = lupe_stats_mean(&sort_accum->val[sort_evsel * sort_accum->naggr + x]);
+	double vy = lupe_stats_mean(&sort_accum->val[sort_evsel * sort_accum->naggr + y]);
+
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	return x - y;
+}
+
+static void print_one(const struct stat_display *d, int e, int aggr,
+		      const struct stat_shadow *sh)
+{
+	const struct stat_accum *a = d->accum;
+	struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
+	const struct perf_event_attr *attr = lupe_evsel_attr(evsel);
+	enum lupe_tool_event tool = lupe_evsel_tool(evsel);
+	struct lupe_thread_map *threads = lupe_evlist_threads(d->evlist);
+	struct lupe_cpu_map *cpus = lupe_evlist_cpus(d->evlist);
+	int i = e * a->naggr + aggr;
+	double scale, mean = lupe_stats_mean(&a->val[i]);
+	char unitbuf[16];
+	struct stat_row row = {
+		.prefix = d->prefix,
+		.name = lupe_evsel_name(evsel),
+		.supported = lupe_evsel_supported(evsel),
+		.run = (uint64_t)lupe_stats_mean(&a->run[i]),
+		.ena = (uint64_t)lupe_stats_mean(&a->ena[i]),
+	};
+
+	row.unit = stat_unit_of(attr, tool, &scale);
+	row.fractional = scale != (double)(long long)scale;
+	row.counted = row.supported && counted(a, i);
+	row.value = mean * scale;
+	row.noise = lupe_stats_rel_stddev(lupe_stats_stddev(&a->val[i]), mean);
+	if (d->mode == LUPE_AGGR_CPU && cpus)
+		row.cpu = lupe_cpu_map_cpu(cpus, aggr);
+	if (d->mode == LUPE_AGGR_THREAD && threads) {
+		row.pid = lupe_thread_map_pid(threads, aggr);
+		row.comm = d->comms && d->comms[aggr] ? d->comms[aggr] : "";
+	}
+	if (row.counted)
+		stat_metric_for(stat_kind_of(attr, tool), row.value, scale, sh, d->walltime_ns,
+				&row.metric, unitbuf);
+	stat_print_row(d->print, &row);
+}
+
+void stat_display_counters(const struct stat_display *d)
+{
+	const struct stat_accum *a = d->accum;
+	struct stat_shadow *shadows = calloc(a->naggr, sizeof(*shadows));
+	int *order = calloc(a->naggr, sizeof(*order));
+
+	if (!shadows || !order)
+		goto out;
+	for (int g = 0; g < a->naggr; g++)
+		build_shadow(d, g, &shadows[g]);
+	for (int e = 0; e < a->nevsel; e++) {
+		int n = a->naggr;
+
+		/* a tool event has one value, not one per CPU or thread */
+		if (lupe_evsel_tool(lupe_evlist_evsel(d->evlist, e)))
+			n = 1;
+		for (int g = 0; g < n; g++)
+			order[g] = g;
+		if (d->mode == LUPE_AGGR_THREAD) {
+			sort_accum = a;
+			sort_evsel = e;
+			qsort(order, n, sizeof(*order), by_value_desc);
+		}
+		for (int g = 0; g < n; g++)
+			print_one(d, e, order[g], &shadows[order[g]]);
+	}
+out:
+	free(shadows);
+	free(order);
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * From an evlist's counts to stat's lines: aggregate (all, per CPU, per
+ * thread), scale, average over runs (-r), take interval deltas (-I), work
+ * out the metrics, and print each counter the way perf does.
+ */
+#ifndef LUPE_UI_STAT_DISPLAY_H
+#define LUPE_UI_STAT_DISPLAY_H
+
+#include <sys/types.h>
+#include <lupe/counts.h>
+#include <lupe/evlist.h>
+#include "stat-print.h"
+
+/* Per event and aggregate: the raw sums of one read. */
+struct stat_snapshot {
+	int nevsel, naggr;
+	struct lupe_counts *c; /* [evsel * naggr + aggr] */
+};
+
+/* Take the sums of the last lupe_evlist_read(). Returns 0 or -ENOMEM. */
+int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode);
+void stat_snapshot_free(struct stat_snapshot *s);
+
+/* Per event and aggregate: the scaled values over runs (or of one interval). */
+struct stat_accum {
+	int nevsel, naggr;
+	struct lupe_stats *val, *ena, *run; /* [evsel * naggr + aggr] */
+	struct lupe_stats wall;             /* ns each run (or interval) took */
+};
+
+int stat_accum_init(struct stat_accum *a, int nevsel, int naggr);
+void stat_accum_reset(struct stat_accum *a);
+void stat_accum_free(struct stat_accum *a);
+/*
+ * Add one run: now - prev (prev NULL: now itself), scaled as perf does,
+ * and the wall time it took.
+ */
+void stat_accum_add(struct stat_accum *a, const struct stat_snapshot *now,
+		    const struct stat_snapshot *prev, double wall_ns);
+
+struct stat_display {
+	struct stat_print *print;
+	struct lupe_evlist *evlist;
+	enum lupe_aggr mode;
+	const struct stat_accum *accum;
+	const char *prefix;        /* the -I timestamp column, or NULL */
+	double walltime_ns;        /* what "CPUs utilized" divides by */
+	const char *const *comms;  /* --per-thread: the command of each thread */
+};
+
+/* Print every counter line of one report. */
+void stat_display_counters(const struct stat_display *d);
+
+/* The widest unit among the events, at least 4 (perf's unit column). */
+int stat_unit_width(struct lupe_evlist *evlist);
+
+#endif
