@@ -55,3 +55,21 @@ ok "call trees match perf"
 "$LUPE" script -i - < pipe.data > pipe.lupe || fail "lupe script -i - exited $?"
 cmp -s pipe.perf pipe.lupe || { diff pipe.perf pipe.lupe | head; fail "pipe-mode script differs"; }
 ok "pipe mode"
+
+# lupe's own recordings read the same by both
+lrec() { "$LUPE" record -q "$@" >/dev/null 2>&1 || fail "lupe record $* failed"; }
+lrec -g -o lg.data -- "$D" -n 200
+lrec -a -g -o la.data -- "$D" -n 100
+lrec -z -g -o lz.data -- "$D" -n 200
+lrec -e sched:sched_switch -g -o lt.data -- "$D" -n 100 -t 2
+for f in lg la lz lt; do
+	"$PERF" script -i $f.data > $f.perf 2>/dev/null || fail "perf script -i $f.data (lupe's)"
+	"$LUPE" script -i $f.data > $f.lupe || fail "lupe script -i $f.data (lupe's) exited $?"
+	cmp -s $f.perf $f.lupe || { diff $f.perf $f.lupe | head -20; fail "script differs on lupe's $f.data"; }
+done
+for f in lg la lz; do
+	a=$("$PERF" report -i $f.data --stdio --no-children 2>/dev/null | top | awk '{print $1}')
+	b=$("$LUPE" report -i $f.data --stdio --no-children | top | awk '{print $1}')
+	[ "$a" = "$b" ] || fail "top-10 percentages differ on lupe's $f.data"
+done
+ok "lupe's own recordings (-g, -a -g, -z, tracepoint)"
