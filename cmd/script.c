@@ -93,6 +93,16 @@ int cmd_script(int argc, char **argv)
 	s = lupe_session_new(o.input, o.force);
 	if (!s)
 		return 1; /* the library said why */
+	{
+		char why[256];
+		const char *bad = script_check_fields(&st.p, s, why, sizeof(why));
+
+		if (bad) {
+			error("%s", bad);
+			lupe_session_delete(s);
+			return 1;
+		}
+	}
 	out = malloc(sizeof(*out));
 	if (!out)
 		die("out of memory");

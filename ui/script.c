@@ -47,6 +47,45 @@ int script_parse_fields(const char *spec, unsigned *fields, const char **bad)
 	return 0;
 }
 
+const char *script_check_fields(struct script_printer *p, struct lupe_session *s, char *buf,
+				size_t size)
+{
+	static const struct {
+		unsigned field;
+		uint64_t need;
+		const char *name, *attr;
+	} needs[] = {
+		{ SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU" },
+		{ SF_TIME, PERF_SAMPLE_TIME, "time", "TIME" },
+		{ SF_PERIOD, PERF_SAMPLE_PERIOD, "period", "PERIOD" },
+		{ SF_IP, PERF_SAMPLE_IP, "ip", "IP" },
+		{ SF_TID, PERF_SAMPLE_TID, "tid", "TID" },
+		{ SF_PID, PERF_SAMPLE_TID, "pid", "TID" },
+	};
+	struct lupe_perf_file *f = lupe_session_file(s);
+
+	if (!p->user_fields)
+		return NULL;
+	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++) {
+		const struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
+		int seen = 0;
+
+		/* as perf, judge each event type by its first event (not -a's dummy) */
+		for (size_t j = 0; j < i; j++)
+			seen |= lupe_perf_file_evsel(f, j)->attr.type == e->attr.type;
+		if (seen)
+			continue;
+		for (size_t k = 0; k < sizeof(needs) / sizeof(*needs); k++) {
+			if (!(p->user_fields & needs[k].field) || (e->attr.sample_type & needs[k].need))
+				continue;
+			snprintf(buf, size, "samples of '%s' have no %s field: cannot print '%s' (drop it from -F)",
+				 e->name ? e->name : "?", needs[k].attr, needs[k].name);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 void script_printer_init(struct script_printer *p, struct lupe_session *s, struct obuf *out)
 {
 	struct lupe_perf_file *f = lupe_session_file(s);
@@ -68,6 +107,9 @@ static unsigned fields_for(const struct script_printer *p, const struct lupe_evs
 	uint64_t st = evsel->attr.sample_type;
 	unsigned f = p->user_fields;
 
+	/* perf ignores 'trace' for events that are not tracepoints */
+	if (f && evsel->attr.type != PERF_TYPE_TRACEPOINT)
+		f &= ~SF_TRACE;
 	if (!f) {
 		if (evsel->attr.type == PERF_TYPE_TRACEPOINT) {
 			f = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;

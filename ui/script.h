@@ -31,6 +31,13 @@ struct script_printer {
 /* Parse -F's list ("comm,tid,ip,sym" with an optional "type:" prefix). Returns 0 or -1. */
 int script_parse_fields(const char *spec, unsigned *fields, const char **bad);
 
+/*
+ * Whether the -F fields can be printed for every event of the session:
+ * NULL, or the sentence why not (a field the samples do not carry).
+ */
+const char *script_check_fields(struct script_printer *p, struct lupe_session *s, char *buf,
+				size_t size);
+
 /* Set up for the file's events (the event name column width). */
 void script_printer_init(struct script_printer *p, struct lupe_session *s, struct obuf *out);
 

@@ -48,6 +48,39 @@ struct lupe_session {
 	int stop;
 };
 
+/*
+ * BUILD_ID: the build-ids of the DSOs the samples hit, so that a file that
+ * changed since the recording is not trusted for symbols (as perf does).
+ */
+static void read_build_ids(struct lupe_session *s)
+{
+	size_t size;
+	const uint8_t *p = lupe_perf_file_feature(s->file, HEADER_BUILD_ID, &size), *end;
+
+	if (!p)
+		return;
+	for (end = p + size; (size_t)(end - p) >= sizeof(struct perf_record_header_build_id);) {
+		struct perf_record_header_build_id r;
+		const char *name = (const char *)p + sizeof(r);
+		size_t len;
+		int bsz;
+		struct lupe_dso *dso;
+
+		memcpy(&r, p, sizeof(r));
+		if (r.header.size < sizeof(r) || r.header.size > (size_t)(end - p))
+			break;
+		len = r.header.size - sizeof(r);
+		bsz = r.header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE ? r.size : 20;
+		if (bsz > 20)
+			bsz = 20;
+		if (memchr(name, 0, len) && name[0] == '/' && (dso = machine_findnew_dso(s->machine, name))) {
+			memcpy(dso->build_id, r.data, bsz);
+			dso->build_id_size = bsz;
+		}
+		p += r.header.size;
+	}
+}
+
 struct lupe_session *lupe_session_new(const char *path, int force)
 {
 	struct lupe_session *s = calloc(1, sizeof(*s));
@@ -67,6 +100,7 @@ struct lupe_session *lupe_session_new(const char *path, int force)
 		lupe_session_delete(s);
 		return err_ptr(-ENOMEM);
 	}
+	read_build_ids(s);
 	return s;
 }
 

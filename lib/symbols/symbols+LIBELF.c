@@ -292,8 +292,32 @@ int elf_load_dso(struct lupe_dso *dso, const char *path)
 	if (!elf)
 		return -ENOENT;
 	bsz = read_build_id(elf, bid);
-	if (bsz && dso->build_id_size && (bsz != dso->build_id_size || memcmp(bid, dso->build_id, bsz)))
-		pr_debug("'%s' changed since the recording (build-id differs)\n", path);
+	if (bsz && dso->build_id_size && (bsz != dso->build_id_size || memcmp(bid, dso->build_id, bsz))) {
+		/* The file changed since the recording: only perf's build-id cache has the right one. */
+		char cache[4096];
+		const char *home = getenv("HOME");
+		int n;
+
+		elf_end(elf);
+		close(fd);
+		if (!home)
+			return -ENOENT;
+		n = snprintf(cache, sizeof(cache), "%s/.debug/.build-id/%02x/", home, dso->build_id[0]);
+		for (int i = 1; i < dso->build_id_size && n < (int)sizeof(cache); i++)
+			n += snprintf(cache + n, sizeof(cache) - n, "%02x", dso->build_id[i]);
+		snprintf(cache + n, sizeof(cache) - n, "/elf");
+		pr_debug("'%s' changed since the recording (build-id differs): trying %s\n", path, cache);
+		elf = open_elf(cache, &fd);
+		if (!elf)
+			return -ENOENT;
+		if (read_build_id(elf, bid) != dso->build_id_size ||
+		    memcmp(bid, dso->build_id, dso->build_id_size)) {
+			elf_end(elf);
+			close(fd);
+			return -ENOENT;
+		}
+		bsz = dso->build_id_size;
+	}
 	if (bsz && !dso->build_id_size) {
 		memcpy(dso->build_id, bid, bsz);
 		dso->build_id_size = bsz;
