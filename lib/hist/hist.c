@@ -12,6 +12,7 @@
 #include <string.h>
 #include <lupe/hist.h>
 #include "session/machine.h"
+#include "util/phash.h"
 #include "util/util.h"
 
 struct arena {
@@ -77,31 +78,16 @@ struct lupe_hists {
 	struct lupe_hist_opts opts;
 	unsigned keymask;
 	struct arena arena;
-	struct stack **stacks;
-	size_t nr_stacks, cap_stacks;
+	struct phash stacks;
 	struct stack *first_made, **last_made;
-	char **comms;
-	size_t nr_comms, cap_comms;
+	struct phash strings; /* comms and trace texts, one copy each */
 	struct lupe_hist_entry **entries;
 	long nr_entries;
 	uint64_t total_period, nr_samples;
 	struct lupe_frame frames[1024];
 };
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h;
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
+#define mix phash_mix
 
 struct lupe_hists *lupe_hists_new(const struct lupe_hist_opts *opts)
 {
@@ -120,10 +106,10 @@ void lupe_hists_delete(struct lupe_hists *h)
 	if (!h)
 		return;
 	arena_free(&h->arena);
-	free(h->stacks);
-	for (size_t i = 0; i < h->cap_comms; i++)
-		free(h->comms[i]);
-	free(h->comms);
+	phash_free(&h->stacks);
+	for (size_t i = 0; i < h->strings.cap; i++)
+		free(h->strings.items[i]);
+	phash_free(&h->strings);
 	free(h->entries);
 	free(h);
 }
@@ -138,35 +124,25 @@ uint64_t lupe_hists_nr_samples(const struct lupe_hists *h)
 	return h->nr_samples;
 }
 
-/* One copy of each comm, so that entries can compare comms by pointer. */
+static int str_eq(const void *item, const void *key)
+{
+	return !strcmp(item, key);
+}
+
+/* One copy of each string, so that entries can compare comms by pointer. */
 static const char *intern(struct lupe_hists *h, const char *s)
 {
-	size_t i;
+	uint64_t hash = phash_str(s);
+	char **slot = (char **)phash_find(&h->strings, hash, str_eq, s), *copy;
 
-	if ((h->nr_comms + 1) * 2 > h->cap_comms) {
-		size_t cap = h->cap_comms ? h->cap_comms * 2 : 256;
-		char **v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		for (size_t k = 0; k < h->cap_comms; k++) {
-			if (!h->comms[k])
-				continue;
-			for (i = hash_str(h->comms[k]) & (cap - 1); v[i]; i = (i + 1) & (cap - 1))
-				;
-			v[i] = h->comms[k];
-		}
-		free(h->comms);
-		h->comms = v;
-		h->cap_comms = cap;
-	}
-	for (i = hash_str(s) & (h->cap_comms - 1); h->comms[i]; i = (i + 1) & (h->cap_comms - 1))
-		if (!strcmp(h->comms[i], s))
-			return h->comms[i];
-	h->comms[i] = strdup(s);
-	if (h->comms[i])
-		h->nr_comms++;
-	return h->comms[i];
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot;
+	copy = strdup(s);
+	if (copy)
+		phash_fill(&h->strings, (void **)slot, hash, copy);
+	return copy;
 }
 
 /* The thread's comm, interned once per change of comm (cached in t->priv). */
@@ -193,27 +169,26 @@ static const char *thread_comm(struct lupe_hists *h, struct lupe_thread *t)
 	return c->interned;
 }
 
-static int grow_stacks(struct lupe_hists *h)
+/* The key of a stack being looked up. */
+struct skey {
+	const char *comm, *trace;
+	int pid, tid, cpu;
+	const void *maps;
+	uint32_t gen;
+	uint8_t cpumode;
+	uint32_t nr;
+	const uint64_t *ips;
+};
+
+static int stack_eq(const void *item, const void *key)
 {
-	size_t cap = h->cap_stacks ? h->cap_stacks * 2 : 4096;
-	struct stack **v = calloc(cap, sizeof(*v));
+	const struct stack *st = item;
+	const struct skey *k = key;
 
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->cap_stacks; i++) {
-		struct stack *st = h->stacks[i];
-		size_t k;
-
-		if (!st)
-			continue;
-		for (k = st->hash & (cap - 1); v[k]; k = (k + 1) & (cap - 1))
-			;
-		v[k] = st;
-	}
-	free(h->stacks);
-	h->stacks = v;
-	h->cap_stacks = cap;
-	return 0;
+	return st->comm == k->comm && st->trace == k->trace && st->tid == k->tid &&
+	       st->pid == k->pid && st->cpu == k->cpu && st->maps == k->maps && st->gen == k->gen &&
+	       st->cpumode == k->cpumode && st->nr_ips == k->nr &&
+	       !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
 }
 
 int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
@@ -226,8 +201,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
 	uint32_t gen = t->maps ? t->maps->gen : 0;
 	uint64_t hash;
-	struct stack *st;
-	size_t k;
+	struct stack *st, **slot;
 
 	if (!comm)
 		return -ENOMEM;
@@ -242,16 +216,17 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	hash = mix(hash, (uint64_t)(uintptr_t)trace);
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
-	if ((h->nr_stacks + 1) * 2 > h->cap_stacks && grow_stacks(h))
+	{
+		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, nr, ips };
+
+		slot = (struct stack **)phash_find(&h->stacks, hash, stack_eq, &key);
+	}
+	if (!slot)
 		return -ENOMEM;
-	for (k = hash & (h->cap_stacks - 1); (st = h->stacks[k]); k = (k + 1) & (h->cap_stacks - 1)) {
-		if (st->hash == hash && st->comm == comm && st->trace == trace && st->tid == t->tid && st->pid == t->pid &&
-		    st->cpu == cpu && st->maps == t->maps && st->gen == gen && st->cpumode == cpumode &&
-		    st->nr_ips == nr && !memcmp(st->ips, ips, nr * sizeof(*ips))) {
-			st->period += sample->period;
-			st->count++;
-			return 0;
-		}
+	if ((st = *slot)) {
+		st->period += sample->period;
+		st->count++;
+		return 0;
 	}
 	/* A new stack: resolve it now, while the maps are the sample's. */
 	st = arena_alloc(&h->arena, sizeof(*st));
@@ -293,8 +268,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		}
 		st->nr_frames = (uint32_t)n;
 	}
-	h->stacks[k] = st;
-	h->nr_stacks++;
+	phash_fill(&h->stacks, (void **)slot, hash, st);
 	if (!h->last_made)
 		h->last_made = &h->first_made;
 	*h->last_made = st;
@@ -310,12 +284,7 @@ struct ekey {
 	const struct lupe_dso *dso;
 	const struct lupe_symbol *sym;
 	uint64_t addr;
-};
-
-struct etable {
-	struct lupe_hist_entry **v;
-	uint64_t *hashes;
-	size_t nr, cap;
+	unsigned keymask;
 };
 
 static void make_key(const struct lupe_hists *h, const struct stack *st, const struct rframe *f,
@@ -324,6 +293,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 	unsigned m = h->keymask;
 
 	memset(k, 0, sizeof(*k));
+	k->keymask = m;
 	k->comm = m & (1u << LUPE_SORT_COMM) ? st->comm : NULL;
 	k->trace = m & (1u << LUPE_SORT_TRACE) ? st->trace : NULL;
 	k->pid = m & (1u << LUPE_SORT_PID) ? st->pid : 0;
@@ -344,7 +314,7 @@ static uint64_t key_hash(const struct ekey *k)
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
 	h = mix(h, (uint64_t)(uint32_t)k->cpu);
 	/* perf compares DSOs by short name and symbols by address range */
-	h = mix(h, k->dso ? hash_str(k->dso->short_name) : 0);
+	h = mix(h, k->dso ? phash_str(k->dso->short_name) : 0);
 	h = mix(h, k->sym ? k->sym->start ^ (k->sym->end << 1) : 0);
 	return mix(h, k->addr);
 }
@@ -361,57 +331,32 @@ static int same_sym(const struct lupe_hist_entry *e, const struct ekey *k)
 	return e->sym == k->sym || (e->sym->start == k->sym->start && e->sym->end == k->sym->end);
 }
 
-static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct etable *t,
+static int entry_eq(const void *item, const void *key)
+{
+	const struct lupe_hist_entry *e = item;
+	const struct ekey *k = key;
+	unsigned m = k->keymask;
+
+	return !((m & (1u << LUPE_SORT_COMM) && e->comm != k->comm) ||
+		 (m & (1u << LUPE_SORT_TRACE) && e->trace != k->trace) ||
+		 (m & (1u << LUPE_SORT_PID) && e->pid != k->pid) ||
+		 (m & (1u << LUPE_SORT_TID) && e->tid != k->tid) ||
+		 (m & (1u << LUPE_SORT_CPU) && e->cpu != k->cpu) ||
+		 (m & (1u << LUPE_SORT_DSO) && !same_dso(e->dso, k->dso)) ||
+		 (m & (1u << LUPE_SORT_SYM) && !same_sym(e, k)));
+}
+
+static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash *t,
 					     const struct ekey *k, const struct rframe *f,
 					     const struct stack *st)
 {
 	uint64_t hash = key_hash(k);
-	struct lupe_hist_entry *e;
-	size_t i;
+	struct lupe_hist_entry *e, **slot = (struct lupe_hist_entry **)phash_find(t, hash, entry_eq, k);
 
-	if ((t->nr + 1) * 2 > t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 1024;
-		struct lupe_hist_entry **v = calloc(cap, sizeof(*v));
-		uint64_t *hs = calloc(cap, sizeof(*hs));
-
-		if (!v || !hs) {
-			free(v);
-			free(hs);
-			return NULL;
-		}
-		for (size_t j = 0; j < t->cap; j++) {
-			if (!t->v[j])
-				continue;
-			for (i = t->hashes[j] & (cap - 1); v[i]; i = (i + 1) & (cap - 1))
-				;
-			v[i] = t->v[j];
-			hs[i] = t->hashes[j];
-		}
-		free(t->v);
-		free(t->hashes);
-		t->v = v;
-		t->hashes = hs;
-		t->cap = cap;
-	}
-	for (i = hash & (t->cap - 1); (e = t->v[i]); i = (i + 1) & (t->cap - 1)) {
-		if (t->hashes[i] != hash)
-			continue;
-		if ((h->keymask & (1u << LUPE_SORT_COMM)) && e->comm != k->comm)
-			continue;
-		if ((h->keymask & (1u << LUPE_SORT_TRACE)) && e->trace != k->trace)
-			continue;
-		if ((h->keymask & (1u << LUPE_SORT_PID)) && e->pid != k->pid)
-			continue;
-		if ((h->keymask & (1u << LUPE_SORT_TID)) && e->tid != k->tid)
-			continue;
-		if ((h->keymask & (1u << LUPE_SORT_CPU)) && e->cpu != k->cpu)
-			continue;
-		if ((h->keymask & (1u << LUPE_SORT_DSO)) && !same_dso(e->dso, k->dso))
-			continue;
-		if ((h->keymask & (1u << LUPE_SORT_SYM)) && !same_sym(e, k))
-			continue;
-		return e;
-	}
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot;
 	e = arena_alloc(&h->arena, sizeof(*e));
 	if (!e)
 		return NULL;
@@ -427,9 +372,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct etable
 		e->addr = f->addr;
 		e->kernel = f->kernel;
 	}
-	t->v[i] = e;
-	t->hashes[i] = hash;
-	t->nr++;
+	phash_fill(t, (void **)slot, hash, e);
 	return e;
 }
 
@@ -467,7 +410,7 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 	return 0;
 }
 
-static int add_stack(struct lupe_hists *h, struct etable *t, struct stack *st,
+static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		     struct lupe_hist_entry **seen)
 {
 	int n = (int)st->nr_frames, nseen = 0, caller = h->opts.caller;
@@ -566,8 +509,8 @@ static int cmp_entry(const void *a, const void *b)
 long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_entry *e, void *arg),
 		       void *arg)
 {
-	struct etable t = { 0 };
-	struct lupe_hist_entry **seen = malloc(sizeof(*seen) * 1024);
+	struct phash t = { 0 };
+	struct lupe_hist_entry **seen = malloc(sizeof(*seen) * 1024), **v;
 	long n = 0;
 
 	if (!seen)
@@ -576,25 +519,27 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	for (struct stack *st = h->first_made; st; st = st->next_made) {
 		if (add_stack(h, &t, st, seen)) {
 			free(seen);
-			free(t.v);
-			free(t.hashes);
+			phash_free(&t);
 			return -ENOMEM;
 		}
 	}
 	free(seen);
-	free(t.hashes);
+	/* the table's item array becomes the list of entries */
+	v = (struct lupe_hist_entry **)t.items;
 	for (size_t i = 0; i < t.cap; i++) {
-		struct lupe_hist_entry *e = t.v[i];
+		struct lupe_hist_entry *e = v[i];
 
 		if (!e || (keep && !keep(e, arg)))
 			continue;
 		if (h->opts.callchain)
 			sort_chain(&e->chain);
-		t.v[n++] = e;
+		v[n++] = e;
 	}
+	free(t.hashes);
 	sort_mode_children = h->opts.children;
-	qsort(t.v, n, sizeof(*t.v), cmp_entry);
-	h->entries = t.v;
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_entry);
+	h->entries = v;
 	h->nr_entries = n;
 	return n;
 }

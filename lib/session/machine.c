@@ -11,23 +11,6 @@
 #include "session/machine.h"
 #include "util/util.h"
 
-static uint64_t hash_u64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static struct lupe_maps *maps_new(void)
 {
 	struct lupe_maps *m = calloc(1, sizeof(*m));
@@ -188,12 +171,12 @@ void machine_delete(struct machine *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->cap_threads; i++)
-		if (m->threads[i])
-			thread_free(m->threads[i]);
-	free(m->threads);
-	for (size_t i = 0; i < m->cap_dsos; i++) {
-		struct lupe_dso *d = m->dsos[i];
+	for (size_t i = 0; i < m->threads.cap; i++)
+		if (m->threads.items[i])
+			thread_free(m->threads.items[i]);
+	phash_free(&m->threads);
+	for (size_t i = 0; i < m->dsos.cap; i++) {
+		struct lupe_dso *d = m->dsos.items[i];
 
 		if (!d)
 			continue;
@@ -203,41 +186,20 @@ void machine_delete(struct machine *m)
 		free(d->load_off);
 		free(d);
 	}
-	free(m->dsos);
+	phash_free(&m->dsos);
 	maps_put(m->kmaps);
 	free(m);
 }
 
-static int grow_threads(struct machine *m)
+static int thread_eq(const void *item, const void *key)
 {
-	size_t cap = m->cap_threads ? m->cap_threads * 2 : 1024;
-	struct lupe_thread **v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->cap_threads; i++) {
-		struct lupe_thread *t = m->threads[i];
-		size_t h;
-
-		if (!t)
-			continue;
-		for (h = hash_u64((uint32_t)t->tid) & (cap - 1); v[h]; h = (h + 1) & (cap - 1))
-			;
-		v[h] = t;
-	}
-	free(m->threads);
-	m->threads = v;
-	m->cap_threads = cap;
-	return 0;
+	return ((const struct lupe_thread *)item)->tid == *(const int *)key;
 }
 
+/* The table slot of tid: the thread, or NULL where it would go. */
 static struct lupe_thread **thread_slot(struct machine *m, int tid)
 {
-	size_t h = hash_u64((uint32_t)tid) & (m->cap_threads - 1);
-
-	while (m->threads[h] && m->threads[h]->tid != tid)
-		h = (h + 1) & (m->cap_threads - 1);
-	return &m->threads[h];
+	return (struct lupe_thread **)phash_find(&m->threads, phash_mix(0, (uint32_t)tid), thread_eq, &tid);
 }
 
 static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
@@ -264,22 +226,21 @@ static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
 		thread_free(t);
 		return NULL;
 	}
-	if ((m->nr_threads + 1) * 2 > m->cap_threads && grow_threads(m)) {
+	slot = thread_slot(m, tid);
+	if (!slot) {
 		thread_free(t);
 		return NULL;
 	}
-	slot = thread_slot(m, tid);
-	*slot = t;
-	m->nr_threads++;
+	phash_fill(&m->threads, (void **)slot, phash_mix(0, (uint32_t)tid), t);
 	return t;
 }
 
 struct lupe_thread *machine_findnew_thread(struct machine *m, int pid, int tid)
 {
-	struct lupe_thread *t;
+	struct lupe_thread *t, **slot = thread_slot(m, tid);
 
-	if (m->cap_threads) {
-		t = *thread_slot(m, tid);
+	if (slot) {
+		t = *slot;
 		if (t) {
 			if (t->pid == -1 && pid != -1 && pid != tid) {
 				/* first seen without its pid: join the process now */
@@ -299,40 +260,21 @@ struct lupe_thread *machine_findnew_thread(struct machine *m, int pid, int tid)
 	return thread_new(m, pid, tid);
 }
 
-static int grow_dsos(struct machine *m)
+static int dso_eq(const void *item, const void *key)
 {
-	size_t cap = m->cap_dsos ? m->cap_dsos * 2 : 256;
-	struct lupe_dso **v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->cap_dsos; i++) {
-		struct lupe_dso *d = m->dsos[i];
-		size_t h;
-
-		if (!d)
-			continue;
-		for (h = hash_str(d->long_name) & (cap - 1); v[h]; h = (h + 1) & (cap - 1))
-			;
-		v[h] = d;
-	}
-	free(m->dsos);
-	m->dsos = v;
-	m->cap_dsos = cap;
-	return 0;
+	return !strcmp(((const struct lupe_dso *)item)->long_name, key);
 }
 
 struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name)
 {
-	struct lupe_dso *d;
+	uint64_t hash = phash_str(name);
+	struct lupe_dso *d, **slot = (struct lupe_dso **)phash_find(&m->dsos, hash, dso_eq, name);
 	const char *slash;
-	size_t h;
 
-	if ((m->nr_dsos + 1) * 2 > m->cap_dsos && grow_dsos(m))
+	if (!slot)
 		return NULL;
-	for (h = hash_str(name) & (m->cap_dsos - 1); (d = m->dsos[h]); h = (h + 1) & (m->cap_dsos - 1))
-		if (!strcmp(d->long_name, name))
-			return d;
+	if (*slot)
+		return *slot;
 	d = calloc(1, sizeof(*d));
 	if (!d || !(d->long_name = strdup(name))) {
 		free(d);
@@ -340,8 +282,7 @@ struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name)
 	}
 	slash = strrchr(d->long_name, '/');
 	d->short_name = slash && d->long_name[0] == '/' ? slash + 1 : d->long_name;
-	m->dsos[h] = d;
-	m->nr_dsos++;
+	phash_fill(&m->dsos, (void **)slot, hash, d);
 	return d;
 }
 
@@ -457,7 +398,7 @@ int machine_process(struct machine *m, const struct perf_event_header *ev)
 		if (ev->size < sizeof(*r))
 			return -LUPE_ERR_CORRUPT;
 		parent = machine_findnew_thread(m, r->ppid, r->ptid);
-		if (m->cap_threads && *(slot = thread_slot(m, r->tid)) && r->tid != r->ptid) {
+		if ((slot = thread_slot(m, (int)r->tid)) && *slot && r->tid != r->ptid) {
 			/* a reused tid: the old thread is gone (keep the table dense) */
 			t = *slot;
 			free(t->comm);

@@ -8,6 +8,7 @@
 #define LUPE_SESSION_MACHINE_H
 
 #include <lupe/session.h>
+#include "util/phash.h"
 
 struct lupe_maps {
 	int refcnt;
@@ -17,11 +18,9 @@ struct lupe_maps {
 };
 
 struct machine {
-	struct lupe_thread **threads; /* open addressing by tid */
-	size_t nr_threads, cap_threads;
+	struct phash threads; /* by tid */
 	struct lupe_maps *kmaps;
-	struct lupe_dso **dsos;       /* open addressing by long_name */
-	size_t nr_dsos, cap_dsos;
+	struct phash dsos;    /* by long_name */
 	uint32_t next_gen;
 };
 

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include "util/phash.h"
+
+uint64_t phash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+uint64_t phash_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 29);
+}
+
+static int grow(struct phash *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256;
+	void **items = calloc(cap, sizeof(*items));
+	uint64_t *hashes = calloc(cap, sizeof(*hashes));
+
+	if (!items || !hashes) {
+		free(items);
+		free(hashes);
+		return -1;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		size_t k;
+
+		if (!t->items[i])
+			continue;
+		for (k = t->hashes[i] & (cap - 1); items[k]; k = (k + 1) & (cap - 1))
+			;
+		items[k] = t->items[i];
+		hashes[k] = t->hashes[i];
+	}
+	free(t->items);
+	free(t->hashes);
+	t->items = items;
+	t->hashes = hashes;
+	t->cap = cap;
+	return 0;
+}
+
+void **phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *item, const void *key),
+		  const void *key)
+{
+	size_t k;
+
+	/* at most half full: probes stay short */
+	if ((t->nr + 1) * 2 > t->cap && grow(t))
+		return NULL;
+	for (k = hash & (t->cap - 1); t->items[k]; k = (k + 1) & (t->cap - 1))
+		if (t->hashes[k] == hash && eq(t->items[k], key))
+			break;
+	return &t->items[k];
+}
+
+void phash_fill(struct phash *t, void **slot, uint64_t hash, void *item)
+{
+	*slot = item;
+	t->hashes[slot - t->items] = hash;
+	t->nr++;
+}
+
+void phash_free(struct phash *t)
+{
+	free(t->items);
+	free(t->hashes);
+	t->items = NULL;
+	t->hashes = NULL;
+	t->nr = t->cap = 0;
+}

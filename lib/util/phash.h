@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An open-addressing hash table of pointers, for the many "find or add by
+ * key" tables of the reader (threads, DSOs, stacks, entries). The table
+ * keeps each item's hash, so growing never calls back into the caller.
+ */
+#ifndef LUPE_UTIL_PHASH_H
+#define LUPE_UTIL_PHASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct phash {
+	void **items;
+	uint64_t *hashes;
+	size_t nr, cap;
+};
+
+/*
+ * The slot for key: *slot is the matching item (eq(item, key) true), or
+ * NULL where a new one goes (store it with phash_fill). Grows first, so a
+ * slot stays valid until the next call. NULL when out of memory.
+ */
+void **phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *item, const void *key),
+		  const void *key);
+
+/* Store item in the empty slot phash_find returned for hash. */
+void phash_fill(struct phash *t, void **slot, uint64_t hash, void *item);
+
+/* Frees the table, not the items. */
+void phash_free(struct phash *t);
+
+/* A hash of a string and a mixer of 64-bit words, for keys. */
+uint64_t phash_str(const char *s);
+uint64_t phash_mix(uint64_t h, uint64_t v);
+
+#endif
