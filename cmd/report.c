@@ -23,6 +23,7 @@ struct report_opts {
 	int force, header, header_only;
 	int children; /* -1: perf's default (on when there are callchains) */
 	const char *sort, *cg;
+	int cg_pending;
 	char *comms, *dsos, *pids, *tids, *syms;
 	struct report_view view;
 };
@@ -56,6 +57,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct report_opts *o = state->input;
 	char *end;
 
+	if (key != ARGP_KEY_ARG && key > 0 && key != 'g')
+		o->cg_pending = 0;
 	switch (key) {
 	case 'i': o->input = arg; return 0;
 	case 'f': o->force = 1; return 0;
@@ -69,7 +72,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (end == arg || *end)
 			argp_error(state, "--percent-limit wants a number, not '%s'", arg);
 		return 0;
-	case 'g': o->cg = arg ? arg : "graph"; return 0;
+	case 'g':
+		o->cg = arg ? arg : "graph";
+		o->cg_pending = !arg;
+		return 0;
 	case KEY_COMM: o->comms = arg; return 0;
 	case KEY_DSO: o->dsos = arg; return 0;
 	case KEY_PID: o->pids = arg; return 0;
@@ -78,6 +84,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_HEADER: o->header = 1; return 0;
 	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
 	case ARGP_KEY_ARG:
+		if (o->cg_pending) {
+			/* perf takes "-g flat": the next word is -g's parameter */
+			o->cg = arg;
+			o->cg_pending = 0;
+			return 0;
+		}
 		argp_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
 	default:
@@ -146,8 +158,10 @@ static int parse_cg(const char *s, struct report_view *v, int *caller)
 	char *copy = strdup(s), *tok, *save, *end;
 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "graph") || !strcmp(tok, "fractal"))
+		if (!strcmp(tok, "graph") || !strcmp(tok, "fractal")) {
 			v->cg = CG_GRAPH;
+			v->cg_fractal = !strcmp(tok, "fractal");
+		}
 		else if (!strcmp(tok, "flat"))
 			v->cg = CG_FLAT;
 		else if (!strcmp(tok, "folded"))

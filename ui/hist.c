@@ -40,12 +40,26 @@ static double pct(uint64_t v, uint64_t total)
 
 struct gctx {
 	FILE *fp;
+	uint64_t total, min_hit; /* graph: of the whole histogram */
+	int fractal;             /* percentages of the parent, thresholds too */
+	double min_percent;
+};
+
+/* The total and threshold under a node: the whole's, or with fractal its children's. */
+struct level {
 	uint64_t total, min_hit;
 };
 
-static int visible(const struct gctx *g, const struct lupe_cc_node *n)
+static struct level level_under(const struct gctx *g, uint64_t below)
 {
-	return n->cumul >= g->min_hit && n->cumul;
+	if (!g->fractal)
+		return (struct level){ g->total, g->min_hit };
+	return (struct level){ below, (uint64_t)((double)below * g->min_percent / 100.0 + 0.999999) };
+}
+
+static int visible(const struct level *l, const struct lupe_cc_node *n)
+{
+	return n->cumul >= l->min_hit && n->cumul;
 }
 
 static void margin(FILE *fp, int left)
@@ -61,22 +75,25 @@ static const struct lupe_cc_node *run_end(const struct lupe_cc_node *n)
 	return n;
 }
 
-static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, int depth, unsigned mask,
-			int left)
+static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct level l,
+			int depth, unsigned mask, int left)
 {
 	const struct lupe_cc_node *c, *next;
+	uint64_t remaining = l.total;
 	char name[1024];
 
-	for (c = parent->child; c && !visible(g, c); c = c->next)
+	for (c = parent->child; c && !visible(&l, c); c = c->next)
 		;
 	for (; c; c = next) {
 		unsigned newmask = mask;
 		const struct lupe_cc_node *n, *end = run_end(c);
 		int period = 0;
 
-		for (next = c->next; next && !visible(g, next); next = next->next)
+		remaining -= c->cumul < remaining ? c->cumul : remaining;
+		for (next = c->next; next && !visible(&l, next); next = next->next)
 			;
-		if (!next)
+		/* with fractal, a bar stays for the "[...]" of what the children leave */
+		if (!next && (!g->fractal || !remaining))
 			newmask &= ~(1u << (depth - 1));
 		margin(g->fp, left);
 		for (int i = 0; i < depth; i++)
@@ -87,7 +104,7 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, int d
 			for (int i = 0; i < depth; i++) {
 				fputc(newmask & (1u << i) ? '|' : ' ', g->fp);
 				if (!period && i == depth - 1)
-					fprintf(g->fp, "--%.2f%%--", pct(c->cumul, g->total));
+					fprintf(g->fp, "--%.2f%%--", pct(c->cumul, l.total));
 				else
 					fputs("          ", g->fp);
 			}
@@ -97,7 +114,20 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, int d
 			if (n == end)
 				break;
 		}
-		graph_level(g, end, depth + 1, newmask | (1u << depth), left);
+		graph_level(g, end, level_under(g, end->cumul - end->hit), depth + 1,
+			    newmask | (1u << depth), left);
+		mask = newmask;
+	}
+	if (g->fractal && remaining && remaining != l.total) {
+		margin(g->fp, left);
+		for (int i = 0; i < depth; i++) {
+			fputc(mask & (1u << i) && i < depth - 1 ? '|' : ' ', g->fp);
+			if (i == depth - 1)
+				fprintf(g->fp, "--%.2f%%--", pct(remaining, l.total));
+			else
+				fputs("          ", g->fp);
+		}
+		fputs("[...]\n", g->fp);
 	}
 }
 
@@ -107,9 +137,11 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 	int nvis = 0, left = 0;
 	char name[1024];
 
+	struct level l = g->fractal ? level_under(g, parent) : level_under(g, 0);
+
 	first = NULL;
 	for (c = root->child; c; c = c->next)
-		if (visible(g, c) && !nvis++)
+		if (visible(&l, c) && !nvis++)
 			first = c;
 	if (!nvis)
 		return;
@@ -132,8 +164,10 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 				break;
 		}
 		root = end;
+		if (g->fractal)
+			l = level_under(g, end->cumul - end->hit);
 	}
-	graph_level(g, root, 1, 1, left);
+	graph_level(g, root, l, 1, 1, left);
 	fputc('\n', g->fp);
 }
 
@@ -153,7 +187,7 @@ static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, i
 			fputc('\n', g->fp);
 		} else {
 			fprintf(g->fp, "           %.2f%%\n", pct(n->hit, g->total));
-			for (int i = depth - 1; i >= 1; i--) {
+			for (int i = 1; i < depth; i++) {
 				node_name(path[i], name, sizeof(name));
 				fprintf(g->fp, "                %s\n", name);
 			}
@@ -218,7 +252,8 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 	int width[8] = { 0 };
 	long shown = 0;
 	struct lupe_hist_entry *e;
-	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0) };
+	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
+			  v->cg_fractal, v->cg_min_percent };
 	const struct lupe_cc_node **path = NULL;
 	char buf[2048];
 

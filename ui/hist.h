@@ -14,6 +14,7 @@ struct report_view {
 	double percent_limit;
 	enum cg_mode cg;
 	double cg_min_percent;
+	int cg_fractal; /* graph percentages relative to the parent */
 	enum lupe_sort_key keys[8];
 	int nr_keys;
 };
