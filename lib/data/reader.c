@@ -266,30 +266,32 @@ void *lupe_perf_file_tep(struct lupe_perf_file *f)
 static int read_features(struct lupe_perf_file *f)
 {
 	uint64_t off = f->hdr.data.offset + f->hdr.data.size;
-	const struct perf_file_section *sec;
 	int nr = 0;
 
 	for (int i = 0; i < HEADER_FEAT_BITS; i++)
 		nr += !!(f->hdr.adds_features[i / 64] & (1ULL << (i % 64)));
 	if (!nr)
 		return 0;
-	if (off > f->map_size || (f->map_size - off) / sizeof(*sec) < (size_t)nr) {
+	if (off > f->map_size || (f->map_size - off) / sizeof(struct perf_file_section) < (size_t)nr) {
 		pr_warn("the feature table at offset %#llx is missing: header information is not shown\n",
 			(unsigned long long)off);
 		return 0;
 	}
-	sec = (const void *)(f->map + off);
+	/* the table follows the data, whose size need not be a multiple of 8: copy each entry */
 	for (int i = 0; i < HEADER_FEAT_BITS; i++) {
+		struct perf_file_section sec;
+
 		if (!(f->hdr.adds_features[i / 64] & (1ULL << (i % 64))))
 			continue;
-		if (i < HEADER_LAST_FEATURE) {
-			if (sec->offset > f->map_size || sec->size > f->map_size - sec->offset)
-				pr_warn("feature %d at offset %#llx runs past the end of the file: ignored\n",
-					i, (unsigned long long)sec->offset);
-			else
-				f->features[i] = (struct feature){ f->map + sec->offset, sec->size, NULL };
-		}
-		sec++;
+		memcpy(&sec, f->map + off, sizeof(sec));
+		off += sizeof(sec);
+		if (i >= HEADER_LAST_FEATURE)
+			continue;
+		if (sec.offset > f->map_size || sec.size > f->map_size - sec.offset)
+			pr_warn("feature %d at offset %#llx runs past the end of the file: ignored\n",
+				i, (unsigned long long)sec.offset);
+		else
+			f->features[i] = (struct feature){ f->map + sec.offset, sec.size, NULL };
 	}
 	return 0;
 }
