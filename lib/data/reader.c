@@ -201,7 +201,7 @@ static void apply_event_desc(struct lupe_perf_file *f, const uint8_t *p, size_t 
 		uint32_t nr_ids, len;
 		struct lupe_evsel *e;
 
-		if (attr_size < PERF_ATTR_SIZE_VER0 || (size_t)(end - p) < attr_size + 8)
+		if (attr_size < PERF_ATTR_SIZE_VER0 || (size_t)(end - p) < (size_t)attr_size + 8)
 			return;
 		memset(&attr, 0, sizeof(attr));
 		memcpy(&attr, p, attr_size < sizeof(attr) ? attr_size : sizeof(attr));
