@@ -665,7 +665,8 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 			size_t keep = f->out.len - f->out_pos;
 
 			/* A record may straddle two COMPRESSED records: keep its head. */
-			memmove(f->out.p, f->out.p + f->out_pos, keep);
+			if (keep)
+				memmove(f->out.p, f->out.p + f->out_pos, keep);
 			f->out.len = keep;
 			f->out_pos = 0;
 			f->comp_off = *offset;

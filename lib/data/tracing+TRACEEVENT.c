@@ -78,7 +78,7 @@ static char *dup_n(const char *p, size_t n)
  */
 static char *clean_lines(const char *p, size_t n, int kind)
 {
-	char *out = malloc(n + 1), *o = out;
+	char *out = malloc(n + 2), *o = out; /* a newline may be added to the last line */
 	const char *end = p + n;
 
 	if (!out)
