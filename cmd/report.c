@@ -188,8 +188,13 @@ struct report_tool {
 	struct lupe_tool tool;
 	struct report_opts *o;
 	struct lupe_hists **hists;
-	int by_trace;
+	size_t nr_hists;
+	struct lupe_hist_opts ho;
+	int by_trace, ready, failed;
 };
+
+static int setup_view(struct report_tool *rt, struct lupe_perf_file *f);
+static struct lupe_hists *hists_of(struct report_tool *rt, int idx);
 
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
 		     const struct lupe_sample *sample, struct lupe_thread *thread,
@@ -206,10 +211,17 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 		return 0;
 	if (o->comms && !in_list(o->comms, thread->comm ? thread->comm : ""))
 		return 0;
+	struct lupe_hists *h;
+
+	if (!rt->ready && setup_view(rt, lupe_session_file(s))) {
+		rt->failed = 1;
+		return 1; /* stop: the options were refused */
+	}
+	if (!(h = hists_of(rt, evsel->idx)))
+		return -ENOMEM;
 	if (rt->by_trace && sample->raw && lupe_evsel_format_trace(evsel, sample, trace, sizeof(trace)) >= 0)
 		text = trace;
-	return lupe_hists_add(rt->hists[evsel->idx], s, sample, thread,
-			      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, text);
+	return lupe_hists_add(h, s, sample, thread, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, text);
 }
 
 static int keep_entry(const struct lupe_hist_entry *e, void *arg)
@@ -224,14 +236,68 @@ static int keep_entry(const struct lupe_hist_entry *e, void *arg)
 	return 1;
 }
 
+/*
+ * Decide the view from the events: callchains, children, the default sort.
+ * In pipe mode the events are only known once the first sample comes.
+ */
+static int setup_view(struct report_tool *rt, struct lupe_perf_file *f)
+{
+	struct report_opts *o = rt->o;
+	int has_chain = 0, all_tp = 1, caller = -1;
+	size_t nev = lupe_perf_file_nr_evsels(f);
+
+	for (size_t i = 0; i < nev; i++) {
+		has_chain |= !!(lupe_perf_file_evsel(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
+		all_tp &= lupe_perf_file_evsel(f, i)->attr.type == PERF_TYPE_TRACEPOINT;
+	}
+	o->view.cg = has_chain ? CG_GRAPH : CG_NONE;
+	o->view.cg_min_percent = 0.5;
+	if (o->cg && parse_cg(o->cg, &o->view, &caller))
+		return -1;
+	if (!has_chain)
+		o->view.cg = CG_NONE;
+	/* perf decides children before a pipe's events are known: off there */
+	o->view.children = o->children < 0 ? has_chain && !lupe_perf_file_is_pipe(f) :
+			   o->children && has_chain;
+	if (caller < 0) /* perf's pipe mode keeps the caller order it set for children */
+		caller = o->view.children || (lupe_perf_file_is_pipe(f) && o->children < 0);
+	/* perf sorts a file of tracepoints only by their fields */
+	if (parse_sort(o->sort ? o->sort : all_tp && nev ? "trace" : "comm,dso,sym", &o->view))
+		return -1;
+	for (int k = 0; k < o->view.nr_keys; k++)
+		rt->by_trace |= o->view.keys[k] == LUPE_SORT_TRACE;
+	rt->ho = (struct lupe_hist_opts){ .nr_keys = o->view.nr_keys, .children = o->view.children,
+					  .callchain = o->view.cg != CG_NONE, .caller = caller };
+	memcpy(rt->ho.keys, o->view.keys, sizeof(rt->ho.keys));
+	rt->ready = 1;
+	return 0;
+}
+
+/* The histogram of event idx, made when its first sample comes. */
+static struct lupe_hists *hists_of(struct report_tool *rt, int idx)
+{
+	if ((size_t)idx >= rt->nr_hists) {
+		size_t n = (size_t)idx + 8;
+		struct lupe_hists **v = realloc(rt->hists, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + rt->nr_hists, 0, (n - rt->nr_hists) * sizeof(*v));
+		rt->hists = v;
+		rt->nr_hists = n;
+	}
+	if (!rt->hists[idx])
+		rt->hists[idx] = lupe_hists_new(&rt->ho);
+	return rt->hists[idx];
+}
+
 static int report(struct report_opts *o)
 {
 	struct report_tool rt = { .tool = { .sample = on_sample, .ordered = 1 }, .o = o };
 	struct lupe_perf_file *f;
 	struct lupe_session *s;
 	const struct lupe_session_stats *st;
-	int err, has_chain = 0, caller = -1, ret = 1, all_tp = 1;
-	size_t nev;
+	int err, ret = 1;
 
 	s = lupe_session_new(o->input, o->force);
 	if (!s)
@@ -243,44 +309,13 @@ static int report(struct report_opts *o)
 		lupe_session_delete(s);
 		return 0;
 	}
-	if (!lupe_perf_file_is_pipe(f) && !o->header)
+	if (!o->header)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	/* Pipe mode learns its events as it reads: NEEDSWORK grow hists then. */
-	nev = lupe_perf_file_nr_evsels(f);
-	for (size_t i = 0; i < nev; i++)
-	{
-		has_chain |= !!(lupe_perf_file_evsel(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-		all_tp &= lupe_perf_file_evsel(f, i)->attr.type == PERF_TYPE_TRACEPOINT;
-	}
-	if (lupe_perf_file_is_pipe(f))
-		has_chain = 1, nev = 64;
-	o->view.cg = has_chain ? CG_GRAPH : CG_NONE;
-	o->view.cg_min_percent = 0.5;
-	if (o->cg && parse_cg(o->cg, &o->view, &caller))
+	if (!lupe_perf_file_is_pipe(f) && setup_view(&rt, f))
 		goto out;
-	if (!has_chain)
-		o->view.cg = CG_NONE;
-	o->view.children = o->children < 0 ? has_chain : o->children && has_chain;
-	if (caller < 0)
-		caller = o->view.children;
-	/* perf sorts a file of tracepoints only by their fields */
-	if (parse_sort(o->sort ? o->sort : all_tp && nev ? "trace" : "comm,dso,sym", &o->view))
-		goto out;
-	for (int k = 0; k < o->view.nr_keys; k++)
-		rt.by_trace |= o->view.keys[k] == LUPE_SORT_TRACE;
-	rt.hists = calloc(nev ? nev : 1, sizeof(*rt.hists));
-	if (!rt.hists)
-		goto out;
-	for (size_t i = 0; i < nev; i++) {
-		struct lupe_hist_opts ho = { .nr_keys = o->view.nr_keys, .children = o->view.children,
-					     .callchain = o->view.cg != CG_NONE, .caller = caller };
-
-		memcpy(ho.keys, o->view.keys, sizeof(ho.keys));
-		rt.hists[i] = lupe_hists_new(&ho);
-		if (!rt.hists[i])
-			goto out;
-	}
 	err = lupe_session_process(s, &rt.tool);
+	if (rt.failed)
+		goto out;
 	if (err) {
 		const char *why = lupe_perf_file_error(f);
 
@@ -301,10 +336,10 @@ static int report(struct report_opts *o)
 	}
 	printf("#\n# Total Lost Samples: %llu\n#\n",
 	       (unsigned long long)(st->nr_lost_samples + st->nr_lost));
-	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f) && i < nev; i++) {
+	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f) && i < rt.nr_hists; i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
 
-		if (!e->nr_samples)
+		if (!e->nr_samples || !rt.hists[i])
 			continue;
 		if (lupe_hists_finish(rt.hists[i], keep_entry, o) < 0)
 			goto out;
@@ -312,9 +347,8 @@ static int report(struct report_opts *o)
 	}
 	ret = err ? 1 : 0;
 out:
-	if (rt.hists)
-		for (size_t i = 0; i < nev; i++)
-			lupe_hists_delete(rt.hists[i]);
+	for (size_t i = 0; i < rt.nr_hists; i++)
+		lupe_hists_delete(rt.hists[i]);
 	free(rt.hists);
 	lupe_session_delete(s);
 	return ret;
@@ -327,6 +361,14 @@ int cmd_report(int argc, char **argv)
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
+	{
+		/* refuse bad --sort and -g values before reading anything */
+		struct report_view check = { 0 };
+		int caller;
+
+		if ((o.sort && parse_sort(o.sort, &check)) || (o.cg && parse_cg(o.cg, &check, &caller)))
+			return EXIT_USAGE;
+	}
 	setup_pager();
 	return report(&o);
 }

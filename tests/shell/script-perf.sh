@@ -64,6 +64,9 @@ ok "-g flat, folded, caller, callee, fractal"
 "$PERF" script -i - < pipe.data > pipe.perf 2>/dev/null
 "$LUPE" script -i - < pipe.data > pipe.lupe || fail "lupe script -i - exited $?"
 cmp -s pipe.perf pipe.lupe || { diff pipe.perf pipe.lupe | head; fail "pipe-mode script differs"; }
+a=$("$PERF" report -i - --stdio < pipe.data 2>/dev/null | grep -v '^#')
+b=$("$LUPE" report -i - --stdio < pipe.data | grep -v '^#')
+[ "$a" = "$b" ] || { diff <(echo "$a") <(echo "$b") | head; fail "pipe-mode report differs"; }
 ok "pipe mode"
 
 # lupe's own recordings read the same by both
