@@ -258,7 +258,7 @@ void *lupe_perf_file_tep(struct lupe_perf_file *f)
 		return NULL;
 	f->tep_tried = 1;
 	f->tep = tracing_data_parse(d, size);
-	if (!f->tep)
+	if (!f->tep && errno != LUPE_ERR_CORRUPT) /* a corrupt one was said already */
 		pr_warn("cannot parse the tracing data: tracepoint fields are not shown\n");
 	return f->tep;
 }

@@ -7,8 +7,8 @@
  * header_event, ftrace formats, event formats by system, kallsyms, printk
  * formats and (version >= 0.6) saved cmdlines.
  */
-#include <setjmp.h>
-#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <traceevent/event-parse.h>
@@ -113,36 +113,6 @@ static char *clean_lines(const char *p, size_t n, int kind)
 	return out;
 }
 
-/*
- * libtraceevent folds constant expressions of a format's print fmt and
- * divides by zero when a (broken) format asks it to (found by fuzzing):
- * such a format is skipped instead of killing lupe. The half-parsed event
- * is leaked; libtraceevent adds an event to its list only once parsed.
- * NEEDSWORK: not thread-safe; readers parse formats from one thread.
- */
-static sigjmp_buf fpe_jump;
-
-static void on_fpe(int sig)
-{
-	siglongjmp(fpe_jump, 1);
-}
-
-static int parse_one(struct tep_handle *tep, const char *p, uint64_t size, const char *sys)
-{
-	struct sigaction sa = { .sa_handler = on_fpe }, old;
-	volatile int ret = -1;
-
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGFPE, &sa, &old))
-		return -1;
-	if (!sigsetjmp(fpe_jump, 1))
-		ret = tep_parse_event(tep, p, size, sys) ? -1 : 0;
-	else
-		pr_debug("tracing data: a format of '%s' divides by zero: skipped\n", sys);
-	sigaction(SIGFPE, &old, NULL);
-	return ret;
-}
-
 static int parse_formats(struct tep_handle *tep, struct tcur *c, const char *sys)
 {
 	uint32_t n = (uint32_t)take_u(c, 4);
@@ -153,13 +123,13 @@ static int parse_formats(struct tep_handle *tep, struct tcur *c, const char *sys
 
 		if (!p)
 			return -1;
-		if (parse_one(tep, p, size, sys))
+		if (tep_parse_event(tep, p, size, sys))
 			pr_debug("tracing data: cannot parse a format of '%s'\n", sys);
 	}
 	return c->ok ? 0 : -1;
 }
 
-void *tracing_data_parse(const void *data, size_t size)
+static void *parse(const void *data, size_t size)
 {
 	struct tcur c = { data, (const char *)data + size, 1 };
 	struct tep_handle *tep;
@@ -225,6 +195,39 @@ void *tracing_data_parse(const void *data, size_t size)
 out:
 	/* What parsed before a short read is still usable. */
 	return tep;
+}
+
+/*
+ * libtraceevent trusts the format text it parses: a broken format can make
+ * it divide by zero or follow a NULL pointer (both found by fuzzing). The
+ * formats are parsed once in a child process first; if that child dies,
+ * the tracing data is not used and tracepoints print without their fields.
+ * One fork per file that has TRACING_DATA.
+ */
+static int parses_safely(const void *data, size_t size)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return 1; /* cannot check: trust it, as perf does */
+	if (!pid) {
+		parse(data, size);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+void *tracing_data_parse(const void *data, size_t size)
+{
+	if (!parses_safely(data, size)) {
+		pr_warn("the tracing data is malformed (libtraceevent cannot parse it): tracepoint fields are not shown\n");
+		return err_ptr(-LUPE_ERR_CORRUPT);
+	}
+	return parse(data, size);
 }
 
 void tracing_data_free(void *tep)
