@@ -327,15 +327,19 @@ static int report(struct report_opts *o)
 	}
 	st = lupe_session_stats(s);
 	if (st->nr_lost_records)
-		warning("processed %llu events and lost %llu chunks (%llu samples)",
-			(unsigned long long)st->nr_records, (unsigned long long)st->nr_lost_records,
-			(unsigned long long)st->nr_lost);
+		warning("processed %llu events and lost %llu chunks: check IO/CPU overload (record with a larger -m or a lower -F)",
+			(unsigned long long)st->nr_records, (unsigned long long)st->nr_lost_records);
 	if (!st->nr_samples) {
 		error("'%s' holds no samples", o->input);
 		goto out;
 	}
-	printf("#\n# Total Lost Samples: %llu\n#\n",
-	       (unsigned long long)(st->nr_lost_samples + st->nr_lost));
+	if (st->nr_lost_samples) {
+		uint64_t all = st->nr_samples + st->nr_lost_samples;
+
+		warning("processed %llu samples and lost %.2f%% of them",
+			(unsigned long long)all, 100.0 * (double)st->nr_lost_samples / (double)all);
+	}
+	printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f) && i < rt.nr_hists; i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
 
