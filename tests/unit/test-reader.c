@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <lupe/hist.h>
 #include <lupe/session.h>
 #include "data/format.h"
 #include "symbols/symbols.h"
@@ -263,6 +264,72 @@ static void test_symbols_aliases_and_search(void **state)
 	free(dso.strtab);
 }
 
+/* JIT symbols: /tmp/perf-PID.map lines "START SIZE NAME", in hex */
+static void test_perf_map(void **state)
+{
+	char path[64];
+	struct lupe_dso dso = { 0 };
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", 900000 + (int)getpid() % 90000);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "7f0000001000 40 LazyCompile:~hello /app.js:1\n7f0000002000 10 stub\n");
+	fclose(f);
+	dso.long_name = path;
+	dso.identity = 1;
+	assert_int_equal(dso_load(&dso), 0);
+	assert_string_equal(dso_find_symbol(&dso, 0x7f000000103f)->name, "LazyCompile:~hello /app.js:1");
+	assert_null(dso_find_symbol(&dso, 0x7f0000001040));
+	assert_string_equal(dso_find_symbol(&dso, 0x7f0000002000)->name, "stub");
+	unlink(path);
+	free(dso.syms);
+	free(dso.strtab);
+}
+
+struct hist_tool {
+	struct lupe_tool tool;
+	struct lupe_hists *h;
+};
+
+static int hist_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+		       const struct lupe_sample *sample, struct lupe_thread *t,
+		       const struct perf_event_header *ev)
+{
+	return lupe_hists_add(((struct hist_tool *)tool)->h, s, sample, t,
+			      ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, NULL);
+}
+
+/* Unresolved addresses are entries of their own; equal stacks add up. */
+static void test_hist_entries(void **state)
+{
+	struct lupe_hist_opts ho = { .keys = { LUPE_SORT_COMM, LUPE_SORT_DSO, LUPE_SORT_SYM },
+				     .nr_keys = 3 };
+	struct hist_tool ht = { .tool = { .sample = hist_sample, .ordered = 1 } };
+	struct fbuf b = make_file();
+	char *path = write_tmp(b.p, b.len);
+	struct lupe_session *s = lupe_session_new(path, 0);
+	struct lupe_hist_entry *e;
+
+	assert_non_null(s);
+	ht.h = lupe_hists_new(&ho);
+	assert_int_equal(lupe_session_process(s, &ht.tool), 0);
+	assert_int_equal(lupe_hists_finish(ht.h, NULL, NULL), 4);
+	assert_int_equal(lupe_hists_total_period(ht.h), 4000);
+	assert_int_equal(lupe_hists_nr_samples(ht.h), 4);
+	for (long i = 0; (e = lupe_hists_entry(ht.h, i)); i++) {
+		assert_int_equal(e->self, 1000);
+		assert_null(e->sym);
+		assert_string_equal(e->comm, "demo");
+	}
+	/* ties sort by address */
+	assert_int_equal(lupe_hists_entry(ht.h, 0)->addr, 0x1000);
+	lupe_hists_delete(ht.h);
+	lupe_session_delete(s);
+	unlink(path);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_empty_and_random),
 		cmocka_unit_test(test_bad_record_size),
 		cmocka_unit_test(test_symbols_aliases_and_search),
+		cmocka_unit_test(test_perf_map),
+		cmocka_unit_test(test_hist_entries),
 	};
 
 	lupe_log_set(NULL);
