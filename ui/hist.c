@@ -204,7 +204,7 @@ static const char *key_head(enum lupe_sort_key k)
 {
 	switch (k) {
 	case LUPE_SORT_COMM: return "Command";
-	case LUPE_SORT_PID: return "Pid";
+	case LUPE_SORT_PID: return "Pid:Command";
 	case LUPE_SORT_TID: return "Tid";
 	case LUPE_SORT_DSO: return "Shared Object";
 	case LUPE_SORT_SYM: return "Symbol";
@@ -218,7 +218,10 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char 
 {
 	switch (k) {
 	case LUPE_SORT_COMM: snprintf(buf, size, "%s", e->comm ? e->comm : ""); break;
-	case LUPE_SORT_PID: snprintf(buf, size, "%d", e->pid); break;
+	case LUPE_SORT_PID:
+		snprintf(buf, size, "%7d:%s", e->tid,
+			 e->thread && e->thread->comm ? e->thread->comm : e->comm ? e->comm : "");
+		break;
 	case LUPE_SORT_TID: snprintf(buf, size, "%d", e->tid); break;
 	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e)); break;
 	case LUPE_SORT_SYM: sym_col(e, buf, size); break;
@@ -302,8 +305,12 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 		if (v->show_nr)
 			fprintf(fp, "  %12llu", (unsigned long long)e->nr_samples);
 		for (int k = 0; k < v->nr_keys; k++) {
+			/* perf pads every column but a last symbol or trace one */
+			int pad = k + 1 < v->nr_keys ||
+				  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE);
+
 			key_val(e, v->keys[k], buf, sizeof(buf));
-			fprintf(fp, "  %-*s", k + 1 < v->nr_keys ? width[k] : 0, buf);
+			fprintf(fp, "  %-*s", pad ? width[k] : 0, buf);
 		}
 		fputc('\n', fp);
 		if (v->cg == CG_GRAPH)

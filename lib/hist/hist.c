@@ -63,6 +63,7 @@ struct rframe {
 struct stack {
 	uint64_t hash;
 	const char *comm, *trace;
+	const struct lupe_thread *thread;
 	int pid, tid, cpu;
 	const void *maps;
 	uint32_t gen, kgen;
@@ -232,7 +233,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	st = arena_alloc(&h->arena, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .pid = t->pid, .tid = t->tid, .cpu = cpu,
+	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .pid = t->pid, .tid = t->tid, .cpu = cpu,
 			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .nr_ips = nr,
 			      .period = sample->period, .count = 1 };
 	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
@@ -296,7 +297,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 	k->keymask = m;
 	k->comm = m & (1u << LUPE_SORT_COMM) ? st->comm : NULL;
 	k->trace = m & (1u << LUPE_SORT_TRACE) ? st->trace : NULL;
-	k->pid = m & (1u << LUPE_SORT_PID) ? st->pid : 0;
+	k->pid = m & (1u << LUPE_SORT_PID) ? st->tid : 0; /* perf's "pid" is the thread */
 	k->tid = m & (1u << LUPE_SORT_TID) ? st->tid : 0;
 	k->cpu = m & (1u << LUPE_SORT_CPU) ? st->cpu : 0;
 	if (m & ((1u << LUPE_SORT_DSO) | (1u << LUPE_SORT_SYM)))
@@ -339,7 +340,7 @@ static int entry_eq(const void *item, const void *key)
 
 	return !((m & (1u << LUPE_SORT_COMM) && e->comm != k->comm) ||
 		 (m & (1u << LUPE_SORT_TRACE) && e->trace != k->trace) ||
-		 (m & (1u << LUPE_SORT_PID) && e->pid != k->pid) ||
+		 (m & (1u << LUPE_SORT_PID) && e->tid != k->pid) ||
 		 (m & (1u << LUPE_SORT_TID) && e->tid != k->tid) ||
 		 (m & (1u << LUPE_SORT_CPU) && e->cpu != k->cpu) ||
 		 (m & (1u << LUPE_SORT_DSO) && !same_dso(e->dso, k->dso)) ||
@@ -362,6 +363,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 		return NULL;
 	memset(e, 0, sizeof(*e));
 	e->comm = st->comm;
+	e->thread = st->thread;
 	e->trace = st->trace;
 	e->pid = st->pid;
 	e->tid = st->tid;

@@ -13,7 +13,7 @@
 
 enum lupe_sort_key {
 	LUPE_SORT_COMM,
-	LUPE_SORT_PID,
+	LUPE_SORT_PID,   /* perf's "pid": the thread, shown as tid:comm */
 	LUPE_SORT_TID,
 	LUPE_SORT_DSO,
 	LUPE_SORT_SYM,
@@ -40,7 +40,8 @@ struct lupe_cc_node {
 };
 
 struct lupe_hist_entry {
-	const char *comm;
+	const char *comm;              /* at the first sample */
+	const struct lupe_thread *thread; /* its comm now is the last one, which perf's "pid" shows */
 	const char *trace;             /* with LUPE_SORT_TRACE */
 	int pid, tid, cpu;
 	const struct lupe_dso *dso;    /* NULL: no map */
