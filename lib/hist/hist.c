@@ -459,7 +459,24 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	return 0;
 }
 
-/* Children largest first; equal ones keep the order they were made in. */
+/*
+ * perf keeps a node's children in a tree ordered by DSO, then by address,
+ * highest first, and sorts them by value from there: equal branches come
+ * in that order.
+ */
+static int branch_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b)
+{
+	unsigned da = a->dso ? a->dso->seq + 1 : 0, db = b->dso ? b->dso->seq + 1 : 0;
+	uint64_t xa = a->sym ? a->sym->start : a->addr, xb = b->sym ? b->sym->start : b->addr;
+
+	if (a->cumul != b->cumul)
+		return a->cumul > b->cumul;
+	if (da != db)
+		return da > db;
+	return xa > xb;
+}
+
+/* Children largest first, as perf orders them. */
 static void sort_chain(struct lupe_cc_node *n)
 {
 	struct lupe_cc_node *sorted = NULL, *c, *next;
@@ -469,7 +486,7 @@ static void sort_chain(struct lupe_cc_node *n)
 
 		next = c->next;
 		sort_chain(c);
-		while (*p && (*p)->cumul >= c->cumul)
+		while (*p && branch_before(*p, c))
 			p = &(*p)->next;
 		c->next = *p;
 		*p = c;

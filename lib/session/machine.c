@@ -282,6 +282,7 @@ struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name)
 	}
 	slash = strrchr(d->long_name, '/');
 	d->short_name = slash && d->long_name[0] == '/' ? slash + 1 : d->long_name;
+	d->seq = (unsigned)m->dsos.nr;
 	phash_fill(&m->dsos, (void **)slot, hash, d);
 	return d;
 }

@@ -32,6 +32,7 @@ struct lupe_dso {
 	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
 	int nr_loads;
 	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
+	unsigned seq;           /* order of creation: orders equal callchain branches as perf */
 	struct lupe_dso *next;
 };
 
