@@ -5,15 +5,22 @@
 # stat_norm: each line becomes "LENGTH|shape": numbers are N, runs of
 # spaces one space, and K/M/G/sec rates one unit, so that two runs of the
 # same command agree while any change of column, width or word shows.
+# A counter's "( +- N% )" spread is dropped first: perf and lupe both leave
+# it out when every run counted the same, which two separate runs need not
+# share (page-faults of `true` often do not vary).
+strip_spread() {
+	sed -E 's/  \( \+- *[0-9.]+% \)$//'
+}
+
 stat_norm() {
-	awk '{ print length($0) "|" $0 }' |
+	strip_spread | awk '{ print length($0) "|" $0 }' |
 		sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]?\/sec/\/sec/g; s/ +/ /g'
 }
 
 # stat_norm_loose: the shape without line lengths (-r precision and -I
 # timestamps vary in width from run to run).
 stat_norm_loose() {
-	sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]?\/sec/\/sec/g; s/ +/ /g'
+	strip_spread | sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]?\/sec/\/sec/g; s/ +/ /g'
 }
 
 # stat_same NORM ARGS...: run perf stat ARGS and lupe stat ARGS (stderr is
