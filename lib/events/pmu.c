@@ -42,6 +42,23 @@ void strv_free(char **v, size_t nr)
 	free(v);
 }
 
+int strv_push(char ***v, size_t *n, size_t *cap, const char *str)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		char **tmp = realloc(*v, c * sizeof(**v));
+
+		if (!tmp)
+			return -ENOMEM;
+		*v = tmp;
+		*cap = c;
+	}
+	if (!((*v)[*n] = strdup(str)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -51,7 +68,7 @@ char **dir_names(const char *dir, bool events_only, size_t *nr)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
-	char **v = NULL, **tmp;
+	char **v = NULL;
 	size_t n = 0, cap = 0;
 
 	*nr = 0;
@@ -65,16 +82,8 @@ char **dir_names(const char *dir, bool events_only, size_t *nr)
 		/* events/foo.scale, .unit, .per-pkg, .snapshot describe foo */
 		if (events_only && dot)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			tmp = realloc(v, cap * sizeof(*v));
-			if (!tmp)
-				goto fail;
-			v = tmp;
-		}
-		if (!(v[n] = strdup(de->d_name)))
+		if (strv_push(&v, &n, &cap, de->d_name))
 			goto fail;
-		n++;
 	}
 	closedir(d);
 	if (n)

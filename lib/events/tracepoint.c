@@ -134,7 +134,7 @@ static char **subdirs(int dirfd, const char *glob, size_t *nr)
 {
 	DIR *d;
 	struct dirent *de;
-	char **v = NULL, **tmp;
+	char **v = NULL;
 	size_t n = 0, cap = 0;
 	int fd = dup(dirfd);
 
@@ -157,16 +157,8 @@ static char **subdirs(int dirfd, const char *glob, size_t *nr)
 			if (fstatat(dirfd, de->d_name, &st, 0) || !S_ISDIR(st.st_mode))
 				continue;
 		}
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			tmp = realloc(v, cap * sizeof(*v));
-			if (!tmp)
-				goto fail;
-			v = tmp;
-		}
-		if (!(v[n] = strdup(de->d_name)))
+		if (strv_push(&v, &n, &cap, de->d_name))
 			goto fail;
-		n++;
 	}
 	closedir(d);
 	*nr = n;
