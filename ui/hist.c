@@ -270,9 +270,20 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 			break;
 		shown = i + 1;
 		for (int k = 0; k < v->nr_keys; k++) {
+			int len;
+
 			key_val(e, v->keys[k], buf, sizeof(buf));
-			if ((int)strlen(buf) > width[k])
-				width[k] = (int)strlen(buf);
+			len = (int)strlen(buf);
+			/*
+			 * perf sizes the comm column by the thread's last comm,
+			 * not the entry's, and cuts wider entries to fit: a
+			 * perf-exec entry of a thread now called demo shows as
+			 * "perf-ex" under "Command".
+			 */
+			if (v->keys[k] == LUPE_SORT_COMM && e->thread && e->thread->comm)
+				len = (int)strlen(e->thread->comm);
+			if (len > width[k])
+				width[k] = len;
 		}
 	}
 	for (int k = 0; k < v->nr_keys; k++)
@@ -310,7 +321,10 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 				  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE);
 
 			key_val(e, v->keys[k], buf, sizeof(buf));
-			fprintf(fp, "  %-*s", pad ? width[k] : 0, buf);
+			if (v->keys[k] == LUPE_SORT_COMM)
+				fprintf(fp, "  %-*.*s", width[k], width[k], buf);
+			else
+				fprintf(fp, "  %-*s", pad ? width[k] : 0, buf);
 		}
 		fputc('\n', fp);
 		if (v->cg == CG_GRAPH)
