@@ -1,147 +1,131 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hit DSOs. Maps live in one array per process, in a small open-addressing
- * table keyed by pid; a lookup walks a process's maps (a few dozen), which
- * costs less per sample than the kernel's own sample write.
+ * Hit DSOs. Maps live in one array per process; processes and DSOs sit in
+ * phash tables (by pid, by name). A lookup tries the map the last one found,
+ * then walks the process's maps (a few dozen), which costs less per sample
+ * than the kernel's own sample write.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "data/format.h"
 #include "record/hitdsos.h"
 #include "symbols/build-id.h"
+#include "util/phash.h"
 #include "util/util.h"
 
 struct map {
 	uint64_t start, end;
-	int dso;
+	struct dso *dso;
 };
 
+/* Items of phash tables: their addresses stay put as the tables grow. */
 struct proc {
-	int64_t pid; /* -1: empty slot */
+	uint32_t pid;
 	struct map *maps;
 	size_t nr, alloc;
 	int last; /* the map the previous lookup found */
 };
 
 struct dso {
-	char *name;
 	int hit;
+	char name[]; /* the key */
 };
 
 struct hitdsos {
-	struct proc *procs;
-	size_t nr_procs, cap; /* cap is a power of two */
-	struct dso *dsos;
-	size_t nr_dsos;
+	struct phash procs; /* by pid */
+	struct phash dsos;  /* by name */
+	struct dso **order; /* the DSOs in the order they were first mapped */
+	size_t nr_order, alloc_order;
 	int kernel_hit;
 	struct proc *cache;
 };
 
 struct hitdsos *hitdsos_new(void)
 {
-	struct hitdsos *h = calloc(1, sizeof(*h));
-
-	if (!h)
-		return NULL;
-	h->cap = 64;
-	h->procs = malloc(h->cap * sizeof(*h->procs));
-	if (!h->procs) {
-		free(h);
-		return NULL;
-	}
-	for (size_t i = 0; i < h->cap; i++)
-		h->procs[i] = (struct proc){ .pid = -1 };
-	return h;
+	return calloc(1, sizeof(struct hitdsos));
 }
 
 void hitdsos_delete(struct hitdsos *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->cap; i++)
-		free(h->procs[i].maps);
-	for (size_t i = 0; i < h->nr_dsos; i++)
-		free(h->dsos[i].name);
-	free(h->procs);
-	free(h->dsos);
+	for (size_t i = 0; i < h->procs.cap; i++) {
+		struct proc *p = h->procs.items[i];
+
+		if (p)
+			free(p->maps);
+		free(p);
+	}
+	for (size_t i = 0; i < h->nr_order; i++)
+		free(h->order[i]);
+	phash_free(&h->procs);
+	phash_free(&h->dsos);
+	free(h->order);
 	free(h);
 }
 
-static size_t slot_of(const struct hitdsos *h, uint32_t pid)
+static int proc_eq(const void *item, const void *key)
 {
-	return (pid * 2654435761u) & (h->cap - 1);
+	return ((const struct proc *)item)->pid == *(const uint32_t *)key;
 }
 
-static struct proc *find(struct hitdsos *h, uint32_t pid)
+/* The process pid; with add, created when missing. NULL if absent or out of memory. */
+static struct proc *proc_of(struct hitdsos *h, uint32_t pid, int add)
 {
+	uint64_t hash = phash_mix(0, pid);
+	struct proc *p;
+	void **slot;
+
 	if (h->cache && h->cache->pid == pid)
 		return h->cache;
-	for (size_t i = slot_of(h, pid);; i = (i + 1) & (h->cap - 1)) {
-		if (h->procs[i].pid == pid)
-			return h->cache = &h->procs[i];
-		if (h->procs[i].pid < 0)
+	if (!add && !h->procs.nr)
+		return NULL;
+	slot = phash_find(&h->procs, hash, proc_eq, &pid);
+	if (!slot)
+		return NULL;
+	if (!*slot) {
+		if (!add || !(p = calloc(1, sizeof(*p))))
 			return NULL;
+		p->pid = pid;
+		phash_fill(&h->procs, slot, hash, p);
 	}
+	return h->cache = *slot;
 }
 
-static struct proc *get(struct hitdsos *h, uint32_t pid)
+static int dso_eq(const void *item, const void *key)
 {
-	struct proc *p = find(h, pid);
-
-	if (p)
-		return p;
-	if (2 * (h->nr_procs + 1) > h->cap) {
-		struct proc *old = h->procs;
-		size_t ocap = h->cap;
-
-		h->procs = malloc(2 * ocap * sizeof(*old));
-		if (!h->procs) {
-			h->procs = old;
-			return NULL;
-		}
-		h->cap = 2 * ocap;
-		for (size_t i = 0; i < h->cap; i++)
-			h->procs[i] = (struct proc){ .pid = -1 };
-		for (size_t i = 0; i < ocap; i++) {
-			size_t j;
-
-			if (old[i].pid < 0)
-				continue;
-			for (j = slot_of(h, (uint32_t)old[i].pid); h->procs[j].pid >= 0;)
-				j = (j + 1) & (h->cap - 1);
-			h->procs[j] = old[i];
-		}
-		free(old);
-		h->cache = NULL;
-	}
-	for (size_t i = slot_of(h, pid);; i = (i + 1) & (h->cap - 1)) {
-		if (h->procs[i].pid < 0) {
-			h->procs[i] = (struct proc){ .pid = pid };
-			h->nr_procs++;
-			return h->cache = &h->procs[i];
-		}
-	}
+	return !strcmp(((const struct dso *)item)->name, key);
 }
 
-static int dso_id(struct hitdsos *h, const char *name)
+static struct dso *dso_of(struct hitdsos *h, const char *name)
 {
+	uint64_t hash = phash_str(name);
+	void **slot = phash_find(&h->dsos, hash, dso_eq, name);
 	struct dso *d;
 
-	for (size_t i = h->nr_dsos; i-- > 0;)
-		if (!strcmp(h->dsos[i].name, name))
-			return (int)i;
-	d = realloc(h->dsos, (h->nr_dsos + 1) * sizeof(*d));
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot;
+	if (h->nr_order == h->alloc_order) {
+		size_t n = h->alloc_order ? 2 * h->alloc_order : 64;
+		struct dso **o = realloc(h->order, n * sizeof(*o));
+
+		if (!o)
+			return NULL;
+		h->order = o;
+		h->alloc_order = n;
+	}
+	d = calloc(1, sizeof(*d) + strlen(name) + 1);
 	if (!d)
-		return -1;
-	h->dsos = d;
-	d[h->nr_dsos].name = strdup(name);
-	d[h->nr_dsos].hit = 0;
-	if (!d[h->nr_dsos].name)
-		return -1;
-	return (int)h->nr_dsos++;
+		return NULL;
+	strcpy(d->name, name);
+	phash_fill(&h->dsos, slot, hash, d);
+	h->order[h->nr_order++] = d;
+	return d;
 }
 
-static void add_map(struct proc *p, uint64_t start, uint64_t end, int dso)
+static void add_map(struct proc *p, uint64_t start, uint64_t end, struct dso *dso)
 {
 	size_t w = 0;
 
@@ -167,14 +151,14 @@ static void mmap_event(struct hitdsos *h, uint32_t pid, uint64_t start, uint64_t
 		       const char *name)
 {
 	struct proc *p;
-	int dso;
+	struct dso *dso;
 
 	/* Only files can have build-ids; [vdso], //anon and the kernel do not here. */
 	if (name[0] != '/' || pid == (uint32_t)-1)
 		return;
-	p = get(h, pid);
-	dso = dso_id(h, name);
-	if (p && dso >= 0)
+	p = proc_of(h, pid, 1);
+	dso = dso_of(h, name);
+	if (p && dso)
 		add_map(p, start, start + len, dso);
 }
 
@@ -199,12 +183,11 @@ void hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec)
 
 		if (f->pid == f->ppid)
 			break; /* a new thread shares its process's maps */
-		parent = find(h, f->ppid);
+		parent = proc_of(h, f->ppid, 0);
 		if (!parent || !parent->nr)
 			break;
-		child = get(h, f->pid);
-		parent = find(h, f->ppid); /* get may have moved the table */
-		if (!child || !parent)
+		child = proc_of(h, f->pid, 1);
+		if (!child)
 			break;
 		child->nr = 0;
 		for (size_t i = 0; i < parent->nr; i++)
@@ -214,7 +197,7 @@ void hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec)
 	}
 	case PERF_RECORD_COMM:
 		if (rec->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			struct proc *p = find(h, ((const struct perf_record_comm *)rec)->pid);
+			struct proc *p = proc_of(h, ((const struct perf_record_comm *)rec)->pid, 0);
 
 			if (p)
 				p->nr = 0;
@@ -233,16 +216,16 @@ void hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode)
 	}
 	if (cpumode != PERF_RECORD_MISC_USER)
 		return;
-	p = find(h, pid);
+	p = proc_of(h, pid, 0);
 	if (!p || !p->nr)
 		return;
 	if (p->last < (int)p->nr && ip >= p->maps[p->last].start && ip < p->maps[p->last].end) {
-		h->dsos[p->maps[p->last].dso].hit = 1;
+		p->maps[p->last].dso->hit = 1;
 		return;
 	}
 	for (size_t i = 0; i < p->nr; i++) {
 		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
-			h->dsos[p->maps[i].dso].hit = 1;
+			p->maps[i].dso->hit = 1;
 			p->last = (int)i;
 			return;
 		}
@@ -275,10 +258,12 @@ int hitdsos_build_ids(struct hitdsos *h, struct fbuf *b)
 		put_entry(b, PERF_RECORD_MISC_KERNEL, id, len, "[kernel.kallsyms]");
 		nr++;
 	}
-	for (size_t i = 0; i < h->nr_dsos; i++) {
-		if (!h->dsos[i].hit || (len = build_id_read(h->dsos[i].name, id)) <= 0)
+	for (size_t i = 0; i < h->nr_order; i++) {
+		const struct dso *d = h->order[i];
+
+		if (!d->hit || (len = build_id_read(d->name, id)) <= 0)
 			continue;
-		put_entry(b, PERF_RECORD_MISC_USER, id, len, h->dsos[i].name);
+		put_entry(b, PERF_RECORD_MISC_USER, id, len, d->name);
 		nr++;
 	}
 	return nr;
