@@ -10,17 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <lupe/events.h>
 #include "data/tracing-data.h"
 #include "util/util.h"
-
-static const char *tracefs_dir(void)
-{
-	if (access("/sys/kernel/tracing/events", F_OK) == 0)
-		return "/sys/kernel/tracing";
-	if (access("/sys/kernel/debug/tracing/events", F_OK) == 0)
-		return "/sys/kernel/debug/tracing";
-	return NULL;
-}
 
 /* u64 size, then the file's bytes. */
 static int put_file(struct fbuf *b, const char *path)
@@ -44,13 +36,14 @@ static int cmp_str(const void *a, const void *b)
 int tracing_data_build(struct fbuf *b, char *const *names, size_t nr)
 {
 	static const char magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	const char *dir = tracefs_dir();
+	/* the same tracefs the events were found in */
+	const char *dir = lupe_tracefs_dir();
 	char path[4096], **sorted;
 	uint32_t nr_sys = 0;
 	int err = 0;
 
 	if (!dir)
-		return -LUPE_ERR_NO_TRACEFS;
+		return errno ? -errno : -LUPE_ERR_NO_TRACEFS;
 	sorted = malloc((nr ? nr : 1) * sizeof(*sorted));
 	if (!sorted)
 		return -ENOMEM;
