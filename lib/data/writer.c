@@ -303,9 +303,10 @@ int perf_writer_write(struct perf_writer *w, const void *rec, size_t len)
 {
 	if (w->err)
 		return w->err;
-	w->bytes_in += len;
+	/* uncompressed, or too big for a batch: it goes out as it is */
 	if (!w->zstd || len > COMP_BATCH)
-		return w->zstd ? (batch_flush(w), out_add(w, rec, len)) : out_add(w, rec, len);
+		return perf_writer_write_raw(w, rec, len);
+	w->bytes_in += len;
 	if (w->batch_len + len > COMP_BATCH && batch_flush(w))
 		return w->err;
 	memcpy(w->batch + w->batch_len, rec, len);

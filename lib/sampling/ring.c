@@ -57,12 +57,13 @@ int ring_pending(const struct ring *r)
 long ring_read(struct ring *r, ring_fn fn, void *arg)
 {
 	struct perf_event_mmap_page *pc = ctl(r);
-	const char *data = (const char *)r->base + pc->data_offset;
+	const char *data;
 	uint64_t mask = r->data_size - 1, head, tail, start;
 	int stop = 0;
 
 	if (!r->base)
 		return 0;
+	data = (const char *)r->base + pc->data_offset;
 	/* data_offset is 0 on kernels before 4.1: data then starts one page in. */
 	if (!pc->data_offset)
 		data = (const char *)r->base + sysconf(_SC_PAGESIZE);
