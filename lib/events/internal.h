@@ -99,6 +99,9 @@ char **dir_names(const char *dir, bool events_only, size_t *nr);
 /* Names of all PMU directories, sorted; the caller frees with strv_free. */
 char **pmu_names(size_t *nr);
 
+/* Replace *slot with a copy of dir (NULL: no override). 0 or -ENOMEM. */
+int set_dir_override(char **slot, const char *dir);
+
 /* Append a copy of str to the array *v (*n used, *cap allocated). 0 or -ENOMEM. */
 int strv_push(char ***v, size_t *n, size_t *cap, const char *str);
 void strv_free(char **v, size_t nr);

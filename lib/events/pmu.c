@@ -14,15 +14,20 @@
 
 static char *sysfs_root;
 
-int lupe_events_set_sysfs(const char *dir)
+int set_dir_override(char **slot, const char *dir)
 {
 	char *copy = NULL;
 
 	if (dir && !(copy = strdup(dir)))
 		return -ENOMEM;
-	free(sysfs_root);
-	sysfs_root = copy;
+	free(*slot);
+	*slot = copy;
 	return 0;
+}
+
+int lupe_events_set_sysfs(const char *dir)
+{
+	return set_dir_override(&sysfs_root, dir);
 }
 
 const char *pmu_devices_dir(void)

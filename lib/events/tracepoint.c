@@ -22,13 +22,7 @@ static char *tracefs_override;
 
 int lupe_events_set_tracefs(const char *dir)
 {
-	char *copy = NULL;
-
-	if (dir && !(copy = strdup(dir)))
-		return -ENOMEM;
-	free(tracefs_override);
-	tracefs_override = copy;
-	return 0;
+	return set_dir_override(&tracefs_override, dir);
 }
 
 /* 1 when dir/events can be searched, 0 when it is not there, -errno else. */
