@@ -67,7 +67,7 @@ int lupe_perf_event_paranoid(void)
 {
 	char buf[32];
 
-	if (read_small_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) <= 0)
+	if (lupe_read_small_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) <= 0)
 		return 2;
 	return atoi(buf);
 }

@@ -9,7 +9,7 @@ struct decomp {
 	ZSTD_DStream *ds;
 };
 
-struct decomp *decomp_new(void)
+struct decomp *lupe_decomp_new(void)
 {
 	struct decomp *d = calloc(1, sizeof(*d));
 
@@ -17,13 +17,13 @@ struct decomp *decomp_new(void)
 		return NULL;
 	d->ds = ZSTD_createDStream();
 	if (!d->ds || ZSTD_isError(ZSTD_initDStream(d->ds))) {
-		decomp_delete(d);
+		lupe_decomp_delete(d);
 		return err_ptr(-ENOMEM);
 	}
 	return d;
 }
 
-void decomp_delete(struct decomp *d)
+void lupe_decomp_delete(struct decomp *d)
 {
 	if (!d)
 		return;
@@ -31,7 +31,7 @@ void decomp_delete(struct decomp *d)
 	free(d);
 }
 
-int decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out)
+int lupe_decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
 
@@ -39,7 +39,7 @@ int decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out)
 		ZSTD_outBuffer o;
 		size_t ret;
 
-		if (rbuf_reserve(out, 256 * 1024))
+		if (lupe_rbuf_reserve(out, 256 * 1024))
 			return -ENOMEM;
 		o = (ZSTD_outBuffer){ out->p + out->len, out->cap - out->len, 0 };
 		ret = ZSTD_decompressStream(d->ds, &o, &in);

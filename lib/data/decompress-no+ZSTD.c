@@ -4,17 +4,17 @@
 #include "data/reader.h"
 #include "util/util.h"
 
-struct decomp *decomp_new(void)
+struct decomp *lupe_decomp_new(void)
 {
 	return calloc(1, 1);
 }
 
-void decomp_delete(struct decomp *d)
+void lupe_decomp_delete(struct decomp *d)
 {
 	free(d);
 }
 
-int decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out)
+int lupe_decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out)
 {
 	return -LUPE_ERR_NOT_SUPPORTED;
 }

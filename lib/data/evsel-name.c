@@ -21,7 +21,7 @@ static const char *const sw_names[] = {
 	"bpf-output", "cgroup-switches",
 };
 
-char *evsel_name_from_attr(const void *a)
+char *lupe_evsel_name_from_attr(const void *a)
 {
 	const struct perf_event_attr *attr = a;
 	char base[64], mod[16] = "", *out;

@@ -85,9 +85,9 @@ static void add_unique(char ***list, int *nr, const char *s)
 
 static void put_list(struct fbuf *b, char **list, int nr)
 {
-	fbuf_u32(b, nr);
+	lupe_fbuf_u32(b, nr);
 	for (int i = 0; i < nr; i++) {
-		fbuf_string(b, list[i]);
+		lupe_fbuf_string(b, list[i]);
 		free(list[i]);
 	}
 	free(list);
@@ -98,12 +98,12 @@ static int read_topo(int cpu, const char *name, const char *alt, char *buf, size
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/topology/%s", cpu, name);
-	if (read_small_file(path, buf, size) >= 0)
+	if (lupe_read_small_file(path, buf, size) >= 0)
 		return 0;
 	if (!alt)
 		return -ENOENT;
 	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/topology/%s", cpu, alt);
-	return read_small_file(path, buf, size) >= 0 ? 0 : -ENOENT;
+	return lupe_read_small_file(path, buf, size) >= 0 ? 0 : -ENOENT;
 }
 
 /*
@@ -133,8 +133,8 @@ static void cpu_topology(struct fbuf *b, int nr_cpus)
 			core_id = atoi(buf);
 		if (!read_topo(c, "physical_package_id", NULL, buf, sizeof(buf)))
 			socket_id = atoi(buf);
-		fbuf_u32(b, core_id);
-		fbuf_u32(b, socket_id);
+		lupe_fbuf_u32(b, core_id);
+		lupe_fbuf_u32(b, socket_id);
 	}
 	put_list(b, die, nr_die);
 	for (int c = 0; c < nr_cpus; c++) {
@@ -142,7 +142,7 @@ static void cpu_topology(struct fbuf *b, int nr_cpus)
 
 		if (!read_topo(c, "die_id", NULL, buf, sizeof(buf)))
 			die_id = atoi(buf);
-		fbuf_u32(b, die_id);
+		lupe_fbuf_u32(b, die_id);
 	}
 }
 
@@ -162,16 +162,16 @@ static void pmu_mappings(struct fbuf *b)
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/event_source/devices/%s/type", de->d_name);
-		if (read_small_file(path, buf, sizeof(buf)) < 0)
+		if (lupe_read_small_file(path, buf, sizeof(buf)) < 0)
 			continue;
-		fbuf_u32(&body, (uint32_t)strtoul(buf, NULL, 10));
-		fbuf_string(&body, de->d_name);
+		lupe_fbuf_u32(&body, (uint32_t)strtoul(buf, NULL, 10));
+		lupe_fbuf_string(&body, de->d_name);
 		nr++;
 	}
 	closedir(d);
-	fbuf_u32(b, nr);
-	fbuf_add(b, body.data, body.len);
-	fbuf_free(&body);
+	lupe_fbuf_u32(b, nr);
+	lupe_fbuf_add(b, body.data, body.len);
+	lupe_fbuf_free(&body);
 }
 
 /* CPUID as perf's x86 code prints it: vendor,family,model,stepping. */
@@ -194,20 +194,20 @@ static int emit(struct perf_writer *w, int feat, struct fbuf *b, int pipe)
 
 	if (b->err) {
 		err = b->err;
-		fbuf_free(b);
+		lupe_fbuf_free(b);
 		return err;
 	}
 	if (pipe) {
-		err = perf_writer_pipe_feature(w, feat, b);
-		fbuf_free(b);
+		err = lupe_perf_writer_pipe_feature(w, feat, b);
+		lupe_fbuf_free(b);
 		return err;
 	}
-	return perf_writer_add_feature(w, feat, b);
+	return lupe_perf_writer_add_feature(w, feat, b);
 }
 
 static long total_mem_kb(void)
 {
-	char *mi = read_whole_file("/proc/meminfo", NULL), *p;
+	char *mi = lupe_read_whole_file("/proc/meminfo", NULL), *p;
 	long kb = -1;
 
 	if (!mi)
@@ -219,7 +219,7 @@ static long total_mem_kb(void)
 	return kb;
 }
 
-int features_write(struct perf_writer *w, const struct feat_env *env, int pipe)
+int lupe_features_write(struct perf_writer *w, const struct feat_env *env, int pipe)
 {
 	struct utsname u;
 	struct fbuf b = { 0 };
@@ -231,34 +231,34 @@ int features_write(struct perf_writer *w, const struct feat_env *env, int pipe)
 			memset(&b, 0, sizeof(b)); } while (0)
 
 	if (uname(&u) == 0) {
-		fbuf_string(&b, u.nodename);
+		lupe_fbuf_string(&b, u.nodename);
 		EMIT(HEADER_HOSTNAME);
-		fbuf_string(&b, u.release);
+		lupe_fbuf_string(&b, u.release);
 		EMIT(HEADER_OSRELEASE);
 	}
-	fbuf_string(&b, env->version ? env->version : "lupe");
+	lupe_fbuf_string(&b, env->version ? env->version : "lupe");
 	EMIT(HEADER_VERSION);
 	if (uname(&u) == 0) {
-		fbuf_string(&b, u.machine);
+		lupe_fbuf_string(&b, u.machine);
 		EMIT(HEADER_ARCH);
 	}
 
-	if (read_small_file(SYS_CPU "/present", buf, sizeof(buf)) >= 0)
+	if (lupe_read_small_file(SYS_CPU "/present", buf, sizeof(buf)) >= 0)
 		nr_avail = cpu_list_max(buf);
 	if (nr_avail < nr_online)
 		nr_avail = nr_online;
-	fbuf_u32(&b, nr_avail);
-	fbuf_u32(&b, nr_online);
+	lupe_fbuf_u32(&b, nr_avail);
+	lupe_fbuf_u32(&b, nr_online);
 	EMIT(HEADER_NRCPUS);
 
-	cpuinfo = read_whole_file("/proc/cpuinfo", NULL);
+	cpuinfo = lupe_read_whole_file("/proc/cpuinfo", NULL);
 	if (cpuinfo) {
 		if (!cpuinfo_value(cpuinfo, "model name", buf, sizeof(buf))) {
-			fbuf_string(&b, buf);
+			lupe_fbuf_string(&b, buf);
 			EMIT(HEADER_CPUDESC);
 		}
 		if (!x86_cpuid(cpuinfo, buf, sizeof(buf))) {
-			fbuf_string(&b, buf);
+			lupe_fbuf_string(&b, buf);
 			EMIT(HEADER_CPUID);
 		}
 		free(cpuinfo);
@@ -266,7 +266,7 @@ int features_write(struct perf_writer *w, const struct feat_env *env, int pipe)
 
 	kb = total_mem_kb();
 	if (kb > 0) {
-		fbuf_u64(&b, (uint64_t)kb);
+		lupe_fbuf_u64(&b, (uint64_t)kb);
 		EMIT(HEADER_TOTAL_MEM);
 	}
 
@@ -274,14 +274,14 @@ int features_write(struct perf_writer *w, const struct feat_env *env, int pipe)
 		ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
 
 		buf[n > 0 ? n : 0] = '\0';
-		fbuf_u32(&b, env->argc + 1);
-		fbuf_string(&b, n > 0 ? buf : "lupe");
+		lupe_fbuf_u32(&b, env->argc + 1);
+		lupe_fbuf_string(&b, n > 0 ? buf : "lupe");
 		for (int i = 0; i < env->argc; i++)
-			fbuf_string(&b, env->argv[i]);
+			lupe_fbuf_string(&b, env->argv[i]);
 		EMIT(HEADER_CMDLINE);
 	}
 
-	features_event_desc(w, &b);
+	lupe_features_event_desc(w, &b);
 	EMIT(HEADER_EVENT_DESC);
 
 	cpu_topology(&b, nr_avail);
@@ -307,17 +307,17 @@ int features_write(struct perf_writer *w, const struct feat_env *env, int pipe)
 	}
 
 	if (!pipe && env->first_sample_time && env->last_sample_time) {
-		fbuf_u64(&b, env->first_sample_time);
-		fbuf_u64(&b, env->last_sample_time);
+		lupe_fbuf_u64(&b, env->first_sample_time);
+		lupe_fbuf_u64(&b, env->last_sample_time);
 		EMIT(HEADER_SAMPLE_TIME);
 	}
 
 	if (env->comp_level) {
-		fbuf_u32(&b, 1);  /* version */
-		fbuf_u32(&b, 1);  /* type: zstd */
-		fbuf_u32(&b, env->comp_level);
-		fbuf_u32(&b, env->comp_ratio);
-		fbuf_u32(&b, env->comp_mmap_len);
+		lupe_fbuf_u32(&b, 1);  /* version */
+		lupe_fbuf_u32(&b, 1);  /* type: zstd */
+		lupe_fbuf_u32(&b, env->comp_level);
+		lupe_fbuf_u32(&b, env->comp_ratio);
+		lupe_fbuf_u32(&b, env->comp_mmap_len);
 		EMIT(HEADER_COMPRESSED);
 	}
 #undef EMIT

@@ -24,14 +24,14 @@ struct feat_env {
 
 /*
  * Build every feature of env and hand it to w: as sections kept for
- * perf_writer_finish in file mode, as HEADER_FEATURE records in pipe mode
+ * lupe_perf_writer_finish in file mode, as HEADER_FEATURE records in pipe mode
  * (where only what is known before the data is written). A feature the
  * host cannot describe (no /proc/cpuinfo model name) is left out, as perf
  * leaves it out. Returns 0 or -errno (-ENOMEM, a write error).
  */
-int features_write(struct perf_writer *w, const struct feat_env *env, int pipe);
+int lupe_features_write(struct perf_writer *w, const struct feat_env *env, int pipe);
 
 /* EVENT_DESC for w's attrs: nr, attr size, then attr, ids, name per event. */
-void features_event_desc(const struct perf_writer *w, struct fbuf *b);
+void lupe_features_event_desc(const struct perf_writer *w, struct fbuf *b);
 
 #endif

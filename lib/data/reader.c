@@ -52,7 +52,7 @@ struct lupe_perf_file {
 	char errbuf[256];
 };
 
-int rbuf_reserve(struct rbuf *b, size_t more)
+int lupe_rbuf_reserve(struct rbuf *b, size_t more)
 {
 	size_t cap = b->cap ? b->cap : 4096;
 	uint8_t *p;
@@ -164,8 +164,8 @@ static void compute_id_pos(struct lupe_perf_file *f)
 	if (!f->nr_evsels)
 		return;
 	t = f->evsels[0].attr.sample_type;
-	f->id_pos_sample = sample_id_pos(t, 1);
-	f->id_pos_other = f->evsels[0].attr.sample_id_all ? sample_id_pos(t, 0) : 0;
+	f->id_pos_sample = lupe_sample_id_pos(t, 1);
+	f->id_pos_other = f->evsels[0].attr.sample_id_all ? lupe_sample_id_pos(t, 0) : 0;
 }
 
 struct lupe_evsel *lupe_perf_file_record_evsel(struct lupe_perf_file *f,
@@ -237,12 +237,12 @@ static void name_evsels(struct lupe_perf_file *f)
 			const char *sys, *name;
 			void *tep = lupe_perf_file_tep(f);
 
-			e->tp_format = tep ? tracing_event(tep, e->attr.config, &sys, &name) : NULL;
+			e->tp_format = tep ? lupe_tracing_event(tep, e->attr.config, &sys, &name) : NULL;
 			if (!e->name && e->tp_format && asprintf(&e->name, "%s:%s", sys, name) < 0)
 				e->name = NULL;
 		}
 		if (!e->name)
-			e->name = evsel_name_from_attr(&e->attr);
+			e->name = lupe_evsel_name_from_attr(&e->attr);
 	}
 }
 
@@ -257,7 +257,7 @@ void *lupe_perf_file_tep(struct lupe_perf_file *f)
 	if (!d)
 		return NULL;
 	f->tep_tried = 1;
-	f->tep = tracing_data_parse(d, size);
+	f->tep = lupe_tracing_data_parse(d, size);
 	if (!f->tep && errno != LUPE_ERR_CORRUPT) /* a corrupt one was said already */
 		pr_warn("cannot parse the tracing data: tracepoint fields are not shown\n");
 	return f->tep;
@@ -463,7 +463,7 @@ void lupe_perf_file_close(struct lupe_perf_file *f)
 	free(f->evsels);
 	for (int i = 0; i < HEADER_LAST_FEATURE; i++)
 		free(f->features[i].owned);
-	tracing_data_free(f->tep);
+	lupe_tracing_data_free(f->tep);
 	if (f->map)
 		munmap((void *)f->map, f->map_size);
 	if (f->in)
@@ -472,7 +472,7 @@ void lupe_perf_file_close(struct lupe_perf_file *f)
 		close(f->fd);
 	free(f->rec.p);
 	free(f->out.p);
-	decomp_delete(f->decomp);
+	lupe_decomp_delete(f->decomp);
 	free(f);
 }
 
@@ -590,7 +590,7 @@ static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **o
 		ev = (const void *)(f->map + f->pos);
 		f->copied = 0;
 		if (f->pos % 8) {
-			if (rbuf_reserve(&f->rec, hd.size))
+			if (lupe_rbuf_reserve(&f->rec, hd.size))
 				return -ENOMEM;
 			memcpy(f->rec.p, ev, hd.size);
 			ev = (const void *)f->rec.p;
@@ -601,7 +601,7 @@ static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **o
 		*out = ev;
 		return 1;
 	}
-	if (rbuf_reserve(&f->rec, 65536))
+	if (lupe_rbuf_reserve(&f->rec, 65536))
 		return -ENOMEM;
 	f->rec.len = 0;
 	if (fread(f->rec.p, 1, sizeof(*ev), f->in) != sizeof(*ev)) {
@@ -670,9 +670,9 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 			f->out.len = keep;
 			f->out_pos = 0;
 			f->comp_off = *offset;
-			if (!f->decomp && !(f->decomp = decomp_new()))
+			if (!f->decomp && !(f->decomp = lupe_decomp_new()))
 				return -ENOMEM;
-			ret = decomp_run(f->decomp, ev + 1, ev->size - sizeof(*ev), &f->out);
+			ret = lupe_decomp_run(f->decomp, ev + 1, ev->size - sizeof(*ev), &f->out);
 			if (ret == -LUPE_ERR_NOT_SUPPORTED)
 				return bad(f, ret, "the file is compressed (perf record -z) and lupe was built without zstd");
 			if (ret)

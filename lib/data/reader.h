@@ -12,7 +12,7 @@ struct rbuf {
 	size_t len, cap;
 };
 
-int rbuf_reserve(struct rbuf *b, size_t more);
+int lupe_rbuf_reserve(struct rbuf *b, size_t more);
 
 /*
  * Streaming zstd decompression of COMPRESSED records: appends what src
@@ -20,17 +20,17 @@ int rbuf_reserve(struct rbuf *b, size_t more);
  * when lupe was built without zstd, -LUPE_ERR_CORRUPT for a bad frame).
  */
 struct decomp;
-struct decomp *decomp_new(void);
-void decomp_delete(struct decomp *d);
-int decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out);
+struct decomp *lupe_decomp_new(void);
+void lupe_decomp_delete(struct decomp *d);
+int lupe_decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out);
 
 /* Parse TRACING_DATA into a tep_handle (NULL + errno without libtraceevent). */
-void *tracing_data_parse(const void *data, size_t size);
-void tracing_data_free(void *tep);
+void *lupe_tracing_data_parse(const void *data, size_t size);
+void lupe_tracing_data_free(void *tep);
 /* The tep_event for a tracepoint id, or NULL. */
-void *tracing_event(void *tep, uint64_t id, const char **sys, const char **name);
+void *lupe_tracing_event(void *tep, uint64_t id, const char **sys, const char **name);
 
 /* Name an event from its attr the way perf does ("cpu-clock", "cycles:u"). */
-char *evsel_name_from_attr(const void *attr);
+char *lupe_evsel_name_from_attr(const void *attr);
 
 #endif

@@ -227,7 +227,7 @@ static int parses_safely(const void *data, size_t size)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
-void *tracing_data_parse(const void *data, size_t size)
+void *lupe_tracing_data_parse(const void *data, size_t size)
 {
 	if (!parses_safely(data, size)) {
 		pr_warn("the tracing data is malformed (libtraceevent cannot parse it): tracepoint fields are not shown\n");
@@ -236,13 +236,13 @@ void *tracing_data_parse(const void *data, size_t size)
 	return parse(data, size);
 }
 
-void tracing_data_free(void *tep)
+void lupe_tracing_data_free(void *tep)
 {
 	if (tep)
 		tep_free(tep);
 }
 
-void *tracing_event(void *tep, uint64_t id, const char **sys, const char **name)
+void *lupe_tracing_event(void *tep, uint64_t id, const char **sys, const char **name)
 {
 	struct tep_event *e = tep_find_event(tep, (int)id);
 

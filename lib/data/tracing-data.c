@@ -18,12 +18,12 @@
 static int put_file(struct fbuf *b, const char *path)
 {
 	size_t len;
-	char *data = read_whole_file(path, &len);
+	char *data = lupe_read_whole_file(path, &len);
 
 	if (!data)
 		return -errno;
-	fbuf_u64(b, len);
-	fbuf_add(b, data, len);
+	lupe_fbuf_u64(b, len);
+	lupe_fbuf_add(b, data, len);
 	free(data);
 	return 0;
 }
@@ -33,7 +33,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int tracing_data_build(struct fbuf *b, char *const *names, size_t nr)
+int lupe_tracing_data_build(struct fbuf *b, char *const *names, size_t nr)
 {
 	static const char magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	/* the same tracefs the events were found in */
@@ -50,37 +50,37 @@ int tracing_data_build(struct fbuf *b, char *const *names, size_t nr)
 	memcpy(sorted, names, nr * sizeof(*sorted));
 	qsort(sorted, nr, sizeof(*sorted), cmp_str);
 
-	fbuf_add(b, magic, sizeof(magic));
-	fbuf_add(b, "0.6", 4);
-	fbuf_add(b, &(char){ __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ }, 1);
-	fbuf_add(b, &(char){ sizeof(long) }, 1);
-	fbuf_u32(b, (uint32_t)sysconf(_SC_PAGESIZE));
+	lupe_fbuf_add(b, magic, sizeof(magic));
+	lupe_fbuf_add(b, "0.6", 4);
+	lupe_fbuf_add(b, &(char){ __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ }, 1);
+	lupe_fbuf_add(b, &(char){ sizeof(long) }, 1);
+	lupe_fbuf_u32(b, (uint32_t)sysconf(_SC_PAGESIZE));
 
-	fbuf_add(b, "header_page", 12);
+	lupe_fbuf_add(b, "header_page", 12);
 	snprintf(path, sizeof(path), "%s/events/header_page", dir);
 	err = put_file(b, path);
-	fbuf_add(b, "header_event", 13);
+	lupe_fbuf_add(b, "header_event", 13);
 	snprintf(path, sizeof(path), "%s/events/header_event", dir);
 	if (!err)
 		err = put_file(b, path);
-	fbuf_u32(b, 0); /* ftrace formats */
+	lupe_fbuf_u32(b, 0); /* ftrace formats */
 
 	for (size_t i = 0; i < nr; i++)
 		if (!i || strncmp(sorted[i], sorted[i - 1], strcspn(sorted[i], ":") + 1))
 			nr_sys++;
-	fbuf_u32(b, nr_sys);
+	lupe_fbuf_u32(b, nr_sys);
 	for (size_t i = 0; i < nr && !err;) {
 		size_t slen = strcspn(sorted[i], ":"), j = i;
 		uint32_t count = 0;
 
 		while (j < nr && !strncmp(sorted[j], sorted[i], slen + 1))
 			j++;
-		fbuf_add(b, sorted[i], slen);
-		fbuf_add(b, "", 1);
+		lupe_fbuf_add(b, sorted[i], slen);
+		lupe_fbuf_add(b, "", 1);
 		for (size_t k = i; k < j; k++)
 			if (k == i || strcmp(sorted[k], sorted[k - 1]))
 				count++;
-		fbuf_u32(b, count);
+		lupe_fbuf_u32(b, count);
 		for (size_t k = i; k < j && !err; k++) {
 			if (k != i && !strcmp(sorted[k], sorted[k - 1]))
 				continue;
@@ -90,9 +90,9 @@ int tracing_data_build(struct fbuf *b, char *const *names, size_t nr)
 		}
 		i = j;
 	}
-	fbuf_u32(b, 0); /* kallsyms */
-	fbuf_u32(b, 0); /* printk formats */
-	fbuf_u64(b, 0); /* saved cmdlines */
+	lupe_fbuf_u32(b, 0); /* kallsyms */
+	lupe_fbuf_u32(b, 0); /* printk formats */
+	lupe_fbuf_u64(b, 0); /* saved cmdlines */
 	free(sorted);
 	return err ? err : b->err;
 }

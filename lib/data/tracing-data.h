@@ -14,6 +14,6 @@
  * Append the blob for the tracepoints named "system:event" to b. Returns 0,
  * -LUPE_ERR_NO_TRACEFS without tracefs, -ENOENT for an unknown tracepoint.
  */
-int tracing_data_build(struct fbuf *b, char *const *names, size_t nr);
+int lupe_tracing_data_build(struct fbuf *b, char *const *names, size_t nr);
 
 #endif

@@ -4,16 +4,16 @@
 #include "data/reader.h"
 #include "util/util.h"
 
-void *tracing_data_parse(const void *data, size_t size)
+void *lupe_tracing_data_parse(const void *data, size_t size)
 {
 	return err_ptr(-LUPE_ERR_NOT_SUPPORTED);
 }
 
-void tracing_data_free(void *tep)
+void lupe_tracing_data_free(void *tep)
 {
 }
 
-void *tracing_event(void *tep, uint64_t id, const char **sys, const char **name)
+void *lupe_tracing_event(void *tep, uint64_t id, const char **sys, const char **name)
 {
 	return NULL;
 }

@@ -9,7 +9,7 @@ struct zstd_frame_ctx {
 	ZSTD_CCtx *cctx;
 };
 
-struct zstd_frame_ctx *zstd_frame_new(int level)
+struct zstd_frame_ctx *lupe_zstd_frame_new(int level)
 {
 	struct zstd_frame_ctx *z = calloc(1, sizeof(*z));
 
@@ -24,7 +24,7 @@ struct zstd_frame_ctx *zstd_frame_new(int level)
 	return z;
 }
 
-long zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
+long lupe_zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
 			 const void *src, size_t len)
 {
 	size_t n = ZSTD_compress2(z->cctx, dst, dst_size, src, len);
@@ -36,12 +36,12 @@ long zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
 	return (long)n;
 }
 
-size_t zstd_frame_bound(size_t len)
+size_t lupe_zstd_frame_bound(size_t len)
 {
 	return ZSTD_compressBound(len);
 }
 
-void zstd_frame_delete(struct zstd_frame_ctx *z)
+void lupe_zstd_frame_delete(struct zstd_frame_ctx *z)
 {
 	if (!z)
 		return;

@@ -3,22 +3,22 @@
 #include "data/writer.h"
 #include "util/util.h"
 
-struct zstd_frame_ctx *zstd_frame_new(int level)
+struct zstd_frame_ctx *lupe_zstd_frame_new(int level)
 {
 	return err_ptr(-ENOTSUP);
 }
 
-long zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
+long lupe_zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
 			 const void *src, size_t len)
 {
 	return -ENOTSUP;
 }
 
-size_t zstd_frame_bound(size_t len)
+size_t lupe_zstd_frame_bound(size_t len)
 {
 	return len;
 }
 
-void zstd_frame_delete(struct zstd_frame_ctx *z)
+void lupe_zstd_frame_delete(struct zstd_frame_ctx *z)
 {
 }

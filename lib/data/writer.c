@@ -48,7 +48,7 @@ struct perf_writer {
 	size_t cbuf_size;
 };
 
-void fbuf_add(struct fbuf *b, const void *p, size_t len)
+void lupe_fbuf_add(struct fbuf *b, const void *p, size_t len)
 {
 	if (b->err)
 		return;
@@ -73,31 +73,31 @@ void fbuf_add(struct fbuf *b, const void *p, size_t len)
 	b->len += len;
 }
 
-void fbuf_u32(struct fbuf *b, uint32_t v)
+void lupe_fbuf_u32(struct fbuf *b, uint32_t v)
 {
-	fbuf_add(b, &v, sizeof(v));
+	lupe_fbuf_add(b, &v, sizeof(v));
 }
 
-void fbuf_u64(struct fbuf *b, uint64_t v)
+void lupe_fbuf_u64(struct fbuf *b, uint64_t v)
 {
-	fbuf_add(b, &v, sizeof(v));
+	lupe_fbuf_add(b, &v, sizeof(v));
 }
 
-void fbuf_zero(struct fbuf *b, size_t len)
+void lupe_fbuf_zero(struct fbuf *b, size_t len)
 {
-	fbuf_add(b, NULL, len);
+	lupe_fbuf_add(b, NULL, len);
 }
 
-void fbuf_string(struct fbuf *b, const char *s)
+void lupe_fbuf_string(struct fbuf *b, const char *s)
 {
 	size_t n = strlen(s) + 1, padded = (n + 63) & ~(size_t)63;
 
-	fbuf_u32(b, (uint32_t)padded);
-	fbuf_add(b, s, n);
-	fbuf_zero(b, padded - n);
+	lupe_fbuf_u32(b, (uint32_t)padded);
+	lupe_fbuf_add(b, s, n);
+	lupe_fbuf_zero(b, padded - n);
 }
 
-void fbuf_free(struct fbuf *b)
+void lupe_fbuf_free(struct fbuf *b)
 {
 	free(b->data);
 	memset(b, 0, sizeof(*b));
@@ -147,7 +147,7 @@ static int out_add(struct perf_writer *w, const void *p, size_t len)
 	return 0;
 }
 
-struct perf_writer *perf_writer_new(int fd, int pipe)
+struct perf_writer *lupe_perf_writer_new(int fd, int pipe)
 {
 	struct perf_writer *w = calloc(1, sizeof(*w));
 
@@ -163,7 +163,7 @@ struct perf_writer *perf_writer_new(int fd, int pipe)
 	return w;
 }
 
-void perf_writer_delete(struct perf_writer *w)
+void lupe_perf_writer_delete(struct perf_writer *w)
 {
 	if (!w)
 		return;
@@ -172,18 +172,18 @@ void perf_writer_delete(struct perf_writer *w)
 		free(w->attrs[i].name);
 	}
 	for (int f = 0; f < HEADER_LAST_FEATURE; f++)
-		fbuf_free(&w->feats[f]);
+		lupe_fbuf_free(&w->feats[f]);
 	free(w->attrs);
 	free(w->out);
 	free(w->batch);
 	free(w->cbuf);
-	zstd_frame_delete(w->zstd);
+	lupe_zstd_frame_delete(w->zstd);
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w);
 }
 
-int perf_writer_add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
+int lupe_perf_writer_add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
 			 const uint64_t *ids, size_t nr_ids, const char *name)
 {
 	struct wattr *a = realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*a));
@@ -209,22 +209,22 @@ int perf_writer_add_attr(struct perf_writer *w, const struct perf_event_attr *at
 	return 0;
 }
 
-const struct perf_event_attr *perf_writer_attr(const struct perf_writer *w, size_t i)
+const struct perf_event_attr *lupe_perf_writer_attr(const struct perf_writer *w, size_t i)
 {
 	return i < w->nr_attrs ? &w->attrs[i].attr : NULL;
 }
 
-size_t perf_writer_nr_attrs(const struct perf_writer *w)
+size_t lupe_perf_writer_nr_attrs(const struct perf_writer *w)
 {
 	return w->nr_attrs;
 }
 
-int perf_writer_set_compression(struct perf_writer *w, int level)
+int lupe_perf_writer_set_compression(struct perf_writer *w, int level)
 {
-	w->zstd = zstd_frame_new(level);
+	w->zstd = lupe_zstd_frame_new(level);
 	if (!w->zstd)
 		return errno == ENOTSUP ? -LUPE_ERR_NOT_SUPPORTED : -errno;
-	w->cbuf_size = sizeof(struct perf_event_header) + zstd_frame_bound(COMP_BATCH);
+	w->cbuf_size = sizeof(struct perf_event_header) + lupe_zstd_frame_bound(COMP_BATCH);
 	w->batch = malloc(COMP_BATCH);
 	w->cbuf = malloc(w->cbuf_size);
 	if (!w->batch || !w->cbuf)
@@ -233,7 +233,7 @@ int perf_writer_set_compression(struct perf_writer *w, int level)
 	return 0;
 }
 
-int perf_writer_start(struct perf_writer *w)
+int lupe_perf_writer_start(struct perf_writer *w)
 {
 	if (w->pipe) {
 		struct perf_pipe_file_header h = { PERF_MAGIC2, sizeof(h) };
@@ -288,7 +288,7 @@ static int batch_flush(struct perf_writer *w)
 
 	if (!w->batch_len)
 		return w->err;
-	n = zstd_frame_compress(w->zstd, h + 1, w->cbuf_size - sizeof(*h), w->batch, w->batch_len);
+	n = lupe_zstd_frame_compress(w->zstd, h + 1, w->cbuf_size - sizeof(*h), w->batch, w->batch_len);
 	w->batch_len = 0;
 	if (n < 0)
 		return w->err = (int)n;
@@ -299,13 +299,13 @@ static int batch_flush(struct perf_writer *w)
 	return out_add(w, h, h->size);
 }
 
-int perf_writer_write(struct perf_writer *w, const void *rec, size_t len)
+int lupe_perf_writer_write(struct perf_writer *w, const void *rec, size_t len)
 {
 	if (w->err)
 		return w->err;
 	/* uncompressed, or too big for a batch: it goes out as it is */
 	if (!w->zstd || len > COMP_BATCH)
-		return perf_writer_write_raw(w, rec, len);
+		return lupe_perf_writer_write_raw(w, rec, len);
 	w->bytes_in += len;
 	if (w->batch_len + len > COMP_BATCH && batch_flush(w))
 		return w->err;
@@ -314,7 +314,7 @@ int perf_writer_write(struct perf_writer *w, const void *rec, size_t len)
 	return 0;
 }
 
-int perf_writer_write_raw(struct perf_writer *w, const void *rec, size_t len)
+int lupe_perf_writer_write_raw(struct perf_writer *w, const void *rec, size_t len)
 {
 	if (w->zstd)
 		batch_flush(w);
@@ -322,14 +322,14 @@ int perf_writer_write_raw(struct perf_writer *w, const void *rec, size_t len)
 	return out_add(w, rec, len);
 }
 
-int perf_writer_round(struct perf_writer *w)
+int lupe_perf_writer_round(struct perf_writer *w)
 {
 	struct perf_event_header h = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(h) };
 
-	return perf_writer_write_raw(w, &h, sizeof(h));
+	return lupe_perf_writer_write_raw(w, &h, sizeof(h));
 }
 
-int perf_writer_pipe_feature(struct perf_writer *w, int feat, const struct fbuf *b)
+int lupe_perf_writer_pipe_feature(struct perf_writer *w, int feat, const struct fbuf *b)
 {
 	struct perf_record_header_feature r = {
 		.header = { PERF_RECORD_HEADER_FEATURE, 0, 0 },
@@ -346,19 +346,19 @@ int perf_writer_pipe_feature(struct perf_writer *w, int feat, const struct fbuf 
 	return out_add(w, b->data, b->len);
 }
 
-int perf_writer_add_feature(struct perf_writer *w, int feat, struct fbuf *b)
+int lupe_perf_writer_add_feature(struct perf_writer *w, int feat, struct fbuf *b)
 {
 	if (feat <= 0 || feat >= HEADER_LAST_FEATURE)
 		return -EINVAL;
 	if (b->err)
 		return b->err;
-	fbuf_free(&w->feats[feat]);
+	lupe_fbuf_free(&w->feats[feat]);
 	w->feats[feat] = *b;
 	memset(b, 0, sizeof(*b));
 	return 0;
 }
 
-int perf_writer_finish(struct perf_writer *w)
+int lupe_perf_writer_finish(struct perf_writer *w)
 {
 	struct perf_file_header h = { 0 };
 	struct perf_file_section *sec;
@@ -406,31 +406,31 @@ int perf_writer_finish(struct perf_writer *w)
 	return write_all(w, &h, sizeof(h));
 }
 
-uint64_t perf_writer_data_size(const struct perf_writer *w)
+uint64_t lupe_perf_writer_data_size(const struct perf_writer *w)
 {
 	if (w->data_end)
 		return w->data_end - w->data_offset;
 	return w->off + w->out_len - w->data_offset;
 }
 
-uint64_t perf_writer_bytes_in(const struct perf_writer *w)
+uint64_t lupe_perf_writer_bytes_in(const struct perf_writer *w)
 {
 	return w->bytes_in;
 }
 
-int perf_writer_comp_level(const struct perf_writer *w)
+int lupe_perf_writer_comp_level(const struct perf_writer *w)
 {
 	return w->comp_level;
 }
 
-void features_event_desc(const struct perf_writer *w, struct fbuf *b)
+void lupe_features_event_desc(const struct perf_writer *w, struct fbuf *b)
 {
-	fbuf_u32(b, (uint32_t)w->nr_attrs);
-	fbuf_u32(b, sizeof(struct perf_event_attr));
+	lupe_fbuf_u32(b, (uint32_t)w->nr_attrs);
+	lupe_fbuf_u32(b, sizeof(struct perf_event_attr));
 	for (size_t i = 0; i < w->nr_attrs; i++) {
-		fbuf_add(b, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
-		fbuf_u32(b, (uint32_t)w->attrs[i].nr_ids);
-		fbuf_string(b, w->attrs[i].name);
-		fbuf_add(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
+		lupe_fbuf_add(b, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
+		lupe_fbuf_u32(b, (uint32_t)w->attrs[i].nr_ids);
+		lupe_fbuf_string(b, w->attrs[i].name);
+		lupe_fbuf_add(b, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
 	}
 }

@@ -26,98 +26,98 @@ struct fbuf {
 	int err; /* sticky: -ENOMEM once an append failed */
 };
 
-void fbuf_add(struct fbuf *b, const void *p, size_t len);
-void fbuf_u32(struct fbuf *b, uint32_t v);
-void fbuf_u64(struct fbuf *b, uint64_t v);
-void fbuf_zero(struct fbuf *b, size_t len);
+void lupe_fbuf_add(struct fbuf *b, const void *p, size_t len);
+void lupe_fbuf_u32(struct fbuf *b, uint32_t v);
+void lupe_fbuf_u64(struct fbuf *b, uint64_t v);
+void lupe_fbuf_zero(struct fbuf *b, size_t len);
 /* perf's header string: u32 length padded to 64 with the NUL, then the bytes. */
-void fbuf_string(struct fbuf *b, const char *s);
-void fbuf_free(struct fbuf *b);
+void lupe_fbuf_string(struct fbuf *b, const char *s);
+void lupe_fbuf_free(struct fbuf *b);
 
 /*
- * Create a writer on fd (owned from here: closed by perf_writer_delete).
+ * Create a writer on fd (owned from here: closed by lupe_perf_writer_delete).
  * pipe: stream mode, nothing is ever rewritten. Returns NULL and errno.
  */
-struct perf_writer *perf_writer_new(int fd, int pipe);
+struct perf_writer *lupe_perf_writer_new(int fd, int pipe);
 
 /* Stop on the first write error of a file; delete closes fd. NULL is ok. */
-void perf_writer_delete(struct perf_writer *w);
+void lupe_perf_writer_delete(struct perf_writer *w);
 
 /*
  * Add one event: its attr (copied), its sample ids and its name (for
- * EVENT_DESC). Call before perf_writer_start. Returns 0 or -errno.
+ * EVENT_DESC). Call before lupe_perf_writer_start. Returns 0 or -errno.
  */
-int perf_writer_add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
+int lupe_perf_writer_add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
 			 const uint64_t *ids, size_t nr_ids, const char *name);
 
 /* Attr i as added, or NULL. */
-const struct perf_event_attr *perf_writer_attr(const struct perf_writer *w, size_t i);
-size_t perf_writer_nr_attrs(const struct perf_writer *w);
+const struct perf_event_attr *lupe_perf_writer_attr(const struct perf_writer *w, size_t i);
+size_t lupe_perf_writer_nr_attrs(const struct perf_writer *w);
 
 /*
  * Ask for PERF_RECORD_COMPRESSED records at zstd level (1..22). Returns 0,
  * or -LUPE_ERR_NOT_SUPPORTED when lupe was built without libzstd.
  */
-int perf_writer_set_compression(struct perf_writer *w, int level);
+int lupe_perf_writer_set_compression(struct perf_writer *w, int level);
 
 /*
  * Write what precedes the data: in file mode the id arrays and attrs (the
- * header stays zero until perf_writer_finish); in pipe mode the header and
+ * header stays zero until lupe_perf_writer_finish); in pipe mode the header and
  * one HEADER_ATTR record per attr. Returns 0 or -errno.
  */
-int perf_writer_start(struct perf_writer *w);
+int lupe_perf_writer_start(struct perf_writer *w);
 
 /*
  * Pipe mode only: write a feature as a HEADER_FEATURE record (file mode
  * keeps features for the end). Returns 0 or -errno.
  */
-int perf_writer_pipe_feature(struct perf_writer *w, int feat, const struct fbuf *b);
+int lupe_perf_writer_pipe_feature(struct perf_writer *w, int feat, const struct fbuf *b);
 
 /*
  * Append one record (or several back to back) to the data. Errors are
  * sticky and come back from every later call and from finish.
  */
-int perf_writer_write(struct perf_writer *w, const void *rec, size_t len);
+int lupe_perf_writer_write(struct perf_writer *w, const void *rec, size_t len);
 
 /*
  * Append records that must not be compressed (user-type records perf reads
  * before decompression starts, FINISHED_ROUND). Flushes pending compressed
  * data first so that order is kept.
  */
-int perf_writer_write_raw(struct perf_writer *w, const void *rec, size_t len);
+int lupe_perf_writer_write_raw(struct perf_writer *w, const void *rec, size_t len);
 
 /* Write FINISHED_ROUND (after each pass over the rings). */
-int perf_writer_round(struct perf_writer *w);
+int lupe_perf_writer_round(struct perf_writer *w);
 
 /*
  * Add a feature section for finish (file mode): the writer takes b's data.
  * Features are written in bit order whatever the order of calls.
  */
-int perf_writer_add_feature(struct perf_writer *w, int feat, struct fbuf *b);
+int lupe_perf_writer_add_feature(struct perf_writer *w, int feat, struct fbuf *b);
 
 /*
  * File mode: flush, write the feature sections, then the header, and fsync
  * nothing (perf does not either). Pipe mode: flush. Returns 0 or the first
  * error met since the writer was made; on error the header is not written.
  */
-int perf_writer_finish(struct perf_writer *w);
+int lupe_perf_writer_finish(struct perf_writer *w);
 
 /* Bytes of data written so far (after compression), and before it. */
-uint64_t perf_writer_data_size(const struct perf_writer *w);
-uint64_t perf_writer_bytes_in(const struct perf_writer *w);
+uint64_t lupe_perf_writer_data_size(const struct perf_writer *w);
+uint64_t lupe_perf_writer_bytes_in(const struct perf_writer *w);
 /* The zstd level in use, 0 without compression. */
-int perf_writer_comp_level(const struct perf_writer *w);
+int lupe_perf_writer_comp_level(const struct perf_writer *w);
 
 /*
  * Compression of one batch of whole records into one zstd frame: the
  * interface behind which libzstd sits (writer-zstd+ZSTD.c, or the fallback).
  */
 struct zstd_frame_ctx;
-struct zstd_frame_ctx *zstd_frame_new(int level); /* NULL + errno ENOTSUP without zstd */
+struct zstd_frame_ctx *lupe_zstd_frame_new(int level); /* NULL + errno ENOTSUP without zstd */
 /* Returns the compressed length or a negative error. */
-long zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
+long lupe_zstd_frame_compress(struct zstd_frame_ctx *z, void *dst, size_t dst_size,
 			 const void *src, size_t len);
-size_t zstd_frame_bound(size_t len);
-void zstd_frame_delete(struct zstd_frame_ctx *z);
+size_t lupe_zstd_frame_bound(size_t len);
+void lupe_zstd_frame_delete(struct zstd_frame_ctx *z);
 
 #endif

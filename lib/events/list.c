@@ -150,16 +150,16 @@ static int list_cache(struct lupe_event_desc_list *l, const char *glob)
 
 	for (unsigned int type = 0; type < PERF_COUNT_HW_CACHE_MAX; type++)
 		for (unsigned int op = 0; op < PERF_COUNT_HW_CACHE_OP_MAX; op++) {
-			if (!cache_op_valid(type, op))
+			if (!lupe_cache_op_valid(type, op))
 				continue;
 			for (unsigned int res = 0; res < PERF_COUNT_HW_CACHE_RESULT_MAX; res++) {
 				/* perf's names: "L1-dcache-loads", "L1-dcache-load-misses" */
 				if (res == PERF_COUNT_HW_CACHE_RESULT_ACCESS)
-					snprintf(name, sizeof(name), "%s-%s", cache_type_name(type),
-						 cache_op_name(op, true));
+					snprintf(name, sizeof(name), "%s-%s", lupe_cache_type_name(type),
+						 lupe_cache_op_name(op, true));
 				else
-					snprintf(name, sizeof(name), "%s-%s-%s", cache_type_name(type),
-						 cache_op_name(op, false), cache_result_name(res));
+					snprintf(name, sizeof(name), "%s-%s-%s", lupe_cache_type_name(type),
+						 lupe_cache_op_name(op, false), lupe_cache_result_name(res));
 				if (!glob_match(glob, name))
 					continue;
 				if (!event_supported(PERF_TYPE_HW_CACHE, type | op << 8 | res << 16))
@@ -179,14 +179,14 @@ static bool pmu_is_core(const char *name)
 
 	if (!strcmp(name, "cpu") || !strncmp(name, "cpu_", 4))
 		return true;
-	snprintf(path, sizeof(path), "%s/%s/cpus", pmu_devices_dir(), name);
+	snprintf(path, sizeof(path), "%s/%s/cpus", lupe_pmu_devices_dir(), name);
 	return access(path, F_OK) == 0;
 }
 
 static int list_pmus(struct lupe_event_desc_list *l, const char *glob)
 {
 	size_t nr;
-	char **names = pmu_names(&nr);
+	char **names = lupe_pmu_names(&nr);
 	char full[PATH_MAX], enc[PATH_MAX];
 	int err = 0;
 
@@ -201,7 +201,7 @@ static int list_pmus(struct lupe_event_desc_list *l, const char *glob)
 
 			if (core != (pass == 0))
 				continue;
-			pmu = pmu_load(names[i]);
+			pmu = lupe_pmu_load(names[i]);
 			if (!pmu)
 				continue;
 			for (size_t a = 0; a < pmu->nr_aliases && !err; a++) {
@@ -214,11 +214,11 @@ static int list_pmus(struct lupe_event_desc_list *l, const char *glob)
 				err = core ? desc_add(l, LUPE_KIND_PMU, al->name, full, pmu->name, enc) :
 				      desc_add(l, LUPE_KIND_PMU, full, NULL, pmu->name, enc);
 			}
-			pmu_free(pmu);
+			lupe_pmu_free(pmu);
 		}
 		sort_from(l, from);
 	}
-	strv_free(names, nr);
+	lupe_strv_free(names, nr);
 	return err;
 }
 
@@ -246,7 +246,7 @@ static int list_tracepoints(struct lupe_event_desc_list *l, const char *glob)
 	/* "sys:event" globs match the two halves; a bare glob the event name, as perf */
 	if (colon && !(sys = strndup(glob, colon - glob)))
 		return -ENOMEM;
-	ret = tracepoint_foreach(sys, colon ? colon + 1 : glob, add_tp, &t, false);
+	ret = lupe_tracepoint_foreach(sys, colon ? colon + 1 : glob, add_tp, &t, false);
 	free(sys);
 	/* perf 6.1 sorts the "sys:name" strings: "fib6:..." before "fib:..." */
 	sort_from(l, from);
@@ -265,11 +265,11 @@ int lupe_events_list(struct lupe_event_desc_list *out, unsigned int mask, const 
 	if (tp_only)
 		mask &= LUPE_KIND_BIT(LUPE_KIND_TRACEPOINT);
 	if (!err && mask & LUPE_KIND_BIT(LUPE_KIND_HARDWARE))
-		err = list_symbols(out, LUPE_KIND_HARDWARE, event_symbols_hw, event_symbols_hw_nr, glob);
+		err = list_symbols(out, LUPE_KIND_HARDWARE, lupe_event_symbols_hw, lupe_event_symbols_hw_nr, glob);
 	if (!err && mask & LUPE_KIND_BIT(LUPE_KIND_SOFTWARE))
-		err = list_symbols(out, LUPE_KIND_SOFTWARE, event_symbols_sw, event_symbols_sw_nr, glob);
+		err = list_symbols(out, LUPE_KIND_SOFTWARE, lupe_event_symbols_sw, lupe_event_symbols_sw_nr, glob);
 	if (!err && mask & LUPE_KIND_BIT(LUPE_KIND_TOOL))
-		err = list_symbols(out, LUPE_KIND_TOOL, event_symbols_tool, event_symbols_tool_nr, glob);
+		err = list_symbols(out, LUPE_KIND_TOOL, lupe_event_symbols_tool, lupe_event_symbols_tool_nr, glob);
 	if (!err && mask & LUPE_KIND_BIT(LUPE_KIND_CACHE))
 		err = list_cache(out, glob);
 	if (!err && mask & LUPE_KIND_BIT(LUPE_KIND_PMU))

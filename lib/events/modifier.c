@@ -10,7 +10,7 @@
 
 static const char modifier_chars[] = "ukhGHIpPSDWeb";
 
-int modifier_check(const char *mod, size_t len, size_t *bad, char *msg, size_t msg_size)
+int lupe_modifier_check(const char *mod, size_t len, size_t *bad, char *msg, size_t msg_size)
 {
 	int precise = 0;
 
@@ -38,7 +38,7 @@ int modifier_check(const char *mod, size_t len, size_t *bad, char *msg, size_t m
 	return 0;
 }
 
-int modifier_apply(struct lupe_event *ev, const char *mod, size_t len, bool add,
+int lupe_modifier_apply(struct lupe_event *ev, const char *mod, size_t len, bool add,
 		   bool leader, size_t *bad, char *msg, size_t msg_size)
 {
 	struct perf_event_attr *a = &ev->attr;
@@ -46,7 +46,7 @@ int modifier_apply(struct lupe_event *ev, const char *mod, size_t len, bool add,
 	int pinned = 0, exclusive = 0, exclude_GH = 0, exclude;
 	bool sample_read = false, precise_max = false, weak = false, bpf = false;
 
-	int ret = modifier_check(mod, len, bad, msg, msg_size);
+	int ret = lupe_modifier_check(mod, len, bad, msg, msg_size);
 
 	if (ret)
 		return ret;

@@ -15,7 +15,7 @@
 #include "events/parse.h"
 #include "util/util.h"
 
-int parse_fail(struct parser *p, size_t pos, const char *help, const char *fmt, ...)
+int lupe_parse_fail(struct parser *p, size_t pos, const char *help, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -31,7 +31,7 @@ int parse_fail(struct parser *p, size_t pos, const char *help, const char *fmt, 
 	return -LUPE_ERR_PARSE;
 }
 
-void event_free(struct lupe_event *ev)
+void lupe_event_free(struct lupe_event *ev)
 {
 	free(ev->name);
 	free(ev->pmu_name);
@@ -41,7 +41,7 @@ void event_free(struct lupe_event *ev)
 	memset(ev, 0, sizeof(*ev));
 }
 
-struct lupe_event *event_list_add(struct lupe_event_list *list)
+struct lupe_event *lupe_event_list_add(struct lupe_event_list *list)
 {
 	struct lupe_event *ev;
 
@@ -70,7 +70,7 @@ void lupe_event_list_clear(struct lupe_event_list *list)
 	if (!list)
 		return;
 	for (size_t i = 0; i < list->nr; i++)
-		event_free(&list->events[i]);
+		lupe_event_free(&list->events[i]);
 	free(list->events);
 	list->events = NULL;
 	list->nr = list->alloc = 0;
@@ -94,7 +94,7 @@ static bool is_end(char c)
 }
 
 /* Apply the modifier at spec[at..at+len), ':' at colon (or none: SIZE_MAX). */
-int parse_modifier(struct parser *p, struct lupe_event *ev, size_t colon, size_t at,
+int lupe_parse_modifier(struct parser *p, struct lupe_event *ev, size_t colon, size_t at,
 		   size_t len, bool add, bool leader)
 {
 	char msg[sizeof(p->err->msg)];
@@ -104,13 +104,13 @@ int parse_modifier(struct parser *p, struct lupe_event *ev, size_t colon, size_t
 	/* "faults:" has no modifier to apply: perf leaves the defaults alone */
 	if (!len)
 		return 0;
-	ret = modifier_apply(ev, p->spec + at, len, add, leader, &bad, msg, sizeof(msg));
+	ret = lupe_modifier_apply(ev, p->spec + at, len, add, leader, &bad, msg, sizeof(msg));
 	if (!ret)
 		return 0;
 	/* as in perf: an unknown letter puts the caret on the ':', a bad mix on the letters */
 	if (ret == -1)
-		return parse_fail(p, colon != SIZE_MAX ? colon : at + bad, NULL, "%s", msg);
-	return parse_fail(p, at, NULL, "%s", msg);
+		return lupe_parse_fail(p, colon != SIZE_MAX ? colon : at + bad, NULL, "%s", msg);
+	return lupe_parse_fail(p, at, NULL, "%s", msg);
 }
 
 /* Name the event from the spec text, as perf does: the text up to a '/'. */
@@ -125,7 +125,7 @@ static int name_from_text(struct lupe_event *ev, const char *s, size_t len)
 static int add_simple(struct parser *p, size_t s, size_t end, size_t head_len, __u32 type,
 		      __u64 config, const char *pmu, enum lupe_tool_event tool, bool keep_mod_in_name)
 {
-	struct lupe_event *ev = event_list_add(p->list);
+	struct lupe_event *ev = lupe_event_list_add(p->list);
 	size_t colon = s + head_len;
 
 	if (!ev)
@@ -138,7 +138,7 @@ static int add_simple(struct parser *p, size_t s, size_t end, size_t head_len, _
 	if (name_from_text(ev, p->spec + s, keep_mod_in_name ? end - s : head_len))
 		return -ENOMEM;
 	if (colon < end)
-		return parse_modifier(p, ev, colon, colon + 1, end - colon - 1, false, true);
+		return lupe_parse_modifier(p, ev, colon, colon + 1, end - colon - 1, false, true);
 	return 0;
 }
 
@@ -163,12 +163,12 @@ static int parse_breakpoint(struct parser *p, size_t s, size_t end)
 	char *e;
 
 	if (!isdigit((unsigned char)spec[at]))
-		return parse_fail(p, s, NULL, "breakpoint address expected after 'mem:'");
+		return lupe_parse_fail(p, s, NULL, "breakpoint address expected after 'mem:'");
 	addr = strtoull(spec + at, &e, 0);
 	at = e - spec;
 	if (spec[at] == '/') {
 		if (!isdigit((unsigned char)spec[at + 1]))
-			return parse_fail(p, at + 1, NULL, "breakpoint length expected after '/'");
+			return lupe_parse_fail(p, at + 1, NULL, "breakpoint length expected after '/'");
 		len = strtoull(spec + at + 1, &e, 0);
 		at = e - spec;
 	}
@@ -182,7 +182,7 @@ static int parse_breakpoint(struct parser *p, size_t s, size_t end)
 						   spec[i] == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
 
 				if (type & bit)
-					return parse_fail(p, at + 1, NULL,
+					return lupe_parse_fail(p, at + 1, NULL,
 							  "bad breakpoint access '%.*s': '%c' given twice",
 							  (int)n, spec + at + 1, spec[i]);
 				type |= bit;
@@ -192,12 +192,12 @@ static int parse_breakpoint(struct parser *p, size_t s, size_t end)
 		}
 	}
 	if (colon == SIZE_MAX && at != end)
-		return parse_fail(p, at, NULL, "unexpected '%c' in breakpoint", spec[at]);
+		return lupe_parse_fail(p, at, NULL, "unexpected '%c' in breakpoint", spec[at]);
 	if (!type)
 		type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
 	if (!len)
 		len = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
-	ev = event_list_add(p->list);
+	ev = lupe_event_list_add(p->list);
 	if (!ev)
 		return -ENOMEM;
 	ev->attr.type = PERF_TYPE_BREAKPOINT;
@@ -208,7 +208,7 @@ static int parse_breakpoint(struct parser *p, size_t s, size_t end)
 	    name_from_text(ev, spec + s, end - s))
 		return -ENOMEM;
 	if (colon != SIZE_MAX)
-		return parse_modifier(p, ev, colon, colon + 1, end - colon - 1, false, true);
+		return lupe_parse_modifier(p, ev, colon, colon + 1, end - colon - 1, false, true);
 	return 0;
 }
 
@@ -221,7 +221,7 @@ struct tp_add {
 static int add_tracepoint(const char *sys, const char *name, __u64 id, void *arg)
 {
 	struct tp_add *t = arg;
-	struct lupe_event *ev = event_list_add(t->p->list);
+	struct lupe_event *ev = lupe_event_list_add(t->p->list);
 
 	if (!ev)
 		return -ENOMEM;
@@ -233,13 +233,13 @@ static int add_tracepoint(const char *sys, const char *name, __u64 id, void *arg
 		return -ENOMEM;
 	}
 	if (t->terms) {
-		int ret = parse_tracepoint_terms(t->p, ev, t->terms, t->terms_len);
+		int ret = lupe_parse_tracepoint_terms(t->p, ev, t->terms, t->terms_len);
 
 		if (ret)
 			return ret;
 	}
 	if (t->colon != SIZE_MAX)
-		return parse_modifier(t->p, ev, t->colon, t->mod, t->mod_len, false, true);
+		return lupe_parse_modifier(t->p, ev, t->colon, t->mod, t->mod_len, false, true);
 	return 0;
 }
 
@@ -263,7 +263,7 @@ static int parse_tracepoint(struct parser *p, size_t s, size_t head_len, size_t 
 		const char *close = memchr(spec + name_end + 1, '/', end - name_end - 1);
 
 		if (!close)
-			return parse_fail(p, name_end, NULL,
+			return lupe_parse_fail(p, name_end, NULL,
 					  "this '/' is never closed: terms end with '/'");
 		t.terms = name_end + 1;
 		t.terms_len = close - spec - t.terms;
@@ -274,7 +274,7 @@ static int parse_tracepoint(struct parser *p, size_t s, size_t head_len, size_t 
 		t.mod = after + 1;
 		t.mod_len = end - after - 1;
 	} else if (after != end) {
-		return parse_fail(p, after, NULL, "unexpected '%c'", spec[after]);
+		return lupe_parse_fail(p, after, NULL, "unexpected '%c'", spec[after]);
 	}
 	sys = strndup(spec + s, head_len);
 	name = strndup(spec + name_at, name_end - name_at);
@@ -284,28 +284,28 @@ static int parse_tracepoint(struct parser *p, size_t s, size_t head_len, size_t 
 	}
 	for (size_t i = s; i < name_end; i++)
 		if (spec[i] == '=') {
-			ret = parse_fail(p, i, NULL, "unexpected '='");
+			ret = lupe_parse_fail(p, i, NULL, "unexpected '='");
 			goto out;
 		}
 	if (!*sys || !*name) {
-		ret = parse_fail(p, s, NULL, "unknown event '%.*s'", (int)(end - s), spec + s);
+		ret = lupe_parse_fail(p, s, NULL, "unknown event '%.*s'", (int)(end - s), spec + s);
 		goto out;
 	}
 	tracefs = lupe_tracefs_dir();
 	if (!tracefs && errno == LUPE_ERR_NO_TRACEFS) {
-		ret = parse_fail(p, s, "mount it with: mount -t tracefs nodev /sys/kernel/tracing",
+		ret = lupe_parse_fail(p, s, "mount it with: mount -t tracefs nodev /sys/kernel/tracing",
 				 "cannot look up tracepoint '%s:%s': tracefs is not mounted", sys, name);
 		goto out;
 	}
 	if (!tracefs) {
-		ret = parse_fail(p, s, "tracepoints need root, or read access to /sys/kernel/tracing",
+		ret = lupe_parse_fail(p, s, "tracepoints need root, or read access to /sys/kernel/tracing",
 				 "cannot look up tracepoint '%s:%s': %s", sys, name, strerror(errno));
 		goto out;
 	}
-	if (has_glob(sys, head_len) || has_glob(name, name_end - name_at)) {
-		ret = tracepoint_foreach(sys, name, add_tracepoint, &t, true);
+	if (lupe_has_glob(sys, head_len) || lupe_has_glob(name, name_end - name_at)) {
+		ret = lupe_tracepoint_foreach(sys, name, add_tracepoint, &t, true);
 		if (ret == 0 || (ret < 0 && ret != -ENOMEM && !p->failed))
-			ret = parse_fail(p, s, "'lupe list tracepoint' shows the tracepoints of this kernel",
+			ret = lupe_parse_fail(p, s, "'lupe list tracepoint' shows the tracepoints of this kernel",
 					 "no tracepoint matches '%s:%s'", sys, name);
 		else if (ret > 0)
 			ret = 0;
@@ -314,18 +314,18 @@ static int parse_tracepoint(struct parser *p, size_t s, size_t head_len, size_t 
 	{
 		__u64 id;
 
-		ret = tracepoint_id(sys, name, &id);
+		ret = lupe_tracepoint_id(sys, name, &id);
 		if (ret == -ENOENT && strspn(name, "ukhGHIpPSDWeb") == strlen(name) &&
-		    !tracepoint_system_exists(sys)) {
+		    !lupe_tracepoint_system_exists(sys)) {
 			/* "foo:u" is an unknown event with a modifier, not a tracepoint */
-			ret = parse_fail(p, s, NULL, "unknown event '%s'", sys);
+			ret = lupe_parse_fail(p, s, NULL, "unknown event '%s'", sys);
 		} else if (ret == -ENOENT) {
 			snprintf(help, sizeof(help), "%s/events/%s/%s does not exist: "
 				 "'lupe list tracepoint' shows the tracepoints of this kernel",
 				 tracefs, sys, name);
-			ret = parse_fail(p, s, help, "unknown tracepoint '%s:%s'", sys, name);
+			ret = lupe_parse_fail(p, s, help, "unknown tracepoint '%s:%s'", sys, name);
 		} else if (ret < 0) {
-			ret = parse_fail(p, s, NULL, "cannot read the id of tracepoint '%s:%s': %s",
+			ret = lupe_parse_fail(p, s, NULL, "cannot read the id of tracepoint '%s:%s': %s",
 					 sys, name, lupe_strerror(ret));
 		} else {
 			ret = add_tracepoint(sys, name, id, &t);
@@ -346,7 +346,7 @@ static int parse_legacy_with_terms(struct parser *p, size_t s, size_t slash, siz
 {
 	const char *spec = p->spec;
 	const char *close = memchr(spec + slash + 1, '/', end - slash - 1);
-	const struct event_symbol *sym = event_symbol_find(spec + s, slash - s);
+	const struct event_symbol *sym = lupe_event_symbol_find(spec + s, slash - s);
 	char msg[sizeof(p->err->msg)];
 	struct lupe_event *ev;
 	__u64 config = 0;
@@ -354,15 +354,15 @@ static int parse_legacy_with_terms(struct parser *p, size_t s, size_t slash, siz
 	int cache = 0, ret;
 
 	if (!sym && !is_raw(spec + s, slash - s)) {
-		cache = cache_event_parse(spec + s, slash - s, &config, &bad, msg, sizeof(msg));
+		cache = lupe_cache_event_parse(spec + s, slash - s, &config, &bad, msg, sizeof(msg));
 		if (cache < 0)
-			return parse_fail(p, s + bad, NULL, "%s", msg);
+			return lupe_parse_fail(p, s + bad, NULL, "%s", msg);
 		if (!cache)
 			return 1;
 	}
 	if (!close)
-		return parse_fail(p, slash, NULL, "this '/' is never closed: terms end with '/'");
-	if (!(ev = event_list_add(p->list)))
+		return lupe_parse_fail(p, slash, NULL, "this '/' is never closed: terms end with '/'");
+	if (!(ev = lupe_event_list_add(p->list)))
 		return -ENOMEM;
 	if (sym) {
 		ev->attr.type = sym->type;
@@ -378,13 +378,13 @@ static int parse_legacy_with_terms(struct parser *p, size_t s, size_t slash, siz
 	if ((!ev->tool && !(ev->pmu_name = strdup(ev->attr.type == PERF_TYPE_SOFTWARE ? "software" : "cpu"))) ||
 	    !(ev->name = strndup(spec + s, cache ? slash - s : end - s)))
 		return -ENOMEM;
-	ret = parse_legacy_terms(p, ev, slash + 1, close - spec - slash - 1);
+	ret = lupe_parse_legacy_terms(p, ev, slash + 1, close - spec - slash - 1);
 	if (ret)
 		return ret;
 	/* as after a PMU's terms: the modifier follows the '/', perf's caret goes on it */
 	mod = close - spec + 1;
 	if (mod < end)
-		return parse_modifier(p, ev, mod - 1, mod, end - mod, false, true);
+		return lupe_parse_modifier(p, ev, mod - 1, mod, end - mod, false, true);
 	return 0;
 }
 
@@ -413,7 +413,7 @@ static int parse_event(struct parser *p, size_t *pos)
 		ret = parse_legacy_with_terms(p, s, n, end);
 		if (ret <= 0)
 			return ret;
-		return parse_pmu_event(p, s, n, end);
+		return lupe_parse_pmu_event(p, s, n, end);
 	}
 	while (!is_end(spec[end])) {
 		/* a tracepoint's terms may hold ',' as well */
@@ -427,17 +427,17 @@ static int parse_event(struct parser *p, size_t *pos)
 		if (spec[i] == '/' && strncmp(spec + s, "mem:", 4))
 			in_terms = !in_terms;
 		else if (!in_terms && !is_event_char(spec[i]))
-			return parse_fail(p, i, NULL, "unexpected '%c'", spec[i]);
+			return lupe_parse_fail(p, i, NULL, "unexpected '%c'", spec[i]);
 	}
 	/* perf's caret for an empty event is on the comma before it */
 	if (end == s)
-		return parse_fail(p, s && spec[s - 1] == ',' ? s - 1 : s, NULL, "event expected");
+		return lupe_parse_fail(p, s && spec[s - 1] == ',' ? s - 1 : s, NULL, "event expected");
 	if (!strncmp(spec + s, "mem:", 4))
 		return parse_breakpoint(p, s, end);
 
 	colon = memchr(spec + s, ':', end - s);
 	head_len = colon ? (size_t)(colon - spec) - s : end - s;
-	sym = event_symbol_find(spec + s, head_len);
+	sym = lupe_event_symbol_find(spec + s, head_len);
 	if (sym)
 		return add_simple(p, s, end, head_len, sym->type, sym->config,
 				  sym->tool ? NULL : sym->type == PERF_TYPE_HARDWARE ? "cpu" : "software",
@@ -445,22 +445,22 @@ static int parse_event(struct parser *p, size_t *pos)
 	if (is_raw(spec + s, head_len))
 		return add_simple(p, s, end, head_len, PERF_TYPE_RAW,
 				  strtoull(spec + s + 1, NULL, 16), "cpu", LUPE_TOOL_NONE, true);
-	ret = cache_event_parse(spec + s, head_len, &config, &bad, msg, sizeof(msg));
+	ret = lupe_cache_event_parse(spec + s, head_len, &config, &bad, msg, sizeof(msg));
 	if (ret < 0)
-		return parse_fail(p, s + bad, NULL, "%s", msg);
+		return lupe_parse_fail(p, s + bad, NULL, "%s", msg);
 	/* perf names cache events by their words, without the modifier */
 	if (ret > 0)
 		return add_simple(p, s, end, head_len, PERF_TYPE_HW_CACHE, config, "cpu",
 				  LUPE_TOOL_NONE, false);
 	/* "sys:name" is no alias with a modifier: spare the PMU scan */
 	if (!colon || strspn(colon + 1, "ukhGHIpPSDWeb") == (size_t)(spec + end - colon - 1)) {
-		ret = parse_pmu_alias(p, s, head_len, end);
+		ret = lupe_parse_pmu_alias(p, s, head_len, end);
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}
 	if (colon)
 		return parse_tracepoint(p, s, head_len, end);
-	return parse_fail(p, s, NULL, "unknown event '%.*s'", (int)head_len, spec + s);
+	return lupe_parse_fail(p, s, NULL, "unknown event '%.*s'", (int)head_len, spec + s);
 }
 
 static int parse_items(struct parser *p, size_t *pos, bool in_group);
@@ -475,12 +475,12 @@ static int parse_group(struct parser *p, size_t *pos, size_t name_len)
 
 	*pos = open + 1;
 	if (spec[*pos] == '}')
-		return parse_fail(p, open, NULL, "empty group");
+		return lupe_parse_fail(p, open, NULL, "empty group");
 	ret = parse_items(p, pos, true);
 	if (ret)
 		return ret;
 	if (spec[*pos] != '}')
-		return parse_fail(p, open, NULL, "group is not closed: '}' expected");
+		return lupe_parse_fail(p, open, NULL, "group is not closed: '}' expected");
 	(*pos)++;
 	end = mod = *pos;
 	if (spec[mod] == ':') {
@@ -495,7 +495,7 @@ static int parse_group(struct parser *p, size_t *pos, size_t name_len)
 		ev->leader = (int)first;
 		ev->group_size = 1;
 		if (end > mod) {
-			ret = parse_modifier(p, ev, mod, mod + 1, end - mod - 1, true, i == first);
+			ret = lupe_parse_modifier(p, ev, mod, mod + 1, end - mod - 1, true, i == first);
 			if (ret)
 				return ret;
 		}
@@ -519,7 +519,7 @@ static int parse_items(struct parser *p, size_t *pos, bool in_group)
 			n++;
 		if (spec[n] == '{') {
 			if (in_group)
-				return parse_fail(p, n, NULL, "groups cannot be nested");
+				return lupe_parse_fail(p, n, NULL, "groups cannot be nested");
 			ret = parse_group(p, pos, n - *pos);
 		} else {
 			ret = parse_event(p, pos);
@@ -535,9 +535,9 @@ static int parse_items(struct parser *p, size_t *pos, bool in_group)
 		case '}':
 			if (in_group)
 				return 0;
-			return parse_fail(p, *pos, NULL, "unexpected '}' outside a group");
+			return lupe_parse_fail(p, *pos, NULL, "unexpected '}' outside a group");
 		default:
-			return parse_fail(p, *pos, NULL, "unexpected '%c'", spec[*pos]);
+			return lupe_parse_fail(p, *pos, NULL, "unexpected '%c'", spec[*pos]);
 		}
 	}
 }
@@ -557,7 +557,7 @@ int lupe_events_parse(struct lupe_event_list *list, const char *spec,
 		snprintf(p.err->msg, sizeof(p.err->msg), "%s", lupe_strerror(ret));
 	if (ret) {
 		while (list->nr > before)
-			event_free(&list->events[--list->nr]);
+			lupe_event_free(&list->events[--list->nr]);
 		/* left as it was: an empty list holds no memory a caller must free */
 		if (!before)
 			lupe_event_list_clear(list);

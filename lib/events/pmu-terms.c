@@ -83,7 +83,7 @@ static int term_number(struct parser *p, const struct term *tm, __u64 *val)
 	errno = 0;
 	*val = strtoull(v, &end, 0);
 	if (!tm->val_len || end != v + tm->val_len || errno || !isdigit((unsigned char)*v))
-		return parse_fail(p, tm->val_err_at, NULL, "bad value '%.*s' for term '%s'",
+		return lupe_parse_fail(p, tm->val_err_at, NULL, "bad value '%.*s' for term '%s'",
 				  (int)tm->val_len, v, tm->key);
 	return 0;
 }
@@ -94,9 +94,9 @@ static int apply_generic(struct parser *p, struct lupe_event *ev, const struct g
 	__u64 val = 1;
 
 	if (g->kind == T_FLAG && tm->has_val)
-		return parse_fail(p, tm->val_err_at, NULL, "term '%s' takes no value", tm->key);
+		return lupe_parse_fail(p, tm->val_err_at, NULL, "term '%s' takes no value", tm->key);
 	if ((g->kind == T_NUM || g->kind == T_STR) && (!tm->has_val || !tm->val_len))
-		return parse_fail(p, tm->err_at, NULL, "term '%s' needs a value", tm->key);
+		return lupe_parse_fail(p, tm->err_at, NULL, "term '%s' needs a value", tm->key);
 	if (g->kind != T_STR && term_number(p, tm, &val))
 		return -LUPE_ERR_PARSE;
 	if (g->config_term)
@@ -159,7 +159,7 @@ static int apply_terms(struct parser *p, const struct pmu *pmu, struct lupe_even
 		while (key_len && isspace((unsigned char)text[t + key_len - 1]))
 			key_len--;
 		if (!key_len)
-			return parse_fail(p, tm.err_at, NULL, "empty term");
+			return lupe_parse_fail(p, tm.err_at, NULL, "empty term");
 		if (key_len >= sizeof(tm.key))
 			key_len = sizeof(tm.key) - 1;
 		memcpy(tm.key, text + t, key_len);
@@ -167,15 +167,15 @@ static int apply_terms(struct parser *p, const struct pmu *pmu, struct lupe_even
 		for (size_t k = 0; k < ARRAY_SIZE(generic_terms); k++)
 			if (!strcmp(tm.key, generic_terms[k].name) && (pmu || generic_terms[k].config_term))
 				g = &generic_terms[k];
-		f = pmu ? pmu_format_find(pmu, tm.key) : NULL;
-		a = pmu && !tm.has_val ? pmu_alias_find(pmu, tm.key) : NULL;
+		f = pmu ? lupe_pmu_format_find(pmu, tm.key) : NULL;
+		a = pmu && !tm.has_val ? lupe_pmu_alias_find(pmu, tm.key) : NULL;
 		if (f) {
 			__u64 val;
 
 			if (term_number(p, &tm, &val))
 				return -LUPE_ERR_PARSE;
-			if (pmu_format_apply(f, val, &ev->attr))
-				return parse_fail(p, tm.val_err_at, NULL,
+			if (lupe_pmu_format_apply(f, val, &ev->attr))
+				return lupe_parse_fail(p, tm.val_err_at, NULL,
 						  "value too big for format '%s', maximum is 0x%llx",
 						  tm.key, f->nr_bits >= 64 ? ~0ULL : (1ULL << f->nr_bits) - 1);
 		} else if (g) {
@@ -188,11 +188,11 @@ static int apply_terms(struct parser *p, const struct pmu *pmu, struct lupe_even
 
 			valid_terms(pmu, help, sizeof(help));
 			if (pmu && pmu->name)
-				return parse_fail(p, tm.err_at, help, "unknown term '%s' for pmu '%s'",
+				return lupe_parse_fail(p, tm.err_at, help, "unknown term '%s' for pmu '%s'",
 						  tm.key, pmu->name);
 			if (pmu)
-				return parse_fail(p, tm.err_at, help, "unknown term '%s'", tm.key);
-			return parse_fail(p, tm.err_at, help, "unknown term '%s' for a tracepoint",
+				return lupe_parse_fail(p, tm.err_at, help, "unknown term '%s'", tm.key);
+			return lupe_parse_fail(p, tm.err_at, help, "unknown term '%s' for a tracepoint",
 					  tm.key);
 		}
 		if (ret)
@@ -203,12 +203,12 @@ static int apply_terms(struct parser *p, const struct pmu *pmu, struct lupe_even
 	return 0;
 }
 
-int parse_tracepoint_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len)
+int lupe_parse_tracepoint_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len)
 {
 	return apply_terms(p, NULL, ev, p->spec + at, len, at, false, 0);
 }
 
-int parse_legacy_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len)
+int lupe_parse_legacy_terms(struct parser *p, struct lupe_event *ev, size_t at, size_t len)
 {
 	/* a PMU without formats or aliases: every generic term and nothing else */
 	static const struct pmu generic = { 0 };
@@ -220,7 +220,7 @@ int parse_legacy_terms(struct parser *p, struct lupe_event *ev, size_t at, size_
 static int add_pmu_event(struct parser *p, const struct pmu *pmu, size_t s, size_t terms,
 			 size_t terms_end, size_t mod, size_t end, const char *alias_terms)
 {
-	struct lupe_event *ev = event_list_add(p->list);
+	struct lupe_event *ev = lupe_event_list_add(p->list);
 	int ret;
 
 	if (!ev)
@@ -239,10 +239,10 @@ static int add_pmu_event(struct parser *p, const struct pmu *pmu, size_t s, size
 	if (!ev->name && !(ev->name = strndup(p->spec + s, end - s)))
 		return -ENOMEM;
 	if (alias_terms && mod < end)
-		return parse_modifier(p, ev, mod - 1, mod, end - mod, false, true);
+		return lupe_parse_modifier(p, ev, mod - 1, mod, end - mod, false, true);
 	/* the closing '/' stands where the ':' would: perf's caret goes there */
 	if (!alias_terms && mod < end)
-		return parse_modifier(p, ev, mod - 1, mod, end - mod, false, true);
+		return lupe_parse_modifier(p, ev, mod - 1, mod, end - mod, false, true);
 	return 0;
 }
 
@@ -254,14 +254,14 @@ static int add_pmu_event(struct parser *p, const struct pmu *pmu, size_t s, size
 static char **pmus_named(const char *name, size_t *nr)
 {
 	size_t all_nr, n = 0, len = strlen(name);
-	char **all = pmu_names(&all_nr), **v;
+	char **all = lupe_pmu_names(&all_nr), **v;
 
 	*nr = 0;
 	if (!all)
 		return NULL;
 	v = calloc(all_nr ? all_nr : 1, sizeof(*v));
 	if (!v) {
-		strv_free(all, all_nr);
+		lupe_strv_free(all, all_nr);
 		return NULL;
 	}
 	for (size_t i = 0; i < all_nr; i++)
@@ -277,10 +277,10 @@ static char **pmus_named(const char *name, size_t *nr)
 			continue;
 		v[n++] = strdup(all[i]);
 	}
-	strv_free(all, all_nr);
+	lupe_strv_free(all, all_nr);
 	for (size_t i = 0; i < n; i++)
 		if (!v[i]) {
-			strv_free(v, n);
+			lupe_strv_free(v, n);
 			errno = ENOMEM;
 			return NULL;
 		}
@@ -288,7 +288,7 @@ static char **pmus_named(const char *name, size_t *nr)
 	return v;
 }
 
-int parse_pmu_event(struct parser *p, size_t s, size_t slash, size_t end)
+int lupe_parse_pmu_event(struct parser *p, size_t s, size_t slash, size_t end)
 {
 	const char *spec = p->spec;
 	const char *close = memchr(spec + slash + 1, '/', end - slash - 1);
@@ -302,24 +302,24 @@ int parse_pmu_event(struct parser *p, size_t s, size_t slash, size_t end)
 	names = pmus_named(name, &nr);
 	if (!nr) {
 		ret = !names && errno == ENOMEM ? -ENOMEM :
-		      parse_fail(p, s, "'lupe list pmu' shows the PMUs of this machine",
+		      lupe_parse_fail(p, s, "'lupe list pmu' shows the PMUs of this machine",
 				 "cannot find PMU '%s': missing kernel support?", name);
 	} else if (!close) {
-		ret = parse_fail(p, slash, NULL, "this '/' is never closed: terms end with '/'");
+		ret = lupe_parse_fail(p, slash, NULL, "this '/' is never closed: terms end with '/'");
 	}
 	for (size_t i = 0; i < nr && !ret; i++) {
-		struct pmu *pmu = pmu_load(names[i]);
+		struct pmu *pmu = lupe_pmu_load(names[i]);
 
 		if (!pmu) {
 			ret = errno == ENOMEM ? -ENOMEM :
-			      parse_fail(p, s, NULL, "cannot read PMU '%s': %s", names[i],
+			      lupe_parse_fail(p, s, NULL, "cannot read PMU '%s': %s", names[i],
 					 lupe_strerror(-errno));
 			break;
 		}
 		ret = add_pmu_event(p, pmu, s, slash + 1, close - spec, close - spec + 1, end, NULL);
-		pmu_free(pmu);
+		lupe_pmu_free(pmu);
 	}
-	strv_free(names, nr);
+	lupe_strv_free(names, nr);
 	free(name);
 	return ret;
 }
@@ -332,16 +332,16 @@ static bool pmu_has_alias(const char *pmu, const char *alias)
 	char **names;
 	bool found = false;
 
-	if (snprintf(dir, sizeof(dir), "%s/%s/events", pmu_devices_dir(), pmu) >= (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%s/%s/events", lupe_pmu_devices_dir(), pmu) >= (int)sizeof(dir))
 		return false;
-	names = dir_names(dir, true, &nr);
+	names = lupe_dir_names(dir, true, &nr);
 	for (size_t i = 0; i < nr && !found; i++)
 		found = !strcasecmp(names[i], alias);
-	strv_free(names, nr);
+	lupe_strv_free(names, nr);
 	return found;
 }
 
-int parse_pmu_alias(struct parser *p, size_t s, size_t head_len, size_t end)
+int lupe_parse_pmu_alias(struct parser *p, size_t s, size_t head_len, size_t end)
 {
 	char *name = strndup(p->spec + s, head_len);
 	size_t nr = 0;
@@ -353,7 +353,7 @@ int parse_pmu_alias(struct parser *p, size_t s, size_t head_len, size_t end)
 	for (size_t i = 0; i < head_len; i++)
 		if (!isalnum((unsigned char)name[i]) && !strchr("_-.", name[i]))
 			goto out;
-	names = pmu_names(&nr);
+	names = lupe_pmu_names(&nr);
 	/* Every PMU with the alias counts it, as perf adds one event per PMU. */
 	for (size_t i = 0; i < nr && !ret; i++) {
 		struct pmu *pmu;
@@ -362,15 +362,15 @@ int parse_pmu_alias(struct parser *p, size_t s, size_t head_len, size_t end)
 		/* a directory scan first: loading every PMU would read all its files */
 		if (!pmu_has_alias(names[i], name))
 			continue;
-		pmu = pmu_load(names[i]);
-		a = pmu ? pmu_alias_find(pmu, name) : NULL;
+		pmu = lupe_pmu_load(names[i]);
+		a = pmu ? lupe_pmu_alias_find(pmu, name) : NULL;
 		if (a) {
 			found = 1;
 			ret = add_pmu_event(p, pmu, s, 0, 0, s + head_len + 1, end, a->terms);
 		}
-		pmu_free(pmu);
+		lupe_pmu_free(pmu);
 	}
-	strv_free(names, nr);
+	lupe_strv_free(names, nr);
 out:
 	free(name);
 	return ret ? ret : found;

@@ -14,7 +14,7 @@
 
 static char *sysfs_root;
 
-int set_dir_override(char **slot, const char *dir)
+int lupe_set_dir_override(char **slot, const char *dir)
 {
 	char *copy = NULL;
 
@@ -27,10 +27,10 @@ int set_dir_override(char **slot, const char *dir)
 
 int lupe_events_set_sysfs(const char *dir)
 {
-	return set_dir_override(&sysfs_root, dir);
+	return lupe_set_dir_override(&sysfs_root, dir);
 }
 
-const char *pmu_devices_dir(void)
+const char *lupe_pmu_devices_dir(void)
 {
 	static char buf[PATH_MAX];
 
@@ -38,7 +38,7 @@ const char *pmu_devices_dir(void)
 	return buf;
 }
 
-void strv_free(char **v, size_t nr)
+void lupe_strv_free(char **v, size_t nr)
 {
 	if (!v)
 		return;
@@ -47,7 +47,7 @@ void strv_free(char **v, size_t nr)
 	free(v);
 }
 
-int strv_push(char ***v, size_t *n, size_t *cap, const char *str)
+int lupe_strv_push(char ***v, size_t *n, size_t *cap, const char *str)
 {
 	if (*n == *cap) {
 		size_t c = *cap ? 2 * *cap : 16;
@@ -69,7 +69,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **dir_names(const char *dir, bool events_only, size_t *nr)
+char **lupe_dir_names(const char *dir, bool events_only, size_t *nr)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -87,7 +87,7 @@ char **dir_names(const char *dir, bool events_only, size_t *nr)
 		/* events/foo.scale, .unit, .per-pkg, .snapshot describe foo */
 		if (events_only && dot)
 			continue;
-		if (strv_push(&v, &n, &cap, de->d_name))
+		if (lupe_strv_push(&v, &n, &cap, de->d_name))
 			goto fail;
 	}
 	closedir(d);
@@ -99,14 +99,14 @@ char **dir_names(const char *dir, bool events_only, size_t *nr)
 	return v;
 fail:
 	closedir(d);
-	strv_free(v, n);
+	lupe_strv_free(v, n);
 	errno = ENOMEM;
 	return NULL;
 }
 
-char **pmu_names(size_t *nr)
+char **lupe_pmu_names(size_t *nr)
 {
-	return dir_names(pmu_devices_dir(), false, nr);
+	return lupe_dir_names(lupe_pmu_devices_dir(), false, nr);
 }
 
 /* "config1:0-7,32-35" -> field 1, bits 0..7 then 32..35. */
@@ -150,7 +150,7 @@ static int format_parse(struct pmu_format *f, const char *text)
 	return f->nr_bits ? 0 : -LUPE_ERR_FORMAT;
 }
 
-int pmu_format_apply(const struct pmu_format *f, __u64 value, struct perf_event_attr *attr)
+int lupe_pmu_format_apply(const struct pmu_format *f, __u64 value, struct perf_event_attr *attr)
 {
 	__u64 *word = f->field == 0 ? &attr->config : f->field == 1 ? &attr->config1 :
 		      &attr->config2;
@@ -168,7 +168,7 @@ int pmu_format_apply(const struct pmu_format *f, __u64 value, struct perf_event_
 	return 0;
 }
 
-void pmu_free(struct pmu *pmu)
+void lupe_pmu_free(struct pmu *pmu)
 {
 	if (!pmu)
 		return;
@@ -189,20 +189,20 @@ static int load_formats(struct pmu *pmu, const char *dir)
 {
 	char path[2 * PATH_MAX], buf[256];
 	size_t nr;
-	char **names = dir_names(dir, false, &nr);
+	char **names = lupe_dir_names(dir, false, &nr);
 
 	if (!names)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	pmu->formats = calloc(nr, sizeof(*pmu->formats));
 	if (!pmu->formats) {
-		strv_free(names, nr);
+		lupe_strv_free(names, nr);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		struct pmu_format *f = &pmu->formats[pmu->nr_formats];
 
 		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path) ||
-		    read_small_file(path, buf, sizeof(buf)) < 0 || format_parse(f, buf)) {
+		    lupe_read_small_file(path, buf, sizeof(buf)) < 0 || format_parse(f, buf)) {
 			pr_debug("pmu %s: skipping format '%s'\n", pmu->name, names[i]);
 			continue;
 		}
@@ -210,7 +210,7 @@ static int load_formats(struct pmu *pmu, const char *dir)
 		names[i] = NULL;
 		pmu->nr_formats++;
 	}
-	strv_free(names, nr);
+	lupe_strv_free(names, nr);
 	return 0;
 }
 
@@ -218,13 +218,13 @@ static int load_aliases(struct pmu *pmu, const char *dir)
 {
 	char path[2 * PATH_MAX];
 	size_t nr;
-	char **names = dir_names(dir, true, &nr);
+	char **names = lupe_dir_names(dir, true, &nr);
 
 	if (!names)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	pmu->aliases = calloc(nr, sizeof(*pmu->aliases));
 	if (!pmu->aliases) {
-		strv_free(names, nr);
+		lupe_strv_free(names, nr);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nr; i++) {
@@ -233,7 +233,7 @@ static int load_aliases(struct pmu *pmu, const char *dir)
 
 		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path))
 			continue;
-		a->terms = read_whole_file(path, &len);
+		a->terms = lupe_read_whole_file(path, &len);
 		if (!a->terms)
 			continue;
 		while (len && (a->terms[len - 1] == '\n' || a->terms[len - 1] == ' '))
@@ -242,11 +242,11 @@ static int load_aliases(struct pmu *pmu, const char *dir)
 		names[i] = NULL;
 		pmu->nr_aliases++;
 	}
-	strv_free(names, nr);
+	lupe_strv_free(names, nr);
 	return 0;
 }
 
-struct pmu *pmu_load(const char *name)
+struct pmu *lupe_pmu_load(const char *name)
 {
 	char dir[PATH_MAX], path[2 * PATH_MAX], buf[256];
 	struct pmu *pmu;
@@ -255,10 +255,10 @@ struct pmu *pmu_load(const char *name)
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		return err_ptr(-ENOENT);
-	if (snprintf(dir, sizeof(dir), "%s/%s", pmu_devices_dir(), name) >= (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%s/%s", lupe_pmu_devices_dir(), name) >= (int)sizeof(dir))
 		return err_ptr(-ENAMETOOLONG);
 	snprintf(path, sizeof(path), "%s/type", dir);
-	err = read_small_file(path, buf, sizeof(buf));
+	err = lupe_read_small_file(path, buf, sizeof(buf));
 	if (err < 0)
 		return err_ptr(err);
 	pmu = calloc(1, sizeof(*pmu));
@@ -266,14 +266,14 @@ struct pmu *pmu_load(const char *name)
 		goto nomem;
 	pmu->type = strtoul(buf, &end, 0);
 	if (end == buf) {
-		pmu_free(pmu);
+		lupe_pmu_free(pmu);
 		return err_ptr(-LUPE_ERR_FORMAT);
 	}
 	/* uncore PMUs name one CPU per package in cpumask, hybrid core PMUs theirs in cpus */
 	snprintf(path, sizeof(path), "%s/cpumask", dir);
-	if (read_small_file(path, buf, sizeof(buf)) <= 0) {
+	if (lupe_read_small_file(path, buf, sizeof(buf)) <= 0) {
 		snprintf(path, sizeof(path), "%s/cpus", dir);
-		if (read_small_file(path, buf, sizeof(buf)) <= 0)
+		if (lupe_read_small_file(path, buf, sizeof(buf)) <= 0)
 			buf[0] = '\0';
 	}
 	if (buf[0] && !(pmu->cpus = strdup(buf)))
@@ -286,11 +286,11 @@ struct pmu *pmu_load(const char *name)
 		goto nomem;
 	return pmu;
 nomem:
-	pmu_free(pmu);
+	lupe_pmu_free(pmu);
 	return err_ptr(-ENOMEM);
 }
 
-const struct pmu_format *pmu_format_find(const struct pmu *pmu, const char *name)
+const struct pmu_format *lupe_pmu_format_find(const struct pmu *pmu, const char *name)
 {
 	for (size_t i = 0; i < pmu->nr_formats; i++)
 		if (!strcmp(pmu->formats[i].name, name))
@@ -298,7 +298,7 @@ const struct pmu_format *pmu_format_find(const struct pmu *pmu, const char *name
 	return NULL;
 }
 
-const struct pmu_alias *pmu_alias_find(const struct pmu *pmu, const char *name)
+const struct pmu_alias *lupe_pmu_alias_find(const struct pmu *pmu, const char *name)
 {
 	for (size_t i = 0; i < pmu->nr_aliases; i++)
 		if (!strcasecmp(pmu->aliases[i].name, name))

@@ -14,7 +14,7 @@
 #define TOOL(n, t)  { n, NULL, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, LUPE_TOOL_##t }
 
 /* In config order, as perf lists them before sorting. */
-const struct event_symbol event_symbols_hw[] = {
+const struct event_symbol lupe_event_symbols_hw[] = {
 	HW("cpu-cycles", "cycles", CPU_CYCLES),
 	HW("instructions", NULL, INSTRUCTIONS),
 	HW("cache-references", NULL, CACHE_REFERENCES),
@@ -27,7 +27,7 @@ const struct event_symbol event_symbols_hw[] = {
 	HW("ref-cycles", NULL, REF_CPU_CYCLES),
 };
 
-const struct event_symbol event_symbols_sw[] = {
+const struct event_symbol lupe_event_symbols_sw[] = {
 	SW("cpu-clock", NULL, CPU_CLOCK),
 	SW("task-clock", NULL, TASK_CLOCK),
 	SW("page-faults", "faults", PAGE_FAULTS),
@@ -42,30 +42,30 @@ const struct event_symbol event_symbols_sw[] = {
 	SW("cgroup-switches", NULL, CGROUP_SWITCHES),
 };
 
-const struct event_symbol event_symbols_tool[] = {
+const struct event_symbol lupe_event_symbols_tool[] = {
 	TOOL("duration_time", DURATION_TIME),
 	TOOL("user_time", USER_TIME),
 	TOOL("system_time", SYSTEM_TIME),
 };
 
-const size_t event_symbols_hw_nr = ARRAY_SIZE(event_symbols_hw);
-const size_t event_symbols_sw_nr = ARRAY_SIZE(event_symbols_sw);
-const size_t event_symbols_tool_nr = ARRAY_SIZE(event_symbols_tool);
+const size_t lupe_event_symbols_hw_nr = ARRAY_SIZE(lupe_event_symbols_hw);
+const size_t lupe_event_symbols_sw_nr = ARRAY_SIZE(lupe_event_symbols_sw);
+const size_t lupe_event_symbols_tool_nr = ARRAY_SIZE(lupe_event_symbols_tool);
 
 static bool word_is(const char *s, size_t len, const char *word)
 {
 	return word && strlen(word) == len && !memcmp(s, word, len);
 }
 
-const struct event_symbol *event_symbol_find(const char *s, size_t len)
+const struct event_symbol *lupe_event_symbol_find(const char *s, size_t len)
 {
 	static const struct {
 		const struct event_symbol *tab;
 		const size_t *nr;
 	} tabs[] = {
-		{ event_symbols_hw, &event_symbols_hw_nr },
-		{ event_symbols_sw, &event_symbols_sw_nr },
-		{ event_symbols_tool, &event_symbols_tool_nr },
+		{ lupe_event_symbols_hw, &lupe_event_symbols_hw_nr },
+		{ lupe_event_symbols_sw, &lupe_event_symbols_sw_nr },
+		{ lupe_event_symbols_tool, &lupe_event_symbols_tool_nr },
 	};
 
 	for (size_t t = 0; t < ARRAY_SIZE(tabs); t++)
@@ -111,23 +111,23 @@ static const unsigned char cache_valid_ops[PERF_COUNT_HW_CACHE_MAX] = {
 	[PERF_COUNT_HW_CACHE_NODE] = OPS(1, 1, 1),
 };
 
-bool cache_op_valid(unsigned int type, unsigned int op)
+bool lupe_cache_op_valid(unsigned int type, unsigned int op)
 {
 	return type < PERF_COUNT_HW_CACHE_MAX && op < PERF_COUNT_HW_CACHE_OP_MAX &&
 	       (cache_valid_ops[type] >> op & 1);
 }
 
-const char *cache_type_name(unsigned int type)
+const char *lupe_cache_type_name(unsigned int type)
 {
 	return cache_types[type][0];
 }
 
-const char *cache_op_name(unsigned int op, bool plural)
+const char *lupe_cache_op_name(unsigned int op, bool plural)
 {
 	return cache_ops[op][plural];
 }
 
-const char *cache_result_name(unsigned int result)
+const char *lupe_cache_result_name(unsigned int result)
 {
 	return cache_results[result][0];
 }
@@ -154,7 +154,7 @@ static size_t match_word(const char *s, size_t len, const char *const (*table)[M
 	return best;
 }
 
-int cache_event_parse(const char *s, size_t len, __u64 *config, size_t *bad,
+int lupe_cache_event_parse(const char *s, size_t len, __u64 *config, size_t *bad,
 		      char *msg, size_t msg_size)
 {
 	int type = -1, op = -1, result = -1, row = -1;
@@ -175,7 +175,7 @@ int cache_event_parse(const char *s, size_t len, __u64 *config, size_t *bad,
 		 * as a result and, not being one, ignored ("L1-dcache-load-store").
 		 */
 		if (w && op < 0) {
-			if (!cache_op_valid(type, row)) {
+			if (!lupe_cache_op_valid(type, row)) {
 				*bad = n;
 				snprintf(msg, msg_size, "'%.*s' cannot count '%s' operations",
 					 (int)n, s, cache_ops[row][0]);

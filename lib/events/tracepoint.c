@@ -22,7 +22,7 @@ static char *tracefs_override;
 
 int lupe_events_set_tracefs(const char *dir)
 {
-	return set_dir_override(&tracefs_override, dir);
+	return lupe_set_dir_override(&tracefs_override, dir);
 }
 
 /* 1 when dir/events can be searched, 0 when it is not there, -errno else. */
@@ -68,7 +68,7 @@ const char *lupe_tracefs_dir(void)
 	return err_ptr(-LUPE_ERR_NO_TRACEFS);
 }
 
-bool has_glob(const char *s, size_t len)
+bool lupe_has_glob(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		if (s[i] == '*' || s[i] == '?' || s[i] == '[')
@@ -93,7 +93,7 @@ static int read_id(int dirfd, const char *rel, __u64 *id)
 	return 0;
 }
 
-int tracepoint_id(const char *sys, const char *name, __u64 *id)
+int lupe_tracepoint_id(const char *sys, const char *name, __u64 *id)
 {
 	const char *tracefs = lupe_tracefs_dir();
 	char path[PATH_MAX];
@@ -108,7 +108,7 @@ int tracepoint_id(const char *sys, const char *name, __u64 *id)
 	return err == -ENOTDIR ? -ENOENT : err;
 }
 
-bool tracepoint_system_exists(const char *sys)
+bool lupe_tracepoint_system_exists(const char *sys)
 {
 	const char *tracefs = lupe_tracefs_dir();
 	char path[PATH_MAX];
@@ -151,7 +151,7 @@ static char **subdirs(int dirfd, const char *glob, size_t *nr)
 			if (fstatat(dirfd, de->d_name, &st, 0) || !S_ISDIR(st.st_mode))
 				continue;
 		}
-		if (strv_push(&v, &n, &cap, de->d_name))
+		if (lupe_strv_push(&v, &n, &cap, de->d_name))
 			goto fail;
 	}
 	closedir(d);
@@ -160,12 +160,12 @@ static char **subdirs(int dirfd, const char *glob, size_t *nr)
 	return v;
 fail:
 	closedir(d);
-	strv_free(v, n);
+	lupe_strv_free(v, n);
 	errno = ENOMEM;
 	return NULL;
 }
 
-int tracepoint_foreach(const char *sys_glob, const char *name_glob,
+int lupe_tracepoint_foreach(const char *sys_glob, const char *name_glob,
 		       int (*fn)(const char *sys, const char *name, __u64 id, void *arg),
 		       void *arg, bool want_id)
 {
@@ -209,10 +209,10 @@ int tracepoint_foreach(const char *sys_glob, const char *name_glob,
 					err = r;
 			}
 		}
-		strv_free(names, nr_names);
+		lupe_strv_free(names, nr_names);
 		close(sys_fd);
 	}
-	strv_free(systems, nr_sys);
+	lupe_strv_free(systems, nr_sys);
 out:
 	close(events_fd);
 	return err ? err : count;

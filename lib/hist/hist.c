@@ -88,7 +88,7 @@ struct lupe_hists {
 	struct lupe_frame frames[1024];
 };
 
-#define mix phash_mix
+#define mix lupe_phash_mix
 
 struct lupe_hists *lupe_hists_new(const struct lupe_hist_opts *opts)
 {
@@ -107,10 +107,10 @@ void lupe_hists_delete(struct lupe_hists *h)
 	if (!h)
 		return;
 	arena_free(&h->arena);
-	phash_free(&h->stacks);
+	lupe_phash_free(&h->stacks);
 	for (size_t i = 0; i < h->strings.cap; i++)
 		free(h->strings.items[i]);
-	phash_free(&h->strings);
+	lupe_phash_free(&h->strings);
 	free(h->entries);
 	free(h);
 }
@@ -133,8 +133,8 @@ static int str_eq(const void *item, const void *key)
 /* One copy of each string, so that entries can compare comms by pointer. */
 static const char *intern(struct lupe_hists *h, const char *s)
 {
-	uint64_t hash = phash_str(s);
-	char **slot = (char **)phash_find(&h->strings, hash, str_eq, s), *copy;
+	uint64_t hash = lupe_phash_str(s);
+	char **slot = (char **)lupe_phash_find(&h->strings, hash, str_eq, s), *copy;
 
 	if (!slot)
 		return NULL;
@@ -142,7 +142,7 @@ static const char *intern(struct lupe_hists *h, const char *s)
 		return *slot;
 	copy = strdup(s);
 	if (copy)
-		phash_fill(&h->strings, (void **)slot, hash, copy);
+		lupe_phash_fill(&h->strings, (void **)slot, hash, copy);
 	return copy;
 }
 
@@ -220,7 +220,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	{
 		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, nr, ips };
 
-		slot = (struct stack **)phash_find(&h->stacks, hash, stack_eq, &key);
+		slot = (struct stack **)lupe_phash_find(&h->stacks, hash, stack_eq, &key);
 	}
 	if (!slot)
 		return -ENOMEM;
@@ -269,7 +269,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		}
 		st->nr_frames = (uint32_t)n;
 	}
-	phash_fill(&h->stacks, (void **)slot, hash, st);
+	lupe_phash_fill(&h->stacks, (void **)slot, hash, st);
 	if (!h->last_made)
 		h->last_made = &h->first_made;
 	*h->last_made = st;
@@ -315,7 +315,7 @@ static uint64_t key_hash(const struct ekey *k)
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
 	h = mix(h, (uint64_t)(uint32_t)k->cpu);
 	/* perf compares DSOs by short name and symbols by address range */
-	h = mix(h, k->dso ? phash_str(k->dso->short_name) : 0);
+	h = mix(h, k->dso ? lupe_phash_str(k->dso->short_name) : 0);
 	h = mix(h, k->sym ? k->sym->start ^ (k->sym->end << 1) : 0);
 	return mix(h, k->addr);
 }
@@ -352,7 +352,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 					     const struct stack *st)
 {
 	uint64_t hash = key_hash(k);
-	struct lupe_hist_entry *e, **slot = (struct lupe_hist_entry **)phash_find(t, hash, entry_eq, k);
+	struct lupe_hist_entry *e, **slot = (struct lupe_hist_entry **)lupe_phash_find(t, hash, entry_eq, k);
 
 	if (!slot)
 		return NULL;
@@ -374,7 +374,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 		e->addr = f->addr;
 		e->kernel = f->kernel;
 	}
-	phash_fill(t, (void **)slot, hash, e);
+	lupe_phash_fill(t, (void **)slot, hash, e);
 	return e;
 }
 
@@ -538,7 +538,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	for (struct stack *st = h->first_made; st; st = st->next_made) {
 		if (add_stack(h, &t, st, seen)) {
 			free(seen);
-			phash_free(&t);
+			lupe_phash_free(&t);
 			return -ENOMEM;
 		}
 	}

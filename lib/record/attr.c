@@ -17,7 +17,7 @@
 #define USER_REGS_MASK 0 /* NEEDSWORK: the register set of other arches */
 #endif
 
-void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
+void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
 			int tracking, int many)
 {
 	int tracepoint = a->type == PERF_TYPE_TRACEPOINT;
@@ -70,7 +70,7 @@ void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts
 	}
 }
 
-int record_attr_exclude_kernel_fallback(struct perf_event_attr *a)
+int lupe_record_attr_exclude_kernel_fallback(struct perf_event_attr *a)
 {
 	if (a->exclude_kernel || geteuid() == 0 || lupe_perf_event_paranoid() < 2)
 		return 0;

@@ -14,7 +14,7 @@
  * workload). The tracking event (the first) also asks for MMAP2, COMM, and
  * FORK/EXIT records.
  */
-void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
+void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
 			int tracking, int many);
 
 /*
@@ -22,6 +22,6 @@ void record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts
  * back to user space only: set exclude_kernel and exclude_hv if that could
  * help. Returns 1 when the attr changed (worth another try), else 0.
  */
-int record_attr_exclude_kernel_fallback(struct perf_event_attr *a);
+int lupe_record_attr_exclude_kernel_fallback(struct perf_event_attr *a);
 
 #endif

@@ -40,12 +40,12 @@ struct hitdsos {
 	struct proc *cache;
 };
 
-struct hitdsos *hitdsos_new(void)
+struct hitdsos *lupe_hitdsos_new(void)
 {
 	return calloc(1, sizeof(struct hitdsos));
 }
 
-void hitdsos_delete(struct hitdsos *h)
+void lupe_hitdsos_delete(struct hitdsos *h)
 {
 	if (!h)
 		return;
@@ -58,8 +58,8 @@ void hitdsos_delete(struct hitdsos *h)
 	}
 	for (size_t i = 0; i < h->nr_order; i++)
 		free(h->order[i]);
-	phash_free(&h->procs);
-	phash_free(&h->dsos);
+	lupe_phash_free(&h->procs);
+	lupe_phash_free(&h->dsos);
 	free(h->order);
 	free(h);
 }
@@ -72,7 +72,7 @@ static int proc_eq(const void *item, const void *key)
 /* The process pid; with add, created when missing. NULL if absent or out of memory. */
 static struct proc *proc_of(struct hitdsos *h, uint32_t pid, int add)
 {
-	uint64_t hash = phash_mix(0, pid);
+	uint64_t hash = lupe_phash_mix(0, pid);
 	struct proc *p;
 	void **slot;
 
@@ -80,14 +80,14 @@ static struct proc *proc_of(struct hitdsos *h, uint32_t pid, int add)
 		return h->cache;
 	if (!add && !h->procs.nr)
 		return NULL;
-	slot = phash_find(&h->procs, hash, proc_eq, &pid);
+	slot = lupe_phash_find(&h->procs, hash, proc_eq, &pid);
 	if (!slot)
 		return NULL;
 	if (!*slot) {
 		if (!add || !(p = calloc(1, sizeof(*p))))
 			return NULL;
 		p->pid = pid;
-		phash_fill(&h->procs, slot, hash, p);
+		lupe_phash_fill(&h->procs, slot, hash, p);
 	}
 	return h->cache = *slot;
 }
@@ -99,8 +99,8 @@ static int dso_eq(const void *item, const void *key)
 
 static struct dso *dso_of(struct hitdsos *h, const char *name)
 {
-	uint64_t hash = phash_str(name);
-	void **slot = phash_find(&h->dsos, hash, dso_eq, name);
+	uint64_t hash = lupe_phash_str(name);
+	void **slot = lupe_phash_find(&h->dsos, hash, dso_eq, name);
 	struct dso *d;
 
 	if (!slot)
@@ -120,7 +120,7 @@ static struct dso *dso_of(struct hitdsos *h, const char *name)
 	if (!d)
 		return NULL;
 	strcpy(d->name, name);
-	phash_fill(&h->dsos, slot, hash, d);
+	lupe_phash_fill(&h->dsos, slot, hash, d);
 	h->order[h->nr_order++] = d;
 	return d;
 }
@@ -162,7 +162,7 @@ static void mmap_event(struct hitdsos *h, uint32_t pid, uint64_t start, uint64_t
 		add_map(p, start, start + len, dso);
 }
 
-void hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec)
+void lupe_hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_MMAP: {
@@ -206,7 +206,7 @@ void hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec)
 	}
 }
 
-void hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode)
+void lupe_hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode)
 {
 	struct proc *p;
 
@@ -244,24 +244,24 @@ static void put_entry(struct fbuf *b, uint16_t misc, const uint8_t *id, int len,
 	e.pid = -1; /* the host machine */
 	memcpy(e.data, id, len);
 	e.size = (uint8_t)len;
-	fbuf_add(b, &e, sizeof(e));
-	fbuf_add(b, name, n);
-	fbuf_zero(b, padded - n);
+	lupe_fbuf_add(b, &e, sizeof(e));
+	lupe_fbuf_add(b, name, n);
+	lupe_fbuf_zero(b, padded - n);
 }
 
-int hitdsos_build_ids(struct hitdsos *h, struct fbuf *b)
+int lupe_hitdsos_build_ids(struct hitdsos *h, struct fbuf *b)
 {
 	uint8_t id[BUILD_ID_MAX];
 	int nr = 0, len;
 
-	if (h->kernel_hit && (len = build_id_kernel(id)) > 0) {
+	if (h->kernel_hit && (len = lupe_build_id_kernel(id)) > 0) {
 		put_entry(b, PERF_RECORD_MISC_KERNEL, id, len, "[kernel.kallsyms]");
 		nr++;
 	}
 	for (size_t i = 0; i < h->nr_order; i++) {
 		const struct dso *d = h->order[i];
 
-		if (!d->hit || (len = build_id_read(d->name, id)) <= 0)
+		if (!d->hit || (len = lupe_build_id_read(d->name, id)) <= 0)
 			continue;
 		put_entry(b, PERF_RECORD_MISC_USER, id, len, d->name);
 		nr++;

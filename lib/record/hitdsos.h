@@ -13,16 +13,16 @@
 
 struct hitdsos;
 
-struct hitdsos *hitdsos_new(void);
-void hitdsos_delete(struct hitdsos *h);
+struct hitdsos *lupe_hitdsos_new(void);
+void lupe_hitdsos_delete(struct hitdsos *h);
 
 /* Feed a MMAP, MMAP2, FORK or COMM(exec) record; others are ignored. */
-void hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec);
+void lupe_hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec);
 
 /* A sample of pid at ip in cpumode (header.misc & PERF_RECORD_MISC_CPUMODE_MASK). */
-void hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode);
+void lupe_hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode);
 
 /* BUILD_ID entries for the DSOs hit that have one. Returns how many. */
-int hitdsos_build_ids(struct hitdsos *h, struct fbuf *b);
+int lupe_hitdsos_build_ids(struct hitdsos *h, struct fbuf *b);
 
 #endif

@@ -81,7 +81,7 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 	r->out_fd = -1;
 	r->output = strdup(opts->output ? opts->output : "perf.data");
 	r->evs = calloc(nr_events, sizeof(*r->evs));
-	r->hit = hitdsos_new();
+	r->hit = lupe_hitdsos_new();
 	if (!r->output || !r->evs || !r->hit)
 		goto nomem;
 	r->nr_evs = nr_events;
@@ -144,10 +144,10 @@ void lupe_record_delete(struct lupe_record *r)
 	}
 	if (r->rings) {
 		for (int i = 0; i < r->nr_rings; i++)
-			ring_unmap(&r->rings[i]);
+			lupe_ring_unmap(&r->rings[i]);
 		free(r->rings);
 	}
-	perf_writer_delete(r->w); /* closes out_fd */
+	lupe_perf_writer_delete(r->w); /* closes out_fd */
 	if (!r->w && r->out_fd > 1)
 		close(r->out_fd);
 	for (size_t i = 0; r->evs && i < r->nr_evs; i++) {
@@ -160,7 +160,7 @@ void lupe_record_delete(struct lupe_record *r)
 	free(r->evs);
 	free(r->pfd);
 	free(r->id_map);
-	hitdsos_delete(r->hit);
+	lupe_hitdsos_delete(r->hit);
 	lupe_cpu_map_put(r->cpus);
 	lupe_thread_map_put(r->threads);
 	free(r->output);
@@ -214,7 +214,7 @@ static int open_one(struct lupe_record *r, size_t ev, int c, int t)
 			a->read_format &= ~PERF_FORMAT_LOST;
 			continue;
 		}
-		if ((fd == -EACCES || fd == -EPERM) && record_attr_exclude_kernel_fallback(a)) {
+		if ((fd == -EACCES || fd == -EPERM) && lupe_record_attr_exclude_kernel_fallback(a)) {
 			/* once per process: the default event may be opened twice */
 			static int warned;
 
@@ -274,7 +274,7 @@ int lupe_record_open(struct lupe_record *r, int *failed)
 	if (failed)
 		*failed = -1;
 	for (size_t i = 0; i < r->nr_evs; i++)
-		record_attr_config(&r->evs[i].attr, &r->opts, i == 0, r->nr_evs > 1);
+		lupe_record_attr_config(&r->evs[i].attr, &r->opts, i == 0, r->nr_evs > 1);
 	r->fds = malloc(nfd * sizeof(*r->fds));
 	r->rings = calloc(r->nr_rings, sizeof(*r->rings));
 	r->pfd = calloc(nfd + MAX_WAKE, sizeof(*r->pfd));
@@ -305,7 +305,7 @@ int lupe_record_open(struct lupe_record *r, int *failed)
 				fd = *fd_at(r, e, c, t);
 				ring = &r->rings[r->per_thread ? t : c];
 				if (ring->fd < 0) {
-					err = ring_mmap(ring, fd, lupe_cpu_map_cpu(r->cpus, c),
+					err = lupe_ring_mmap(ring, fd, lupe_cpu_map_cpu(r->cpus, c),
 							r->opts.mmap_pages);
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
 					err = -errno;
@@ -354,7 +354,7 @@ static void note_sample(struct lupe_record *r, const struct perf_event_header *h
 	struct lupe_sample s;
 
 	r->st.samples++;
-	if (!e || sample_parse(&e->attr, h, &s))
+	if (!e || lupe_sample_parse(&e->attr, h, &s))
 		return;
 	if (s.time != (uint64_t)-1) {
 		if (!r->first_time || s.time < r->first_time)
@@ -362,7 +362,7 @@ static void note_sample(struct lupe_record *r, const struct perf_event_header *h
 		if (s.time > r->last_time)
 			r->last_time = s.time;
 	}
-	hitdsos_hit(r->hit, s.pid, s.ip, h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
+	lupe_hitdsos_hit(r->hit, s.pid, s.ip, h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 }
 
 static int on_record(const struct perf_event_header *h, void *arg)
@@ -380,10 +380,10 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_COMM:
-		hitdsos_event(r->hit, h);
+		lupe_hitdsos_event(r->hit, h);
 		break;
 	}
-	return perf_writer_write(r->w, h, h->size);
+	return lupe_perf_writer_write(r->w, h, h->size);
 }
 
 static int on_synth(const struct perf_event_header *h, void *arg)
@@ -393,13 +393,13 @@ static int on_synth(const struct perf_event_header *h, void *arg)
 
 static int synthesize(struct lupe_record *r)
 {
-	struct synth s = { on_synth, r, sample_id_size(&r->evs[0].attr), r->evs[0].attr.mmap_data };
+	struct synth s = { on_synth, r, lupe_sample_id_size(&r->evs[0].attr), r->evs[0].attr.mmap_data };
 	int err = 0, kernel = 0;
 
 	for (size_t i = 0; i < r->nr_evs; i++)
 		kernel |= !r->evs[i].attr.exclude_kernel;
 	if (kernel) {
-		err = synth_kernel(&s);
+		err = lupe_synth_kernel(&s);
 		if (err == -EPERM) {
 			pr_warn("kernel addresses are hidden (kernel.kptr_restrict): kernel samples will not resolve");
 			err = 0;
@@ -408,14 +408,14 @@ static int synthesize(struct lupe_record *r)
 			return err;
 	}
 	if (r->opts.system_wide)
-		return synth_all(&s);
+		return lupe_synth_all(&s);
 	for (int t = 0; t < lupe_thread_map_nr(r->threads) && !err; t++) {
 		pid_t pid = lupe_thread_map_pid(r->threads, t);
 
 		if (r->opts.workload) {
-			err = synth_comm(&s, pid, pid, "lupe-exec");
+			err = lupe_synth_comm(&s, pid, pid, "lupe-exec");
 		} else {
-			err = synth_thread(&s, pid);
+			err = lupe_synth_thread(&s, pid);
 			if (err == -ESRCH)
 				err = 0;
 		}
@@ -428,19 +428,19 @@ static int pipe_tracing_data(struct lupe_record *r)
 	struct fbuf b = { 0 };
 	struct perf_record_header_tracing_data ev;
 	size_t padded;
-	int err = tracing_data_build(&b, r->tp_names, r->nr_tp);
+	int err = lupe_tracing_data_build(&b, r->tp_names, r->nr_tp);
 
 	padded = (b.len + 7) & ~(size_t)7;
-	fbuf_zero(&b, padded - b.len);
+	lupe_fbuf_zero(&b, padded - b.len);
 	if (!err)
 		err = b.err;
 	if (!err) {
 		ev.header = (struct perf_event_header){ PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(ev) };
 		ev.size = (uint32_t)padded;
-		perf_writer_write_raw(r->w, &ev, sizeof(ev));
-		err = perf_writer_write_raw(r->w, b.data, padded);
+		lupe_perf_writer_write_raw(r->w, &ev, sizeof(ev));
+		err = lupe_perf_writer_write_raw(r->w, b.data, padded);
 	}
-	fbuf_free(&b);
+	lupe_fbuf_free(&b);
 	return err;
 }
 
@@ -449,32 +449,32 @@ int lupe_record_start(struct lupe_record *r)
 	struct perf_event_header fin = { PERF_RECORD_FINISHED_INIT, 0, sizeof(fin) };
 	int err;
 
-	r->w = perf_writer_new(r->out_fd, r->pipe);
+	r->w = lupe_perf_writer_new(r->out_fd, r->pipe);
 	if (!r->w)
 		return -errno;
 	for (size_t i = 0; i < r->nr_evs; i++) {
-		err = perf_writer_add_attr(r->w, &r->evs[i].attr, r->evs[i].ids, r->evs[i].nr_ids,
+		err = lupe_perf_writer_add_attr(r->w, &r->evs[i].attr, r->evs[i].ids, r->evs[i].nr_ids,
 					   r->evs[i].name);
 		if (err)
 			return err;
 	}
-	if (r->opts.comp_level && (err = perf_writer_set_compression(r->w, r->opts.comp_level)))
+	if (r->opts.comp_level && (err = lupe_perf_writer_set_compression(r->w, r->opts.comp_level)))
 		return err;
-	err = perf_writer_start(r->w);
+	err = lupe_perf_writer_start(r->w);
 	if (!err && r->pipe) {
 		struct feat_env env = {
 			.version = r->opts.version, .argc = r->opts.argc, .argv = r->opts.argv,
 			.comp_level = r->opts.comp_level, .comp_ratio = 1, .comp_mmap_len = 65536,
 		};
 
-		err = features_write(r->w, &env, 1);
+		err = lupe_features_write(r->w, &env, 1);
 		if (!err && r->nr_tp)
 			err = pipe_tracing_data(r);
 	}
 	if (!err)
 		err = synthesize(r);
 	if (!err)
-		err = perf_writer_write_raw(r->w, &fin, sizeof(fin));
+		err = lupe_perf_writer_write_raw(r->w, &fin, sizeof(fin));
 	if (err)
 		return err;
 	if (!r->opts.workload || r->opts.system_wide) {
@@ -487,16 +487,16 @@ int lupe_record_start(struct lupe_record *r)
 
 static int drain(struct lupe_record *r)
 {
-	uint64_t before = perf_writer_bytes_in(r->w);
+	uint64_t before = lupe_perf_writer_bytes_in(r->w);
 
 	for (int i = 0; i < r->nr_rings; i++) {
-		long n = ring_read(&r->rings[i], on_record, r);
+		long n = lupe_ring_read(&r->rings[i], on_record, r);
 
 		if (n < 0)
 			return (int)n;
 	}
-	if (perf_writer_bytes_in(r->w) != before)
-		return perf_writer_round(r->w);
+	if (lupe_perf_writer_bytes_in(r->w) != before)
+		return lupe_perf_writer_round(r->w);
 	return 0;
 }
 
@@ -539,7 +539,7 @@ static int write_lost_samples(struct lupe_record *r)
 		uint64_t buf[8];
 		char rec[sizeof(struct perf_record_lost_samples) + 64] = { 0 };
 		struct perf_record_lost_samples *ls = (void *)rec;
-		size_t idsz = sample_id_size(&ev->attr);
+		size_t idsz = lupe_sample_id_size(&ev->attr);
 		int pos;
 
 		if (!(ev->attr.read_format & PERF_FORMAT_LOST))
@@ -557,10 +557,10 @@ static int write_lost_samples(struct lupe_record *r)
 		ls->header.type = PERF_RECORD_LOST_SAMPLES;
 		ls->header.size = (uint16_t)(sizeof(*ls) + idsz);
 		ls->lost = ev->lost;
-		pos = sample_id_pos(ev->attr.sample_type, 0);
+		pos = lupe_sample_id_pos(ev->attr.sample_type, 0);
 		if (pos < 0 && ev->nr_ids)
 			memcpy(rec + ls->header.size + pos, &ev->ids[0], 8);
-		perf_writer_write(r->w, ls, ls->header.size);
+		lupe_perf_writer_write(r->w, ls, ls->header.size);
 	}
 	return 0;
 }
@@ -581,7 +581,7 @@ int lupe_record_stop(struct lupe_record *r)
 	if (!err)
 		err = write_lost_samples(r);
 	if (!err && !r->pipe) {
-		uint64_t in = perf_writer_bytes_in(r->w), out;
+		uint64_t in = lupe_perf_writer_bytes_in(r->w), out;
 		struct feat_env env = {
 			.version = r->opts.version, .argc = r->opts.argc, .argv = r->opts.argv,
 			.first_sample_time = r->first_time, .last_sample_time = r->last_time,
@@ -590,20 +590,20 @@ int lupe_record_stop(struct lupe_record *r)
 		};
 
 		if (r->nr_tp)
-			err = tracing_data_build(&td, r->tp_names, r->nr_tp);
-		hitdsos_build_ids(r->hit, &bids);
+			err = lupe_tracing_data_build(&td, r->tp_names, r->nr_tp);
+		lupe_hitdsos_build_ids(r->hit, &bids);
 		/* the ratio perf prints: bytes in per byte out */
-		out = perf_writer_data_size(r->w);
+		out = lupe_perf_writer_data_size(r->w);
 		env.comp_ratio = out ? (uint32_t)((in + out / 2) / out) : 1;
 		if (!err)
-			err = features_write(r->w, &env, 0);
+			err = lupe_features_write(r->w, &env, 0);
 	}
 	if (!err)
-		err = perf_writer_finish(r->w);
-	fbuf_free(&bids);
-	fbuf_free(&td);
-	r->st.bytes_written = perf_writer_data_size(r->w);
-	r->st.bytes_in = perf_writer_bytes_in(r->w);
+		err = lupe_perf_writer_finish(r->w);
+	lupe_fbuf_free(&bids);
+	lupe_fbuf_free(&td);
+	r->st.bytes_written = lupe_perf_writer_data_size(r->w);
+	r->st.bytes_in = lupe_perf_writer_bytes_in(r->w);
 	if (!r->pipe && !fstat(r->out_fd, &st))
 		r->st.file_size = st.st_size;
 	if (err)
@@ -623,8 +623,8 @@ void lupe_record_get_stats(const struct lupe_record *r, struct lupe_record_stats
 {
 	*st = r->st;
 	if (r->w) {
-		st->bytes_written = perf_writer_data_size(r->w);
-		st->bytes_in = perf_writer_bytes_in(r->w);
+		st->bytes_written = lupe_perf_writer_data_size(r->w);
+		st->bytes_in = lupe_perf_writer_bytes_in(r->w);
 	}
 }
 

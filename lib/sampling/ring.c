@@ -7,7 +7,7 @@
 #include "sampling/ring.h"
 #include "util/util.h"
 
-int ring_mmap(struct ring *r, int fd, int cpu, size_t pages)
+int lupe_ring_mmap(struct ring *r, int fd, int cpu, size_t pages)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
@@ -33,7 +33,7 @@ int ring_mmap(struct ring *r, int fd, int cpu, size_t pages)
 	return 0;
 }
 
-void ring_unmap(struct ring *r)
+void lupe_ring_unmap(struct ring *r)
 {
 	if (r->base)
 		munmap(r->base, r->data_size + (size_t)sysconf(_SC_PAGESIZE));
@@ -47,14 +47,14 @@ static struct perf_event_mmap_page *ctl(const struct ring *r)
 	return r->base;
 }
 
-int ring_pending(const struct ring *r)
+int lupe_ring_pending(const struct ring *r)
 {
 	if (!r->base)
 		return 0;
 	return __atomic_load_n(&ctl(r)->data_head, __ATOMIC_ACQUIRE) != ctl(r)->data_tail;
 }
 
-long ring_read(struct ring *r, ring_fn fn, void *arg)
+long lupe_ring_read(struct ring *r, ring_fn fn, void *arg)
 {
 	struct perf_event_mmap_page *pc = ctl(r);
 	const char *data;

@@ -25,8 +25,8 @@ struct ring {
  * mmap pages data pages (a power of two) plus the control page of fd.
  * Returns 0 or -errno (-EPERM past perf_event_mlock_kb, -EINVAL).
  */
-int ring_mmap(struct ring *r, int fd, int cpu, size_t pages);
-void ring_unmap(struct ring *r);
+int lupe_ring_mmap(struct ring *r, int fd, int cpu, size_t pages);
+void lupe_ring_unmap(struct ring *r);
 
 /*
  * Call fn(rec, arg) for each whole record available, in order, then free
@@ -36,9 +36,9 @@ void ring_unmap(struct ring *r);
  * Returns the number of bytes consumed when fn never stopped it.
  */
 typedef int (*ring_fn)(const struct perf_event_header *rec, void *arg);
-long ring_read(struct ring *r, ring_fn fn, void *arg);
+long lupe_ring_read(struct ring *r, ring_fn fn, void *arg);
 
 /* Whether the ring holds unread bytes. */
-int ring_pending(const struct ring *r);
+int lupe_ring_pending(const struct ring *r);
 
 #endif

@@ -62,7 +62,7 @@ static size_t maps_lower_bound(const struct lupe_maps *m, uint64_t addr)
 	return lo;
 }
 
-struct lupe_map *maps_find(const struct lupe_maps *m, uint64_t ip)
+struct lupe_map *lupe_maps_find(const struct lupe_maps *m, uint64_t ip)
 {
 	size_t lo = 0, hi = m->nr;
 
@@ -146,7 +146,7 @@ fail:
 	return NULL;
 }
 
-struct machine *machine_new(void)
+struct machine *lupe_machine_new(void)
 {
 	struct machine *m = calloc(1, sizeof(*m));
 
@@ -167,14 +167,14 @@ static void thread_free(struct lupe_thread *t)
 	free(t);
 }
 
-void machine_delete(struct machine *m)
+void lupe_machine_delete(struct machine *m)
 {
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->threads.cap; i++)
 		if (m->threads.items[i])
 			thread_free(m->threads.items[i]);
-	phash_free(&m->threads);
+	lupe_phash_free(&m->threads);
 	for (size_t i = 0; i < m->dsos.cap; i++) {
 		struct lupe_dso *d = m->dsos.items[i];
 
@@ -186,7 +186,7 @@ void machine_delete(struct machine *m)
 		free(d->load_off);
 		free(d);
 	}
-	phash_free(&m->dsos);
+	lupe_phash_free(&m->dsos);
 	maps_put(m->kmaps);
 	free(m);
 }
@@ -199,7 +199,7 @@ static int thread_eq(const void *item, const void *key)
 /* The table slot of tid: the thread, or NULL where it would go. */
 static struct lupe_thread **thread_slot(struct machine *m, int tid)
 {
-	return (struct lupe_thread **)phash_find(&m->threads, phash_mix(0, (uint32_t)tid), thread_eq, &tid);
+	return (struct lupe_thread **)lupe_phash_find(&m->threads, lupe_phash_mix(0, (uint32_t)tid), thread_eq, &tid);
 }
 
 static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
@@ -213,7 +213,7 @@ static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
 	if (pid == tid || pid == -1) {
 		t->maps = maps_new();
 	} else {
-		struct lupe_thread *leader = machine_findnew_thread(m, pid, pid);
+		struct lupe_thread *leader = lupe_machine_findnew_thread(m, pid, pid);
 
 		if (leader) {
 			t->maps = leader->maps;
@@ -231,11 +231,11 @@ static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
 		thread_free(t);
 		return NULL;
 	}
-	phash_fill(&m->threads, (void **)slot, phash_mix(0, (uint32_t)tid), t);
+	lupe_phash_fill(&m->threads, (void **)slot, lupe_phash_mix(0, (uint32_t)tid), t);
 	return t;
 }
 
-struct lupe_thread *machine_findnew_thread(struct machine *m, int pid, int tid)
+struct lupe_thread *lupe_machine_findnew_thread(struct machine *m, int pid, int tid)
 {
 	struct lupe_thread *t, **slot = thread_slot(m, tid);
 
@@ -244,7 +244,7 @@ struct lupe_thread *machine_findnew_thread(struct machine *m, int pid, int tid)
 		if (t) {
 			if (t->pid == -1 && pid != -1 && pid != tid) {
 				/* first seen without its pid: join the process now */
-				struct lupe_thread *leader = machine_findnew_thread(m, pid, pid);
+				struct lupe_thread *leader = lupe_machine_findnew_thread(m, pid, pid);
 
 				if (leader && leader != t) {
 					maps_put(t->maps);
@@ -265,10 +265,10 @@ static int dso_eq(const void *item, const void *key)
 	return !strcmp(((const struct lupe_dso *)item)->long_name, key);
 }
 
-struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name)
+struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name)
 {
-	uint64_t hash = phash_str(name);
-	struct lupe_dso *d, **slot = (struct lupe_dso **)phash_find(&m->dsos, hash, dso_eq, name);
+	uint64_t hash = lupe_phash_str(name);
+	struct lupe_dso *d, **slot = (struct lupe_dso **)lupe_phash_find(&m->dsos, hash, dso_eq, name);
 	const char *slash;
 
 	if (!slot)
@@ -283,7 +283,7 @@ struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name)
 	slash = strrchr(d->long_name, '/');
 	d->short_name = slash && d->long_name[0] == '/' ? slash + 1 : d->long_name;
 	d->seq = (unsigned)m->dsos.nr;
-	phash_fill(&m->dsos, (void **)slot, hash, d);
+	lupe_phash_fill(&m->dsos, (void **)slot, hash, d);
 	return d;
 }
 
@@ -311,7 +311,7 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 		}
 		identity = 1;
 	} else {
-		struct lupe_thread *t = machine_findnew_thread(m, pid, tid);
+		struct lupe_thread *t = lupe_machine_findnew_thread(m, pid, tid);
 
 		if (!t)
 			return -ENOMEM;
@@ -323,7 +323,7 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 			identity = 1;
 		}
 	}
-	dso = machine_findnew_dso(m, filename);
+	dso = lupe_machine_findnew_dso(m, filename);
 	if (!dso)
 		return -ENOMEM;
 	dso->kernel = kernel;
@@ -351,7 +351,7 @@ static const char *rec_str(const char *p, const char *end)
 	return p < end && memchr(p, 0, end - p) ? p : NULL;
 }
 
-int machine_process(struct machine *m, const struct perf_event_header *ev)
+int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 {
 	const char *end = (const char *)ev + ev->size;
 	int kernel = (ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
@@ -366,7 +366,7 @@ int machine_process(struct machine *m, const struct perf_event_header *ev)
 
 		if (!comm)
 			return -LUPE_ERR_CORRUPT;
-		t = machine_findnew_thread(m, c->pid, c->tid);
+		t = lupe_machine_findnew_thread(m, c->pid, c->tid);
 		if (!t || !(dup = strdup(comm)))
 			return -ENOMEM;
 		free(t->comm);
@@ -398,7 +398,7 @@ int machine_process(struct machine *m, const struct perf_event_header *ev)
 
 		if (ev->size < sizeof(*r))
 			return -LUPE_ERR_CORRUPT;
-		parent = machine_findnew_thread(m, r->ppid, r->ptid);
+		parent = lupe_machine_findnew_thread(m, r->ppid, r->ptid);
 		if ((slot = thread_slot(m, (int)r->tid)) && *slot && r->tid != r->ptid) {
 			/* a reused tid: the old thread is gone (keep the table dense) */
 			t = *slot;
@@ -415,7 +415,7 @@ int machine_process(struct machine *m, const struct perf_event_header *ev)
 			if (!t->maps)
 				return -ENOMEM;
 		} else {
-			t = machine_findnew_thread(m, r->pid, r->tid);
+			t = lupe_machine_findnew_thread(m, r->pid, r->tid);
 		}
 		if (!t || !parent)
 			return -ENOMEM;

@@ -24,15 +24,15 @@ struct machine {
 	uint32_t next_gen;
 };
 
-struct machine *machine_new(void);
-void machine_delete(struct machine *m);
-struct lupe_thread *machine_findnew_thread(struct machine *m, int pid, int tid);
-struct lupe_dso *machine_findnew_dso(struct machine *m, const char *name);
+struct machine *lupe_machine_new(void);
+void lupe_machine_delete(struct machine *m);
+struct lupe_thread *lupe_machine_findnew_thread(struct machine *m, int pid, int tid);
+struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name);
 
 /* Take COMM, MMAP, MMAP2, FORK and EXIT records into the model. */
-int machine_process(struct machine *m, const struct perf_event_header *ev);
+int lupe_machine_process(struct machine *m, const struct perf_event_header *ev);
 
 /* The map of maps that covers ip, or NULL. */
-struct lupe_map *maps_find(const struct lupe_maps *maps, uint64_t ip);
+struct lupe_map *lupe_maps_find(const struct lupe_maps *maps, uint64_t ip);
 
 #endif

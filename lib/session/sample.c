@@ -46,7 +46,7 @@ static size_t read_format_words(const struct perf_event_attr *attr, uint64_t nr)
 	return fixed + per;
 }
 
-int sample_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
+int lupe_sample_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
 		 struct lupe_sample *s)
 {
 	uint64_t type = attr->sample_type, v;
@@ -179,7 +179,7 @@ int sample_parse(const struct perf_event_attr *attr, const struct perf_event_hea
 	return 0;
 }
 
-size_t sample_id_size(const struct perf_event_attr *attr)
+size_t lupe_sample_id_size(const struct perf_event_attr *attr)
 {
 	uint64_t t = attr->sample_type;
 
@@ -190,11 +190,11 @@ size_t sample_id_size(const struct perf_event_attr *attr)
 		    !!(t & PERF_SAMPLE_IDENTIFIER));
 }
 
-int sample_id_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
+int lupe_sample_id_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
 		    struct lupe_sample *s)
 {
 	uint64_t type = attr->sample_type, v;
-	size_t size = sample_id_size(attr);
+	size_t size = lupe_sample_id_size(attr);
 	struct cursor c;
 
 	memset(s, 0, sizeof(*s));
@@ -227,7 +227,7 @@ int sample_id_parse(const struct perf_event_attr *attr, const struct perf_event_
 	return 0;
 }
 
-int sample_id_pos(uint64_t type, int is_sample)
+int lupe_sample_id_pos(uint64_t type, int is_sample)
 {
 	int pos;
 

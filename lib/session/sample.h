@@ -19,7 +19,7 @@
  * attr is attr. Returns 0 or -LUPE_ERR_CORRUPT when a field would run past
  * the record's end.
  */
-int sample_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
+int lupe_sample_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
 		 struct lupe_sample *s);
 
 /*
@@ -27,11 +27,11 @@ int sample_parse(const struct perf_event_attr *attr, const struct perf_event_hea
  * tid, time, id, stream_id, cpu where sample_type asks for them. Returns 0,
  * or -LUPE_ERR_CORRUPT if the record is too short to hold one.
  */
-int sample_id_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
+int lupe_sample_id_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
 		    struct lupe_sample *s);
 
 /* Bytes of the sample_id trailer for sample_type (0 without sample_id_all). */
-size_t sample_id_size(const struct perf_event_attr *attr);
+size_t lupe_sample_id_size(const struct perf_event_attr *attr);
 
 /*
  * Where to find the sample id in any record, as perf does it: a sample
@@ -40,6 +40,6 @@ size_t sample_id_size(const struct perf_event_attr *attr);
  * byte offset (from the record start for samples; negative from the end for
  * others); 0 when sample_type has no id (0 is never a valid position).
  */
-int sample_id_pos(uint64_t sample_type, int is_sample);
+int lupe_sample_id_pos(uint64_t sample_type, int is_sample);
 
 #endif

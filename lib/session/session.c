@@ -73,7 +73,7 @@ static void read_build_ids(struct lupe_session *s)
 		bsz = r.header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE ? r.size : 20;
 		if (bsz > 20)
 			bsz = 20;
-		if (memchr(name, 0, len) && name[0] == '/' && (dso = machine_findnew_dso(s->machine, name))) {
+		if (memchr(name, 0, len) && name[0] == '/' && (dso = lupe_machine_findnew_dso(s->machine, name))) {
 			memcpy(dso->build_id, r.data, bsz);
 			dso->build_id_size = bsz;
 		}
@@ -95,7 +95,7 @@ struct lupe_session *lupe_session_new(const char *path, int force)
 		errno = err;
 		return NULL;
 	}
-	s->machine = machine_new();
+	s->machine = lupe_machine_new();
 	if (!s->machine) {
 		lupe_session_delete(s);
 		return err_ptr(-ENOMEM);
@@ -116,7 +116,7 @@ void lupe_session_delete(struct lupe_session *s)
 	}
 	free(s->q);
 	free(s->rc);
-	machine_delete(s->machine);
+	lupe_machine_delete(s->machine);
 	lupe_perf_file_close(s->file);
 	free(s);
 }
@@ -178,9 +178,9 @@ static void resolve_uncached(struct lupe_map *map, uint64_t ip, int kernel, stru
 	f->addr = ip - map->start + map->pgoff;
 	if (map->dso->identity)
 		f->addr = ip;
-	dso_load(map->dso);
-	f->vaddr = dso_addr_to_vaddr(map->dso, f->addr);
-	f->sym = dso_find_symbol(map->dso, f->vaddr);
+	lupe_dso_load(map->dso);
+	f->vaddr = lupe_dso_addr_to_vaddr(map->dso, f->addr);
+	f->sym = lupe_dso_find_symbol(map->dso, f->vaddr);
 }
 
 void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint64_t ip,
@@ -195,7 +195,7 @@ void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint
 		return;
 	}
 	if ((s->rc_nr + 1) * 2 > s->rc_cap && rc_grow(s)) {
-		resolve_uncached(maps_find(maps, ip), ip, kernel, f);
+		resolve_uncached(lupe_maps_find(maps, ip), ip, kernel, f);
 		return;
 	}
 	for (h = hash_key(maps, ip, maps->gen) & (s->rc_cap - 1); (e = &s->rc[h])->maps;
@@ -205,7 +205,7 @@ void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint
 			return;
 		}
 	}
-	resolve_uncached(maps_find(maps, ip), ip, kernel, f);
+	resolve_uncached(lupe_maps_find(maps, ip), ip, kernel, f);
 	e->maps = maps;
 	e->ip = ip;
 	e->gen = maps->gen;
@@ -273,14 +273,14 @@ static int deliver(struct lupe_session *s, struct lupe_tool *tool,
 		struct lupe_thread *t;
 
 		evsel = lupe_perf_file_record_evsel(s->file, ev);
-		if (!evsel || sample_parse(&evsel->attr, ev, &sample)) {
+		if (!evsel || lupe_sample_parse(&evsel->attr, ev, &sample)) {
 			s->stats.nr_bad_samples++;
 			return 0;
 		}
 		s->stats.nr_samples++;
 		evsel->nr_samples++;
 		evsel->total_period += sample.period;
-		t = machine_findnew_thread(s->machine, (int)sample.pid, (int)sample.tid);
+		t = lupe_machine_findnew_thread(s->machine, (int)sample.pid, (int)sample.tid);
 		if (!t)
 			return -ENOMEM;
 		return tool->sample ? tool->sample(tool, s, evsel, &sample, t, ev) : 0;
@@ -290,7 +290,7 @@ static int deliver(struct lupe_session *s, struct lupe_tool *tool,
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		err = machine_process(s->machine, ev);
+		err = lupe_machine_process(s->machine, ev);
 		if (err == -LUPE_ERR_CORRUPT) {
 			pr_debug("skipping a malformed record of type %u\n", ev->type);
 			err = 0;
@@ -348,7 +348,7 @@ static uint64_t record_time(struct lupe_session *s, const struct perf_event_head
 		memcpy(&v, (const char *)ev + pos, 8);
 		return v;
 	}
-	if (sample_id_parse(&evsel->attr, ev, &smp))
+	if (lupe_sample_id_parse(&evsel->attr, ev, &smp))
 		return (uint64_t)-1;
 	return smp.time;
 }

@@ -37,7 +37,7 @@ static int emit(const struct synth *s, union synth_buf *b, size_t body)
 	return s->fn(&b->h, s->arg);
 }
 
-int synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *comm)
+int lupe_synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *comm)
 {
 	union synth_buf b;
 	size_t n = strnlen(comm, 16);
@@ -70,7 +70,7 @@ static int thread_status(pid_t pid, pid_t tid, char *comm, size_t size, pid_t *t
 	char path[64], *st, *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
-	st = read_whole_file(path, NULL);
+	st = lupe_read_whole_file(path, NULL);
 	if (!st)
 		return -ESRCH;
 	comm[0] = '\0';
@@ -101,7 +101,7 @@ static int synth_maps(const struct synth *s, pid_t pid)
 	int err = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/maps", pid, pid);
-	maps = read_whole_file(path, NULL);
+	maps = lupe_read_whole_file(path, NULL);
 	if (!maps)
 		return errno == ENOENT ? -ESRCH : 0;
 	for (line = strtok_r(maps, "\n", &save); line && !err; line = strtok_r(NULL, "\n", &save)) {
@@ -153,13 +153,13 @@ static int synth_one(const struct synth *s, pid_t pid, pid_t tid)
 
 	if (err)
 		return err;
-	err = synth_comm(s, tgid, tid, comm);
+	err = lupe_synth_comm(s, tgid, tid, comm);
 	if (!err && tid != tgid)
 		err = synth_fork(s, tgid, tid);
 	return err;
 }
 
-int synth_process(const struct synth *s, pid_t pid)
+int lupe_synth_process(const struct synth *s, pid_t pid)
 {
 	char path[64];
 	struct dirent *de;
@@ -184,7 +184,7 @@ int synth_process(const struct synth *s, pid_t pid)
 	return err ? err : synth_maps(s, pid);
 }
 
-int synth_thread(const struct synth *s, pid_t tid)
+int lupe_synth_thread(const struct synth *s, pid_t tid)
 {
 	char comm[64];
 	pid_t tgid;
@@ -198,7 +198,7 @@ int synth_thread(const struct synth *s, pid_t tid)
 	return err ? err : synth_maps(s, tgid);
 }
 
-int synth_all(const struct synth *s)
+int lupe_synth_all(const struct synth *s)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
@@ -212,7 +212,7 @@ int synth_all(const struct synth *s)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = (pid_t)strtol(de->d_name, NULL, 10);
-		err = synth_process(s, pid);
+		err = lupe_synth_process(s, pid);
 		if (err == -ESRCH)
 			err = 0; /* it exited while we looked */
 	}
@@ -249,7 +249,7 @@ static int kernel_text(uint64_t *start, uint64_t *len)
 	}
 	*len = 0;
 	{
-		char *iomem = read_whole_file("/proc/iomem", NULL), *p;
+		char *iomem = lupe_read_whole_file("/proc/iomem", NULL), *p;
 
 		p = iomem ? strstr(iomem, " : Kernel code") : NULL;
 		if (p) {
@@ -297,7 +297,7 @@ static int synth_kmap(const struct synth *s, uint64_t start, uint64_t len, uint6
 	return emit(s, &b, sizeof(b.mmap) + ALIGN8(n));
 }
 
-int synth_kernel(const struct synth *s)
+int lupe_synth_kernel(const struct synth *s)
 {
 	uint64_t start = 0, len = 0;
 	char *mods, *line, *save = NULL;
@@ -312,7 +312,7 @@ int synth_kernel(const struct synth *s)
 	 * NEEDSWORK: perf names a module map by its .ko path (from
 	 * /lib/modules); "[name]" still resolves through /proc/kallsyms.
 	 */
-	mods = read_whole_file("/proc/modules", NULL);
+	mods = lupe_read_whole_file("/proc/modules", NULL);
 	for (line = mods ? strtok_r(mods, "\n", &save) : NULL; line && !err;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char name[128], bracket[132];

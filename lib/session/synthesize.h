@@ -19,7 +19,7 @@ typedef int (*synth_fn)(const struct perf_event_header *rec, void *arg);
 struct synth {
 	synth_fn fn;
 	void *arg;
-	size_t id_hdr_size; /* sample_id_size() of the first event */
+	size_t id_hdr_size; /* lupe_sample_id_size() of the first event */
 	int data_maps;      /* also the maps that are not executable (mmap_data) */
 };
 
@@ -29,22 +29,22 @@ struct synth {
  * then one map per loaded module. Returns 0, or -EPERM when kernel
  * addresses are hidden (kptr_restrict) and nothing was written.
  */
-int synth_kernel(const struct synth *s);
+int lupe_synth_kernel(const struct synth *s);
 
 /*
  * COMM (and FORK for a thread that is not its process's leader) for each
  * thread of process pid, and MMAP2 for its executable maps. Kernel
  * threads get only COMM. Returns 0, or -ESRCH when the process is gone.
  */
-int synth_process(const struct synth *s, pid_t pid);
+int lupe_synth_process(const struct synth *s, pid_t pid);
 
 /* One thread's COMM and FORK only (for -t lists), plus its process's maps. */
-int synth_thread(const struct synth *s, pid_t tid);
+int lupe_synth_thread(const struct synth *s, pid_t tid);
 
 /* Every process in /proc (system-wide recording). */
-int synth_all(const struct synth *s);
+int lupe_synth_all(const struct synth *s);
 
 /* A COMM record for pid/tid, with the name given. */
-int synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *comm);
+int lupe_synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *comm);
 
 #endif

@@ -8,7 +8,7 @@
 #include "symbols/build-id.h"
 #include "util/util.h"
 
-int build_id_read(const char *path, uint8_t *id)
+int lupe_build_id_read(const char *path, uint8_t *id)
 {
 	const void *bid;
 	ssize_t n;

@@ -3,7 +3,7 @@
 #include "symbols/build-id.h"
 #include "util/util.h"
 
-int build_id_read(const char *path, uint8_t *id)
+int lupe_build_id_read(const char *path, uint8_t *id)
 {
 	return -ENOTSUP;
 }

@@ -7,7 +7,7 @@
 #include "symbols/build-id.h"
 #include "util/util.h"
 
-int build_id_from_notes(const void *notes, size_t len, uint8_t *id)
+int lupe_build_id_from_notes(const void *notes, size_t len, uint8_t *id)
 {
 	const char *p = notes, *end = p + len;
 
@@ -30,20 +30,20 @@ int build_id_from_notes(const void *notes, size_t len, uint8_t *id)
 	return -ENOENT;
 }
 
-int build_id_kernel(uint8_t *id)
+int lupe_build_id_kernel(uint8_t *id)
 {
 	size_t len;
-	char *notes = read_whole_file("/sys/kernel/notes", &len);
+	char *notes = lupe_read_whole_file("/sys/kernel/notes", &len);
 	int ret;
 
 	if (!notes)
 		return -errno;
-	ret = build_id_from_notes(notes, len, id);
+	ret = lupe_build_id_from_notes(notes, len, id);
 	free(notes);
 	return ret;
 }
 
-void build_id_hex(const uint8_t *id, int len, char *out)
+void lupe_build_id_hex(const uint8_t *id, int len, char *out)
 {
 	for (int i = 0; i < len; i++)
 		sprintf(out + 2 * i, "%02x", id[i]);

@@ -17,15 +17,15 @@
  * Returns its length, -ENOENT without one (or not ELF), another negative
  * errno if the file cannot be read, -ENOTSUP without libdw.
  */
-int build_id_read(const char *path, uint8_t *id);
+int lupe_build_id_read(const char *path, uint8_t *id);
 
 /* The build-id in a block of ELF notes (Elf64_Nhdr entries). Same returns. */
-int build_id_from_notes(const void *notes, size_t len, uint8_t *id);
+int lupe_build_id_from_notes(const void *notes, size_t len, uint8_t *id);
 
 /* The running kernel's build-id, from /sys/kernel/notes. */
-int build_id_kernel(uint8_t *id);
+int lupe_build_id_kernel(uint8_t *id);
 
 /* id as lowercase hex into out (2 * len + 1 bytes). */
-void build_id_hex(const uint8_t *id, int len, char *out);
+void lupe_build_id_hex(const uint8_t *id, int len, char *out);
 
 #endif

@@ -73,7 +73,7 @@ static void strip(char *s)
 		memmove(s, s + space + 1, strlen(s + space + 1) + 1);
 }
 
-char *demangle(const char *name)
+char *lupe_demangle(const char *name)
 {
 	cxa_demangle_fn fn;
 	int status;

@@ -117,13 +117,13 @@ static int is_text_section(Elf *elf, size_t shstrndx, size_t idx)
 static int add_sym(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 		   const char *suffix, int binding)
 {
-	char *d = demangle(name), *full = NULL;
+	char *d = lupe_demangle(name), *full = NULL;
 	int err;
 
 	if (*suffix && asprintf(&full, "%s%s", d ? d : name, suffix) < 0)
 		full = NULL;
 	name = full ? full : d ? d : name;
-	err = symtab_add(b, start, size, name, strlen(name), binding);
+	err = lupe_symtab_add(b, start, size, name, strlen(name), binding);
 	free(d);
 	free(full);
 	return err;
@@ -209,8 +209,8 @@ static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *pl
 	if (!err && plt_from)
 		err = add_plt(plt_from, &b);
 	if (!err)
-		err = symtab_finish(&b, dso);
-	symtab_build_free(&b);
+		err = lupe_symtab_finish(&b, dso);
+	lupe_symtab_build_free(&b);
 	return err;
 }
 
@@ -279,7 +279,7 @@ static Elf *open_debug(Elf *elf, const struct lupe_dso *dso, const char *path, i
 	return NULL;
 }
 
-int elf_load_dso(struct lupe_dso *dso, const char *path)
+int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 {
 	int fd, dfd = -1, err;
 	Elf *elf, *dbg;
@@ -342,7 +342,7 @@ int elf_load_dso(struct lupe_dso *dso, const char *path)
 }
 
 /* The kernel maps the same vdso into every process: read our own. */
-int elf_load_vdso(struct lupe_dso *dso)
+int lupe_elf_load_vdso(struct lupe_dso *dso)
 {
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);
 	FILE *f = fopen("/proc/self/maps", "r");

@@ -3,12 +3,12 @@
 #include "symbols/symbols.h"
 #include "util/util.h"
 
-int elf_load_dso(struct lupe_dso *dso, const char *path)
+int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 {
 	return -LUPE_ERR_NOT_SUPPORTED;
 }
 
-int elf_load_vdso(struct lupe_dso *dso)
+int lupe_elf_load_vdso(struct lupe_dso *dso)
 {
 	return -LUPE_ERR_NOT_SUPPORTED;
 }

@@ -12,7 +12,7 @@
 #include "symbols/symbols.h"
 #include "util/util.h"
 
-int symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
+int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 	       size_t name_len, int binding)
 {
 	if (b->nr == b->cap) {
@@ -43,7 +43,7 @@ int symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char
 	return 0;
 }
 
-void symtab_build_free(struct symtab_build *b)
+void lupe_symtab_build_free(struct symtab_build *b)
 {
 	free(b->v);
 	free(b->str);
@@ -113,7 +113,7 @@ static void fixup_end(struct symtab_build *b)
 		v[n - 1].size = (((v[n - 1].start + 4095) & ~4095ULL) + 4096) - v[n - 1].start;
 }
 
-int symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
+int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 {
 	struct lupe_symbol *out;
 	size_t n = 0;
@@ -175,15 +175,15 @@ static int load_kallsyms(struct lupe_dso *dso)
 			continue;
 		}
 		binding = type == 'W' || type == 'w' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-		if ((err = symtab_add(&b, addr, 0, name, strlen(name), binding)))
+		if ((err = lupe_symtab_add(&b, addr, 0, name, strlen(name), binding)))
 			break;
 	}
 	fclose(f);
 	if (!err && !b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */
 	if (!err)
-		err = symtab_finish(&b, dso);
-	symtab_build_free(&b);
+		err = lupe_symtab_finish(&b, dso);
+	lupe_symtab_build_free(&b);
 	return err;
 }
 
@@ -206,18 +206,18 @@ static int load_perf_map(struct lupe_dso *dso)
 		if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos)
 			continue;
 		len = strcspn(line + pos, "\n");
-		if ((err = symtab_add(&b, start, size, line + pos, len, STB_GLOBAL)))
+		if ((err = lupe_symtab_add(&b, start, size, line + pos, len, STB_GLOBAL)))
 			break;
 	}
 	free(line);
 	fclose(f);
 	if (!err)
-		err = symtab_finish(&b, dso);
-	symtab_build_free(&b);
+		err = lupe_symtab_finish(&b, dso);
+	lupe_symtab_build_free(&b);
 	return err;
 }
 
-int dso_load(struct lupe_dso *dso)
+int lupe_dso_load(struct lupe_dso *dso)
 {
 	int err;
 
@@ -229,9 +229,9 @@ int dso_load(struct lupe_dso *dso)
 	else if (!strncmp(dso->long_name, "/tmp/perf-", 10))
 		err = load_perf_map(dso);
 	else if (!strcmp(dso->long_name, "[vdso]"))
-		err = elf_load_vdso(dso);
+		err = lupe_elf_load_vdso(dso);
 	else if (dso->long_name[0] == '/')
-		err = elf_load_dso(dso, dso->long_name);
+		err = lupe_elf_load_dso(dso, dso->long_name);
 	else
 		err = -ENOENT;
 	if (err)
@@ -239,7 +239,7 @@ int dso_load(struct lupe_dso *dso)
 	return err;
 }
 
-uint64_t dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr)
+uint64_t lupe_dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr)
 {
 	if (dso->identity)
 		return addr;
@@ -249,7 +249,7 @@ uint64_t dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr)
 	return addr;
 }
 
-const struct lupe_symbol *dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr)
+const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr)
 {
 	size_t lo = 0, hi = dso->nr_syms;
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <lupe/session.h>
 
-/* A symbol table being built; symtab_finish() turns it into the DSO's. */
+/* A symbol table being built; lupe_symtab_finish() turns it into the DSO's. */
 struct symtab_build {
 	struct sym_in {
 		uint64_t start, size;
@@ -24,26 +24,26 @@ struct symtab_build {
 	int kallsyms;
 };
 
-int symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
+int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 	       size_t name_len, int binding);
 /* Sort, drop aliases as perf does (choose_best_symbol), fix up ends. */
-int symtab_finish(struct symtab_build *b, struct lupe_dso *dso);
-void symtab_build_free(struct symtab_build *b);
+int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso);
+void lupe_symtab_build_free(struct symtab_build *b);
 
 /* Load dso's symbols if that was not tried yet. Returns 0 or an error (logged at debug). */
-int dso_load(struct lupe_dso *dso);
+int lupe_dso_load(struct lupe_dso *dso);
 
 /* The symbol at vaddr (DSO symbol space), or NULL. */
-const struct lupe_symbol *dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr);
+const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr);
 
 /* A map-relative address (file offset) to the DSO's symbol space. */
-uint64_t dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr);
+uint64_t lupe_dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr);
 
 /* A C++ name demangled as perf shows it (malloc'ed), or NULL when it is not one. */
-char *demangle(const char *name);
+char *lupe_demangle(const char *name);
 
 /* ELF loading (symbols+LIBELF.c): the file at path, or the vdso of this process. */
-int elf_load_dso(struct lupe_dso *dso, const char *path);
-int elf_load_vdso(struct lupe_dso *dso);
+int lupe_elf_load_dso(struct lupe_dso *dso, const char *path);
+int lupe_elf_load_vdso(struct lupe_dso *dso);
 
 #endif

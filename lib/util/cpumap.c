@@ -90,7 +90,7 @@ static int parse_range_list(const char *list, int *out, int limit)
 static int online_cpus(int *out)
 {
 	char buf[4096];
-	int n = read_small_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	int n = lupe_read_small_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
 
 	if (n < 0)
 		return n;

@@ -5,7 +5,7 @@
 #include <unistd.h>
 #include "util/util.h"
 
-int read_small_file(const char *path, char *buf, size_t size)
+int lupe_read_small_file(const char *path, char *buf, size_t size)
 {
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -26,7 +26,7 @@ int read_small_file(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
-char *read_whole_file(const char *path, size_t *len)
+char *lupe_read_whole_file(const char *path, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	char *buf = NULL, *tmp;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include "util/phash.h"
 
-uint64_t phash_str(const char *s)
+uint64_t lupe_phash_str(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
 
@@ -11,7 +11,7 @@ uint64_t phash_str(const char *s)
 	return h;
 }
 
-uint64_t phash_mix(uint64_t h, uint64_t v)
+uint64_t lupe_phash_mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
 	h ^= h >> 31;
@@ -48,7 +48,7 @@ static int grow(struct phash *t)
 	return 0;
 }
 
-void **phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *item, const void *key),
+void **lupe_phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *item, const void *key),
 		  const void *key)
 {
 	size_t k;
@@ -62,14 +62,14 @@ void **phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *item, co
 	return &t->items[k];
 }
 
-void phash_fill(struct phash *t, void **slot, uint64_t hash, void *item)
+void lupe_phash_fill(struct phash *t, void **slot, uint64_t hash, void *item)
 {
 	*slot = item;
 	t->hashes[slot - t->items] = hash;
 	t->nr++;
 }
 
-void phash_free(struct phash *t)
+void lupe_phash_free(struct phash *t)
 {
 	free(t->items);
 	free(t->hashes);

@@ -18,20 +18,20 @@ struct phash {
 
 /*
  * The slot for key: *slot is the matching item (eq(item, key) true), or
- * NULL where a new one goes (store it with phash_fill). Grows first, so a
+ * NULL where a new one goes (store it with lupe_phash_fill). Grows first, so a
  * slot stays valid until the next call. NULL when out of memory.
  */
-void **phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *item, const void *key),
+void **lupe_phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *item, const void *key),
 		  const void *key);
 
-/* Store item in the empty slot phash_find returned for hash. */
-void phash_fill(struct phash *t, void **slot, uint64_t hash, void *item);
+/* Store item in the empty slot lupe_phash_find returned for hash. */
+void lupe_phash_fill(struct phash *t, void **slot, uint64_t hash, void *item);
 
 /* Frees the table, not the items. */
-void phash_free(struct phash *t);
+void lupe_phash_free(struct phash *t);
 
 /* A hash of a string and a mixer of 64-bit words, for keys. */
-uint64_t phash_str(const char *s);
-uint64_t phash_mix(uint64_t h, uint64_t v);
+uint64_t lupe_phash_str(const char *s);
+uint64_t lupe_phash_mix(uint64_t h, uint64_t v);
 
 #endif

@@ -36,10 +36,10 @@ static inline int libc_err(int ret)
 
 /* Read a whole small file (sysfs, procfs) into buf, NUL-terminated, without
  * the final newline. Returns the length or a negative errno. */
-int read_small_file(const char *path, char *buf, size_t size);
+int lupe_read_small_file(const char *path, char *buf, size_t size);
 
 /* Read a whole file into a malloc'ed NUL-terminated buffer; *len gets its
  * length. Returns NULL and sets errno on failure. The caller frees it. */
-char *read_whole_file(const char *path, size_t *len);
+char *lupe_read_whole_file(const char *path, size_t *len);
 
 #endif

@@ -21,7 +21,7 @@
 
 static char *slurp(const char *path, size_t *len)
 {
-	char *d = read_whole_file(path, len);
+	char *d = lupe_read_whole_file(path, len);
 
 	assert_non_null(d);
 	return d;
@@ -56,7 +56,7 @@ static void test_file_round_trip(void **state)
 {
 	char path[] = "/tmp/lupe-pdw-XXXXXX";
 	int fd = tmpfile_fd(path);
-	struct perf_writer *w = perf_writer_new(fd, 0);
+	struct perf_writer *w = lupe_perf_writer_new(fd, 0);
 	struct perf_event_attr a = test_attr();
 	uint64_t ids[2] = { 11, 12 };
 	struct { struct perf_event_header h; uint64_t ip; uint32_t pid, tid; } s = {
@@ -71,10 +71,10 @@ static void test_file_round_trip(void **state)
 	char *d;
 
 	assert_non_null(w);
-	assert_int_equal(perf_writer_add_attr(w, &a, ids, 2, "cpu-clock"), 0);
-	assert_int_equal(perf_writer_start(w), 0);
-	assert_int_equal(perf_writer_write(w, &s, sizeof(s)), 0);
-	assert_int_equal(perf_writer_round(w), 0);
+	assert_int_equal(lupe_perf_writer_add_attr(w, &a, ids, 2, "cpu-clock"), 0);
+	assert_int_equal(lupe_perf_writer_start(w), 0);
+	assert_int_equal(lupe_perf_writer_write(w, &s, sizeof(s)), 0);
+	assert_int_equal(lupe_perf_writer_round(w), 0);
 
 	/* Before finish, the header is zero: not a perf.data file yet. */
 	d = slurp(path, &len);
@@ -82,9 +82,9 @@ static void test_file_round_trip(void **state)
 	assert_int_equal(((struct perf_file_header *)d)->magic, 0);
 	free(d);
 
-	assert_int_equal(features_write(w, &env, 0), 0);
-	assert_int_equal(perf_writer_finish(w), 0);
-	perf_writer_delete(w);
+	assert_int_equal(lupe_features_write(w, &env, 0), 0);
+	assert_int_equal(lupe_perf_writer_finish(w), 0);
+	lupe_perf_writer_delete(w);
 
 	d = slurp(path, &len);
 	h = (void *)d;
@@ -156,7 +156,7 @@ static void test_pipe_mode(void **state)
 {
 	char path[] = "/tmp/lupe-pdw-XXXXXX";
 	int fd = tmpfile_fd(path);
-	struct perf_writer *w = perf_writer_new(fd, 1);
+	struct perf_writer *w = lupe_perf_writer_new(fd, 1);
 	struct perf_event_attr a = test_attr();
 	uint64_t id = 99;
 	struct fbuf b = { 0 };
@@ -164,13 +164,13 @@ static void test_pipe_mode(void **state)
 	size_t len;
 	char *d;
 
-	assert_int_equal(perf_writer_add_attr(w, &a, &id, 1, "cpu-clock"), 0);
-	assert_int_equal(perf_writer_start(w), 0);
-	fbuf_string(&b, "host");
-	assert_int_equal(perf_writer_pipe_feature(w, HEADER_HOSTNAME, &b), 0);
-	fbuf_free(&b);
-	assert_int_equal(perf_writer_finish(w), 0);
-	perf_writer_delete(w);
+	assert_int_equal(lupe_perf_writer_add_attr(w, &a, &id, 1, "cpu-clock"), 0);
+	assert_int_equal(lupe_perf_writer_start(w), 0);
+	lupe_fbuf_string(&b, "host");
+	assert_int_equal(lupe_perf_writer_pipe_feature(w, HEADER_HOSTNAME, &b), 0);
+	lupe_fbuf_free(&b);
+	assert_int_equal(lupe_perf_writer_finish(w), 0);
+	lupe_perf_writer_delete(w);
 
 	d = slurp(path, &len);
 	assert_true(((struct perf_pipe_file_header *)d)->magic == PERF_MAGIC2);
@@ -196,19 +196,19 @@ static void test_write_error_is_sticky(void **state)
 
 	if (fd < 0)
 		skip();
-	w = perf_writer_new(fd, 1);
-	assert_int_equal(perf_writer_add_attr(w, &a, &id, 1, "x"), 0);
-	assert_int_equal(perf_writer_start(w), -ENOSPC);
-	assert_int_equal(perf_writer_round(w), -ENOSPC);
-	assert_int_equal(perf_writer_finish(w), -ENOSPC);
-	perf_writer_delete(w);
+	w = lupe_perf_writer_new(fd, 1);
+	assert_int_equal(lupe_perf_writer_add_attr(w, &a, &id, 1, "x"), 0);
+	assert_int_equal(lupe_perf_writer_start(w), -ENOSPC);
+	assert_int_equal(lupe_perf_writer_round(w), -ENOSPC);
+	assert_int_equal(lupe_perf_writer_finish(w), -ENOSPC);
+	lupe_perf_writer_delete(w);
 }
 
 static void test_compressed(void **state)
 {
 	char path[] = "/tmp/lupe-pdw-XXXXXX";
 	int fd = tmpfile_fd(path);
-	struct perf_writer *w = perf_writer_new(fd, 0);
+	struct perf_writer *w = lupe_perf_writer_new(fd, 0);
 	struct perf_event_attr a = test_attr();
 	uint64_t id = 1;
 	struct { struct perf_event_header h; uint64_t ip; uint32_t pid, tid; } s = {
@@ -218,19 +218,19 @@ static void test_compressed(void **state)
 	size_t len;
 	char *d;
 
-	assert_int_equal(perf_writer_add_attr(w, &a, &id, 1, "x"), 0);
-	if (perf_writer_set_compression(w, 3) == -LUPE_ERR_NOT_SUPPORTED) {
-		perf_writer_delete(w);
+	assert_int_equal(lupe_perf_writer_add_attr(w, &a, &id, 1, "x"), 0);
+	if (lupe_perf_writer_set_compression(w, 3) == -LUPE_ERR_NOT_SUPPORTED) {
+		lupe_perf_writer_delete(w);
 		unlink(path);
 		skip();
 	}
-	assert_int_equal(perf_writer_start(w), 0);
+	assert_int_equal(lupe_perf_writer_start(w), 0);
 	for (int i = 0; i < 10000; i++)
-		assert_int_equal(perf_writer_write(w, &s, sizeof(s)), 0);
-	assert_int_equal(perf_writer_round(w), 0);
-	assert_int_equal(perf_writer_finish(w), 0);
-	assert_true(perf_writer_bytes_in(w) > 10 * perf_writer_data_size(w));
-	perf_writer_delete(w);
+		assert_int_equal(lupe_perf_writer_write(w, &s, sizeof(s)), 0);
+	assert_int_equal(lupe_perf_writer_round(w), 0);
+	assert_int_equal(lupe_perf_writer_finish(w), 0);
+	assert_true(lupe_perf_writer_bytes_in(w) > 10 * lupe_perf_writer_data_size(w));
+	lupe_perf_writer_delete(w);
 
 	d = slurp(path, &len);
 	h = (void *)d;

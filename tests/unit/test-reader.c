@@ -248,18 +248,18 @@ static void test_symbols_aliases_and_search(void **state)
 	struct lupe_dso dso = { 0 };
 
 	/* perf keeps the global one of two aliases, and sizes zero-sized symbols to the next */
-	assert_int_equal(symtab_add(&b, 0x2000, 0x10, "weak_alias", 10, 2 /* STB_WEAK */), 0);
-	assert_int_equal(symtab_add(&b, 0x2000, 0x10, "strong", 6, 1 /* STB_GLOBAL */), 0);
-	assert_int_equal(symtab_add(&b, 0x1000, 0, "first", 5, 1), 0);
-	assert_int_equal(symtab_add(&b, 0x3000, 0x20, "third", 5, 0), 0);
-	assert_int_equal(symtab_finish(&b, &dso), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x2000, 0x10, "weak_alias", 10, 2 /* STB_WEAK */), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x2000, 0x10, "strong", 6, 1 /* STB_GLOBAL */), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x1000, 0, "first", 5, 1), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x3000, 0x20, "third", 5, 0), 0);
+	assert_int_equal(lupe_symtab_finish(&b, &dso), 0);
 	assert_int_equal(dso.nr_syms, 3);
-	assert_string_equal(dso_find_symbol(&dso, 0x1fff)->name, "first");
-	assert_string_equal(dso_find_symbol(&dso, 0x2000)->name, "strong");
-	assert_null(dso_find_symbol(&dso, 0x2010));
-	assert_string_equal(dso_find_symbol(&dso, 0x301f)->name, "third");
-	assert_null(dso_find_symbol(&dso, 0x3020));
-	assert_null(dso_find_symbol(&dso, 0xfff));
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x1fff)->name, "first");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x2000)->name, "strong");
+	assert_null(lupe_dso_find_symbol(&dso, 0x2010));
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x301f)->name, "third");
+	assert_null(lupe_dso_find_symbol(&dso, 0x3020));
+	assert_null(lupe_dso_find_symbol(&dso, 0xfff));
 	free(dso.syms);
 	free(dso.strtab);
 }
@@ -278,10 +278,10 @@ static void test_perf_map(void **state)
 	fclose(f);
 	dso.long_name = path;
 	dso.identity = 1;
-	assert_int_equal(dso_load(&dso), 0);
-	assert_string_equal(dso_find_symbol(&dso, 0x7f000000103f)->name, "LazyCompile:~hello /app.js:1");
-	assert_null(dso_find_symbol(&dso, 0x7f0000001040));
-	assert_string_equal(dso_find_symbol(&dso, 0x7f0000002000)->name, "stub");
+	assert_int_equal(lupe_dso_load(&dso), 0);
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x7f000000103f)->name, "LazyCompile:~hello /app.js:1");
+	assert_null(lupe_dso_find_symbol(&dso, 0x7f0000001040));
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x7f0000002000)->name, "stub");
 	unlink(path);
 	free(dso.syms);
 	free(dso.strtab);

@@ -88,13 +88,13 @@ static void test_in_order_and_tail(void **state)
 	fake_init(&f);
 	produce(&f, 64, 1);
 	produce(&f, 128, 2);
-	assert_true(ring_pending(&f.r));
-	assert_int_equal(ring_read(&f.r, consume, &s), 192);
+	assert_true(lupe_ring_pending(&f.r));
+	assert_int_equal(lupe_ring_read(&f.r, consume, &s), 192);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.fill[0], 1);
 	assert_int_equal(s.fill[1], 2);
 	assert_int_equal(((struct perf_event_mmap_page *)f.mem)->data_tail, 192);
-	assert_false(ring_pending(&f.r));
+	assert_false(lupe_ring_pending(&f.r));
 	fake_free(&f);
 }
 
@@ -111,11 +111,11 @@ static void test_wraps_the_edge(void **state)
 		used += 256;
 	}
 	produce(&f, (uint16_t)(f.r.data_size - 40 - used), 4);
-	assert_true(ring_read(&f.r, consume, &s) > 0);
+	assert_true(lupe_ring_read(&f.r, consume, &s) > 0);
 	s.n = 0;
 	produce(&f, 200, 5); /* 40 bytes before the edge, 160 after */
 	produce(&f, 48, 6);
-	assert_int_equal(ring_read(&f.r, consume, &s), 248);
+	assert_int_equal(lupe_ring_read(&f.r, consume, &s), 248);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.fill[0], 5);
 	assert_int_equal(s.size[0], 200);
@@ -131,10 +131,10 @@ static void test_stop_keeps_the_rest(void **state)
 	fake_init(&f);
 	produce(&f, 64, 1);
 	produce(&f, 64, 2);
-	assert_int_equal(ring_read(&f.r, consume, &s), 7);
+	assert_int_equal(lupe_ring_read(&f.r, consume, &s), 7);
 	assert_int_equal(((struct perf_event_mmap_page *)f.mem)->data_tail, 64);
 	s.stop_at = 0;
-	assert_int_equal(ring_read(&f.r, consume, &s), 64);
+	assert_int_equal(lupe_ring_read(&f.r, consume, &s), 64);
 	assert_int_equal(s.fill[1], 2);
 	fake_free(&f);
 }

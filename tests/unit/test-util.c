@@ -38,14 +38,14 @@ static void test_read_small_file(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "1234\n\n", 6), 6);
 	close(fd);
-	assert_int_equal(read_small_file(path, buf, sizeof(buf)), 4);
+	assert_int_equal(lupe_read_small_file(path, buf, sizeof(buf)), 4);
 	assert_string_equal(buf, "1234");
 	/* a buffer too small keeps what fits */
-	assert_int_equal(read_small_file(path, buf, 3), 2);
+	assert_int_equal(lupe_read_small_file(path, buf, 3), 2);
 	assert_string_equal(buf, "12");
 	unlink(path);
-	assert_int_equal(read_small_file(path, buf, sizeof(buf)), -ENOENT);
-	assert_null(read_whole_file(path, NULL));
+	assert_int_equal(lupe_read_small_file(path, buf, sizeof(buf)), -ENOENT);
+	assert_null(lupe_read_whole_file(path, NULL));
 	assert_int_equal(errno, ENOENT);
 }
 
