@@ -228,8 +228,8 @@ static int keep_entry(const struct lupe_hist_entry *e, void *arg)
 {
 	struct report_opts *o = arg;
 
-	if (o->dsos && !(e->dso && (in_list(o->dsos, e->dso->short_name) ||
-				    in_list(o->dsos, e->dso->long_name))))
+	if (o->dsos && !(e->dso && (in_list(o->dsos, lupe_dso_short_name(e->dso)) ||
+				    in_list(o->dsos, lupe_dso_long_name(e->dso)))))
 		return 0;
 	if (o->syms && !(e->sym && in_list(o->syms, e->sym->name)))
 		return 0;

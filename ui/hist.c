@@ -11,7 +11,7 @@
 
 static const char *dso_col(const struct lupe_hist_entry *e)
 {
-	return e->dso ? e->dso->short_name : "[unknown]";
+	return e->dso ? lupe_dso_short_name(e->dso) : "[unknown]";
 }
 
 static void sym_col(const struct lupe_hist_entry *e, char *buf, size_t size)

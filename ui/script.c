@@ -151,7 +151,7 @@ static void print_frame(struct obuf *o, const struct lupe_frame *fr, unsigned f,
 	}
 	if (f & SF_DSO) {
 		obuf_mem(o, " (", 2);
-		obuf_str(o, fr->map ? fr->map->dso->long_name : "[unknown]");
+		obuf_str(o, fr->map ? lupe_dso_long_name(fr->map->dso) : "[unknown]");
 		obuf_ch(o, ')');
 	}
 	if (in_chain)

@@ -17,7 +17,7 @@
 #include <lupe/perfdata.h>
 #include "data/format.h"
 #include "data/reader.h"
-#include "session/sample.h"
+#include "data/sample.h"
 #include "util/util.h"
 
 struct feature {

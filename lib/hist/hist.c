@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/hist.h>
-#include "session/machine.h"
+#include "symbols/symbols.h"
 #include "util/phash.h"
 #include "util/util.h"
 
@@ -200,7 +200,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	uint32_t nr = (uint32_t)sample->nr_callchain;
 	const char *comm = thread_comm(h, t);
 	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
-	uint32_t gen = t->maps ? t->maps->gen : 0;
+	uint32_t gen = lupe_thread_maps_gen(t);
 	uint64_t hash;
 	struct stack *st, **slot;
 

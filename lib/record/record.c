@@ -20,7 +20,7 @@
 #include "record/attr.h"
 #include "record/hitdsos.h"
 #include "sampling/ring.h"
-#include "session/sample.h"
+#include "data/sample.h"
 #include "session/synthesize.h"
 #include "util/util.h"
 

@@ -440,3 +440,8 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		return 0;
 	}
 }
+
+uint32_t lupe_thread_maps_gen(const struct lupe_thread *t)
+{
+	return t->maps ? t->maps->gen : 0;
+}

@@ -8,6 +8,7 @@
 #define LUPE_SESSION_MACHINE_H
 
 #include <lupe/session.h>
+#include "symbols/symbols.h"
 #include "util/phash.h"
 
 struct lupe_maps {

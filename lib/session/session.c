@@ -12,7 +12,7 @@
 #include <lupe/session.h>
 #include "data/format.h"
 #include "session/machine.h"
-#include "session/sample.h"
+#include "data/sample.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 

@@ -265,3 +265,24 @@ const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint6
 		return NULL;
 	return &dso->syms[lo - 1];
 }
+
+const char *lupe_dso_long_name(const struct lupe_dso *dso)
+{
+	return dso->long_name;
+}
+
+const char *lupe_dso_short_name(const struct lupe_dso *dso)
+{
+	return dso->short_name;
+}
+
+int lupe_dso_is_kernel(const struct lupe_dso *dso)
+{
+	return dso->kernel;
+}
+
+const uint8_t *lupe_dso_build_id(const struct lupe_dso *dso, int *size)
+{
+	*size = dso->build_id_size;
+	return dso->build_id;
+}

@@ -9,7 +9,26 @@
 #define LUPE_SYMBOLS_H
 
 #include <stdint.h>
-#include <lupe/session.h>
+#include <stddef.h>
+#include <lupe/symbols.h>
+
+/* The full DSO; the public header keeps it opaque. */
+struct lupe_dso {
+	char *long_name;        /* path, "[kernel.kallsyms]", "[vdso]", "/tmp/perf-N.map" */
+	const char *short_name; /* its last component, as the Shared Object column shows it */
+	int kernel;
+	uint8_t build_id[20];
+	int build_id_size;
+	int loaded;
+	struct lupe_symbol *syms;
+	size_t nr_syms;
+	char *strtab;
+	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
+	int nr_loads;
+	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
+	unsigned seq;           /* order of creation: orders equal callchain branches as perf */
+	struct lupe_dso *next;
+};
 
 /* A symbol table being built; lupe_symtab_finish() turns it into the DSO's. */
 struct symtab_build {

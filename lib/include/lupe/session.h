@@ -12,29 +12,7 @@
 #include <lupe/core.h>
 #include <lupe/perfdata.h>
 #include <lupe/sample.h>
-
-struct lupe_symbol {
-	uint64_t start, end; /* in the DSO's address space (its ELF vaddrs) */
-	const char *name;
-};
-
-struct lupe_dso {
-	char *long_name;        /* path, "[kernel.kallsyms]", "[vdso]", "/tmp/perf-N.map" */
-	const char *short_name; /* its last component, as the Shared Object column shows it */
-	int kernel;
-	uint8_t build_id[20];
-	int build_id_size;
-	/* private below */
-	int loaded;
-	struct lupe_symbol *syms;
-	size_t nr_syms;
-	char *strtab;
-	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
-	int nr_loads;
-	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
-	unsigned seq;           /* order of creation: orders equal callchain branches as perf */
-	struct lupe_dso *next;
-};
+#include <lupe/symbols.h>
 
 struct lupe_map {
 	uint64_t start, end, pgoff;
@@ -60,6 +38,12 @@ struct lupe_frame {
 };
 
 struct lupe_session;
+
+/*
+ * The generation of the thread's address space: it changes whenever a map
+ * is added or removed, so (maps, generation) names one layout.
+ */
+LUPE_API uint32_t lupe_thread_maps_gen(const struct lupe_thread *t);
 
 struct lupe_tool {
 	/* A sample, in time order. Return non-zero to stop reading. */
