@@ -217,7 +217,7 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 		rt->failed = 1;
 		return 1; /* stop: the options were refused */
 	}
-	if (!(h = hists_of(rt, evsel->idx)))
+	if (!(h = hists_of(rt, lupe_evsel_idx(evsel))))
 		return -ENOMEM;
 	if (rt->by_trace && sample->raw && lupe_evsel_format_trace(evsel, sample, trace, sizeof(trace)) >= 0)
 		text = trace;
@@ -247,8 +247,8 @@ static int setup_view(struct report_tool *rt, struct lupe_perf_file *f)
 	size_t nev = lupe_perf_file_nr_evsels(f);
 
 	for (size_t i = 0; i < nev; i++) {
-		has_chain |= !!(lupe_perf_file_evsel(f, i)->attr.sample_type & PERF_SAMPLE_CALLCHAIN);
-		all_tp &= lupe_perf_file_evsel(f, i)->attr.type == PERF_TYPE_TRACEPOINT;
+		has_chain |= !!(lupe_evsel_attr(lupe_perf_file_evsel(f, i))->sample_type & PERF_SAMPLE_CALLCHAIN);
+		all_tp &= lupe_evsel_attr(lupe_perf_file_evsel(f, i))->type == PERF_TYPE_TRACEPOINT;
 	}
 	o->view.cg = has_chain ? CG_GRAPH : CG_NONE;
 	o->view.cg_min_percent = 0.5;
@@ -343,11 +343,11 @@ static int report(struct report_opts *o)
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f) && i < rt.nr_hists; i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
 
-		if (!e->nr_samples || !rt.hists[i])
+		if (!lupe_evsel_stats(e)->nr_samples || !rt.hists[i])
 			continue;
 		if (lupe_hists_finish(rt.hists[i], keep_entry, o) < 0)
 			goto out;
-		report_print_hists(stdout, &o->view, e, rt.hists[i], e->nr_samples);
+		report_print_hists(stdout, &o->view, e, rt.hists[i], lupe_evsel_stats(e)->nr_samples);
 	}
 	ret = err ? 1 : 0;
 out:

@@ -176,15 +176,18 @@ static void print_events(FILE *fp, struct lupe_perf_file *f)
 {
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++) {
 		const struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
+		const char *name = lupe_evsel_name(e);
+		size_t nr_ids;
+		const uint64_t *ids = lupe_evsel_ids(e, &nr_ids);
 
-		fprintf(fp, "# event : name = %s, ", e->name ? e->name : "");
-		if (e->nr_ids) {
+		fprintf(fp, "# event : name = %s, ", name ? name : "");
+		if (nr_ids) {
 			fputs(", id = {", fp);
-			for (size_t j = 0; j < e->nr_ids; j++)
-				fprintf(fp, "%s %llu", j ? "," : "", (unsigned long long)e->ids[j]);
+			for (size_t j = 0; j < nr_ids; j++)
+				fprintf(fp, "%s %llu", j ? "," : "", (unsigned long long)ids[j]);
 			fputs(" }", fp);
 		}
-		print_attr(fp, &e->attr);
+		print_attr(fp, lupe_evsel_attr(e));
 		fputc('\n', fp);
 	}
 }

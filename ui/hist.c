@@ -260,7 +260,7 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 	const struct lupe_cc_node **path = NULL;
 	char buf[2048];
 
-	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, evsel->name);
+	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, lupe_evsel_name(evsel));
 	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
 	/* which entries show, and the width of each key column */
 	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {

@@ -72,14 +72,14 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 
 		/* as perf, judge each event type by its first event (not -a's dummy) */
 		for (size_t j = 0; j < i; j++)
-			seen |= lupe_perf_file_evsel(f, j)->attr.type == e->attr.type;
+			seen |= lupe_evsel_attr(lupe_perf_file_evsel(f, j))->type == lupe_evsel_attr(e)->type;
 		if (seen)
 			continue;
 		for (size_t k = 0; k < sizeof(needs) / sizeof(*needs); k++) {
-			if (!(p->user_fields & needs[k].field) || (e->attr.sample_type & needs[k].need))
+			if (!(p->user_fields & needs[k].field) || (lupe_evsel_attr(e)->sample_type & needs[k].need))
 				continue;
 			snprintf(buf, size, "samples of '%s' have no %s field: cannot print '%s' (drop it from -F)",
-				 e->name ? e->name : "?", needs[k].attr, needs[k].name);
+				 lupe_evsel_name(e) ? lupe_evsel_name(e) : "?", needs[k].attr, needs[k].name);
 			return buf;
 		}
 	}
@@ -93,7 +93,7 @@ void script_printer_init(struct script_printer *p, struct lupe_session *s, struc
 	p->out = out;
 	p->name_width = 0;
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++) {
-		const char *n = lupe_perf_file_evsel(f, i)->name;
+		const char *n = lupe_evsel_name(lupe_perf_file_evsel(f, i));
 		int len = n ? (int)strlen(n) : 0;
 
 		if (len > p->name_width)
@@ -104,14 +104,14 @@ void script_printer_init(struct script_printer *p, struct lupe_session *s, struc
 /* perf's defaults: what each event type shows, less what the samples lack. */
 static unsigned fields_for(const struct script_printer *p, const struct lupe_evsel *evsel)
 {
-	uint64_t st = evsel->attr.sample_type;
+	uint64_t st = lupe_evsel_attr(evsel)->sample_type;
 	unsigned f = p->user_fields;
 
 	/* perf ignores 'trace' for events that are not tracepoints */
-	if (f && evsel->attr.type != PERF_TYPE_TRACEPOINT)
+	if (f && lupe_evsel_attr(evsel)->type != PERF_TYPE_TRACEPOINT)
 		f &= ~SF_TRACE;
 	if (!f) {
-		if (evsel->attr.type == PERF_TYPE_TRACEPOINT) {
+		if (lupe_evsel_attr(evsel)->type == PERF_TYPE_TRACEPOINT) {
 			f = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
 			if (st & PERF_SAMPLE_CALLCHAIN)
 				f |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
@@ -201,7 +201,7 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 		obuf_ch(o, ' ');
 	}
 	if (f & SF_EVENT) {
-		obuf_pad_str(o, evsel->name ? evsel->name : "[unknown]", p->name_width);
+		obuf_pad_str(o, lupe_evsel_name(evsel) ? lupe_evsel_name(evsel) : "[unknown]", p->name_width);
 		obuf_mem(o, ": ", 2);
 	}
 	if ((f & SF_TRACE) && sample->raw) {

@@ -9,30 +9,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <lupe/evlist.h>
-#include <lupe/evsel.h>
+#include "counting/evsel.h"
 #include "util/util.h"
-
-struct lupe_evsel {
-	struct perf_event_attr attr;
-	char *name;
-	enum lupe_tool_event tool;
-	int idx;
-	int leader;      /* index of the group leader; own index if ungrouped */
-	int group_size;  /* on a leader: members counting itself */
-	int supported;
-	int *fds;                   /* [cpu_idx * nthreads + thread_idx], -1 if none */
-	struct lupe_counts *counts; /* same layout; a tool event uses [0] */
-	struct lupe_evlist *evlist;
-};
-
-struct lupe_evlist {
-	int nr;
-	struct lupe_evsel *evsels;
-	struct lupe_cpu_map *cpus;
-	struct lupe_thread_map *threads;
-	int ncpus, nthreads;
-	uint64_t tool_ns[4]; /* indexed by enum lupe_tool_event */
-};
 
 /* Values of the group read format: nr, enabled, running, then {value, id} each. */
 struct group_read {
@@ -42,35 +20,58 @@ struct group_read {
 	} v[];
 };
 
-struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events)
+struct lupe_evlist *lupe_evlist_new_empty(void)
 {
 	struct lupe_evlist *evlist = calloc(1, sizeof(*evlist));
 
+	return evlist ? evlist : err_ptr(-ENOMEM);
+}
+
+struct lupe_evsel *lupe_evlist_add(struct lupe_evlist *evlist, const struct perf_event_attr *attr,
+				   const char *name)
+{
+	struct lupe_evsel **v = realloc(evlist->evsels, (evlist->nr + 1) * sizeof(*v));
+	struct lupe_evsel *evsel;
+
+	if (!v)
+		return err_ptr(-ENOMEM);
+	evlist->evsels = v;
+	evsel = calloc(1, sizeof(*evsel));
+	if (!evsel)
+		return err_ptr(-ENOMEM);
+	if (name && !(evsel->name = strdup(name))) {
+		free(evsel);
+		return err_ptr(-ENOMEM);
+	}
+	evsel->attr = *attr;
+	evsel->idx = evlist->nr;
+	evsel->leader = evsel->idx;
+	evsel->group_size = 1;
+	evsel->supported = 1;
+	evsel->evlist = evlist;
+	v[evlist->nr++] = evsel;
+	return evsel;
+}
+
+struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events)
+{
+	struct lupe_evlist *evlist = lupe_evlist_new_empty();
+
 	if (!evlist)
 		return NULL;
-	evlist->nr = events->nr;
-	evlist->evsels = calloc(events->nr ? events->nr : 1, sizeof(*evlist->evsels));
-	if (!evlist->evsels)
-		goto nomem;
 	for (size_t i = 0; i < events->nr; i++) {
 		const struct lupe_event *ev = &events->events[i];
-		struct lupe_evsel *evsel = &evlist->evsels[i];
+		struct lupe_evsel *evsel = lupe_evlist_add(evlist, &ev->attr, ev->name ? ev->name : "");
 
-		evsel->attr = ev->attr;
+		if (!evsel) {
+			lupe_evlist_delete(evlist);
+			return err_ptr(-ENOMEM);
+		}
 		evsel->tool = ev->tool;
-		evsel->idx = i;
 		evsel->leader = ev->leader;
 		evsel->group_size = ev->group_size > 0 ? ev->group_size : 1;
-		evsel->supported = 1;
-		evsel->evlist = evlist;
-		evsel->name = strdup(ev->name ? ev->name : "");
-		if (!evsel->name)
-			goto nomem;
 	}
 	return evlist;
-nomem:
-	lupe_evlist_delete(evlist);
-	return err_ptr(-ENOMEM);
 }
 
 static void evsel_free_fds(struct lupe_evsel *evsel)
@@ -86,14 +87,44 @@ void lupe_evlist_delete(struct lupe_evlist *evlist)
 	if (!evlist)
 		return;
 	lupe_evlist_close(evlist);
-	for (int i = 0; i < evlist->nr && evlist->evsels; i++) {
-		evsel_free_fds(&evlist->evsels[i]);
-		free(evlist->evsels[i].name);
+	for (int i = 0; i < evlist->nr; i++) {
+		struct lupe_evsel *evsel = evlist->evsels[i];
+
+		evsel_free_fds(evsel);
+		free(evsel->name);
+		free(evsel->ids);
+		free(evsel);
 	}
 	free(evlist->evsels);
 	lupe_cpu_map_put(evlist->cpus);
 	lupe_thread_map_put(evlist->threads);
 	free(evlist);
+}
+
+int lupe_evsel_add_id(struct lupe_evsel *evsel, uint64_t id)
+{
+	uint64_t *n = realloc(evsel->ids, (evsel->nr_ids + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	evsel->ids = n;
+	n[evsel->nr_ids++] = id;
+	return 0;
+}
+
+int lupe_evsel_set_ids(struct lupe_evsel *evsel, const uint64_t *ids, size_t nr)
+{
+	free(evsel->ids);
+	evsel->ids = NULL;
+	evsel->nr_ids = 0;
+	if (!nr)
+		return 0;
+	evsel->ids = malloc(nr * sizeof(*ids));
+	if (!evsel->ids)
+		return -ENOMEM;
+	memcpy(evsel->ids, ids, nr * sizeof(*ids));
+	evsel->nr_ids = nr;
+	return 0;
 }
 
 int lupe_evlist_nr(const struct lupe_evlist *evlist)
@@ -103,7 +134,7 @@ int lupe_evlist_nr(const struct lupe_evlist *evlist)
 
 struct lupe_evsel *lupe_evlist_evsel(struct lupe_evlist *evlist, int idx)
 {
-	return &evlist->evsels[idx];
+	return evlist->evsels[idx];
 }
 
 struct lupe_cpu_map *lupe_evlist_cpus(const struct lupe_evlist *evlist)
@@ -123,7 +154,7 @@ static int is_leader(const struct lupe_evsel *evsel)
 
 static int in_group(const struct lupe_evsel *evsel)
 {
-	return evsel->evlist->evsels[evsel->leader].group_size > 1;
+	return evsel->evlist->evsels[evsel->leader]->group_size > 1;
 }
 
 static void evsel_close(struct lupe_evsel *evsel)
@@ -153,14 +184,51 @@ static void stat_attr(const struct lupe_evsel *evsel, const struct lupe_evlist_o
 	attr->enable_on_exec = is_leader(evsel) && opts->enable_on_exec;
 }
 
+/*
+ * perf's fallbacks, in one place for every command: a kernel before 6.0
+ * lacks PERF_FORMAT_LOST; perf_event_paranoid may refuse kernel samples to
+ * this user, and then perf records user space only (lupe_perf_event_open()
+ * itself drops exclude_guest for the PMUs that refuse it). *attr keeps what
+ * worked, so that later opens and the attrs written to perf.data agree.
+ */
+static int open_with_fallbacks(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			       int sampling)
+{
+	for (;;) {
+		int fd = lupe_perf_event_open(attr, pid, cpu, group_fd, 0);
+
+		if (fd >= 0 || !sampling)
+			return fd;
+		if (fd == -EINVAL && (attr->read_format & PERF_FORMAT_LOST)) {
+			attr->read_format &= ~PERF_FORMAT_LOST;
+			continue;
+		}
+		if ((fd == -EACCES || fd == -EPERM) && !attr->exclude_kernel && geteuid() != 0 &&
+		    lupe_perf_event_paranoid() >= 2) {
+			/* once per process: the default event may be opened twice */
+			static int warned;
+
+			attr->exclude_kernel = 1;
+			attr->exclude_hv = 1;
+			if (!warned++)
+				pr_warn("kernel.perf_event_paranoid forbids kernel samples: recording user space only");
+			continue;
+		}
+		return fd;
+	}
+}
+
 static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *opts,
 		      struct lupe_open_failure *fail)
 {
 	struct lupe_evlist *evlist = evsel->evlist;
-	struct lupe_evsel *leader = &evlist->evsels[evsel->leader];
-	struct perf_event_attr attr;
+	struct lupe_evsel *leader = evlist->evsels[evsel->leader];
+	struct perf_event_attr stat, *attr = &evsel->attr;
 
-	stat_attr(evsel, opts, &attr);
+	if (!opts->sampling) {
+		stat_attr(evsel, opts, &stat);
+		attr = &stat;
+	}
 	for (int c = 0; c < evlist->ncpus; c++) {
 		for (int t = 0; t < evlist->nthreads; t++) {
 			int slot = c * evlist->nthreads + t;
@@ -168,20 +236,24 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 			pid_t pid = lupe_thread_map_pid(evlist->threads, t);
 			int group_fd = -1, fd;
 
-			if (!is_leader(evsel)) {
+			/* NEEDSWORK: sampled groups ({a,b}) open ungrouped, as record always did */
+			if (!is_leader(evsel) && !opts->sampling) {
 				group_fd = leader->fds[slot];
 				if (group_fd < 0) /* the leader is not counted here */
 					continue;
 			}
-			fd = lupe_perf_event_open(&attr, pid, cpu, group_fd, 0);
+			fd = open_with_fallbacks(attr, pid, cpu, group_fd, opts->sampling);
 			if (fd >= 0) {
 				evsel->fds[slot] = fd;
 				continue;
 			}
 			pr_debug("perf_event_open '%s' cpu %d pid %d: %s", evsel->name, cpu,
 				 (int)pid, strerror(-fd));
-			/* a leader that takes members with it cannot be skipped */
-			if (lupe_open_verdict(fd) == LUPE_OPEN_UNSUPPORTED &&
+			/* a thread of -p that exited meanwhile is not an error */
+			if (opts->sampling && fd == -ESRCH && evlist->nthreads > 1)
+				continue;
+			/* a leader that takes members with it cannot be skipped; nor can a sampled event */
+			if (!opts->sampling && lupe_open_verdict(fd) == LUPE_OPEN_UNSUPPORTED &&
 			    !(is_leader(evsel) && evsel->group_size > 1)) {
 				evsel->supported = 0;
 				evsel_close(evsel);
@@ -200,11 +272,15 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 }
 
 int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *cpus,
-		     struct lupe_thread_map *threads, const struct lupe_evlist_opts *opts,
+		     struct lupe_thread_map *threads, const struct lupe_evlist_opts *user_opts,
 		     struct lupe_open_failure *fail)
 {
+	struct lupe_evlist_opts opts = { 0 };
 	int n;
 
+	if (!user_opts || !lupe_opts_valid(user_opts, user_opts->sz, sizeof(opts)))
+		return -EINVAL;
+	memcpy(&opts, user_opts, user_opts->sz < sizeof(opts) ? user_opts->sz : sizeof(opts));
 	lupe_evlist_close(evlist);
 	if (cpus != evlist->cpus) {
 		lupe_cpu_map_put(evlist->cpus);
@@ -218,7 +294,7 @@ int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *cpus,
 	evlist->nthreads = lupe_thread_map_nr(threads);
 	n = evlist->ncpus * evlist->nthreads;
 	for (int i = 0; i < evlist->nr; i++) {
-		struct lupe_evsel *evsel = &evlist->evsels[i];
+		struct lupe_evsel *evsel = evlist->evsels[i];
 		int err;
 
 		evsel_free_fds(evsel);
@@ -231,7 +307,7 @@ int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *cpus,
 		memset(evsel->fds, -1, n * sizeof(*evsel->fds));
 		if (evsel->tool || !evsel->supported)
 			continue;
-		err = evsel_open(evsel, opts, fail);
+		err = evsel_open(evsel, &opts, fail);
 		if (err) {
 			lupe_evlist_close(evlist);
 			return err;
@@ -245,7 +321,7 @@ static int evlist_ioctl(struct lupe_evlist *evlist, unsigned long req)
 	int err = 0;
 
 	for (int i = 0; i < evlist->nr; i++) {
-		struct lupe_evsel *evsel = &evlist->evsels[i];
+		struct lupe_evsel *evsel = evlist->evsels[i];
 
 		/* members follow their leader */
 		if (!is_leader(evsel) || !evsel->fds)
@@ -290,7 +366,7 @@ static int read_group(struct lupe_evsel *leader, int slot)
 	if (g->nr != (uint64_t)leader->group_size)
 		return 0;
 	for (int i = leader->idx; i < evlist->nr && k < g->nr; i++) {
-		struct lupe_evsel *m = &evlist->evsels[i];
+		struct lupe_evsel *m = evlist->evsels[i];
 
 		if (m->leader != leader->idx)
 			continue;
@@ -324,7 +400,7 @@ int lupe_evlist_read(struct lupe_evlist *evlist)
 	int n = evlist->ncpus * evlist->nthreads;
 
 	for (int i = 0; i < evlist->nr; i++) {
-		struct lupe_evsel *evsel = &evlist->evsels[i];
+		struct lupe_evsel *evsel = evlist->evsels[i];
 
 		if (!evsel->counts)
 			continue;
@@ -362,7 +438,7 @@ void lupe_evlist_close(struct lupe_evlist *evlist)
 	/* NEEDSWORK: closing tracepoint events blocks ~37 ms each in the kernel;
 	 * closing from a few threads would hide most of it for big globs. */
 	for (int i = 0; i < evlist->nr; i++)
-		evsel_close(&evlist->evsels[i]);
+		evsel_close(evlist->evsels[i]);
 }
 
 const char *lupe_evsel_name(const struct lupe_evsel *evsel)
@@ -373,6 +449,31 @@ const char *lupe_evsel_name(const struct lupe_evsel *evsel)
 const struct perf_event_attr *lupe_evsel_attr(const struct lupe_evsel *evsel)
 {
 	return &evsel->attr;
+}
+
+int lupe_evsel_idx(const struct lupe_evsel *evsel)
+{
+	return evsel->idx;
+}
+
+const uint64_t *lupe_evsel_ids(const struct lupe_evsel *evsel, size_t *nr)
+{
+	*nr = evsel->nr_ids;
+	return evsel->ids;
+}
+
+const struct lupe_evsel_stats *lupe_evsel_stats(const struct lupe_evsel *evsel)
+{
+	return &evsel->stats;
+}
+
+int lupe_evsel_fd(const struct lupe_evsel *evsel, int cpu_idx, int thread_idx)
+{
+	const struct lupe_evlist *evlist = evsel->evlist;
+
+	if (!evsel->fds || cpu_idx >= evlist->ncpus || thread_idx >= evlist->nthreads)
+		return -1;
+	return evsel->fds[cpu_idx * evlist->nthreads + thread_idx];
 }
 
 enum lupe_tool_event lupe_evsel_tool(const struct lupe_evsel *evsel)

@@ -17,6 +17,7 @@
 #include <lupe/perfdata.h>
 #include "data/format.h"
 #include "data/reader.h"
+#include "counting/evsel.h"
 #include "data/sample.h"
 #include "util/util.h"
 
@@ -35,8 +36,7 @@ struct lupe_perf_file {
 	uint64_t released; /* pages below this offset were given back */
 	int copied;        /* the last record was copied out of the map to align it */
 	struct perf_file_header hdr;
-	struct lupe_evsel *evsels;
-	size_t nr_evsels;
+	struct lupe_evlist *evlist; /* the file's events: the one evsel type */
 	int id_pos_sample, id_pos_other; /* where records carry their sample id */
 	struct feature features[HEADER_LAST_FEATURE];
 	void *tep;
@@ -92,12 +92,17 @@ int lupe_perf_file_is_pipe(const struct lupe_perf_file *f)
 
 size_t lupe_perf_file_nr_evsels(const struct lupe_perf_file *f)
 {
-	return f->nr_evsels;
+	return (size_t)f->evlist->nr;
 }
 
 struct lupe_evsel *lupe_perf_file_evsel(struct lupe_perf_file *f, size_t idx)
 {
-	return idx < f->nr_evsels ? &f->evsels[idx] : NULL;
+	return idx < (size_t)f->evlist->nr ? f->evlist->evsels[idx] : NULL;
+}
+
+struct lupe_evlist *lupe_perf_file_evlist(struct lupe_perf_file *f)
+{
+	return f->evlist;
 }
 
 const void *lupe_perf_file_feature(const struct lupe_perf_file *f, int feat, size_t *size)
@@ -117,42 +122,21 @@ void lupe_perf_file_data_section(const struct lupe_perf_file *f, uint64_t *offse
 
 static struct lupe_evsel *add_evsel(struct lupe_perf_file *f, const void *attr, size_t attr_size)
 {
-	struct lupe_evsel *e, *n = realloc(f->evsels, (f->nr_evsels + 1) * sizeof(*n));
+	struct perf_event_attr a = { 0 };
 
-	if (!n)
-		return NULL;
-	f->evsels = n;
-	e = &n[f->nr_evsels];
-	memset(e, 0, sizeof(*e));
-	memcpy(&e->attr, attr, attr_size < sizeof(e->attr) ? attr_size : sizeof(e->attr));
-	e->idx = (int)f->nr_evsels++;
-	return e;
-}
-
-static int set_ids(struct lupe_evsel *e, const uint64_t *ids, size_t nr)
-{
-	free(e->ids);
-	e->ids = NULL;
-	e->nr_ids = 0;
-	if (!nr)
-		return 0;
-	e->ids = malloc(nr * sizeof(*ids));
-	if (!e->ids)
-		return -ENOMEM;
-	memcpy(e->ids, ids, nr * sizeof(*ids));
-	e->nr_ids = nr;
-	return 0;
+	memcpy(&a, attr, attr_size < sizeof(a) ? attr_size : sizeof(a));
+	return lupe_evlist_add(f->evlist, &a, NULL);
 }
 
 struct lupe_evsel *lupe_perf_file_evsel_by_id(struct lupe_perf_file *f, uint64_t id)
 {
-	if (f->nr_evsels <= 1)
-		return f->nr_evsels ? f->evsels : NULL;
+	if ((size_t)f->evlist->nr <= 1)
+		return f->evlist->nr ? f->evlist->evsels[0] : NULL;
 	/* NEEDSWORK: a hash if files with many events and ids get common. */
-	for (size_t i = 0; i < f->nr_evsels; i++)
-		for (size_t j = 0; j < f->evsels[i].nr_ids; j++)
-			if (f->evsels[i].ids[j] == id)
-				return &f->evsels[i];
+	for (size_t i = 0; i < (size_t)f->evlist->nr; i++)
+		for (size_t j = 0; j < f->evlist->evsels[i]->nr_ids; j++)
+			if (f->evlist->evsels[i]->ids[j] == id)
+				return f->evlist->evsels[i];
 	return NULL;
 }
 
@@ -161,11 +145,11 @@ static void compute_id_pos(struct lupe_perf_file *f)
 {
 	uint64_t t;
 
-	if (!f->nr_evsels)
+	if (!f->evlist->nr)
 		return;
-	t = f->evsels[0].attr.sample_type;
+	t = f->evlist->evsels[0]->attr.sample_type;
 	f->id_pos_sample = lupe_sample_id_pos(t, 1);
-	f->id_pos_other = f->evsels[0].attr.sample_id_all ? lupe_sample_id_pos(t, 0) : 0;
+	f->id_pos_other = f->evlist->evsels[0]->attr.sample_id_all ? lupe_sample_id_pos(t, 0) : 0;
 }
 
 struct lupe_evsel *lupe_perf_file_record_evsel(struct lupe_perf_file *f,
@@ -174,11 +158,11 @@ struct lupe_evsel *lupe_perf_file_record_evsel(struct lupe_perf_file *f,
 	int pos;
 	uint64_t id;
 
-	if (f->nr_evsels <= 1)
-		return f->nr_evsels ? f->evsels : NULL;
+	if ((size_t)f->evlist->nr <= 1)
+		return f->evlist->nr ? f->evlist->evsels[0] : NULL;
 	pos = ev->type == PERF_RECORD_SAMPLE ? f->id_pos_sample : f->id_pos_other;
 	if (!pos)
-		return f->evsels;
+		return f->evlist->evsels[0];
 	if (pos > 0 ? (size_t)pos + 8 > ev->size : (size_t)-pos + 8 > ev->size)
 		return NULL;
 	memcpy(&id, (const char *)ev + (pos > 0 ? pos : (int)(ev->size & ~7u) + pos), 8);
@@ -211,14 +195,14 @@ static void apply_event_desc(struct lupe_perf_file *f, const uint8_t *p, size_t 
 		p += 8;
 		if ((size_t)(end - p) < len || (size_t)(end - p - len) / 8 < nr_ids)
 			return;
-		e = i < f->nr_evsels ? &f->evsels[i] : NULL;
+		e = i < (size_t)f->evlist->nr ? f->evlist->evsels[i] : NULL;
 		if (e && len) {
 			free(e->name);
 			e->name = strndup((const char *)p, len);
 		}
 		p += len;
 		if (e && !e->nr_ids)
-			set_ids(e, (const uint64_t *)p, nr_ids);
+			lupe_evsel_set_ids(e, (const uint64_t *)p, nr_ids);
 		p += 8 * (size_t)nr_ids;
 	}
 }
@@ -230,8 +214,8 @@ static void name_evsels(struct lupe_perf_file *f)
 
 	if (d)
 		apply_event_desc(f, d, size);
-	for (size_t i = 0; i < f->nr_evsels; i++) {
-		struct lupe_evsel *e = &f->evsels[i];
+	for (size_t i = 0; i < (size_t)f->evlist->nr; i++) {
+		struct lupe_evsel *e = f->evlist->evsels[i];
 
 		if (e->attr.type == PERF_TYPE_TRACEPOINT) {
 			const char *sys, *name;
@@ -352,7 +336,7 @@ static int open_file_mode(struct lupe_perf_file *f, const char *path)
 		    ids->offset % 8)
 			return bad(f, -LUPE_ERR_CORRUPT, "'%s': the ids of attr at offset %#llx lie outside the file",
 				   path, (unsigned long long)off);
-		if (set_ids(e, (const uint64_t *)(f->map + ids->offset), ids->size / 8))
+		if (lupe_evsel_set_ids(e, (const uint64_t *)(f->map + ids->offset), ids->size / 8))
 			return -ENOMEM;
 	}
 	f->data_off = h->data.offset;
@@ -413,6 +397,11 @@ struct lupe_perf_file *lupe_perf_file_open(const char *path, int force)
 	if (!f)
 		return NULL;
 	f->fd = -1;
+	f->evlist = lupe_evlist_new_empty();
+	if (!f->evlist) {
+		free(f);
+		return err_ptr(-ENOMEM);
+	}
 	if (!strcmp(path, "-")) {
 		f->fd = dup(0);
 		if (f->fd < 0)
@@ -456,11 +445,7 @@ void lupe_perf_file_close(struct lupe_perf_file *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->nr_evsels; i++) {
-		free(f->evsels[i].name);
-		free(f->evsels[i].ids);
-	}
-	free(f->evsels);
+	lupe_evlist_delete(f->evlist);
 	for (int i = 0; i < HEADER_LAST_FEATURE; i++)
 		free(f->features[i].owned);
 	lupe_tracing_data_free(f->tep);
@@ -512,7 +497,7 @@ static int pipe_meta(struct lupe_perf_file *f, const struct perf_event_header *e
 			return bad(f, -LUPE_ERR_CORRUPT, "the attr record at offset %#llx is too short",
 				   (unsigned long long)off);
 		e = add_evsel(f, a, asz);
-		if (!e || set_ids(e, (const uint64_t *)((const char *)a + asz), (room - asz) / 8))
+		if (!e || lupe_evsel_set_ids(e, (const uint64_t *)((const char *)a + asz), (room - asz) / 8))
 			return -ENOMEM;
 		compute_id_pos(f);
 		e->name = NULL;
@@ -689,9 +674,9 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 			if (ev->type == PERF_RECORD_HEADER_ATTR || ev->type == PERF_RECORD_HEADER_FEATURE ||
 			    ev->type == PERF_RECORD_HEADER_TRACING_DATA) {
 				/* names may now be known; the first sample needs them */
-				for (size_t i = 0; i < f->nr_evsels; i++) {
-					free(f->evsels[i].name);
-					f->evsels[i].name = NULL;
+				for (size_t i = 0; i < (size_t)f->evlist->nr; i++) {
+					free(f->evlist->evsels[i]->name);
+					f->evlist->evsels[i]->name = NULL;
 				}
 				name_evsels(f);
 			}

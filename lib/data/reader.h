@@ -30,7 +30,4 @@ void lupe_tracing_data_free(void *tep);
 /* The tep_event for a tracepoint id, or NULL. */
 void *lupe_tracing_event(void *tep, uint64_t id, const char **sys, const char **name);
 
-/* Name an event from its attr the way perf does ("cpu-clock", "cycles:u"). */
-char *lupe_evsel_name_from_attr(const void *attr);
-
 #endif

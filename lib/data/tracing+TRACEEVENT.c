@@ -16,6 +16,7 @@
 #include <lupe/perfdata.h>
 #include <lupe/sample.h>
 #include "data/reader.h"
+#include "counting/evsel.h"
 #include "util/util.h"
 
 struct tcur {

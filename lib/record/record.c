@@ -12,8 +12,9 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <lupe/evsel.h>
+#include <lupe/evlist.h>
 #include <lupe/record.h>
+#include "counting/evsel.h"
 #include "data/features.h"
 #include "data/tracing-data.h"
 #include "data/writer.h"
@@ -27,23 +28,14 @@
 #define DEFAULT_PAGES 128 /* 512 KiB, what perf_event_mlock_kb allows per CPU */
 #define MAX_WAKE 4
 
-struct rev {
-	struct perf_event_attr attr;
-	char *name;
-	uint64_t *ids;
-	size_t nr_ids;
-	uint64_t lost;
-};
-
 struct lupe_record {
 	struct lupe_record_opts opts;
 	char *output;
-	struct rev *evs;
+	struct lupe_evlist *evlist; /* opened for sampling: fds and ids live in the evsels */
 	size_t nr_evs;
 	struct lupe_cpu_map *cpus;
-	struct lupe_thread_map *threads;
+	struct lupe_thread_map *threads, *open_threads; /* open_threads: "any" system-wide */
 	int nr_cpus, nr_threads;
-	int *fds;            /* [ev][cpu][thread], -1 where not opened */
 	struct ring *rings;  /* one per CPU, or per thread when the CPU map is "any" */
 	int nr_rings, per_thread;
 	struct pollfd *pfd;  /* rings' fds, every other fd (for POLLHUP), wake fds */
@@ -57,13 +49,13 @@ struct lupe_record {
 	uint64_t first_time, last_time;
 	struct lupe_record_stats st;
 	int stopped;
-	struct id_ev { uint64_t id; size_t ev; } *id_map; /* sorted by id */
+	struct id_ev { uint64_t id; struct lupe_evsel *evsel; } *id_map; /* sorted by id */
 	size_t nr_id_map;
 };
 
-static int *fd_at(struct lupe_record *r, size_t ev, int cpu, int thr)
+static struct lupe_evsel *ev_at(const struct lupe_record *r, size_t i)
 {
-	return &r->fds[(ev * r->nr_cpus + cpu) * r->nr_threads + thr];
+	return lupe_evlist_evsel(r->evlist, (int)i);
 }
 
 struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
@@ -80,23 +72,23 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 	memcpy(&r->opts, opts, opts->sz < sizeof(r->opts) ? opts->sz : sizeof(r->opts));
 	r->out_fd = -1;
 	r->output = strdup(opts->output ? opts->output : "perf.data");
-	r->evs = calloc(nr_events, sizeof(*r->evs));
+	r->evlist = lupe_evlist_new_empty();
 	r->hit = lupe_hitdsos_new();
-	if (!r->output || !r->evs || !r->hit)
+	if (!r->output || !r->evlist || !r->hit)
 		goto nomem;
 	r->nr_evs = nr_events;
 	for (size_t i = 0; i < nr_events; i++) {
-		r->evs[i].attr = events[i].attr;
-		r->evs[i].name = strdup(events[i].name ? events[i].name : "");
-		if (!r->evs[i].name)
+		const char *name = events[i].name ? events[i].name : "";
+
+		if (!lupe_evlist_add(r->evlist, &events[i].attr, name))
 			goto nomem;
-		if (events[i].attr.type == PERF_TYPE_TRACEPOINT && strchr(r->evs[i].name, ':')) {
+		if (events[i].attr.type == PERF_TYPE_TRACEPOINT && strchr(name, ':')) {
 			char **n = realloc(r->tp_names, (r->nr_tp + 1) * sizeof(*n));
 
 			if (!n)
 				goto nomem;
 			r->tp_names = n;
-			n[r->nr_tp] = strdup(r->evs[i].name);
+			n[r->nr_tp] = strdup(name);
 			if (!n[r->nr_tp])
 				goto nomem;
 			/* "sys:name:modifiers" keeps only sys:name */
@@ -119,6 +111,9 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 		return err_ptr(-EINVAL);
 	}
 	r->nr_threads = opts->system_wide ? 1 : lupe_thread_map_nr(threads);
+	r->open_threads = opts->system_wide ? lupe_thread_map_new_one(-1) : lupe_thread_map_get(threads);
+	if (!r->open_threads)
+		goto nomem;
 	r->nr_rings = r->per_thread ? r->nr_threads : r->nr_cpus;
 	if (!r->opts.mmap_pages)
 		r->opts.mmap_pages = DEFAULT_PAGES;
@@ -136,12 +131,6 @@ void lupe_record_delete(struct lupe_record *r)
 {
 	if (!r)
 		return;
-	if (r->fds) {
-		for (int i = 0; i < (int)r->nr_evs * r->nr_cpus * r->nr_threads; i++)
-			if (r->fds[i] >= 0)
-				close(r->fds[i]);
-		free(r->fds);
-	}
 	if (r->rings) {
 		for (int i = 0; i < r->nr_rings; i++)
 			lupe_ring_unmap(&r->rings[i]);
@@ -150,19 +139,16 @@ void lupe_record_delete(struct lupe_record *r)
 	lupe_perf_writer_delete(r->w); /* closes out_fd */
 	if (!r->w && r->out_fd > 1)
 		close(r->out_fd);
-	for (size_t i = 0; r->evs && i < r->nr_evs; i++) {
-		free(r->evs[i].name);
-		free(r->evs[i].ids);
-	}
 	for (size_t i = 0; i < r->nr_tp; i++)
 		free(r->tp_names[i]);
 	free(r->tp_names);
-	free(r->evs);
+	lupe_evlist_delete(r->evlist); /* closes the events */
 	free(r->pfd);
 	free(r->id_map);
 	lupe_hitdsos_delete(r->hit);
 	lupe_cpu_map_put(r->cpus);
 	lupe_thread_map_put(r->threads);
+	lupe_thread_map_put(r->open_threads);
 	free(r->output);
 	free(r);
 }
@@ -199,49 +185,6 @@ static int create_output(struct lupe_record *r)
 	return 0;
 }
 
-static int open_one(struct lupe_record *r, size_t ev, int c, int t)
-{
-	struct perf_event_attr *a = &r->evs[ev].attr;
-	pid_t pid = r->opts.system_wide ? -1 : lupe_thread_map_pid(r->threads, t);
-	int cpu = lupe_cpu_map_cpu(r->cpus, c), fd;
-
-	for (;;) {
-		fd = lupe_perf_event_open(a, pid, cpu, -1, 0);
-		if (fd >= 0)
-			break;
-		/* Kernels before 6.0 lack PERF_FORMAT_LOST: count without it. */
-		if (fd == -EINVAL && (a->read_format & PERF_FORMAT_LOST)) {
-			a->read_format &= ~PERF_FORMAT_LOST;
-			continue;
-		}
-		if ((fd == -EACCES || fd == -EPERM) && lupe_record_attr_exclude_kernel_fallback(a)) {
-			/* once per process: the default event may be opened twice */
-			static int warned;
-
-			if (!warned++)
-				pr_warn("kernel.perf_event_paranoid forbids kernel samples: recording user space only");
-			continue;
-		}
-		return fd;
-	}
-	*fd_at(r, ev, c, t) = fd;
-	return 0;
-}
-
-static int add_id(struct rev *e, int fd)
-{
-	uint64_t id, *n;
-
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
-		return -errno;
-	n = realloc(e->ids, (e->nr_ids + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	e->ids = n;
-	n[e->nr_ids++] = id;
-	return 0;
-}
-
 static int cmp_id(const void *a, const void *b)
 {
 	uint64_t x = ((const struct id_ev *)a)->id, y = ((const struct id_ev *)b)->id;
@@ -255,54 +198,50 @@ static int build_id_map(struct lupe_record *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nr_evs; i++)
-		n += r->evs[i].nr_ids;
+		n += ev_at(r, i)->nr_ids;
 	r->id_map = malloc((n ? n : 1) * sizeof(*r->id_map));
 	if (!r->id_map)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->nr_evs; i++)
-		for (size_t j = 0; j < r->evs[i].nr_ids; j++)
-			r->id_map[r->nr_id_map++] = (struct id_ev){ r->evs[i].ids[j], i };
+		for (size_t j = 0; j < ev_at(r, i)->nr_ids; j++)
+			r->id_map[r->nr_id_map++] = (struct id_ev){ ev_at(r, i)->ids[j], ev_at(r, i) };
 	qsort(r->id_map, r->nr_id_map, sizeof(*r->id_map), cmp_id);
 	return 0;
 }
 
 int lupe_record_open(struct lupe_record *r, int *failed)
 {
+	struct lupe_evlist_opts eo = { .sz = sizeof(eo), .sampling = 1 };
+	struct lupe_open_failure fail = { .evsel = -1 };
 	size_t nfd = r->nr_evs * r->nr_cpus * r->nr_threads;
-	int err = 0;
+	int err;
 
 	if (failed)
 		*failed = -1;
 	for (size_t i = 0; i < r->nr_evs; i++)
-		lupe_record_attr_config(&r->evs[i].attr, &r->opts, i == 0, r->nr_evs > 1);
-	r->fds = malloc(nfd * sizeof(*r->fds));
+		lupe_record_attr_config(&ev_at(r, i)->attr, &r->opts, i == 0, r->nr_evs > 1);
 	r->rings = calloc(r->nr_rings, sizeof(*r->rings));
 	r->pfd = calloc(nfd + MAX_WAKE, sizeof(*r->pfd));
-	if (!r->fds || !r->rings || !r->pfd)
+	if (!r->rings || !r->pfd)
 		return -ENOMEM;
-	for (size_t i = 0; i < nfd; i++)
-		r->fds[i] = -1;
 	for (int i = 0; i < r->nr_rings; i++)
 		r->rings[i].fd = -1;
-
+	/* the evlist opens with perf's fallbacks; record adds the rings */
+	err = lupe_evlist_open(r->evlist, r->cpus, r->open_threads, &eo, &fail);
+	if (err) {
+		if (failed)
+			*failed = fail.evsel;
+		return err;
+	}
 	for (int c = 0; c < r->nr_cpus && !err; c++) {
 		for (int t = 0; t < r->nr_threads && !err; t++) {
 			for (size_t e = 0; e < r->nr_evs && !err; e++) {
+				struct lupe_evsel *evsel = ev_at(r, e);
+				int fd = lupe_evsel_fd(evsel, c, t);
 				struct ring *ring;
-				int fd;
 
-				err = open_one(r, e, c, t);
-				/* a thread of -p that exited meanwhile is not an error */
-				if (err == -ESRCH && !r->opts.system_wide && r->nr_threads > 1) {
-					err = 0;
+				if (fd < 0) /* a thread that exited meanwhile */
 					continue;
-				}
-				if (err) {
-					if (failed)
-						*failed = (int)e;
-					break;
-				}
-				fd = *fd_at(r, e, c, t);
 				ring = &r->rings[r->per_thread ? t : c];
 				if (ring->fd < 0) {
 					err = lupe_ring_mmap(ring, fd, lupe_cpu_map_cpu(r->cpus, c),
@@ -310,8 +249,12 @@ int lupe_record_open(struct lupe_record *r, int *failed)
 				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
 					err = -errno;
 				}
-				if (!err)
-					err = add_id(&r->evs[e], fd);
+				if (!err) {
+					uint64_t id;
+
+					err = ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ? -errno :
+					      lupe_evsel_add_id(evsel, id);
+				}
 				if (!err) {
 					r->pfd[r->nr_pfd].fd = fd;
 					r->pfd[r->nr_pfd++].events = POLLIN;
@@ -334,23 +277,23 @@ int lupe_record_add_wake_fd(struct lupe_record *r, int fd)
 	return 0;
 }
 
-static const struct rev *ev_of(const struct lupe_record *r, const struct perf_event_header *h)
+static const struct lupe_evsel *ev_of(const struct lupe_record *r, const struct perf_event_header *h)
 {
 	struct id_ev key, *found;
 
 	if (r->nr_evs == 1)
-		return &r->evs[0];
+		return ev_at(r, 0);
 	/* More than one event: every sample starts with PERF_SAMPLE_IDENTIFIER. */
 	if (h->type != PERF_RECORD_SAMPLE || h->size < 16)
 		return NULL;
 	key.id = ((const uint64_t *)(h + 1))[0];
 	found = bsearch(&key, r->id_map, r->nr_id_map, sizeof(key), cmp_id);
-	return found ? &r->evs[found->ev] : NULL;
+	return found ? found->evsel : NULL;
 }
 
 static void note_sample(struct lupe_record *r, const struct perf_event_header *h)
 {
-	const struct rev *e = ev_of(r, h);
+	const struct lupe_evsel *e = ev_of(r, h);
 	struct lupe_sample s;
 
 	r->st.samples++;
@@ -393,11 +336,11 @@ static int on_synth(const struct perf_event_header *h, void *arg)
 
 static int synthesize(struct lupe_record *r)
 {
-	struct synth s = { on_synth, r, lupe_sample_id_size(&r->evs[0].attr), r->evs[0].attr.mmap_data };
+	struct synth s = { on_synth, r, lupe_sample_id_size(&ev_at(r, 0)->attr), ev_at(r, 0)->attr.mmap_data };
 	int err = 0, kernel = 0;
 
 	for (size_t i = 0; i < r->nr_evs; i++)
-		kernel |= !r->evs[i].attr.exclude_kernel;
+		kernel |= !ev_at(r, i)->attr.exclude_kernel;
 	if (kernel) {
 		err = lupe_synth_kernel(&s);
 		if (err == -EPERM) {
@@ -453,8 +396,9 @@ int lupe_record_start(struct lupe_record *r)
 	if (!r->w)
 		return -errno;
 	for (size_t i = 0; i < r->nr_evs; i++) {
-		err = lupe_perf_writer_add_attr(r->w, &r->evs[i].attr, r->evs[i].ids, r->evs[i].nr_ids,
-					   r->evs[i].name);
+		struct lupe_evsel *e = ev_at(r, i);
+
+		err = lupe_perf_writer_add_attr(r->w, &e->attr, e->ids, e->nr_ids, e->name);
 		if (err)
 			return err;
 	}
@@ -535,8 +479,8 @@ int lupe_record_poll(struct lupe_record *r, int timeout_ms)
 static int write_lost_samples(struct lupe_record *r)
 {
 	for (size_t e = 0; e < r->nr_evs; e++) {
-		struct rev *ev = &r->evs[e];
-		uint64_t buf[8];
+		struct lupe_evsel *ev = ev_at(r, e);
+		uint64_t buf[8], lost = 0;
 		char rec[sizeof(struct perf_record_lost_samples) + 64] = { 0 };
 		struct perf_record_lost_samples *ls = (void *)rec;
 		size_t idsz = lupe_sample_id_size(&ev->attr);
@@ -544,19 +488,21 @@ static int write_lost_samples(struct lupe_record *r)
 
 		if (!(ev->attr.read_format & PERF_FORMAT_LOST))
 			continue;
-		for (int i = 0; i < (int)(r->nr_cpus * r->nr_threads); i++) {
-			int fd = r->fds[e * r->nr_cpus * r->nr_threads + i];
+		for (int c = 0; c < r->nr_cpus; c++) {
+			for (int t = 0; t < r->nr_threads; t++) {
+				int fd = lupe_evsel_fd(ev, c, t);
 
-			/* value, id, lost */
-			if (fd >= 0 && read(fd, buf, sizeof(buf)) >= 24)
-				ev->lost += buf[2];
+				/* value, id, lost */
+				if (fd >= 0 && read(fd, buf, sizeof(buf)) >= 24)
+					lost += buf[2];
+			}
 		}
-		if (!ev->lost)
+		if (!lost)
 			continue;
-		r->st.lost += ev->lost;
+		r->st.lost += lost;
 		ls->header.type = PERF_RECORD_LOST_SAMPLES;
 		ls->header.size = (uint16_t)(sizeof(*ls) + idsz);
-		ls->lost = ev->lost;
+		ls->lost = lost;
 		pos = lupe_sample_id_pos(ev->attr.sample_type, 0);
 		if (pos < 0 && ev->nr_ids)
 			memcpy(rec + ls->header.size + pos, &ev->ids[0], 8);
@@ -574,9 +520,7 @@ int lupe_record_stop(struct lupe_record *r)
 	if (r->stopped || !r->w)
 		return -EINVAL;
 	r->stopped = 1;
-	for (int i = 0; i < (int)(r->nr_evs * r->nr_cpus * r->nr_threads); i++)
-		if (r->fds[i] >= 0)
-			ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+	lupe_evlist_disable(r->evlist);
 	err = drain(r);
 	if (!err)
 		err = write_lost_samples(r);

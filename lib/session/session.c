@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/session.h>
+#include "counting/evsel.h"
 #include "data/format.h"
 #include "session/machine.h"
 #include "data/sample.h"
@@ -278,8 +279,8 @@ static int deliver(struct lupe_session *s, struct lupe_tool *tool,
 			return 0;
 		}
 		s->stats.nr_samples++;
-		evsel->nr_samples++;
-		evsel->total_period += sample.period;
+		evsel->stats.nr_samples++;
+		evsel->stats.total_period += sample.period;
 		t = lupe_machine_findnew_thread(s->machine, (int)sample.pid, (int)sample.tid);
 		if (!t)
 			return -ENOMEM;
@@ -314,7 +315,7 @@ static int deliver(struct lupe_session *s, struct lupe_tool *tool,
 			s->stats.nr_lost_samples += l->lost;
 			evsel = lupe_perf_file_record_evsel(s->file, ev);
 			if (evsel)
-				evsel->lost_samples += l->lost;
+				evsel->stats.lost_samples += l->lost;
 		}
 		break;
 	}

@@ -42,4 +42,20 @@ int lupe_read_small_file(const char *path, char *buf, size_t size);
  * length. Returns NULL and sets errno on failure. The caller frees it. */
 char *lupe_read_whole_file(const char *path, size_t *len);
 
+/*
+ * An opts struct whose first field is its size (sz), checked as libbpf's
+ * OPTS_VALID does: at least the size field, and any bytes past what this
+ * build knows (known) must be zero, so that a newer caller's options are
+ * not silently ignored.
+ */
+static inline int lupe_opts_valid(const void *opts, size_t sz, size_t known)
+{
+	if (sz < sizeof(size_t))
+		return 0;
+	for (size_t i = known; i < sz; i++)
+		if (((const unsigned char *)opts)[i])
+			return 0;
+	return 1;
+}
+
 #endif

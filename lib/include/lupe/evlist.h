@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Counting: a list of events (evsels), each opened on every CPU x thread of
- * a target, read and summed. Groups open their members with the leader's
+ * The list of events (evsels), libperf's shape: the one event type of
+ * lupe, whether it is counted (stat), sampled (record, top) or read back
+ * from a perf.data (lupe_perf_file_evlist()). Counting: each opened on
+ * every CPU x thread of a target, read and summed. Groups open their members with the leader's
  * fd and are read in one go. Tool events (duration_time, user_time,
  * system_time) have no fd: the caller hands in their values.
  */
@@ -23,6 +25,13 @@ struct lupe_evlist_opts {
 	size_t sz;          /* sizeof(struct lupe_evlist_opts) */
 	int inherit;        /* count the children the threads fork (a workload) */
 	int enable_on_exec; /* start counting at the thread's next exec (a held workload) */
+	/*
+	 * Sampling (record, top): open each attr as it is, with perf record's
+	 * fallbacks (no PERF_FORMAT_LOST before 6.0; user space only when
+	 * perf_event_paranoid refuses the kernel); a missing event is an
+	 * error, a thread of several that exited meanwhile is skipped.
+	 */
+	int sampling;
 };
 
 /* Why lupe_evlist_open() stopped: the event and where it was opened. */
@@ -32,6 +41,16 @@ struct lupe_open_failure {
 	int cpu;      /* -1: any CPU */
 	pid_t pid;    /* -1: any thread */
 };
+
+/* An empty list; fill it with lupe_evlist_add(). NULL + errno. */
+LUPE_API struct lupe_evlist *lupe_evlist_new_empty(void);
+
+/*
+ * Append an event (attr copied, name copied; NULL: none yet). Returns the
+ * evsel, owned by the list, or NULL + errno.
+ */
+LUPE_API struct lupe_evsel *lupe_evlist_add(struct lupe_evlist *evlist,
+					    const struct perf_event_attr *attr, const char *name);
 
 /*
  * A list with one evsel per event of events (attrs and names are copied;
@@ -76,8 +95,24 @@ LUPE_API void lupe_evlist_close(struct lupe_evlist *evlist);
 LUPE_API struct lupe_cpu_map *lupe_evlist_cpus(const struct lupe_evlist *evlist);
 LUPE_API struct lupe_thread_map *lupe_evlist_threads(const struct lupe_evlist *evlist);
 
+/* The event's name ("cpu-clock", "sched:sched_switch"); may be NULL for a file's unnamed event. */
 LUPE_API const char *lupe_evsel_name(const struct lupe_evsel *evsel);
+/* Its attr, as opened (the fallbacks' changes included) or as the file holds it. */
 LUPE_API const struct perf_event_attr *lupe_evsel_attr(const struct lupe_evsel *evsel);
+/* Its position in its list, from 0. */
+LUPE_API int lupe_evsel_idx(const struct lupe_evsel *evsel);
+/* Its sample ids (the kernel's once opened for sampling, or the file's). */
+LUPE_API const uint64_t *lupe_evsel_ids(const struct lupe_evsel *evsel, size_t *nr);
+/* The fd open on the CPU at cpu_idx and the thread at thread_idx, or -1. */
+LUPE_API int lupe_evsel_fd(const struct lupe_evsel *evsel, int cpu_idx, int thread_idx);
+
+/* What a session counted for the event while it read records. */
+struct lupe_evsel_stats {
+	uint64_t nr_samples;
+	uint64_t total_period;
+	uint64_t lost_samples;
+};
+LUPE_API const struct lupe_evsel_stats *lupe_evsel_stats(const struct lupe_evsel *evsel);
 LUPE_API enum lupe_tool_event lupe_evsel_tool(const struct lupe_evsel *evsel);
 /* 0 once an open found that the machine lacks the event; 1 otherwise. */
 LUPE_API int lupe_evsel_supported(const struct lupe_evsel *evsel);

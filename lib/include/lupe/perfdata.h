@@ -12,20 +12,11 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 #include <lupe/core.h>
+#include <lupe/evlist.h>
 
-/* One event of the file: its attr, its name and its sample ids. */
-struct lupe_evsel {
-	struct perf_event_attr attr;
-	char *name;          /* from EVENT_DESC, else made from the attr */
-	uint64_t *ids;
-	size_t nr_ids;
-	int idx;
-	void *tp_format;     /* struct tep_event * for tracepoints, else NULL */
-	/* statistics the session keeps while it reads */
-	uint64_t nr_samples;
-	uint64_t total_period;
-	uint64_t lost_samples;
-};
+/* The file's events are evsels (lupe/evlist.h), the one event type of lupe. */
+struct lupe_evsel;
+struct lupe_evlist;
 
 struct lupe_perf_file;
 
@@ -44,6 +35,8 @@ LUPE_API const char *lupe_perf_file_error(const struct lupe_perf_file *f);
 LUPE_API int lupe_perf_file_is_pipe(const struct lupe_perf_file *f);
 LUPE_API size_t lupe_perf_file_nr_evsels(const struct lupe_perf_file *f);
 LUPE_API struct lupe_evsel *lupe_perf_file_evsel(struct lupe_perf_file *f, size_t idx);
+/* The file's events as a list (owned by the file; pipe mode: grows as attrs come). */
+LUPE_API struct lupe_evlist *lupe_perf_file_evlist(struct lupe_perf_file *f);
 
 /* The evsel a sample id belongs to (the first when the file has one). */
 LUPE_API struct lupe_evsel *lupe_perf_file_evsel_by_id(struct lupe_perf_file *f, uint64_t id);

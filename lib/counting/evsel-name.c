@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
-#include "data/reader.h"
+#include "counting/evsel.h"
 
 static const char *const hw_names[] = {
 	"cycles", "instructions", "cache-references", "cache-misses", "branches",
@@ -21,9 +21,8 @@ static const char *const sw_names[] = {
 	"bpf-output", "cgroup-switches",
 };
 
-char *lupe_evsel_name_from_attr(const void *a)
+char *lupe_evsel_name_from_attr(const struct perf_event_attr *attr)
 {
-	const struct perf_event_attr *attr = a;
 	char base[64], mod[16] = "", *out;
 	const char *b = NULL;
 	size_t m = 0;

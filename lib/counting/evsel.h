@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one event type: an evsel is the same object whether it is counted
+ * (stat), sampled (record) or read back from a perf.data (the reader), and
+ * an evlist holds them, as libperf does. Public headers keep both opaque.
+ */
+#ifndef LUPE_COUNTING_EVSEL_H
+#define LUPE_COUNTING_EVSEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lupe/evlist.h>
+#include <lupe/evsel.h>
+
+struct lupe_evsel {
+	struct perf_event_attr attr; /* as opened: the fallbacks' changes stay */
+	char *name;
+	int idx;
+	enum lupe_tool_event tool;
+	int leader;      /* index of the group leader; own index if ungrouped */
+	int group_size;  /* on a leader: members counting itself */
+	int supported;
+	int *fds;                   /* [cpu_idx * nthreads + thread_idx], -1 if none */
+	struct lupe_counts *counts; /* same layout; a tool event uses [0] */
+	uint64_t *ids;              /* sample ids: the kernel's (opened) or the file's */
+	size_t nr_ids;
+	void *tp_format;            /* a file's tracepoint: struct tep_event *, else NULL */
+	struct lupe_evsel_stats stats;
+	struct lupe_evlist *evlist;
+};
+
+struct lupe_evlist {
+	int nr;
+	struct lupe_evsel **evsels;
+	struct lupe_cpu_map *cpus;
+	struct lupe_thread_map *threads;
+	int ncpus, nthreads;
+	uint64_t tool_ns[4]; /* indexed by enum lupe_tool_event */
+};
+
+/* Append one id to the evsel's; 0 or -ENOMEM. */
+int lupe_evsel_add_id(struct lupe_evsel *evsel, uint64_t id);
+/* Replace the evsel's ids with a copy of ids; 0 or -ENOMEM. */
+int lupe_evsel_set_ids(struct lupe_evsel *evsel, const uint64_t *ids, size_t nr);
+
+/* Name an event from its attr the way perf does ("cpu-clock", "cycles:u"). */
+char *lupe_evsel_name_from_attr(const struct perf_event_attr *attr);
+
+#endif
