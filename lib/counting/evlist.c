@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <lupe/evlist.h>
 #include "counting/evsel.h"
+#include "sampling/sample.h"
 #include "util/util.h"
 
 /* Values of the group read format: nr, enabled, running, then {value, id} each. */
@@ -50,6 +51,7 @@ struct lupe_evsel *lupe_evlist_add(struct lupe_evlist *evlist, const struct perf
 	evsel->supported = 1;
 	evsel->evlist = evlist;
 	v[evlist->nr++] = evsel;
+	evlist->ids_dirty = 1;
 	return evsel;
 }
 
@@ -96,6 +98,7 @@ void lupe_evlist_delete(struct lupe_evlist *evlist)
 		free(evsel);
 	}
 	free(evlist->evsels);
+	free(evlist->id_table);
 	lupe_cpu_map_put(evlist->cpus);
 	lupe_thread_map_put(evlist->threads);
 	free(evlist);
@@ -109,11 +112,15 @@ int lupe_evsel_add_id(struct lupe_evsel *evsel, uint64_t id)
 		return -ENOMEM;
 	evsel->ids = n;
 	n[evsel->nr_ids++] = id;
+	if (evsel->evlist)
+		evsel->evlist->ids_dirty = 1;
 	return 0;
 }
 
 int lupe_evsel_set_ids(struct lupe_evsel *evsel, const uint64_t *ids, size_t nr)
 {
+	if (evsel->evlist)
+		evsel->evlist->ids_dirty = 1;
 	free(evsel->ids);
 	evsel->ids = NULL;
 	evsel->nr_ids = 0;
@@ -125,6 +132,78 @@ int lupe_evsel_set_ids(struct lupe_evsel *evsel, const uint64_t *ids, size_t nr)
 	memcpy(evsel->ids, ids, nr * sizeof(*ids));
 	evsel->nr_ids = nr;
 	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = ((const struct lupe_id_entry *)a)->id, y = ((const struct lupe_id_entry *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * One sorted table of every event's ids, and where records carry the id:
+ * perf needs every event to carry it at the same place (its evlist id_pos),
+ * so the first event's sample_type says.
+ */
+static void index_ids(struct lupe_evlist *evlist)
+{
+	size_t n = 0;
+	uint64_t t;
+
+	evlist->ids_dirty = 0;
+	evlist->nr_id_table = 0;
+	for (int i = 0; i < evlist->nr; i++)
+		n += evlist->evsels[i]->nr_ids;
+	free(evlist->id_table);
+	evlist->id_table = malloc((n ? n : 1) * sizeof(*evlist->id_table));
+	if (!evlist->id_table) {
+		evlist->ids_dirty = 1;
+		return;
+	}
+	for (int i = 0; i < evlist->nr; i++)
+		for (size_t j = 0; j < evlist->evsels[i]->nr_ids; j++)
+			evlist->id_table[evlist->nr_id_table++] =
+				(struct lupe_id_entry){ evlist->evsels[i]->ids[j], evlist->evsels[i] };
+	qsort(evlist->id_table, evlist->nr_id_table, sizeof(*evlist->id_table), cmp_id);
+	if (!evlist->nr)
+		return;
+	t = evlist->evsels[0]->attr.sample_type;
+	evlist->id_pos_sample = lupe_sample_id_pos(t, 1);
+	evlist->id_pos_other = evlist->evsels[0]->attr.sample_id_all ? lupe_sample_id_pos(t, 0) : 0;
+}
+
+struct lupe_evsel *lupe_evlist_evsel_by_id(struct lupe_evlist *evlist, uint64_t id)
+{
+	struct lupe_id_entry key = { id, NULL }, *found;
+
+	if (evlist->nr <= 1)
+		return evlist->nr ? evlist->evsels[0] : NULL;
+	if (evlist->ids_dirty)
+		index_ids(evlist);
+	if (!evlist->id_table)
+		return NULL;
+	found = bsearch(&key, evlist->id_table, evlist->nr_id_table, sizeof(key), cmp_id);
+	return found ? found->evsel : NULL;
+}
+
+struct lupe_evsel *lupe_evlist_record_evsel(struct lupe_evlist *evlist,
+					    const struct perf_event_header *ev)
+{
+	int pos;
+	uint64_t id;
+
+	if (evlist->nr <= 1)
+		return evlist->nr ? evlist->evsels[0] : NULL;
+	if (evlist->ids_dirty)
+		index_ids(evlist);
+	pos = ev->type == PERF_RECORD_SAMPLE ? evlist->id_pos_sample : evlist->id_pos_other;
+	if (!pos)
+		return evlist->evsels[0];
+	if (pos > 0 ? (size_t)pos + 8 > ev->size : (size_t)-pos + 8 > ev->size)
+		return NULL;
+	memcpy(&id, (const char *)ev + (pos > 0 ? pos : (int)(ev->size & ~7u) + pos), 8);
+	return lupe_evlist_evsel_by_id(evlist, id);
 }
 
 int lupe_evlist_nr(const struct lupe_evlist *evlist)

@@ -36,6 +36,11 @@ struct lupe_evlist {
 	struct lupe_thread_map *threads;
 	int ncpus, nthreads;
 	uint64_t tool_ns[4]; /* indexed by enum lupe_tool_event */
+	/* id -> evsel, sorted by id; rebuilt when ids changed (ids_dirty) */
+	struct lupe_id_entry { uint64_t id; struct lupe_evsel *evsel; } *id_table;
+	size_t nr_id_table;
+	int ids_dirty;
+	int id_pos_sample, id_pos_other; /* where records carry their sample id */
 };
 
 /* Append one id to the evsel's; 0 or -ENOMEM. */

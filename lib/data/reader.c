@@ -18,7 +18,7 @@
 #include "data/format.h"
 #include "data/reader.h"
 #include "counting/evsel.h"
-#include "data/sample.h"
+#include "sampling/sample.h"
 #include "util/util.h"
 
 struct feature {
@@ -37,7 +37,6 @@ struct lupe_perf_file {
 	int copied;        /* the last record was copied out of the map to align it */
 	struct perf_file_header hdr;
 	struct lupe_evlist *evlist; /* the file's events: the one evsel type */
-	int id_pos_sample, id_pos_other; /* where records carry their sample id */
 	struct feature features[HEADER_LAST_FEATURE];
 	void *tep;
 	int tep_tried;
@@ -130,43 +129,13 @@ static struct lupe_evsel *add_evsel(struct lupe_perf_file *f, const void *attr, 
 
 struct lupe_evsel *lupe_perf_file_evsel_by_id(struct lupe_perf_file *f, uint64_t id)
 {
-	if ((size_t)f->evlist->nr <= 1)
-		return f->evlist->nr ? f->evlist->evsels[0] : NULL;
-	/* NEEDSWORK: a hash if files with many events and ids get common. */
-	for (size_t i = 0; i < (size_t)f->evlist->nr; i++)
-		for (size_t j = 0; j < f->evlist->evsels[i]->nr_ids; j++)
-			if (f->evlist->evsels[i]->ids[j] == id)
-				return f->evlist->evsels[i];
-	return NULL;
-}
-
-/* perf needs every event to carry its id at the same place (evlist id_pos). */
-static void compute_id_pos(struct lupe_perf_file *f)
-{
-	uint64_t t;
-
-	if (!f->evlist->nr)
-		return;
-	t = f->evlist->evsels[0]->attr.sample_type;
-	f->id_pos_sample = lupe_sample_id_pos(t, 1);
-	f->id_pos_other = f->evlist->evsels[0]->attr.sample_id_all ? lupe_sample_id_pos(t, 0) : 0;
+	return lupe_evlist_evsel_by_id(f->evlist, id);
 }
 
 struct lupe_evsel *lupe_perf_file_record_evsel(struct lupe_perf_file *f,
 					       const struct perf_event_header *ev)
 {
-	int pos;
-	uint64_t id;
-
-	if ((size_t)f->evlist->nr <= 1)
-		return f->evlist->nr ? f->evlist->evsels[0] : NULL;
-	pos = ev->type == PERF_RECORD_SAMPLE ? f->id_pos_sample : f->id_pos_other;
-	if (!pos)
-		return f->evlist->evsels[0];
-	if (pos > 0 ? (size_t)pos + 8 > ev->size : (size_t)-pos + 8 > ev->size)
-		return NULL;
-	memcpy(&id, (const char *)ev + (pos > 0 ? pos : (int)(ev->size & ~7u) + pos), 8);
-	return lupe_perf_file_evsel_by_id(f, id);
+	return lupe_evlist_record_evsel(f->evlist, ev);
 }
 
 /* EVENT_DESC: names (and ids) for the attrs. */
@@ -426,7 +395,6 @@ struct lupe_perf_file *lupe_perf_file_open(const char *path, int force)
 	if (err)
 		goto fail;
 	f->decomp = NULL;
-	compute_id_pos(f);
 	if (!f->pipe)
 		name_evsels(f);
 	return f;
@@ -499,7 +467,6 @@ static int pipe_meta(struct lupe_perf_file *f, const struct perf_event_header *e
 		e = add_evsel(f, a, asz);
 		if (!e || lupe_evsel_set_ids(e, (const uint64_t *)((const char *)a + asz), (room - asz) / 8))
 			return -ENOMEM;
-		compute_id_pos(f);
 		e->name = NULL;
 		return 0;
 	}

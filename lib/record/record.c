@@ -21,7 +21,7 @@
 #include "record/attr.h"
 #include "record/hitdsos.h"
 #include "sampling/ring.h"
-#include "data/sample.h"
+#include "sampling/sample.h"
 #include "session/synthesize.h"
 #include "util/util.h"
 
@@ -49,8 +49,6 @@ struct lupe_record {
 	uint64_t first_time, last_time;
 	struct lupe_record_stats st;
 	int stopped;
-	struct id_ev { uint64_t id; struct lupe_evsel *evsel; } *id_map; /* sorted by id */
-	size_t nr_id_map;
 };
 
 static struct lupe_evsel *ev_at(const struct lupe_record *r, size_t i)
@@ -144,7 +142,6 @@ void lupe_record_delete(struct lupe_record *r)
 	free(r->tp_names);
 	lupe_evlist_delete(r->evlist); /* closes the events */
 	free(r->pfd);
-	free(r->id_map);
 	lupe_hitdsos_delete(r->hit);
 	lupe_cpu_map_put(r->cpus);
 	lupe_thread_map_put(r->threads);
@@ -182,30 +179,6 @@ static int create_output(struct lupe_record *r)
 	}
 	free(old);
 	r->created = 1;
-	return 0;
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	uint64_t x = ((const struct id_ev *)a)->id, y = ((const struct id_ev *)b)->id;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Samples name their event by id: one sorted table for every CPU and thread. */
-static int build_id_map(struct lupe_record *r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->nr_evs; i++)
-		n += ev_at(r, i)->nr_ids;
-	r->id_map = malloc((n ? n : 1) * sizeof(*r->id_map));
-	if (!r->id_map)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->nr_evs; i++)
-		for (size_t j = 0; j < ev_at(r, i)->nr_ids; j++)
-			r->id_map[r->nr_id_map++] = (struct id_ev){ ev_at(r, i)->ids[j], ev_at(r, i) };
-	qsort(r->id_map, r->nr_id_map, sizeof(*r->id_map), cmp_id);
 	return 0;
 }
 
@@ -265,8 +238,7 @@ int lupe_record_open(struct lupe_record *r, int *failed)
 	if (err)
 		return err;
 	r->nr_task_fds = r->nr_pfd;
-	err = build_id_map(r);
-	return err ? err : create_output(r);
+	return create_output(r);
 }
 
 int lupe_record_add_wake_fd(struct lupe_record *r, int fd)
@@ -277,23 +249,9 @@ int lupe_record_add_wake_fd(struct lupe_record *r, int fd)
 	return 0;
 }
 
-static const struct lupe_evsel *ev_of(const struct lupe_record *r, const struct perf_event_header *h)
-{
-	struct id_ev key, *found;
-
-	if (r->nr_evs == 1)
-		return ev_at(r, 0);
-	/* More than one event: every sample starts with PERF_SAMPLE_IDENTIFIER. */
-	if (h->type != PERF_RECORD_SAMPLE || h->size < 16)
-		return NULL;
-	key.id = ((const uint64_t *)(h + 1))[0];
-	found = bsearch(&key, r->id_map, r->nr_id_map, sizeof(key), cmp_id);
-	return found ? found->evsel : NULL;
-}
-
 static void note_sample(struct lupe_record *r, const struct perf_event_header *h)
 {
-	const struct lupe_evsel *e = ev_of(r, h);
+	const struct lupe_evsel *e = lupe_evlist_record_evsel(r->evlist, h);
 	struct lupe_sample s;
 
 	r->st.samples++;

@@ -13,7 +13,7 @@
 #include "counting/evsel.h"
 #include "data/format.h"
 #include "session/machine.h"
-#include "data/sample.h"
+#include "sampling/sample.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 

@@ -61,6 +61,18 @@ LUPE_API struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *event
 LUPE_API void lupe_evlist_delete(struct lupe_evlist *evlist);
 
 LUPE_API int lupe_evlist_nr(const struct lupe_evlist *evlist);
+
+/* The evsel a sample id belongs to (the only one when the list has one), or NULL. */
+LUPE_API struct lupe_evsel *lupe_evlist_evsel_by_id(struct lupe_evlist *evlist, uint64_t id);
+
+/*
+ * The evsel a record (a sample, or another record with sample_id_all)
+ * belongs to, found by its sample id where the first event's sample_type
+ * puts it, as perf does. NULL when the id is unknown or the record short.
+ */
+struct perf_event_header;
+LUPE_API struct lupe_evsel *lupe_evlist_record_evsel(struct lupe_evlist *evlist,
+						     const struct perf_event_header *ev);
 LUPE_API struct lupe_evsel *lupe_evlist_evsel(struct lupe_evlist *evlist, int idx);
 
 /*

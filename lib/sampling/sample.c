@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
-#include "data/sample.h"
+#include "sampling/sample.h"
 #include "util/util.h"
 
 /* A cursor over a record's u64 words that refuses to run past its end. */

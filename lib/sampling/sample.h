@@ -5,8 +5,8 @@
  * of the DSOs samples hit) and by the readers. Pointers in the decoded
  * sample point into the record: nothing is copied.
  */
-#ifndef LUPE_DATA_SAMPLE_H
-#define LUPE_DATA_SAMPLE_H
+#ifndef LUPE_SAMPLING_SAMPLE_H
+#define LUPE_SAMPLING_SAMPLE_H
 
 #include <stdint.h>
 #include <stddef.h>
