@@ -1,33 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The session: reads records, puts them in time order the way perf's
- * ordered_events does (at each FINISHED_ROUND, deliver what is older than
- * the newest time seen at the previous round), keeps the machine model and
- * hands samples to the tool. File-mode records stay in the map; only
- * records from pipes or from COMPRESSED records are copied, into chunks
- * that are freed as soon as all their records were delivered.
+ * The session: takes records from any source (a perf.data file or pipe,
+ * live rings), puts them in time order (session/ordered.c, perf's
+ * ordered_events), keeps the machine model, completes each sample's
+ * callchain (lupe_session_complete_callchain()) and hands samples to the
+ * tool. File-mode records stay in the map; the others are copied into the
+ * ordering queue's chunks only while they wait. Nothing is allocated per
+ * record: the completed callchain lives in one session buffer.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/session.h>
+#include <lupe/source.h>
 #include "counting/evsel.h"
 #include "data/format.h"
 #include "session/machine.h"
+#include "session/ordered.h"
 #include "sampling/sample.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 
-struct chunk {
-	struct chunk *next;
-	size_t used, size, live;
-	uint8_t data[];
-};
-
-struct qev {
-	uint64_t time, seq;
-	const struct perf_event_header *ev;
-	struct chunk *chunk;
-};
+/* live data: a record may come this late behind the newest one (perf top's idea) */
+#define LIVE_WINDOW_NS 1000000000ULL
+/* frames a user-stack unwinder may add to a sample's callchain */
+#define UNWIND_MAX 256
 
 struct rcache_ent {
 	const void *maps;
@@ -37,15 +33,20 @@ struct rcache_ent {
 };
 
 struct lupe_session {
-	struct lupe_perf_file *file;
+	struct lupe_source *own;     /* the file lupe_session_new() opened, else NULL */
+	struct lupe_source *src;     /* the source being read */
+	struct lupe_perf_file *file; /* the perf.data behind it, or NULL */
+	struct lupe_evlist *evlist;  /* the events its records belong to */
+	struct lupe_tool *tool;      /* the tool being fed */
 	struct machine *machine;
 	struct lupe_session_stats stats;
-	struct qev *q;
-	size_t nq, capq;
-	uint64_t seq, max_time, next_flush, last_flush;
-	struct chunk *cur;
+	struct lupe_ordered *oe;
 	struct rcache_ent *rc;
 	size_t rc_cap, rc_nr;
+	uint64_t *chain;             /* the completed callchain of the current sample */
+	size_t chain_cap;
+	lupe_unwind_fn unwind;
+	void *unwind_arg;
 	int stop;
 };
 
@@ -82,26 +83,53 @@ static void read_build_ids(struct lupe_session *s)
 	}
 }
 
-struct lupe_session *lupe_session_new(const char *path, int force)
+static int deliver(void *arg, const struct perf_event_header *ev);
+
+struct lupe_session *lupe_session_create(void)
 {
 	struct lupe_session *s = calloc(1, sizeof(*s));
 
 	if (!s)
-		return NULL;
-	s->file = lupe_perf_file_open(path, force);
-	if (!s->file) {
-		int err = errno;
-
-		free(s);
-		errno = err;
-		return NULL;
-	}
+		return err_ptr(-ENOMEM);
 	s->machine = lupe_machine_new();
-	if (!s->machine) {
+	s->oe = lupe_ordered_new(deliver, s);
+	if (!s->machine || !s->oe) {
 		lupe_session_delete(s);
 		return err_ptr(-ENOMEM);
 	}
-	read_build_ids(s);
+	return s;
+}
+
+/* Read from src from now on: its events, its file's build-ids. */
+static void attach(struct lupe_session *s, struct lupe_source *src)
+{
+	struct lupe_perf_file *f = lupe_source_perf_file(src);
+
+	if (s->src == src)
+		return;
+	s->src = src;
+	s->evlist = lupe_source_evlist(src);
+	lupe_ordered_set_window(s->oe, src->ops->live ? LIVE_WINDOW_NS : 0);
+	if (f && f != s->file) {
+		s->file = f;
+		read_build_ids(s);
+	}
+}
+
+struct lupe_session *lupe_session_new(const char *path, int force)
+{
+	struct lupe_source *src = lupe_source_file(path, force);
+	struct lupe_session *s;
+
+	if (!src)
+		return NULL;
+	s = lupe_session_create();
+	if (!s) {
+		lupe_source_delete(src);
+		return err_ptr(-ENOMEM);
+	}
+	s->own = src;
+	attach(s, src);
 	return s;
 }
 
@@ -109,16 +137,11 @@ void lupe_session_delete(struct lupe_session *s)
 {
 	if (!s)
 		return;
-	while (s->cur) {
-		struct chunk *c = s->cur;
-
-		s->cur = c->next;
-		free(c);
-	}
-	free(s->q);
+	lupe_ordered_delete(s->oe);
 	free(s->rc);
+	free(s->chain);
 	lupe_machine_delete(s->machine);
-	lupe_perf_file_close(s->file);
+	lupe_source_delete(s->own);
 	free(s);
 }
 
@@ -127,9 +150,20 @@ struct lupe_perf_file *lupe_session_file(struct lupe_session *s)
 	return s->file;
 }
 
+struct lupe_evlist *lupe_session_evlist(struct lupe_session *s)
+{
+	return s->evlist;
+}
+
 const struct lupe_session_stats *lupe_session_stats(const struct lupe_session *s)
 {
 	return &s->stats;
+}
+
+void lupe_session_set_unwinder(struct lupe_session *s, lupe_unwind_fn fn, void *arg)
+{
+	s->unwind = fn;
+	s->unwind_arg = arg;
 }
 
 /* ---- the resolve cache: (address space, ip) -> frame ---- */
@@ -260,11 +294,52 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 	return n;
 }
 
+/* ---- the callchain step ---- */
+
+/*
+ * Complete a sample's callchain before any consumer sees it: the kernel
+ * part and the user part the kernel recorded stay as they are (no copy);
+ * a sample that carries user registers and stack (--call-graph dwarf, where
+ * the kernel recorded no user part) gets the user frames of the installed
+ * unwinder appended after PERF_CONTEXT_USER, in the session's buffer.
+ */
+int lupe_session_complete_callchain(struct lupe_session *s, struct lupe_thread *t,
+				    struct lupe_sample *sample)
+{
+	size_t nr = sample->callchain ? sample->nr_callchain : 0, need;
+	int n;
+
+	if (!s->unwind || !sample->user_regs || !sample->user_stack_size)
+		return 0;
+	need = nr + 1 + UNWIND_MAX;
+	if (need > s->chain_cap) {
+		uint64_t *c = realloc(s->chain, need * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		s->chain = c;
+		s->chain_cap = need;
+	}
+	if (nr)
+		memcpy(s->chain, sample->callchain, nr * sizeof(*s->chain));
+	s->chain[nr] = PERF_CONTEXT_USER;
+	n = s->unwind(s->unwind_arg, s, t, sample, s->chain + nr + 1, UNWIND_MAX);
+	if (n <= 0) {
+		if (n < 0)
+			s->stats.nr_unwind_errors++;
+		return 0;
+	}
+	sample->callchain = s->chain;
+	sample->nr_callchain = nr + 1 + (uint64_t)n;
+	return 0;
+}
+
 /* ---- delivery ---- */
 
-static int deliver(struct lupe_session *s, struct lupe_tool *tool,
-		   const struct perf_event_header *ev)
+static int deliver(void *arg, const struct perf_event_header *ev)
 {
+	struct lupe_session *s = arg;
+	struct lupe_tool *tool = s->tool;
 	struct lupe_evsel *evsel;
 	struct lupe_sample sample;
 	int err;
@@ -273,7 +348,7 @@ static int deliver(struct lupe_session *s, struct lupe_tool *tool,
 	case PERF_RECORD_SAMPLE: {
 		struct lupe_thread *t;
 
-		evsel = lupe_perf_file_record_evsel(s->file, ev);
+		evsel = lupe_evlist_record_evsel(s->evlist, ev);
 		if (!evsel || lupe_sample_parse(&evsel->attr, ev, &sample)) {
 			s->stats.nr_bad_samples++;
 			return 0;
@@ -284,6 +359,9 @@ static int deliver(struct lupe_session *s, struct lupe_tool *tool,
 		t = lupe_machine_findnew_thread(s->machine, (int)sample.pid, (int)sample.tid);
 		if (!t)
 			return -ENOMEM;
+		err = lupe_session_complete_callchain(s, t, &sample);
+		if (err)
+			return err;
 		return tool->sample ? tool->sample(tool, s, evsel, &sample, t, ev) : 0;
 	}
 	case PERF_RECORD_MMAP:
@@ -313,7 +391,7 @@ static int deliver(struct lupe_session *s, struct lupe_tool *tool,
 
 		if (ev->size >= sizeof(*l)) {
 			s->stats.nr_lost_samples += l->lost;
-			evsel = lupe_perf_file_record_evsel(s->file, ev);
+			evsel = lupe_evlist_record_evsel(s->evlist, ev);
 			if (evsel)
 				evsel->stats.lost_samples += l->lost;
 		}
@@ -334,7 +412,7 @@ static uint64_t record_time(struct lupe_session *s, const struct perf_event_head
 
 	if (ev->type >= PERF_RECORD_USER_TYPE_START)
 		return (uint64_t)-1;
-	evsel = lupe_perf_file_record_evsel(s->file, ev);
+	evsel = lupe_evlist_record_evsel(s->evlist, ev);
 	if (!evsel || !(evsel->attr.sample_type & PERF_SAMPLE_TIME))
 		return (uint64_t)-1;
 	if (ev->type == PERF_RECORD_SAMPLE) {
@@ -354,148 +432,58 @@ static uint64_t record_time(struct lupe_session *s, const struct perf_event_head
 	return smp.time;
 }
 
-/* A chunk holds one reference per queued record, plus one while it is current. */
-static void chunk_release(struct lupe_session *s, struct chunk *c)
-{
-	struct chunk **pp;
-
-	if (!c || --c->live)
-		return;
-	for (pp = &s->cur; *pp && *pp != c; pp = &(*pp)->next)
-		;
-	if (*pp)
-		*pp = c->next;
-	free(c);
-}
-
-static const struct perf_event_header *copy_record(struct lupe_session *s,
-						   const struct perf_event_header *ev,
-						   struct chunk **out)
-{
-	struct chunk *c = s->cur;
-	size_t need = ((size_t)ev->size + 7) & ~(size_t)7;
-	void *p;
-
-	if (!c || c->size - c->used < need) {
-		size_t size = 1u << 20; /* records are at most 64 KiB */
-
-		c = malloc(sizeof(*c) + size);
-		if (!c)
-			return NULL;
-		c->used = 0;
-		c->size = size;
-		c->live = 1;
-		c->next = s->cur;
-		s->cur = c;
-		chunk_release(s, c->next);
-	}
-	p = c->data + c->used;
-	memcpy(p, ev, ev->size);
-	c->used += need;
-	c->live++;
-	*out = c;
-	return p;
-}
-
-static int cmp_qev(const void *a, const void *b)
-{
-	const struct qev *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /* Let the pages of records no longer queued leave memory. */
 static void release_read(struct lupe_session *s)
 {
-	const void *low = NULL;
-
-	for (size_t i = 0; i < s->nq; i++)
-		if (!s->q[i].chunk && (!low || (const void *)s->q[i].ev < low))
-			low = s->q[i].ev;
-	lupe_perf_file_release(s->file, low);
+	if (s->src->ops->release)
+		s->src->ops->release(s->src, lupe_ordered_lowest_stable(s->oe));
 }
 
-static int flush_upto(struct lupe_session *s, struct lupe_tool *tool, uint64_t limit)
+/* One record from the source: in time order through the queue, or at once. */
+static int on_record(void *arg, const struct perf_event_header *ev, int stable)
 {
-	size_t i, n = s->nq;
-	int sorted = 1, err = 0;
+	struct lupe_session *s = arg;
+	uint64_t time;
+	int err;
 
-	for (i = 1; i < n && sorted; i++)
-		sorted = cmp_qev(&s->q[i - 1], &s->q[i]) <= 0;
-	if (!sorted)
-		qsort(s->q, n, sizeof(*s->q), cmp_qev);
-	for (i = 0; i < n && s->q[i].time <= limit; i++) {
-		if (!err && !s->stop) {
-			err = deliver(s, tool, s->q[i].ev);
-			if (err > 0) {
-				s->stop = 1;
-				err = 0;
-			}
-		}
-		chunk_release(s, s->q[i].chunk);
+	s->stats.nr_records++;
+	if (s->tool->ordered && ev->type == PERF_RECORD_FINISHED_ROUND) {
+		err = lupe_ordered_round(s->oe);
+		release_read(s);
+	} else if (s->tool->ordered && (time = record_time(s, ev)) != (uint64_t)-1) {
+		err = lupe_ordered_queue(s->oe, ev, stable, time);
+	} else {
+		err = deliver(s, ev);
 	}
-	if (i)
-		s->last_flush = s->q[i - 1].time;
-	if (n > i)
-		memmove(s->q, s->q + i, (n - i) * sizeof(*s->q));
-	s->nq = n - i;
-	release_read(s);
 	return err;
 }
 
-static int queue(struct lupe_session *s, const struct perf_event_header *ev, int stable,
-		 uint64_t time)
+int lupe_session_read(struct lupe_session *s, struct lupe_source *src, struct lupe_tool *tool)
 {
-	struct chunk *c = NULL;
+	int ret, err;
 
-	if (s->nq == s->capq) {
-		size_t cap = s->capq ? s->capq * 2 : 65536;
-		struct qev *q = realloc(s->q, cap * sizeof(*q));
-
-		if (!q)
-			return -ENOMEM;
-		s->q = q;
-		s->capq = cap;
+	if (s->stop)
+		return 0;
+	attach(s, src);
+	s->tool = tool;
+	ret = lupe_source_read(src, on_record, s);
+	err = s->stop || ret > 0 ? 0 : lupe_ordered_flush_all(s->oe);
+	if (ret > 0) { /* the tool asked to stop: what is queued is dropped */
+		s->stop = 1;
+		ret = 0;
 	}
-	if (!stable && !(ev = copy_record(s, ev, &c)))
-		return -ENOMEM;
-	if (time < s->last_flush)
-		s->stats.nr_unordered++;
-	if (time > s->max_time)
-		s->max_time = time;
-	s->q[s->nq++] = (struct qev){ time, s->seq++, ev, c };
-	return 0;
+	if (err > 0) {
+		s->stop = 1;
+		err = 0;
+	}
+	release_read(s);
+	s->stats.nr_unordered = lupe_ordered_nr_unordered(s->oe);
+	return ret < 0 ? ret : err;
 }
 
 int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool)
 {
-	const struct perf_event_header *ev;
-	uint64_t off;
-	int stable, ret, err = 0;
-
-	while (!s->stop && (ret = lupe_perf_file_next(s->file, &ev, &off, &stable)) > 0) {
-		uint64_t time;
-
-		s->stats.nr_records++;
-		if (tool->ordered && ev->type == PERF_RECORD_FINISHED_ROUND) {
-			err = flush_upto(s, tool, s->next_flush);
-			s->next_flush = s->max_time;
-		} else if (tool->ordered && (time = record_time(s, ev)) != (uint64_t)-1) {
-			err = queue(s, ev, stable, time);
-		} else {
-			err = deliver(s, tool, ev);
-			if (err > 0) {
-				s->stop = 1;
-				err = 0;
-			}
-		}
-		if (err)
-			return err;
-	}
-	err = flush_upto(s, tool, (uint64_t)-1);
-	if (ret < 0)
-		return ret;
-	return err;
+	if (!s->own)
+		return -EINVAL;
+	return lupe_session_read(s, s->own, tool);
 }

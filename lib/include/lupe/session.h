@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A session reads a perf.data, keeps the machine model (threads, comms,
- * maps, DSOs) up to date in time order, and hands each sample to a tool
- * with its thread; lupe_session_resolve() turns a sample's ip or callchain
- * into frames (map, DSO, symbol) with a per-session cache.
+ * A session takes the records of a source (lupe/source.h: a perf.data file
+ * or pipe, live rings), keeps the machine model (threads, comms, maps,
+ * DSOs) up to date in time order, completes each sample's callchain and
+ * hands each sample to a tool with its thread; lupe_session_resolve()
+ * turns a sample's ip or callchain into frames (map, DSO, symbol) with a
+ * per-session cache.
+ *
+ *   s = lupe_session_create();                  no source yet
+ *   lupe_session_read(s, src, &tool);            any source, to its end
+ * or, for a file in one call:
+ *   s = lupe_session_new(path, force);
+ *   lupe_session_process(s, &tool);
  */
 #ifndef LUPE_SESSION_H
 #define LUPE_SESSION_H
@@ -56,17 +64,53 @@ struct lupe_tool {
 	int ordered; /* deliver in time order between FINISHED_ROUNDs, as perf does */
 };
 
-/* Open path ("-": stdin) into a session. NULL + errno; the reason was logged. */
-LUPE_API struct lupe_session *lupe_session_new(const char *path, int force);
-LUPE_API void lupe_session_delete(struct lupe_session *s);
-LUPE_API struct lupe_perf_file *lupe_session_file(struct lupe_session *s);
+/* A session with no source: feed it with lupe_session_read(). NULL + errno. */
+LUPE_API struct lupe_session *lupe_session_create(void);
 
 /*
- * Read every record and feed tool. Returns 0, or a negative error for a
- * broken file after delivering what was valid before it
- * (lupe_perf_file_error() says where).
+ * Convenience: a session that owns the file source of path ("-": stdin).
+ * NULL + errno; the reason was logged.
  */
+LUPE_API struct lupe_session *lupe_session_new(const char *path, int force);
+LUPE_API void lupe_session_delete(struct lupe_session *s);
+
+/* The perf.data behind the source being read, or NULL (a live source). */
+LUPE_API struct lupe_perf_file *lupe_session_file(struct lupe_session *s);
+/* The events of the source being read (NULL before the first read). */
+struct lupe_evlist;
+LUPE_API struct lupe_evlist *lupe_session_evlist(struct lupe_session *s);
+
+/*
+ * Read every record of src (the caller keeps it) and feed tool, in time
+ * order if tool->ordered (by rounds; live sources also by a time window).
+ * Returns 0, or a negative error after delivering what was valid before
+ * it (for a file, lupe_perf_file_error() says where).
+ */
+struct lupe_source;
+LUPE_API int lupe_session_read(struct lupe_session *s, struct lupe_source *src,
+			       struct lupe_tool *tool);
+
+/* lupe_session_read() of the file lupe_session_new() opened. */
 LUPE_API int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool);
+
+/*
+ * A user-stack unwinder (lib/unwind, --call-graph dwarf): write up to max
+ * user-space ips of the sample's stack, innermost first, into ips. Returns
+ * how many, or a negative error (the sample keeps its kernel part).
+ */
+typedef int (*lupe_unwind_fn)(void *arg, struct lupe_session *s, struct lupe_thread *t,
+			      const struct lupe_sample *sample, uint64_t *ips, int max);
+LUPE_API void lupe_session_set_unwinder(struct lupe_session *s, lupe_unwind_fn fn, void *arg);
+
+/*
+ * The callchain step, run on every sample before the tool sees it: the
+ * kernel and user parts the kernel recorded stay; a sample with user
+ * registers and stack gets the unwinder's frames appended after
+ * PERF_CONTEXT_USER (sample->callchain then points into a session buffer,
+ * valid until the next sample). Returns 0 or -ENOMEM.
+ */
+LUPE_API int lupe_session_complete_callchain(struct lupe_session *s, struct lupe_thread *t,
+					     struct lupe_sample *sample);
 
 /*
  * Resolve the sample's callchain (or its ip when it has none) into up to
@@ -90,6 +134,7 @@ struct lupe_session_stats {
 	uint64_t nr_unknown;                     /* records skipped by size */
 	uint64_t nr_bad_samples;
 	uint64_t nr_unordered;
+	uint64_t nr_unwind_errors;               /* samples the unwinder could not unwind */
 };
 LUPE_API const struct lupe_session_stats *lupe_session_stats(const struct lupe_session *s);
 
