@@ -40,7 +40,7 @@ struct record_args {
 
 static const struct argp_option options[] = {
 	{ "event", 'e', "EVENT", 0, "event to sample (repeat or comma-separate); default cycles, or cpu-clock without a hardware PMU", 0 },
-	{ "freq", 'F', "HZ", 0, "sample at this frequency (default 4000)", 0 },
+	{ "freq", 'F', "HZ", 0, "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")", 0 },
 	{ "count", 'c', "N", 0, "sample every N events", 0 },
 	{ NULL, 'g', NULL, 0, "record frame-pointer call graphs", 0 },
 	{ "call-graph", OPT_CALL_GRAPH, "MODE", 0, "fp, or dwarf[,SIZE]: user registers and SIZE bytes of stack (default 8192)", 0 },
@@ -48,7 +48,7 @@ static const struct argp_option options[] = {
 	{ "cpu", 'C', "LIST", 0, "only these CPUs (system-wide on them)", 0 },
 	{ "pid", 'p', "PID", 0, "record these existing processes (comma list)", 0 },
 	{ "tid", 't', "TID", 0, "record these existing threads (comma list)", 0 },
-	{ "output", 'o', "FILE", 0, "write to FILE (default perf.data; '-' for a pipe)", 0 },
+	{ "output", 'o', "FILE", 0, "write to FILE (default " LUPE_RECORD_DEFAULT_OUTPUT "; '-' for a pipe)", 0 },
 	{ "no-inherit", OPT_NO_INHERIT, NULL, 0, "do not follow child tasks", 0 },
 	{ "mmap-pages", 'm', "PAGES", 0, "ring size per CPU in pages (rounded up to a power of two), or a size with a K/M suffix", 0 },
 	{ "compression-level", 'z', "N", OPTION_ARG_OPTIONAL, "compress records with zstd (level 1-22, default 1)", 0 },
@@ -260,8 +260,9 @@ static int check_freq(struct record_args *a)
 	if (a->freq_set && a->o.freq > max)
 		return error("frequency %u Hz is above kernel.perf_event_max_sample_rate (%lu Hz): use a lower -F or raise the sysctl",
 			     a->o.freq, max);
-	if (!a->freq_set && max < 4000) {
-		fprintf(stderr, "Lowering default frequency rate from 4000 to %lu.\n", max);
+	if (!a->freq_set && max < LUPE_RECORD_DEFAULT_FREQ) {
+		fprintf(stderr, "Lowering default frequency rate from %u to %lu.\n",
+			LUPE_RECORD_DEFAULT_FREQ, max);
 		a->o.freq = (unsigned int)max;
 	}
 	return 0;
@@ -349,7 +350,7 @@ int cmd_record(int argc, char **argv)
 
 	if (check_freq(&a))
 		return EXIT_USAGE;
-	a.o.output = a.o.output ? a.o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? "perf.data" : "-");
+	a.o.output = a.o.output ? a.o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? NULL : "-");
 	a.o.version = "lupe " LUPE_VERSION;
 	a.o.argc = argc;
 	a.o.argv = argv;
@@ -386,7 +387,7 @@ int cmd_record(int argc, char **argv)
 		}
 	} else if (a.o.workload) {
 		/* In pipe mode stdout carries the data: the workload gets stderr, as with perf. */
-		int saved = !strcmp(a.o.output, "-") ? dup(STDOUT_FILENO) : -1;
+		int saved = a.o.output && !strcmp(a.o.output, "-") ? dup(STDOUT_FILENO) : -1;
 
 		if (saved >= 0)
 			dup2(STDERR_FILENO, STDOUT_FILENO);
@@ -431,10 +432,10 @@ int cmd_record(int argc, char **argv)
 			open_error(&evs.events[failed], err);
 		else if (err == -EPERM)
 			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
-			      a.o.mmap_pages ? a.o.mmap_pages : 128);
+			      a.o.mmap_pages ? a.o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES);
 		else
 			error("cannot create '%s': %s (check the directory and its permissions)",
-			      a.o.output, lupe_strerror(err));
+			      lupe_record_output(rec), lupe_strerror(err));
 		goto out;
 	}
 
@@ -443,7 +444,7 @@ int cmd_record(int argc, char **argv)
 		lupe_record_add_wake_fd(rec, sig_pipe[0]);
 	err = lupe_record_start(rec);
 	if (err) {
-		output_error(a.o.output, err);
+		output_error(lupe_record_output(rec), err);
 		lupe_record_abort(rec);
 		goto out;
 	}
@@ -485,12 +486,12 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		lupe_record_stop(rec);
 		lupe_record_abort(rec);
-		output_error(a.o.output, err);
+		output_error(lupe_record_output(rec), err);
 		goto out;
 	}
 	err = lupe_record_stop(rec);
 	if (err) {
-		output_error(a.o.output, err);
+		output_error(lupe_record_output(rec), err);
 		goto out;
 	}
 	summary(rec, &a);

@@ -40,7 +40,7 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		a->sample_period = a->sample_period ? a->sample_period : 1;
 	} else {
 		a->freq = 1;
-		a->sample_freq = o->freq ? o->freq : 4000;
+		a->sample_freq = o->freq ? o->freq : LUPE_RECORD_DEFAULT_FREQ;
 	}
 
 	if (o->callgraph != LUPE_CALLGRAPH_NONE)

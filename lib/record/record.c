@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The record pipeline: events opened per CPU x thread, one ring per CPU
- * (the other events of that CPU redirect into it), each pass over the
- * rings written to the perf.data writer and closed by FINISHED_ROUND.
+ * The recording: the live source (record/live.c) feeding the perf.data
+ * writer. The writer is a consumer like any other: it takes each record
+ * the source emits, and ends each pass over the rings with the
+ * FINISHED_ROUND the source marks. On the way, samples name the DSOs
+ * they hit (for the BUILD_ID feature) and the sample times.
  */
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <lupe/evlist.h>
 #include <lupe/record.h>
@@ -18,29 +18,16 @@
 #include "data/features.h"
 #include "data/tracing-data.h"
 #include "data/writer.h"
-#include "record/attr.h"
 #include "record/hitdsos.h"
-#include "sampling/ring.h"
+#include "record/live.h"
 #include "sampling/sample.h"
-#include "session/synthesize.h"
 #include "util/util.h"
-
-#define DEFAULT_PAGES 128 /* 512 KiB, what perf_event_mlock_kb allows per CPU */
-#define MAX_WAKE 4
 
 struct lupe_record {
 	struct lupe_record_opts opts;
 	char *output;
-	struct lupe_evlist *evlist; /* opened for sampling: fds and ids live in the evsels */
-	size_t nr_evs;
-	struct lupe_cpu_map *cpus;
-	struct lupe_thread_map *threads, *open_threads; /* open_threads: "any" system-wide */
-	int nr_cpus, nr_threads;
-	struct ring *rings;  /* one per CPU, or per thread when the CPU map is "any" */
-	int nr_rings, per_thread;
-	struct pollfd *pfd;  /* rings' fds, every other fd (for POLLHUP), wake fds */
-	int nr_pfd, nr_task_fds, nr_hup;
-	int wake[MAX_WAKE], nr_wake;
+	struct lupe_source *live;
+	struct lupe_evlist *evlist; /* the live source's */
 	struct perf_writer *w;
 	int out_fd, pipe, created;
 	struct hitdsos *hit;
@@ -62,24 +49,29 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 {
 	struct lupe_record *r;
 
-	if (!opts || opts->sz < sizeof(size_t) || !nr_events || !cpus || !threads)
+	if (!opts || !lupe_opts_valid(opts, opts->sz, sizeof(r->opts)) || !nr_events || !cpus ||
+	    !threads)
 		return err_ptr(-EINVAL);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return err_ptr(-ENOMEM);
 	memcpy(&r->opts, opts, opts->sz < sizeof(r->opts) ? opts->sz : sizeof(r->opts));
 	r->out_fd = -1;
-	r->output = strdup(opts->output ? opts->output : "perf.data");
-	r->evlist = lupe_evlist_new_empty();
+	r->live = lupe_live_source_new(opts, events, nr_events, cpus, threads);
+	if (!r->live) {
+		int err = -errno;
+
+		free(r);
+		return err_ptr(err);
+	}
+	r->evlist = lupe_source_evlist(r->live);
+	r->output = strdup(opts->output ? opts->output : LUPE_RECORD_DEFAULT_OUTPUT);
 	r->hit = lupe_hitdsos_new();
-	if (!r->output || !r->evlist || !r->hit)
+	if (!r->output || !r->hit)
 		goto nomem;
-	r->nr_evs = nr_events;
 	for (size_t i = 0; i < nr_events; i++) {
 		const char *name = events[i].name ? events[i].name : "";
 
-		if (!lupe_evlist_add(r->evlist, &events[i].attr, name))
-			goto nomem;
 		if (events[i].attr.type == PERF_TYPE_TRACEPOINT && strchr(name, ':')) {
 			char **n = realloc(r->tp_names, (r->nr_tp + 1) * sizeof(*n));
 
@@ -95,30 +87,6 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 			r->nr_tp++;
 		}
 	}
-	r->cpus = lupe_cpu_map_get(cpus);
-	r->threads = lupe_thread_map_get(threads);
-	r->nr_cpus = lupe_cpu_map_nr(cpus);
-	/*
-	 * Per-thread events (cpu -1) cannot share a ring across tasks, and the
-	 * kernel refuses to mmap an inherited one: they get a ring each, and
-	 * only without inherit. Otherwise one ring per CPU takes every thread.
-	 */
-	r->per_thread = !opts->system_wide && r->nr_cpus == 1 && lupe_cpu_map_cpu(cpus, 0) == -1;
-	if (r->per_thread && !opts->no_inherit) {
-		lupe_record_delete(r);
-		return err_ptr(-EINVAL);
-	}
-	r->nr_threads = opts->system_wide ? 1 : lupe_thread_map_nr(threads);
-	r->open_threads = opts->system_wide ? lupe_thread_map_new_one(-1) : lupe_thread_map_get(threads);
-	if (!r->open_threads)
-		goto nomem;
-	r->nr_rings = r->per_thread ? r->nr_threads : r->nr_cpus;
-	if (!r->opts.mmap_pages)
-		r->opts.mmap_pages = DEFAULT_PAGES;
-	if (r->opts.mmap_pages & (r->opts.mmap_pages - 1)) {
-		lupe_record_delete(r);
-		return err_ptr(-EINVAL);
-	}
 	return r;
 nomem:
 	lupe_record_delete(r);
@@ -129,23 +97,14 @@ void lupe_record_delete(struct lupe_record *r)
 {
 	if (!r)
 		return;
-	if (r->rings) {
-		for (int i = 0; i < r->nr_rings; i++)
-			lupe_ring_unmap(&r->rings[i]);
-		free(r->rings);
-	}
+	lupe_source_delete(r->live);
 	lupe_perf_writer_delete(r->w); /* closes out_fd */
 	if (!r->w && r->out_fd > 1)
 		close(r->out_fd);
 	for (size_t i = 0; i < r->nr_tp; i++)
 		free(r->tp_names[i]);
 	free(r->tp_names);
-	lupe_evlist_delete(r->evlist); /* closes the events */
-	free(r->pfd);
 	lupe_hitdsos_delete(r->hit);
-	lupe_cpu_map_put(r->cpus);
-	lupe_thread_map_put(r->threads);
-	lupe_thread_map_put(r->open_threads);
 	free(r->output);
 	free(r);
 }
@@ -184,69 +143,14 @@ static int create_output(struct lupe_record *r)
 
 int lupe_record_open(struct lupe_record *r, int *failed)
 {
-	struct lupe_evlist_opts eo = { .sz = sizeof(eo), .sampling = 1 };
-	struct lupe_open_failure fail = { .evsel = -1 };
-	size_t nfd = r->nr_evs * r->nr_cpus * r->nr_threads;
-	int err;
+	int err = lupe_live_open(r->live, failed);
 
-	if (failed)
-		*failed = -1;
-	for (size_t i = 0; i < r->nr_evs; i++)
-		lupe_record_attr_config(&ev_at(r, i)->attr, &r->opts, i == 0, r->nr_evs > 1);
-	r->rings = calloc(r->nr_rings, sizeof(*r->rings));
-	r->pfd = calloc(nfd + MAX_WAKE, sizeof(*r->pfd));
-	if (!r->rings || !r->pfd)
-		return -ENOMEM;
-	for (int i = 0; i < r->nr_rings; i++)
-		r->rings[i].fd = -1;
-	/* the evlist opens with perf's fallbacks; record adds the rings */
-	err = lupe_evlist_open(r->evlist, r->cpus, r->open_threads, &eo, &fail);
-	if (err) {
-		if (failed)
-			*failed = fail.evsel;
-		return err;
-	}
-	for (int c = 0; c < r->nr_cpus && !err; c++) {
-		for (int t = 0; t < r->nr_threads && !err; t++) {
-			for (size_t e = 0; e < r->nr_evs && !err; e++) {
-				struct lupe_evsel *evsel = ev_at(r, e);
-				int fd = lupe_evsel_fd(evsel, c, t);
-				struct ring *ring;
-
-				if (fd < 0) /* a thread that exited meanwhile */
-					continue;
-				ring = &r->rings[r->per_thread ? t : c];
-				if (ring->fd < 0) {
-					err = lupe_ring_mmap(ring, fd, lupe_cpu_map_cpu(r->cpus, c),
-							r->opts.mmap_pages);
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
-					err = -errno;
-				}
-				if (!err) {
-					uint64_t id;
-
-					err = ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ? -errno :
-					      lupe_evsel_add_id(evsel, id);
-				}
-				if (!err) {
-					r->pfd[r->nr_pfd].fd = fd;
-					r->pfd[r->nr_pfd++].events = POLLIN;
-				}
-			}
-		}
-	}
-	if (err)
-		return err;
-	r->nr_task_fds = r->nr_pfd;
-	return create_output(r);
+	return err ? err : create_output(r);
 }
 
 int lupe_record_add_wake_fd(struct lupe_record *r, int fd)
 {
-	if (r->nr_wake == MAX_WAKE)
-		return -ENOSPC;
-	r->wake[r->nr_wake++] = fd;
-	return 0;
+	return lupe_live_add_wake_fd(r->live, fd);
 }
 
 static void note_sample(struct lupe_record *r, const struct perf_event_header *h)
@@ -266,7 +170,8 @@ static void note_sample(struct lupe_record *r, const struct perf_event_header *h
 	lupe_hitdsos_hit(r->hit, s.pid, s.ip, h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 }
 
-static int on_record(const struct perf_event_header *h, void *arg)
+/* The writer as a consumer of the live source. */
+static int write_record(void *arg, const struct perf_event_header *h, int stable)
 {
 	struct lupe_record *r = arg;
 
@@ -283,45 +188,12 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	case PERF_RECORD_COMM:
 		lupe_hitdsos_event(r->hit, h);
 		break;
+	case PERF_RECORD_FINISHED_ROUND:
+		return lupe_perf_writer_round(r->w);
+	case PERF_RECORD_FINISHED_INIT:
+		return lupe_perf_writer_write_raw(r->w, h, h->size);
 	}
 	return lupe_perf_writer_write(r->w, h, h->size);
-}
-
-static int on_synth(const struct perf_event_header *h, void *arg)
-{
-	return on_record(h, arg);
-}
-
-static int synthesize(struct lupe_record *r)
-{
-	struct synth s = { on_synth, r, lupe_sample_id_size(&ev_at(r, 0)->attr), ev_at(r, 0)->attr.mmap_data };
-	int err = 0, kernel = 0;
-
-	for (size_t i = 0; i < r->nr_evs; i++)
-		kernel |= !ev_at(r, i)->attr.exclude_kernel;
-	if (kernel) {
-		err = lupe_synth_kernel(&s);
-		if (err == -EPERM) {
-			pr_warn("kernel addresses are hidden (kernel.kptr_restrict): kernel samples will not resolve");
-			err = 0;
-		}
-		if (err)
-			return err;
-	}
-	if (r->opts.system_wide)
-		return lupe_synth_all(&s);
-	for (int t = 0; t < lupe_thread_map_nr(r->threads) && !err; t++) {
-		pid_t pid = lupe_thread_map_pid(r->threads, t);
-
-		if (r->opts.workload) {
-			err = lupe_synth_comm(&s, pid, pid, "lupe-exec");
-		} else {
-			err = lupe_synth_thread(&s, pid);
-			if (err == -ESRCH)
-				err = 0;
-		}
-	}
-	return err;
 }
 
 static int pipe_tracing_data(struct lupe_record *r)
@@ -347,13 +219,12 @@ static int pipe_tracing_data(struct lupe_record *r)
 
 int lupe_record_start(struct lupe_record *r)
 {
-	struct perf_event_header fin = { PERF_RECORD_FINISHED_INIT, 0, sizeof(fin) };
 	int err;
 
 	r->w = lupe_perf_writer_new(r->out_fd, r->pipe);
 	if (!r->w)
 		return -errno;
-	for (size_t i = 0; i < r->nr_evs; i++) {
+	for (int i = 0; i < lupe_evlist_nr(r->evlist); i++) {
 		struct lupe_evsel *e = ev_at(r, i);
 
 		err = lupe_perf_writer_add_attr(r->w, &e->attr, e->ids, e->nr_ids, e->name);
@@ -374,87 +245,26 @@ int lupe_record_start(struct lupe_record *r)
 			err = pipe_tracing_data(r);
 	}
 	if (!err)
-		err = synthesize(r);
-	if (!err)
-		err = lupe_perf_writer_write_raw(r->w, &fin, sizeof(fin));
-	if (err)
-		return err;
-	if (!r->opts.workload || r->opts.system_wide) {
-		for (int i = 0; i < r->nr_task_fds; i++)
-			if (ioctl(r->pfd[i].fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
-				return -errno;
-	}
-	return 0;
-}
-
-static int drain(struct lupe_record *r)
-{
-	uint64_t before = lupe_perf_writer_bytes_in(r->w);
-
-	for (int i = 0; i < r->nr_rings; i++) {
-		long n = lupe_ring_read(&r->rings[i], on_record, r);
-
-		if (n < 0)
-			return (int)n;
-	}
-	if (lupe_perf_writer_bytes_in(r->w) != before)
-		return lupe_perf_writer_round(r->w);
-	return 0;
+		err = lupe_live_synthesize(r->live, write_record, r);
+	return err ? err : lupe_live_start(r->live);
 }
 
 int lupe_record_poll(struct lupe_record *r, int timeout_ms)
 {
-	int n = r->nr_task_fds, ret;
-
-	for (int i = 0; i < r->nr_wake; i++) {
-		r->pfd[n + i].fd = r->wake[i];
-		r->pfd[n + i].events = POLLIN;
-	}
-	ret = poll(r->pfd, n + r->nr_wake, timeout_ms);
-	if (ret < 0 && errno != EINTR)
-		return -errno;
-	if (ret > 0) {
-		int data = 0;
-
-		/* A hung-up event (its task exited) stays out of the next polls. */
-		for (int i = 0; i < n; i++) {
-			data |= r->pfd[i].fd >= 0 && (r->pfd[i].revents & POLLIN);
-			if (r->pfd[i].fd >= 0 && (r->pfd[i].revents & (POLLHUP | POLLERR))) {
-				r->pfd[i].fd = ~r->pfd[i].fd;
-				r->nr_hup++;
-			}
-		}
-		/* perf's "woken up": the kernel said a ring has data */
-		r->st.wakeups += data;
-	}
-	ret = drain(r);
-	if (ret)
-		return ret;
-	return !r->opts.system_wide && r->nr_hup == n ? 1 : 0;
+	return lupe_live_poll(r->live, timeout_ms, write_record, r);
 }
 
 /* LOST_SAMPLES for each event that lost any, with the event's id in its trailer. */
 static int write_lost_samples(struct lupe_record *r)
 {
-	for (size_t e = 0; e < r->nr_evs; e++) {
+	for (int e = 0; e < lupe_evlist_nr(r->evlist); e++) {
 		struct lupe_evsel *ev = ev_at(r, e);
-		uint64_t buf[8], lost = 0;
 		char rec[sizeof(struct perf_record_lost_samples) + 64] = { 0 };
 		struct perf_record_lost_samples *ls = (void *)rec;
 		size_t idsz = lupe_sample_id_size(&ev->attr);
+		uint64_t lost = lupe_live_lost_samples(r->live, ev);
 		int pos;
 
-		if (!(ev->attr.read_format & PERF_FORMAT_LOST))
-			continue;
-		for (int c = 0; c < r->nr_cpus; c++) {
-			for (int t = 0; t < r->nr_threads; t++) {
-				int fd = lupe_evsel_fd(ev, c, t);
-
-				/* value, id, lost */
-				if (fd >= 0 && read(fd, buf, sizeof(buf)) >= 24)
-					lost += buf[2];
-			}
-		}
 		if (!lost)
 			continue;
 		r->st.lost += lost;
@@ -478,8 +288,8 @@ int lupe_record_stop(struct lupe_record *r)
 	if (r->stopped || !r->w)
 		return -EINVAL;
 	r->stopped = 1;
-	lupe_evlist_disable(r->evlist);
-	err = drain(r);
+	lupe_live_stop(r->live);
+	err = lupe_live_drain(r->live, write_record, r);
 	if (!err)
 		err = write_lost_samples(r);
 	if (!err && !r->pipe) {
@@ -524,6 +334,7 @@ void lupe_record_abort(struct lupe_record *r)
 void lupe_record_get_stats(const struct lupe_record *r, struct lupe_record_stats *st)
 {
 	*st = r->st;
+	st->wakeups = lupe_live_wakeups(r->live);
 	if (r->w) {
 		st->bytes_written = lupe_perf_writer_data_size(r->w);
 		st->bytes_in = lupe_perf_writer_bytes_in(r->w);

@@ -16,6 +16,10 @@
 
 #define LUPE_API __attribute__((visibility("default")))
 
+/* A numeric default as a string literal, for help texts: LUPE_STR(LUPE_RECORD_DEFAULT_FREQ). */
+#define LUPE_STR_(x) #x
+#define LUPE_STR(x) LUPE_STR_(x)
+
 enum lupe_error {
 	LUPE_ERR_BASE = 4000,
 	LUPE_ERR_FORMAT = LUPE_ERR_BASE, /* a file is not in the expected format */

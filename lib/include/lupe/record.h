@@ -22,6 +22,11 @@
 #include <lupe/cpumap.h>
 #include <lupe/events.h>
 
+/* The defaults, in one place: a command passes 0 (NULL) and may print these. */
+#define LUPE_RECORD_DEFAULT_OUTPUT "perf.data"
+#define LUPE_RECORD_DEFAULT_FREQ 4000  /* samples per second */
+#define LUPE_RECORD_DEFAULT_PAGES 128  /* 512 KiB per ring, what perf_event_mlock_kb allows per CPU */
+
 enum lupe_callgraph {
 	LUPE_CALLGRAPH_NONE,
 	LUPE_CALLGRAPH_FP,
@@ -30,9 +35,9 @@ enum lupe_callgraph {
 
 struct lupe_record_opts {
 	size_t sz;               /* sizeof(struct lupe_record_opts), for growth */
-	const char *output;      /* path; "-" writes pipe mode to stdout */
-	unsigned int mmap_pages; /* data pages per ring, a power of two; 0: 512 KiB */
-	unsigned int freq;       /* samples per second; 0: 4000, or every hit of a tracepoint */
+	const char *output;      /* path; "-" writes pipe mode to stdout; NULL: LUPE_RECORD_DEFAULT_OUTPUT */
+	unsigned int mmap_pages; /* data pages per ring, a power of two; 0: LUPE_RECORD_DEFAULT_PAGES */
+	unsigned int freq;       /* samples per second; 0: LUPE_RECORD_DEFAULT_FREQ, or every hit of a tracepoint */
 	uint64_t period;         /* events per sample; wins over freq when set */
 	enum lupe_callgraph callgraph;
 	uint32_t stack_size;     /* dwarf: bytes of user stack per sample */
@@ -118,5 +123,28 @@ LUPE_API const char *lupe_record_output(const struct lupe_record *rec);
 
 /* Close everything; NULL is ok. */
 LUPE_API void lupe_record_delete(struct lupe_record *rec);
+
+/*
+ * The live source: events sampled into rings, drained as records (top,
+ * trace, a live report; record is this source feeding the writer). opts'
+ * output and compression fields are ignored.
+ *
+ *   src = lupe_live_source_new(&opts, events, nr_events, cpus, threads);
+ *   lupe_live_open(src, &failed);   events and rings (errors as lupe_record_open())
+ *   lupe_live_start(src);           enable unless a workload's exec will
+ *   lupe_session_read(session, src, &tool);   until every thread exited or stop
+ *   lupe_source_delete(src);
+ */
+struct lupe_source;
+LUPE_API struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
+						  const struct lupe_event *events, size_t nr_events,
+						  struct lupe_cpu_map *cpus,
+						  struct lupe_thread_map *threads);
+LUPE_API int lupe_live_open(struct lupe_source *src, int *failed);
+LUPE_API int lupe_live_start(struct lupe_source *src);
+/* An extra fd that wakes the source's poll (up to 4); the caller reads it. */
+LUPE_API int lupe_live_add_wake_fd(struct lupe_source *src, int fd);
+/* Disable the events: a read in progress drains what is left and ends. */
+LUPE_API void lupe_live_stop(struct lupe_source *src);
 
 #endif

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live source: events opened through the evlist (sampling mode, perf's
+ * fallbacks), one ring per CPU (the other events of that CPU redirect into
+ * it) or per thread, polled and drained into records. Each pass over the
+ * rings ends with a FINISHED_ROUND, as perf record writes it, so that a
+ * consumer can order by rounds. Records from the rings are not stable: the
+ * kernel reuses their space once the pass returns.
+ */
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <lupe/evlist.h>
+#include <lupe/record.h>
+#include "counting/evsel.h"
+#include "data/format.h"
+#include "record/attr.h"
+#include "record/live.h"
+#include "sampling/ring.h"
+#include "sampling/sample.h"
+#include "session/synthesize.h"
+#include "util/util.h"
+
+#define MAX_WAKE 4
+
+struct live {
+	struct lupe_source src;
+	struct lupe_record_opts opts;
+	struct lupe_evlist *evlist;
+	size_t nr_evs;
+	struct lupe_cpu_map *cpus;
+	struct lupe_thread_map *threads, *open_threads; /* open_threads: "any" system-wide */
+	int nr_cpus, nr_threads;
+	struct ring *rings;  /* one per CPU, or per thread when the CPU map is "any" */
+	int nr_rings, per_thread;
+	struct pollfd *pfd;  /* every event's fd (for POLLHUP), then the wake fds */
+	int nr_pfd, nr_task_fds, nr_hup;
+	int wake[MAX_WAKE], nr_wake;
+	uint64_t wakeups;
+	int stopped, synthesized;
+	lupe_emit_fn emit; /* of the drain in progress */
+	void *emit_arg;
+	size_t emitted;
+	int emit_ret;      /* what emit returned when it stopped a drain */
+};
+
+static struct live *live_of(struct lupe_source *src)
+{
+	return (struct live *)src;
+}
+
+static struct lupe_evsel *ev_at(const struct live *l, size_t i)
+{
+	return lupe_evlist_evsel(l->evlist, (int)i);
+}
+
+static struct lupe_evlist *live_evlist(struct lupe_source *src)
+{
+	return live_of(src)->evlist;
+}
+
+static void live_destroy(struct lupe_source *src)
+{
+	struct live *l = live_of(src);
+
+	if (l->rings) {
+		for (int i = 0; i < l->nr_rings; i++)
+			lupe_ring_unmap(&l->rings[i]);
+		free(l->rings);
+	}
+	lupe_evlist_delete(l->evlist); /* closes the events */
+	free(l->pfd);
+	lupe_cpu_map_put(l->cpus);
+	lupe_thread_map_put(l->threads);
+	lupe_thread_map_put(l->open_threads);
+	free(l);
+}
+
+static int live_read(struct lupe_source *src, lupe_emit_fn emit, void *arg)
+{
+	struct live *l = live_of(src);
+	int ret = 0;
+
+	if (!l->synthesized && (ret = lupe_live_synthesize(src, emit, arg)))
+		return ret;
+	while (!l->stopped) {
+		ret = lupe_live_poll(src, 100, emit, arg);
+		if (ret == 1 && l->nr_hup == l->nr_task_fds && !l->emit_ret)
+			break; /* every monitored thread exited */
+		if (ret)
+			return ret;
+	}
+	/* the end: what the rings still hold */
+	return lupe_live_drain(src, emit, arg);
+}
+
+static const struct lupe_source_ops live_ops = {
+	.evlist = live_evlist,
+	.read = live_read,
+	.destroy = live_destroy,
+	.live = 1,
+};
+
+struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
+					 const struct lupe_event *events, size_t nr_events,
+					 struct lupe_cpu_map *cpus, struct lupe_thread_map *threads)
+{
+	struct live *l;
+
+	if (!opts || !lupe_opts_valid(opts, opts->sz, sizeof(l->opts)) || !nr_events || !cpus ||
+	    !threads)
+		return err_ptr(-EINVAL);
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return err_ptr(-ENOMEM);
+	l->src.ops = &live_ops;
+	memcpy(&l->opts, opts, opts->sz < sizeof(l->opts) ? opts->sz : sizeof(l->opts));
+	l->evlist = lupe_evlist_new_empty();
+	if (!l->evlist)
+		goto nomem;
+	l->nr_evs = nr_events;
+	for (size_t i = 0; i < nr_events; i++)
+		if (!lupe_evlist_add(l->evlist, &events[i].attr, events[i].name ? events[i].name : ""))
+			goto nomem;
+	l->cpus = lupe_cpu_map_get(cpus);
+	l->threads = lupe_thread_map_get(threads);
+	l->nr_cpus = lupe_cpu_map_nr(cpus);
+	/*
+	 * Per-thread events (cpu -1) cannot share a ring across tasks, and the
+	 * kernel refuses to mmap an inherited one: they get a ring each, and
+	 * only without inherit. Otherwise one ring per CPU takes every thread.
+	 */
+	l->per_thread = !opts->system_wide && l->nr_cpus == 1 && lupe_cpu_map_cpu(cpus, 0) == -1;
+	if (l->per_thread && !opts->no_inherit) {
+		live_destroy(&l->src);
+		return err_ptr(-EINVAL);
+	}
+	l->nr_threads = opts->system_wide ? 1 : lupe_thread_map_nr(threads);
+	l->open_threads = opts->system_wide ? lupe_thread_map_new_one(-1) : lupe_thread_map_get(threads);
+	if (!l->open_threads)
+		goto nomem;
+	l->nr_rings = l->per_thread ? l->nr_threads : l->nr_cpus;
+	if (!l->opts.mmap_pages)
+		l->opts.mmap_pages = LUPE_RECORD_DEFAULT_PAGES;
+	if (l->opts.mmap_pages & (l->opts.mmap_pages - 1)) {
+		live_destroy(&l->src);
+		return err_ptr(-EINVAL);
+	}
+	return &l->src;
+nomem:
+	live_destroy(&l->src);
+	return err_ptr(-ENOMEM);
+}
+
+int lupe_live_open(struct lupe_source *src, int *failed)
+{
+	struct live *l = live_of(src);
+	struct lupe_evlist_opts eo = { .sz = sizeof(eo), .sampling = 1 };
+	struct lupe_open_failure fail = { .evsel = -1 };
+	size_t nfd = l->nr_evs * l->nr_cpus * l->nr_threads;
+	int err;
+
+	if (failed)
+		*failed = -1;
+	for (size_t i = 0; i < l->nr_evs; i++)
+		lupe_record_attr_config(&ev_at(l, i)->attr, &l->opts, i == 0, l->nr_evs > 1);
+	l->rings = calloc(l->nr_rings, sizeof(*l->rings));
+	l->pfd = calloc(nfd + MAX_WAKE, sizeof(*l->pfd));
+	if (!l->rings || !l->pfd)
+		return -ENOMEM;
+	for (int i = 0; i < l->nr_rings; i++)
+		l->rings[i].fd = -1;
+	/* the evlist opens with perf's fallbacks; the live source adds the rings */
+	err = lupe_evlist_open(l->evlist, l->cpus, l->open_threads, &eo, &fail);
+	if (err) {
+		if (failed)
+			*failed = fail.evsel;
+		return err;
+	}
+	for (int c = 0; c < l->nr_cpus && !err; c++) {
+		for (int t = 0; t < l->nr_threads && !err; t++) {
+			for (size_t e = 0; e < l->nr_evs && !err; e++) {
+				struct lupe_evsel *evsel = ev_at(l, e);
+				int fd = lupe_evsel_fd(evsel, c, t);
+				struct ring *ring;
+
+				if (fd < 0) /* a thread that exited meanwhile */
+					continue;
+				ring = &l->rings[l->per_thread ? t : c];
+				if (ring->fd < 0) {
+					err = lupe_ring_mmap(ring, fd, lupe_cpu_map_cpu(l->cpus, c),
+							l->opts.mmap_pages);
+				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
+					err = -errno;
+				}
+				if (!err) {
+					uint64_t id;
+
+					err = ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ? -errno :
+					      lupe_evsel_add_id(evsel, id);
+				}
+				if (!err) {
+					l->pfd[l->nr_pfd].fd = fd;
+					l->pfd[l->nr_pfd++].events = POLLIN;
+				}
+			}
+		}
+	}
+	l->nr_task_fds = l->nr_pfd;
+	return err;
+}
+
+int lupe_live_add_wake_fd(struct lupe_source *src, int fd)
+{
+	struct live *l = live_of(src);
+
+	if (l->nr_wake == MAX_WAKE)
+		return -ENOSPC;
+	l->wake[l->nr_wake++] = fd;
+	return 0;
+}
+
+int lupe_live_start(struct lupe_source *src)
+{
+	struct live *l = live_of(src);
+
+	if (l->opts.workload && !l->opts.system_wide)
+		return 0; /* the workload's exec enables them */
+	for (int i = 0; i < l->nr_task_fds; i++)
+		if (ioctl(l->pfd[i].fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+			return -errno;
+	return 0;
+}
+
+void lupe_live_stop(struct lupe_source *src)
+{
+	struct live *l = live_of(src);
+
+	l->stopped = 1;
+	lupe_evlist_disable(l->evlist);
+}
+
+/* ---- records ---- */
+
+static int on_ring_record(const struct perf_event_header *h, void *arg)
+{
+	struct live *l = arg;
+
+	l->emitted++;
+	l->emit_ret = l->emit(l->emit_arg, h, 0);
+	return l->emit_ret;
+}
+
+static int on_synth(const struct perf_event_header *h, void *arg)
+{
+	return on_ring_record(h, arg);
+}
+
+int lupe_live_synthesize(struct lupe_source *src, lupe_emit_fn emit, void *arg)
+{
+	struct live *l = live_of(src);
+	struct perf_event_header fin = { PERF_RECORD_FINISHED_INIT, 0, sizeof(fin) };
+	struct synth s = { on_synth, l, lupe_sample_id_size(&ev_at(l, 0)->attr),
+			   ev_at(l, 0)->attr.mmap_data };
+	int err = 0, kernel = 0;
+
+	l->synthesized = 1;
+	l->emit = emit;
+	l->emit_arg = arg;
+	for (size_t i = 0; i < l->nr_evs; i++)
+		kernel |= !ev_at(l, i)->attr.exclude_kernel;
+	if (kernel) {
+		err = lupe_synth_kernel(&s);
+		if (err == -EPERM) {
+			pr_warn("kernel addresses are hidden (kernel.kptr_restrict): kernel samples will not resolve");
+			err = 0;
+		}
+		if (err)
+			return err;
+	}
+	if (l->opts.system_wide) {
+		err = lupe_synth_all(&s);
+	} else {
+		for (int t = 0; t < lupe_thread_map_nr(l->threads) && !err; t++) {
+			pid_t pid = lupe_thread_map_pid(l->threads, t);
+
+			if (l->opts.workload) {
+				err = lupe_synth_comm(&s, pid, pid, "lupe-exec");
+			} else {
+				err = lupe_synth_thread(&s, pid);
+				if (err == -ESRCH)
+					err = 0;
+			}
+		}
+	}
+	return err ? err : emit(arg, &fin, 0);
+}
+
+int lupe_live_drain(struct lupe_source *src, lupe_emit_fn emit, void *arg)
+{
+	struct live *l = live_of(src);
+	struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
+
+	l->emit = emit;
+	l->emit_arg = arg;
+	l->emitted = 0;
+	l->emit_ret = 0;
+	for (int i = 0; i < l->nr_rings; i++) {
+		long n = lupe_ring_read(&l->rings[i], on_ring_record, l);
+
+		if (l->emit_ret)
+			return l->emit_ret;
+		if (n < 0)
+			return (int)n;
+	}
+	return l->emitted ? emit(arg, &round, 0) : 0;
+}
+
+int lupe_live_poll(struct lupe_source *src, int timeout_ms, lupe_emit_fn emit, void *arg)
+{
+	struct live *l = live_of(src);
+	int n = l->nr_task_fds, ret;
+
+	for (int i = 0; i < l->nr_wake; i++) {
+		l->pfd[n + i].fd = l->wake[i];
+		l->pfd[n + i].events = POLLIN;
+	}
+	ret = poll(l->pfd, n + l->nr_wake, timeout_ms);
+	if (ret < 0 && errno != EINTR)
+		return -errno;
+	if (ret > 0) {
+		int data = 0;
+
+		/* A hung-up event (its task exited) stays out of the next polls. */
+		for (int i = 0; i < n; i++) {
+			data |= l->pfd[i].fd >= 0 && (l->pfd[i].revents & POLLIN);
+			if (l->pfd[i].fd >= 0 && (l->pfd[i].revents & (POLLHUP | POLLERR))) {
+				l->pfd[i].fd = ~l->pfd[i].fd;
+				l->nr_hup++;
+			}
+		}
+		/* perf's "woken up": the kernel said a ring has data */
+		l->wakeups += data;
+	}
+	ret = lupe_live_drain(src, emit, arg);
+	if (ret)
+		return ret;
+	return !l->opts.system_wide && l->nr_hup == n ? 1 : 0;
+}
+
+uint64_t lupe_live_lost_samples(struct lupe_source *src, const struct lupe_evsel *evsel)
+{
+	struct live *l = live_of(src);
+	uint64_t buf[8], lost = 0;
+
+	if (!(evsel->attr.read_format & PERF_FORMAT_LOST))
+		return 0;
+	for (int c = 0; c < l->nr_cpus; c++) {
+		for (int t = 0; t < l->nr_threads; t++) {
+			int fd = lupe_evsel_fd(evsel, c, t);
+
+			/* value, id, lost */
+			if (fd >= 0 && read(fd, buf, sizeof(buf)) >= 24)
+				lost += buf[2];
+		}
+	}
+	return lost;
+}
+
+uint64_t lupe_live_wakeups(const struct lupe_source *src)
+{
+	return ((const struct live *)src)->wakeups;
+}
