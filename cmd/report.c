@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/hist.h>
+#include <lupe/report.h>
 #include <lupe/session.h>
 #include "builtin.h"
 #include "header.h"
@@ -21,11 +22,9 @@ enum {
 struct report_opts {
 	const char *input;
 	int force, header, header_only;
-	int children; /* -1: perf's default (on when there are callchains) */
-	const char *sort, *cg;
 	int cg_pending;
-	char *comms, *dsos, *pids, *tids, *syms;
-	struct report_view view;
+	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
+	struct report_print_opts print;
 };
 
 static const struct argp_option options[] = {
@@ -63,30 +62,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'i': o->input = arg; return 0;
 	case 'f': o->force = 1; return 0;
 	case KEY_STDIO: case KEY_TUI: return 0;
-	case KEY_CHILDREN: o->children = 1; return 0;
-	case KEY_NO_CHILDREN: o->children = 0; return 0;
-	case 's': o->sort = arg; return 0;
-	case 'n': o->view.show_nr = 1; return 0;
+	case KEY_CHILDREN: o->rep.children = 1; return 0;
+	case KEY_NO_CHILDREN: o->rep.children = 0; return 0;
+	case 's': o->rep.sort = arg; return 0;
+	case 'n': o->print.show_nr = 1; return 0;
 	case KEY_PERCENT_LIMIT:
-		o->view.percent_limit = strtod(arg, &end);
+		o->print.percent_limit = strtod(arg, &end);
 		if (end == arg || *end)
 			argp_error(state, "--percent-limit wants a number, not '%s'", arg);
 		return 0;
 	case 'g':
-		o->cg = arg ? arg : "graph";
+		o->rep.call_graph = arg ? arg : "graph";
 		o->cg_pending = !arg;
 		return 0;
-	case KEY_COMM: o->comms = arg; return 0;
-	case KEY_DSO: o->dsos = arg; return 0;
-	case KEY_PID: o->pids = arg; return 0;
-	case KEY_TID: o->tids = arg; return 0;
-	case KEY_SYMBOLS: o->syms = arg; return 0;
+	case KEY_COMM: o->rep.comms = arg; return 0;
+	case KEY_DSO: o->rep.dsos = arg; return 0;
+	case KEY_PID: o->rep.pids = arg; return 0;
+	case KEY_TID: o->rep.tids = arg; return 0;
+	case KEY_SYMBOLS: o->rep.symbols = arg; return 0;
 	case KEY_HEADER: o->header = 1; return 0;
 	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
 			/* perf takes "-g flat": the next word is -g's parameter */
-			o->cg = arg;
+			o->rep.call_graph = arg;
 			o->cg_pending = 0;
 			return 0;
 		}
@@ -103,200 +102,13 @@ static const struct argp argp = {
 	.doc = "Show the profile in a perf.data file, the way perf report --stdio does.",
 };
 
-/* Whether word is in the comma-separated list (NULL: everything is). */
-static int in_list(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = list;
-
-	if (!list)
-		return 1;
-	while (p && *p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && !strncmp(p, word, n))
-			return 1;
-		p = comma ? comma + 1 : NULL;
-	}
-	return 0;
-}
-
-static int in_id_list(const char *list, int id)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", id);
-	return in_list(list, buf);
-}
-
-static int parse_sort(const char *s, struct report_view *v)
-{
-	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace" };
-	char *copy = strdup(s), *tok, *save;
-
-	v->nr_keys = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < sizeof(names) / sizeof(*names); i++)
-			if (!strcmp(tok, names[i]))
-				break;
-		if (i == sizeof(names) / sizeof(*names) || v->nr_keys == 8) {
-			error("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace)", tok);
-			free(copy);
-			return -1;
-		}
-		v->keys[v->nr_keys++] = (enum lupe_sort_key)i;
-	}
-	free(copy);
-	return 0;
-}
-
-static int parse_cg(const char *s, struct report_view *v, int *caller)
-{
-	char *copy = strdup(s), *tok, *save, *end;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "graph") || !strcmp(tok, "fractal")) {
-			v->cg = CG_GRAPH;
-			v->cg_fractal = !strcmp(tok, "fractal");
-		}
-		else if (!strcmp(tok, "flat"))
-			v->cg = CG_FLAT;
-		else if (!strcmp(tok, "folded"))
-			v->cg = CG_FOLDED;
-		else if (!strcmp(tok, "none"))
-			v->cg = CG_NONE;
-		else if (!strcmp(tok, "caller"))
-			*caller = 1;
-		else if (!strcmp(tok, "callee"))
-			*caller = 0;
-		else if (!strcmp(tok, "function") || !strcmp(tok, "address") || !strcmp(tok, "percent"))
-			continue;
-		else if ((v->cg_min_percent = strtod(tok, &end)), end == tok || *end) {
-			error("unknown call-graph parameter '%s' (try graph,0.5,caller)", tok);
-			free(copy);
-			return -1;
-		}
-	}
-	free(copy);
-	return 0;
-}
-
-struct report_tool {
-	struct lupe_tool tool;
-	struct report_opts *o;
-	struct lupe_hists **hists;
-	size_t nr_hists;
-	struct lupe_hist_opts ho;
-	int by_trace, ready, failed;
-};
-
-static int setup_view(struct report_tool *rt, struct lupe_perf_file *f);
-static struct lupe_hists *hists_of(struct report_tool *rt, int idx);
-
-static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
-		     const struct lupe_sample *sample, struct lupe_thread *thread,
-		     const struct perf_event_header *ev)
-{
-	struct report_tool *rt = (struct report_tool *)tool;
-	struct report_opts *o = rt->o;
-	char trace[4096];
-	const char *text = NULL;
-
-	if (o->pids && !in_id_list(o->pids, (int)sample->pid))
-		return 0;
-	if (o->tids && !in_id_list(o->tids, (int)sample->tid))
-		return 0;
-	if (o->comms && !in_list(o->comms, thread->comm ? thread->comm : ""))
-		return 0;
-	struct lupe_hists *h;
-
-	if (!rt->ready && setup_view(rt, lupe_session_file(s))) {
-		rt->failed = 1;
-		return 1; /* stop: the options were refused */
-	}
-	if (!(h = hists_of(rt, lupe_evsel_idx(evsel))))
-		return -ENOMEM;
-	if (rt->by_trace && sample->raw && lupe_evsel_format_trace(evsel, sample, trace, sizeof(trace)) >= 0)
-		text = trace;
-	return lupe_hists_add(h, s, sample, thread, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, text);
-}
-
-static int keep_entry(const struct lupe_hist_entry *e, void *arg)
-{
-	struct report_opts *o = arg;
-
-	if (o->dsos && !(e->dso && (in_list(o->dsos, lupe_dso_short_name(e->dso)) ||
-				    in_list(o->dsos, lupe_dso_long_name(e->dso)))))
-		return 0;
-	if (o->syms && !(e->sym && in_list(o->syms, e->sym->name)))
-		return 0;
-	return 1;
-}
-
-/*
- * Decide the view from the events: callchains, children, the default sort.
- * In pipe mode the events are only known once the first sample comes.
- */
-static int setup_view(struct report_tool *rt, struct lupe_perf_file *f)
-{
-	struct report_opts *o = rt->o;
-	int has_chain = 0, all_tp = 1, caller = -1;
-	size_t nev = lupe_perf_file_nr_evsels(f);
-
-	for (size_t i = 0; i < nev; i++) {
-		has_chain |= !!(lupe_evsel_attr(lupe_perf_file_evsel(f, i))->sample_type & PERF_SAMPLE_CALLCHAIN);
-		all_tp &= lupe_evsel_attr(lupe_perf_file_evsel(f, i))->type == PERF_TYPE_TRACEPOINT;
-	}
-	o->view.cg = has_chain ? CG_GRAPH : CG_NONE;
-	o->view.cg_min_percent = 0.5;
-	if (o->cg && parse_cg(o->cg, &o->view, &caller))
-		return -1;
-	if (!has_chain)
-		o->view.cg = CG_NONE;
-	/* perf decides children before a pipe's events are known: off there */
-	o->view.children = o->children < 0 ? has_chain && !lupe_perf_file_is_pipe(f) :
-			   o->children && has_chain;
-	if (caller < 0) /* perf's pipe mode keeps the caller order it set for children */
-		caller = o->view.children || (lupe_perf_file_is_pipe(f) && o->children < 0);
-	/* perf sorts a file of tracepoints only by their fields */
-	if (parse_sort(o->sort ? o->sort : all_tp && nev ? "trace" : "comm,dso,sym", &o->view))
-		return -1;
-	for (int k = 0; k < o->view.nr_keys; k++)
-		rt->by_trace |= o->view.keys[k] == LUPE_SORT_TRACE;
-	rt->ho = (struct lupe_hist_opts){ .nr_keys = o->view.nr_keys, .children = o->view.children,
-					  .callchain = o->view.cg != CG_NONE, .caller = caller };
-	memcpy(rt->ho.keys, o->view.keys, sizeof(rt->ho.keys));
-	rt->ready = 1;
-	return 0;
-}
-
-/* The histogram of event idx, made when its first sample comes. */
-static struct lupe_hists *hists_of(struct report_tool *rt, int idx)
-{
-	if ((size_t)idx >= rt->nr_hists) {
-		size_t n = (size_t)idx + 8;
-		struct lupe_hists **v = realloc(rt->hists, n * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		memset(v + rt->nr_hists, 0, (n - rt->nr_hists) * sizeof(*v));
-		rt->hists = v;
-		rt->nr_hists = n;
-	}
-	if (!rt->hists[idx])
-		rt->hists[idx] = lupe_hists_new(&rt->ho);
-	return rt->hists[idx];
-}
-
 static int report(struct report_opts *o)
 {
-	struct report_tool rt = { .tool = { .sample = on_sample, .ordered = 1 }, .o = o };
+	struct lupe_report *rep = NULL;
 	struct lupe_perf_file *f;
 	struct lupe_session *s;
 	const struct lupe_session_stats *st;
+	const struct lupe_report_view *view;
 	int err, ret = 1;
 
 	s = lupe_session_new(o->input, o->force);
@@ -311,11 +123,10 @@ static int report(struct report_opts *o)
 	}
 	if (!o->header)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	if (!lupe_perf_file_is_pipe(f) && setup_view(&rt, f))
+	rep = lupe_report_new(&o->rep);
+	if (!rep)
 		goto out;
-	err = lupe_session_process(s, &rt.tool);
-	if (rt.failed)
-		goto out;
+	err = lupe_session_process(s, lupe_report_tool(rep));
 	if (err) {
 		const char *why = lupe_perf_file_error(f);
 
@@ -340,39 +151,37 @@ static int report(struct report_opts *o)
 			(unsigned long long)all, 100.0 * (double)st->nr_lost_samples / (double)all);
 	}
 	printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
-	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f) && i < rt.nr_hists; i++) {
+	if (lupe_report_finish(rep) < 0)
+		goto out;
+	/* no view: the filters let no sample through */
+	for (size_t i = 0; (view = lupe_report_view(rep)) && i < lupe_perf_file_nr_evsels(f); i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
+		struct lupe_hists *h = lupe_report_hists(rep, (int)i);
 
-		if (!lupe_evsel_stats(e)->nr_samples || !rt.hists[i])
+		if (!lupe_evsel_stats(e)->nr_samples || !h)
 			continue;
-		if (lupe_hists_finish(rt.hists[i], keep_entry, o) < 0)
-			goto out;
-		report_print_hists(stdout, &o->view, e, rt.hists[i], lupe_evsel_stats(e)->nr_samples);
+		report_print_hists(stdout, view, &o->print, e, h, lupe_evsel_stats(e)->nr_samples);
 	}
 	ret = err ? 1 : 0;
 out:
-	for (size_t i = 0; i < rt.nr_hists; i++)
-		lupe_hists_delete(rt.hists[i]);
-	free(rt.hists);
+	lupe_report_delete(rep);
 	lupe_session_delete(s);
 	return ret;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .input = "perf.data", .children = -1 };
+	struct report_opts o = {
+		.input = "perf.data",
+		.rep = { .sz = sizeof(struct lupe_report_opts), .children = -1 },
+	};
 	int idx;
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
-	{
-		/* refuse bad --sort and -g values before reading anything */
-		struct report_view check = { 0 };
-		int caller;
-
-		if ((o.sort && parse_sort(o.sort, &check)) || (o.cg && parse_cg(o.cg, &check, &caller)))
-			return EXIT_USAGE;
-	}
+	/* refuse bad --sort and -g values before reading anything */
+	if (lupe_report_check_opts(&o.rep))
+		return EXIT_USAGE;
 	setup_pager();
 	return report(&o);
 }

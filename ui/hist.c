@@ -247,7 +247,8 @@ static const char *units(uint64_t *v)
 	return " ";
 }
 
-void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe_evsel *evsel,
+void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
+			const struct lupe_evsel *evsel,
 			struct lupe_hists *h, uint64_t nr_samples)
 {
 	uint64_t total = lupe_hists_total_period(h), n = nr_samples;
@@ -266,7 +267,7 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {
 		double p = pct(v->children ? e->children : e->self, total);
 
-		if (p < v->percent_limit)
+		if (p < po->percent_limit)
 			break;
 		shown = i + 1;
 		for (int k = 0; k < v->nr_keys; k++) {
@@ -290,14 +291,14 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 		if ((int)strlen(key_head(v->keys[k])) > width[k])
 			width[k] = (int)strlen(key_head(v->keys[k]));
 	fputs(v->children ? "# Children      Self" : "# Overhead", fp);
-	if (v->show_nr)
+	if (po->show_nr)
 		fputs("       Samples", fp);
 	for (int k = 0; k < v->nr_keys; k++)
 		fprintf(fp, "  %-*s", width[k], key_head(v->keys[k]));
 	fputs("\n# ........", fp);
 	if (v->children)
 		fputs("  ........", fp);
-	if (v->show_nr)
+	if (po->show_nr)
 		fputs("  ............", fp);
 	for (int k = 0; k < v->nr_keys; k++) {
 		fputs("  ", fp);
@@ -305,7 +306,7 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 			fputc('.', fp);
 	}
 	fputs("\n#\n", fp);
-	if (v->cg == CG_FLAT || v->cg == CG_FOLDED)
+	if (v->cg == LUPE_CG_FLAT || v->cg == LUPE_CG_FOLDED)
 		path = malloc(1024 * sizeof(*path));
 	for (long i = 0; i < shown; i++) {
 		e = lupe_hists_entry(h, i);
@@ -313,7 +314,7 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 			fprintf(fp, "  %7.2f%%  %7.2f%%", pct(e->children, total), pct(e->self, total));
 		else
 			fprintf(fp, "  %7.2f%%", pct(e->self, total));
-		if (v->show_nr)
+		if (po->show_nr)
 			fprintf(fp, "  %12llu", (unsigned long long)e->nr_samples);
 		for (int k = 0; k < v->nr_keys; k++) {
 			/* perf pads every column but a last symbol or trace one */
@@ -327,10 +328,10 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 				fprintf(fp, "  %-*s", pad ? width[k] : 0, buf);
 		}
 		fputc('\n', fp);
-		if (v->cg == CG_GRAPH)
+		if (v->cg == LUPE_CG_GRAPH)
 			print_graph(&g, &e->chain, v->children ? e->children : e->self);
-		else if (path && (v->cg == CG_FLAT || v->cg == CG_FOLDED))
-			print_flat_paths(&g, path, 0, &e->chain, v->cg == CG_FOLDED);
+		else if (path && (v->cg == LUPE_CG_FLAT || v->cg == LUPE_CG_FOLDED))
+			print_flat_paths(&g, path, 0, &e->chain, v->cg == LUPE_CG_FOLDED);
 	}
 	free(path);
 	fputs("\n\n", fp);

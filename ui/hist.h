@@ -5,22 +5,17 @@
 
 #include <stdio.h>
 #include <lupe/hist.h>
+#include <lupe/report.h>
 
-enum cg_mode { CG_NONE, CG_GRAPH, CG_FLAT, CG_FOLDED };
-
-struct report_view {
-	int children;
-	int show_nr;
-	double percent_limit;
-	enum cg_mode cg;
-	double cg_min_percent;
-	int cg_fractal; /* graph percentages relative to the parent */
-	enum lupe_sort_key keys[8];
-	int nr_keys;
+/* How the entries print, beyond the report's view. */
+struct report_print_opts {
+	int show_nr;          /* -n: a Samples column */
+	double percent_limit; /* hide entries below this percentage */
 };
 
 /* The "# Samples: ..." block, the column heads and the entries with their chains. */
-void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe_evsel *evsel,
+void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
+			const struct lupe_evsel *evsel,
 			struct lupe_hists *h, uint64_t nr_samples);
 
 #endif

@@ -78,7 +78,8 @@ struct stack {
 struct lupe_hists {
 	struct lupe_hist_opts opts;
 	unsigned keymask;
-	struct arena arena;
+	struct arena arena;       /* stacks: kept until a reset */
+	struct arena out;         /* entries and chain nodes: rebuilt by each finish */
 	struct phash stacks;
 	struct stack *first_made, **last_made;
 	struct phash strings; /* comms and trace texts, one copy each */
@@ -106,13 +107,26 @@ void lupe_hists_delete(struct lupe_hists *h)
 {
 	if (!h)
 		return;
-	arena_free(&h->arena);
-	lupe_phash_free(&h->stacks);
+	lupe_hists_reset(h);
 	for (size_t i = 0; i < h->strings.cap; i++)
 		free(h->strings.items[i]);
 	lupe_phash_free(&h->strings);
-	free(h->entries);
 	free(h);
+}
+
+void lupe_hists_reset(struct lupe_hists *h)
+{
+	arena_free(&h->arena);
+	arena_free(&h->out);
+	lupe_phash_free(&h->stacks);
+	memset(&h->stacks, 0, sizeof(h->stacks));
+	free(h->entries);
+	h->entries = NULL;
+	h->nr_entries = 0;
+	h->first_made = NULL;
+	h->last_made = NULL;
+	h->total_period = 0;
+	h->nr_samples = 0;
 }
 
 uint64_t lupe_hists_total_period(const struct lupe_hists *h)
@@ -358,7 +372,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 		return NULL;
 	if (*slot)
 		return *slot;
-	e = arena_alloc(&h->arena, sizeof(*e));
+	e = arena_alloc(&h->out, sizeof(*e));
 	if (!e)
 		return NULL;
 	memset(e, 0, sizeof(*e));
@@ -399,7 +413,7 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 		for (c = node->child; c && !same_node(c, f); c = c->next)
 			last = &c->next;
 		if (!c) {
-			c = arena_alloc(&h->arena, sizeof(*c));
+			c = arena_alloc(&h->out, sizeof(*c));
 			if (!c)
 				return -ENOMEM;
 			*c = (struct lupe_cc_node){ f->dso, f->sym, f->addr, f->kernel, 0, 0, NULL, NULL };
@@ -499,12 +513,11 @@ static const char *dso_name(const struct lupe_hist_entry *e)
 	return e->dso ? e->dso->short_name : "[unknown]";
 }
 
-static int sort_mode_children;
-
-static int cmp_entry(const void *a, const void *b)
+static int cmp_entry(const void *a, const void *b, void *arg)
 {
 	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
 	const struct lupe_hist_entry *y = *(const struct lupe_hist_entry *const *)b;
+	int sort_mode_children = *(const int *)arg;
 	int c;
 
 	if (sort_mode_children && x->children != y->children)
@@ -534,6 +547,11 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 
 	if (!seen)
 		return -ENOMEM;
+	/* a finish again (top's refresh) starts from the stacks: the last entries go */
+	arena_free(&h->out);
+	free(h->entries);
+	h->entries = NULL;
+	h->nr_entries = 0;
 	/* in the order samples first made them: an entry keeps its first sample's level, as perf's */
 	for (struct stack *st = h->first_made; st; st = st->next_made) {
 		if (add_stack(h, &t, st, seen)) {
@@ -555,9 +573,8 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 		v[n++] = e;
 	}
 	free(t.hashes);
-	sort_mode_children = h->opts.children;
 	if (n)
-		qsort(v, n, sizeof(*v), cmp_entry);
+		qsort_r(v, n, sizeof(*v), cmp_entry, &h->opts.children);
 	h->entries = v;
 	h->nr_entries = n;
 	return n;

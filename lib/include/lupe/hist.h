@@ -67,10 +67,15 @@ LUPE_API int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s,
 /*
  * Build the entries from what was added and sort them (by children, then
  * self, when children are on). keep decides which entries stay (NULL:
- * all); it may look at dso and sym. Returns the number of entries.
+ * all); it may look at dso and sym. Returns the number of entries. May be
+ * called again after more samples (top's refresh): the entries of the
+ * previous call are freed then.
  */
 LUPE_API long lupe_hists_finish(struct lupe_hists *h,
 				int (*keep)(const struct lupe_hist_entry *e, void *arg), void *arg);
+
+/* Forget every sample and entry (top -z); the options stay. */
+LUPE_API void lupe_hists_reset(struct lupe_hists *h);
 
 LUPE_API struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx);
 LUPE_API uint64_t lupe_hists_total_period(const struct lupe_hists *h);

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report consumer: a session tool that turns samples into one
+ * histogram per event, with perf report's filters, sort keys and callchain
+ * modes. report, top (a live source, refreshed) and the TUI share it; a
+ * printer walks the entries after lupe_report_finish().
+ *
+ *   rep = lupe_report_new(&opts);
+ *   lupe_session_read(session, source, lupe_report_tool(rep));
+ *   lupe_report_finish(rep);          again after more samples (top)
+ *   ... lupe_report_hists(rep, idx), lupe_report_view(rep) ...
+ *   lupe_report_reset(rep);           forget the samples (top -z)
+ *   lupe_report_delete(rep);
+ */
+#ifndef LUPE_REPORT_H
+#define LUPE_REPORT_H
+
+#include <stddef.h>
+#include <lupe/core.h>
+#include <lupe/hist.h>
+#include <lupe/session.h>
+
+struct lupe_report_opts {
+	size_t sz;              /* sizeof(struct lupe_report_opts) */
+	/* sort keys, comma-separated: comm,pid,tid,dso,sym,cpu,trace;
+	 * NULL: comm,dso,sym (trace when every event is a tracepoint, as perf) */
+	const char *sort;
+	/* perf's -g parameter: graph|fractal|flat|folded|none[,MIN_PERCENT][,caller|callee];
+	 * NULL: graph when the samples have callchains */
+	const char *call_graph;
+	int children;           /* 1, 0, or -1: perf's default (on with callchains, off for a pipe) */
+	/* only these (comma lists; NULL: all) */
+	const char *comms, *pids, *tids, *dsos, *symbols;
+};
+
+enum lupe_cg_mode { LUPE_CG_NONE, LUPE_CG_GRAPH, LUPE_CG_FLAT, LUPE_CG_FOLDED };
+
+/* What the report decided from the options and the events. */
+struct lupe_report_view {
+	int children;
+	enum lupe_cg_mode cg;
+	double cg_min_percent;
+	int cg_fractal;          /* graph percentages relative to the parent */
+	int caller;              /* chains from the caller down */
+	enum lupe_sort_key keys[8];
+	int nr_keys;
+};
+
+struct lupe_report;
+
+/*
+ * Check the sort keys and the call-graph parameter before reading
+ * anything. Returns 0 or -EINVAL; the reason was logged.
+ */
+LUPE_API int lupe_report_check_opts(const struct lupe_report_opts *opts);
+
+/* A report (opts copied; its strings must outlive it). NULL + errno (EINVAL: logged). */
+LUPE_API struct lupe_report *lupe_report_new(const struct lupe_report_opts *opts);
+/* Frees the histograms too; NULL is ok. */
+LUPE_API void lupe_report_delete(struct lupe_report *rep);
+
+/* The tool to feed to lupe_session_read() (ordered, owned by rep). */
+LUPE_API struct lupe_tool *lupe_report_tool(struct lupe_report *rep);
+
+/*
+ * Build and sort every histogram's entries from the samples so far, the
+ * dso and symbol filters applied. May be called again after more samples.
+ * Returns 0 or a negative error.
+ */
+LUPE_API int lupe_report_finish(struct lupe_report *rep);
+
+/* Forget every sample (top -z); the view stays. */
+LUPE_API void lupe_report_reset(struct lupe_report *rep);
+
+/* The view, decided at the first sample; NULL before. */
+LUPE_API const struct lupe_report_view *lupe_report_view(const struct lupe_report *rep);
+
+/* The histogram of the event at evsel_idx, NULL when it had no sample. */
+LUPE_API struct lupe_hists *lupe_report_hists(struct lupe_report *rep, int evsel_idx);
+
+#endif
