@@ -45,7 +45,7 @@ int lupe_decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *ou
 		ret = ZSTD_decompressStream(d->ds, &o, &in);
 		out->len += o.pos;
 		if (ZSTD_isError(ret)) {
-			pr_debug("zstd: %s\n", ZSTD_getErrorName(ret));
+			pr_debug("zstd: %s", ZSTD_getErrorName(ret));
 			/* A broken frame leaves the stream unusable: start over. */
 			ZSTD_initDStream(d->ds);
 			return -LUPE_ERR_CORRUPT;

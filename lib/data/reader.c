@@ -212,7 +212,7 @@ void *lupe_perf_file_tep(struct lupe_perf_file *f)
 	f->tep_tried = 1;
 	f->tep = lupe_tracing_data_parse(d, size);
 	if (!f->tep && errno != LUPE_ERR_CORRUPT) /* a corrupt one was said already */
-		pr_warn("cannot parse the tracing data: tracepoint fields are not shown\n");
+		pr_warn("cannot parse the tracing data: tracepoint fields are not shown");
 	return f->tep;
 }
 
@@ -226,7 +226,7 @@ static int read_features(struct lupe_perf_file *f)
 	if (!nr)
 		return 0;
 	if (off > f->map_size || (f->map_size - off) / sizeof(struct perf_file_section) < (size_t)nr) {
-		pr_warn("the feature table at offset %#llx is missing: header information is not shown\n",
+		pr_warn("the feature table at offset %#llx is missing: header information is not shown",
 			(unsigned long long)off);
 		return 0;
 	}
@@ -241,7 +241,7 @@ static int read_features(struct lupe_perf_file *f)
 		if (i >= HEADER_LAST_FEATURE)
 			continue;
 		if (sec.offset > f->map_size || sec.size > f->map_size - sec.offset)
-			pr_warn("feature %d at offset %#llx runs past the end of the file: ignored\n",
+			pr_warn("feature %d at offset %#llx runs past the end of the file: ignored",
 				i, (unsigned long long)sec.offset);
 		else
 			f->features[i] = (struct feature){ f->map + sec.offset, sec.size, NULL };
@@ -317,10 +317,10 @@ static int open_file_mode(struct lupe_perf_file *f, const char *path)
 			   path, (unsigned long long)h->data.offset, f->map_size);
 	if (!h->data.size) {
 		/* perf record killed before it wrote the header: what is there is valid. */
-		pr_warn("'%s' has a data size of 0: was the recording cut short? reading to the end of the file\n", path);
+		pr_warn("'%s' has a data size of 0: was the recording cut short? reading to the end of the file", path);
 		f->data_end = f->map_size;
 	} else if (h->data.size > f->map_size - h->data.offset) {
-		pr_warn("'%s' is truncated: its data section ends at %#llx but the file at %#zx\n", path,
+		pr_warn("'%s' is truncated: its data section ends at %#llx but the file at %#zx", path,
 			(unsigned long long)(h->data.offset + h->data.size), f->map_size);
 		f->data_end = f->map_size;
 	} else {
@@ -404,7 +404,7 @@ fail_errno:
 fail:
 	if (!f->errbuf[0])
 		snprintf(f->errbuf, sizeof(f->errbuf), "cannot read '%s': %s", path, lupe_strerror(err));
-	lupe_log(LUPE_LOG_ERROR, "%s\n", f->errbuf);
+	lupe_log(LUPE_LOG_ERROR, "%s", f->errbuf);
 	lupe_perf_file_close(f);
 	return err_ptr(err);
 }

@@ -126,7 +126,7 @@ static int parse_formats(struct tep_handle *tep, struct tcur *c, const char *sys
 		if (!p)
 			return -1;
 		if (tep_parse_event(tep, p, size, sys))
-			pr_debug("tracing data: cannot parse a format of '%s'\n", sys);
+			pr_debug("tracing data: cannot parse a format of '%s'", sys);
 	}
 	return c->ok ? 0 : -1;
 }
@@ -231,7 +231,7 @@ static int parses_safely(const void *data, size_t size)
 void *lupe_tracing_data_parse(const void *data, size_t size)
 {
 	if (!parses_safely(data, size)) {
-		pr_warn("the tracing data is malformed (libtraceevent cannot parse it): tracepoint fields are not shown\n");
+		pr_warn("the tracing data is malformed (libtraceevent cannot parse it): tracepoint fields are not shown");
 		return err_ptr(-LUPE_ERR_CORRUPT);
 	}
 	return parse(data, size);

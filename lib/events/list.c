@@ -251,7 +251,7 @@ static int list_tracepoints(struct lupe_event_desc_list *l, const char *glob)
 	/* perf 6.1 sorts the "sys:name" strings: "fib6:..." before "fib:..." */
 	sort_from(l, from);
 	if (ret == -LUPE_ERR_NO_TRACEFS || ret == -ENOENT || ret == -EACCES) {
-		pr_warn("cannot list tracepoints: %s\n", lupe_strerror(ret));
+		pr_warn("cannot list tracepoints: %s", lupe_strerror(ret));
 		return 0;
 	}
 	return ret < 0 ? ret : 0;

@@ -203,7 +203,7 @@ static int load_formats(struct pmu *pmu, const char *dir)
 
 		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path) ||
 		    lupe_read_small_file(path, buf, sizeof(buf)) < 0 || format_parse(f, buf)) {
-			pr_debug("pmu %s: skipping format '%s'\n", pmu->name, names[i]);
+			pr_debug("pmu %s: skipping format '%s'", pmu->name, names[i]);
 			continue;
 		}
 		f->name = names[i];

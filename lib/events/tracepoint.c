@@ -62,7 +62,7 @@ const char *lupe_tracefs_dir(void)
 		return err_ptr(denied);
 	/* Not mounted: root may mount it, as perf does through libapi. */
 	if (mount("nodev", dirs[0], "tracefs", 0, NULL) == 0 && has_events(dirs[0]) > 0) {
-		pr_info("mounted tracefs on %s\n", dirs[0]);
+		pr_info("mounted tracefs on %s", dirs[0]);
 		return found = dirs[0];
 	}
 	return err_ptr(-LUPE_ERR_NO_TRACEFS);

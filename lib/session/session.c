@@ -371,7 +371,7 @@ static int deliver(void *arg, const struct perf_event_header *ev)
 	case PERF_RECORD_EXIT:
 		err = lupe_machine_process(s->machine, ev);
 		if (err == -LUPE_ERR_CORRUPT) {
-			pr_debug("skipping a malformed record of type %u\n", ev->type);
+			pr_debug("skipping a malformed record of type %u", ev->type);
 			err = 0;
 		}
 		if (err)

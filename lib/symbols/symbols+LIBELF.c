@@ -306,7 +306,7 @@ int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 		for (int i = 1; i < dso->build_id_size && n < (int)sizeof(cache); i++)
 			n += snprintf(cache + n, sizeof(cache) - n, "%02x", dso->build_id[i]);
 		snprintf(cache + n, sizeof(cache) - n, "/elf");
-		pr_debug("'%s' changed since the recording (build-id differs): trying %s\n", path, cache);
+		pr_debug("'%s' changed since the recording (build-id differs): trying %s", path, cache);
 		elf = open_elf(cache, &fd);
 		if (!elf)
 			return -ENOENT;

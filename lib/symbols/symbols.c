@@ -235,7 +235,7 @@ int lupe_dso_load(struct lupe_dso *dso)
 	else
 		err = -ENOENT;
 	if (err)
-		pr_debug("no symbols for '%s': %s\n", dso->long_name, lupe_strerror(err));
+		pr_debug("no symbols for '%s': %s", dso->long_name, lupe_strerror(err));
 	return err;
 }
 
