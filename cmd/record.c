@@ -310,16 +310,6 @@ static void summary(const struct lupe_record *rec, const struct record_args *a)
 		st.lost ? ", some lost" : "");
 }
 
-/* Reap the workload if it has exited; 1 once it has. */
-static int workload_done(struct lupe_workload *w)
-{
-	if (w->pid <= 0 || w->reaped)
-		return 1;
-	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid)
-		w->reaped = 1;
-	return w->reaped;
-}
-
 static int pidfd_of(pid_t pid)
 {
 #ifdef SYS_pidfd_open
@@ -469,7 +459,7 @@ int cmd_record(int argc, char **argv)
 			err = r;
 			break;
 		}
-		if (signr != -1 || r == 1 || (a.o.workload && workload_done(&wl)))
+		if (signr != -1 || r == 1 || (a.o.workload && lupe_workload_poll(&wl)))
 			break;
 		if (sig_pipe[0] >= 0) {
 			char buf[16];
@@ -478,7 +468,7 @@ int cmd_record(int argc, char **argv)
 				;
 		}
 	}
-	if (a.o.workload && !workload_done(&wl)) {
+	if (a.o.workload && !lupe_workload_poll(&wl)) {
 		kill(wl.pid, SIGTERM);
 		while (lupe_workload_wait(&wl) == -EINTR)
 			;
@@ -500,7 +490,7 @@ out:
 	if (pidfd >= 0)
 		close(pidfd);
 	lupe_record_delete(rec);
-	if (wl.pid > 0 && !wl.reaped)
+	if (wl.pid > 0 && !lupe_workload_poll(&wl))
 		lupe_workload_abort(&wl);
 	lupe_thread_map_put(threads);
 	lupe_cpu_map_put(cpus);

@@ -363,10 +363,8 @@ static void wait_loop(struct stat_ctx *ctx, struct lupe_workload *w, uint64_t t0
 		}
 		sig = sigtimedwait(&ctx->sigs, NULL, timeout);
 		if (sig == SIGCHLD && w) {
-			if (waitpid(w->pid, &w->status, WNOHANG) == w->pid) {
-				w->reaped = 1;
+			if (lupe_workload_poll(w))
 				return;
-			}
 		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
 			ctx->interrupted = 1;
 			if (!w)

@@ -130,6 +130,15 @@ int lupe_workload_wait(struct lupe_workload *w)
 	return -errno;
 }
 
+int lupe_workload_poll(struct lupe_workload *w)
+{
+	if (w->pid <= 0 || w->reaped)
+		return 1;
+	if (waitpid(w->pid, &w->status, WNOHANG) == w->pid)
+		w->reaped = 1;
+	return w->reaped;
+}
+
 int lupe_workload_exit_code(const struct lupe_workload *w)
 {
 	if (!w->reaped)

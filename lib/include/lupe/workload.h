@@ -10,6 +10,10 @@
 #include <sys/types.h>
 #include <lupe/core.h>
 
+/*
+ * A child to measure. Callers read pid; the rest is the library's (start
+ * from { .pid = -1 }, reap with lupe_workload_wait() or _poll()).
+ */
 struct lupe_workload {
 	pid_t pid;   /* the child, or -1 */
 	int go_fd;   /* written to release the child */
@@ -40,6 +44,9 @@ LUPE_API void lupe_workload_abort(struct lupe_workload *w);
  * with w->status set.
  */
 LUPE_API int lupe_workload_wait(struct lupe_workload *w);
+
+/* Reap the child if it exited, without waiting: 1 once reaped (or none), else 0. */
+LUPE_API int lupe_workload_poll(struct lupe_workload *w);
 
 /* The exit status a shell would give for w->status (128+sig when killed). */
 LUPE_API int lupe_workload_exit_code(const struct lupe_workload *w);
