@@ -20,7 +20,7 @@
 #define FONT_SIZE 12
 #define FONT_W 0.59
 #define XPAD 10
-#define YPAD1 (FONT_SIZE * 3)
+#define YPAD1 (FONT_SIZE * 4)
 #define YPAD2 (FONT_SIZE * 2 + 10)
 #define MIN_W 0.1
 
@@ -268,7 +268,7 @@ static int write_svg(const struct flow *fl, uint64_t total, int diff,
 	lupe_xml_str(out, title, strlen(title));
 	fputs("</text>\n", out);
 	if (o->subtitle) {
-		fprintf(out, "<text id=\"subtitle\" x=\"%d\" y=\"%d\" style=\"text-anchor: middle\">", width / 2, YPAD1 - 4);
+		fprintf(out, "<text id=\"subtitle\" x=\"%d\" y=\"%d\" style=\"text-anchor: middle\">", width / 2, YPAD1 - 8);
 		lupe_xml_str(out, o->subtitle, strlen(o->subtitle));
 		fputs("</text>\n", out);
 	}
