@@ -207,7 +207,8 @@ static long stack_leaf(struct collect *c, struct lupe_session *s, struct lupe_th
 	uint64_t hash;
 	long leaf;
 
-	if (!ips) {
+	/* no chain, or an empty one (--call-graph dwarf in user mode): the ip says it */
+	if (!ips || !nr) {
 		ips = &sample->ip;
 		nr = 1;
 	}

@@ -82,7 +82,7 @@ struct pprof {
 	Lupe__Pprof__Function *funcs, **func_ptrs;
 	Lupe__Pprof__Sample *samples, **sample_ptrs;
 	Lupe__Pprof__Label *labels, **label_ptrs;
-	uint64_t *loc_ids;
+	uint64_t *loc_ids, *map_id;
 	int64_t *values;
 };
 
@@ -107,6 +107,7 @@ static void pprof_free(struct pprof *pp)
 	free(pp->labels);
 	free(pp->label_ptrs);
 	free(pp->loc_ids);
+	free(pp->map_id);
 	free(pp->values);
 }
 
@@ -155,15 +156,32 @@ static int fill(const struct lupe_profile *p, struct pprof *pp, Lupe__Pprof__Pro
 	if (p->last_time > p->first_time)
 		prof->duration_nanos = (int64_t)(p->last_time - p->first_time);
 
-	if (!ALLOC(pp->maps, p->nr_dsos) || !ALLOC(pp->map_ptrs, p->nr_dsos))
+	if (!ALLOC(pp->maps, p->nr_dsos) || !ALLOC(pp->map_ptrs, p->nr_dsos) ||
+	    !ALLOC(pp->map_id, p->nr_dsos))
 		return -ENOMEM;
+	/*
+	 * pprof takes the first mapping for the main binary: the DSO named
+	 * like the first thread's comm, when there is one.
+	 */
+	for (size_t i = 0; i < p->nr_dsos; i++)
+		pp->map_id[i] = i + 1;
+	for (size_t i = 0; p->nr_threads && i < p->nr_dsos; i++) {
+		const char *comm = p->threads[0].comm;
+
+		if (!p->dsos[i].kernel && !strncmp(p->dsos[i].short_name, comm, strlen(comm))) {
+			for (size_t k = 0; k < i; k++)
+				pp->map_id[k]++;
+			pp->map_id[i] = 1;
+			break;
+		}
+	}
 	for (size_t i = 0; i < p->nr_dsos; i++) {
 		const struct lupe_prof_dso *d = &p->dsos[i];
-		Lupe__Pprof__Mapping *m = &pp->maps[i];
+		Lupe__Pprof__Mapping *m = &pp->maps[pp->map_id[i] - 1];
 		char hex[41];
 
 		lupe__pprof__mapping__init(m);
-		m->id = i + 1;
+		m->id = pp->map_id[i];
 		m->memory_start = d->start;
 		m->memory_limit = d->limit;
 		m->file_offset = d->pgoff;
@@ -173,7 +191,7 @@ static int fill(const struct lupe_profile *p, struct pprof *pp, Lupe__Pprof__Pro
 		hex[2 * d->build_id_size] = 0;
 		if ((m->filename = str_index(st, d->name)) < 0 || (m->build_id = str_index(st, hex)) < 0)
 			return -ENOMEM;
-		pp->map_ptrs[i] = m;
+		pp->map_ptrs[pp->map_id[i] - 1] = m;
 	}
 	prof->n_mapping = p->nr_dsos;
 	prof->mapping = pp->map_ptrs;
@@ -201,7 +219,7 @@ static int fill(const struct lupe_profile *p, struct pprof *pp, Lupe__Pprof__Pro
 		pp->line_ptrs[i] = ln;
 		lupe__pprof__location__init(l);
 		l->id = i + 1;
-		l->mapping_id = f->dso != LUPE_PROF_NONE ? f->dso + 1 : 0;
+		l->mapping_id = f->dso != LUPE_PROF_NONE ? pp->map_id[f->dso] : 0;
 		l->address = f->ip;
 		l->n_line = 1;
 		l->line = &pp->line_ptrs[i];
