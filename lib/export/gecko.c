@@ -4,7 +4,8 @@
  * itself emits and profiler.firefox.com imports): meta with categories,
  * one thread per tid named by its last comm, each with its own string,
  * frame and stack tables (tables are columns described by a schema),
- * samples as [stack, time in ms, 0], and a marker for lost samples.
+ * samples as [stack, time in ms, 0] (those of the first sample's event),
+ * and a marker for lost samples.
  * Each thread's tables hold only what its samples use.
  */
 #include <stdlib.h>
@@ -121,6 +122,8 @@ int lupe_profile_write_gecko(const struct lupe_profile *p, FILE *out)
 	struct gthread g = { 0 };
 	uint32_t *thread_tid = NULL, *tids, *order = NULL;
 	size_t nr_tids = 0, *start = NULL;
+	/* a timeline of one event: the first sample's (not a tracepoint's) */
+	uint32_t ev = p->first_event != LUPE_PROF_NONE ? p->first_event : 0;
 	int err = -ENOMEM;
 
 	if (!(tids = lupe_prof_tids(p, &nr_tids, &thread_tid)))
@@ -137,11 +140,13 @@ int lupe_profile_write_gecko(const struct lupe_profile *p, FILE *out)
 	memset(g.frame_of, 0xff, (p->nr_funcs + 1) * sizeof(*g.frame_of));
 	/* the samples of each tid, in time order: a counting sort */
 	for (size_t i = 0; i < p->nr_samples; i++)
-		start[thread_tid[p->samples[i].thread] + 2]++;
+		if (p->samples[i].event == ev)
+			start[thread_tid[p->samples[i].thread] + 2]++;
 	for (size_t i = 2; i < nr_tids + 2; i++)
 		start[i] += start[i - 1];
 	for (size_t i = 0; i < p->nr_samples; i++)
-		order[start[thread_tid[p->samples[i].thread] + 1]++] = (uint32_t)i;
+		if (p->samples[i].event == ev)
+			order[start[thread_tid[p->samples[i].thread] + 1]++] = (uint32_t)i;
 
 	fprintf(out, "{\"meta\":{\"version\":24,\"interval\":%.6f,\"startTime\":%.6f,\"shutdownTime\":null,"
 		"\"processType\":0,\"product\":\"lupe\",\"stackwalk\":1,\"debug\":0,\"gcpoison\":0,"

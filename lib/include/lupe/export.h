@@ -212,7 +212,8 @@ LUPE_API int lupe_profile_write_pprof(const struct lupe_profile *p, FILE *out);
 
 /*
  * The Firefox Profiler's Gecko profile JSON: one thread per tid (named by
- * its last comm) with its samples (needs keep_samples), stack, frame and
+ * its last comm) with its samples of the main event (first_event; needs
+ * keep_samples) in time order, stack, frame and
  * string tables, and a marker for lost samples. Returns 0 or a negative errno.
  */
 LUPE_API int lupe_profile_write_gecko(const struct lupe_profile *p, FILE *out);
