@@ -217,9 +217,11 @@ static long stack_leaf(struct collect *c, struct lupe_session *s, struct lupe_th
 	c->key_cpumode = cpumode;
 	c->key_nr = nr;
 	c->key_ips = ips;
-	hash = mix((uintptr_t)t->maps, ((uint64_t)c->key_gen << 8) | cpumode);
+	/* once per sample: a cheap multiply-xor over the addresses, mixed once */
+	hash = (uintptr_t)t->maps ^ ((uint64_t)c->key_gen << 8) ^ cpumode;
 	for (uint32_t i = 0; i < nr; i++)
-		hash = mix(hash, ips[i]);
+		hash = (hash ^ ips[i]) * 0x100000001b3ULL;
+	hash = mix(hash, nr);
 	if (!(slot = lupe_ihash_find(&c->stack_hash, hash, stack_eq, c)))
 		return -ENOMEM;
 	if (*slot)
