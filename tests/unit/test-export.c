@@ -172,6 +172,12 @@ static void test_json(void **state)
 	/* stacks: main, main>a, main>a>leaf, main>b; samples in time order */
 	assert_non_null(strstr(s, "\"data\":[[null,0],[0,1],[1,2],[0,3]]"));
 	assert_non_null(strstr(s, "\"data\":[[2,0.000000,0],[2,0.000001,0],[2,0.000002,0],[3,0.000100,0]"));
+	assert_null(strstr(s, "lost"));
+	free(s);
+	p->nr_lost = 7;
+	s = capture(lupe_profile_write_gecko, p);
+	assert_non_null(strstr(s, "\"name\":\"lost 7 samples\""));
+	assert_non_null(strstr(s, "\"stringTable\":[\"lost samples\""));
 	free(s);
 	lupe_profile_delete(p);
 }
