@@ -5,6 +5,6 @@
 
 int lupe_profile_write_pprof(const struct lupe_profile *p, FILE *out)
 {
-	pr_err("lupe was built without protobuf-c and zlib: no pprof output (scripts/bootstrap installs them)");
+	pr_err("no pprof output: this lupe was built without protobuf-c or zlib (scripts/bootstrap installs them; then rebuild)");
 	return -LUPE_ERR_NOT_SUPPORTED;
 }
