@@ -24,6 +24,8 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
+	{ "flamegraph", cmd_flamegraph, 0,    "draw a perf.data as an interactive SVG flame graph" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
 	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
 	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },

@@ -7,10 +7,12 @@
  *               -> compute_b -> leaf_b   about 30%
  *               -> compute_c             about 20% (self time)
  *
- * Usage: demo [-n ITERS] [-s SECONDS] [-t THREADS]
+ * Usage: demo [-n ITERS] [-s SECONDS] [-t THREADS] [-w A,B,C]
  *   -n  fixed work: ITERS rounds per thread (default 200), so overhead shows as wall time
  *   -s  run for about SECONDS instead of a fixed amount of work
  *   -t  run the tree on THREADS threads at once (default 1)
+ *   -w  units of work of compute_a, compute_b and compute_c in a round
+ *       (default 5,3,2: the 50/30/20 split); changes the split
  *
  * Leaves keep a volatile local so that gcc gives them a frame (see
  * ../shared/DESIGN.md: a frameless leaf hides its caller from fp unwinding).
@@ -46,21 +48,23 @@ unsigned long leaf_b(unsigned long n)
 	return spin(slot) + 2;
 }
 
+static unsigned long work_a = 5, work_b = 3, work_c = 2;
+
 unsigned long compute_a(void)
 {
-	return leaf_a(5 * UNIT);
+	return leaf_a(work_a * UNIT);
 }
 
 unsigned long compute_b(void)
 {
-	return leaf_b(3 * UNIT);
+	return leaf_b(work_b * UNIT);
 }
 
 unsigned long compute_c(void)
 {
 	volatile unsigned long acc = 0;
 
-	for (unsigned long i = 0; i < 2 * UNIT; i++)
+	for (unsigned long i = 0; i < work_c * UNIT; i++)
 		acc += i ^ (acc >> 3);
 	return acc;
 }
@@ -98,13 +102,17 @@ int main(int argc, char **argv)
 	unsigned long sum = 0, *res;
 	pthread_t *tids;
 
-	while ((opt = getopt(argc, argv, "n:s:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:s:t:w:")) != -1) {
 		switch (opt) {
 		case 'n': iters = atol(optarg); break;
 		case 's': seconds = atof(optarg); break;
 		case 't': threads = atoi(optarg); break;
+		case 'w':
+			if (sscanf(optarg, "%lu,%lu,%lu", &work_a, &work_b, &work_c) == 3)
+				break;
+			/* fall through */
 		default:
-			fprintf(stderr, "usage: demo [-n ITERS] [-s SECONDS] [-t THREADS]\n");
+			fprintf(stderr, "usage: demo [-n ITERS] [-s SECONDS] [-t THREADS] [-w A,B,C]\n");
 			return 2;
 		}
 	}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lupe flamegraph: an interactive SVG flame graph of a perf.data, in one
+ * pass over the samples (no perf script, no Perl), or the differential
+ * graph of two recordings (--diff BEFORE AFTER).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lupe/export.h>
+#include "builtin.h"
+#include "export-out.h"
+
+struct flame_opts {
+	const char *input, *output, *title;
+	const char *files[2];
+	int nr_files, diff, reverse, width;
+	struct lupe_collect_opts co;
+};
+
+enum { KEY_DIFF = 0x100, KEY_REVERSE, KEY_TITLE, KEY_WIDTH, KEY_PID, KEY_TID, KEY_COMM };
+
+static const struct argp_option options[] = {
+	{ "input", 'i', "FILE", 0, "input file name (default: perf.data; - reads stdin)", 0 },
+	{ "output", 'o', "FILE", 0, "the SVG (default: the input's name with .svg; - is stdout)", 0 },
+	{ "diff", KEY_DIFF, NULL, 0, "BEFORE AFTER: colour what grew red and what shrank blue", 0 },
+	{ "reverse", KEY_REVERSE, NULL, 0, "an icicle graph: callers at the top", 0 },
+	{ "inverted", KEY_REVERSE, NULL, OPTION_ALIAS, NULL, 0 },
+	{ "title", KEY_TITLE, "TEXT", 0, "the title (default: Flame Graph)", 0 },
+	{ "width", KEY_WIDTH, "PIXELS", 0, "the width of the image (default 1200)", 0 },
+	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
+	{ "pid", KEY_PID, "LIST", 0, "only these process ids", 0 },
+	{ "tid", KEY_TID, "LIST", 0, "only these thread ids", 0 },
+	{ "comm", KEY_COMM, "LIST", 0, "only these commands", 0 },
+	{ "comms", KEY_COMM, "LIST", OPTION_ALIAS, NULL, 0 },
+	{ 0 }
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct flame_opts *o = state->input;
+	char *end;
+
+	switch (key) {
+	case 'i': o->input = arg; return 0;
+	case 'o': o->output = arg; return 0;
+	case KEY_DIFF: o->diff = 1; return 0;
+	case KEY_REVERSE: o->reverse = 1; return 0;
+	case KEY_TITLE: o->title = arg; return 0;
+	case KEY_WIDTH:
+		o->width = (int)strtol(arg, &end, 10);
+		if (end == arg || *end || o->width < 100 || o->width > 100000)
+			argp_error(state, "--width wants pixels from 100 to 100000, not '%s'", arg);
+		return 0;
+	case 'f': o->co.force = 1; return 0;
+	case KEY_PID: o->co.pids = arg; return 0;
+	case KEY_TID: o->co.tids = arg; return 0;
+	case KEY_COMM: o->co.comms = arg; return 0;
+	case ARGP_KEY_ARG:
+		if (o->nr_files == 2) {
+			argp_error(state, "unexpected argument '%s'", arg);
+			return EINVAL;
+		}
+		o->files[o->nr_files++] = arg;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[--diff BEFORE AFTER]",
+	.doc = "Draw the samples of a perf.data as an interactive SVG flame graph.",
+};
+
+/* Read one file into folded stacks; 0 or -1 after saying why. */
+static int folded_of(const char *path, const struct lupe_collect_opts *co,
+		     struct lupe_folded **f, size_t *nr, char *unit, size_t unit_size)
+{
+	struct lupe_profile *p = lupe_profile_collect(path, co);
+	int err;
+
+	if (!p)
+		return -1; /* the library said why */
+	if (p->first_event == LUPE_PROF_NONE && !p->nr_aggs) {
+		lupe_profile_delete(p);
+		return error("no samples in '%s' (record some with lupe record -g)", path);
+	}
+	if (unit) {
+		const struct lupe_prof_event *e = p->first_event != LUPE_PROF_NONE ?
+			&p->events[p->first_event] : NULL;
+
+		snprintf(unit, unit_size, "%s", e && e->has_period ? (e->time_based ? "ns" : "events") : "samples");
+	}
+	err = lupe_profile_folded(p, f, nr);
+	lupe_profile_delete(p);
+	if (err)
+		return error("cannot fold the stacks of '%s': %s", path, lupe_strerror(err));
+	return 0;
+}
+
+int cmd_flamegraph(int argc, char **argv)
+{
+	struct flame_opts o = { .input = "perf.data" };
+	struct lupe_folded *f = NULL, *before = NULL;
+	size_t nr = 0, nr_before = 0;
+	struct lupe_flame_opts fo = { .sz = sizeof(fo) };
+	char unit[16], subtitle[1024], *defout = NULL;
+	const char *after;
+	FILE *out;
+	int idx, err, ret;
+
+	o.co.sz = sizeof(o.co);
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
+		return EXIT_USAGE;
+	if (o.diff != (o.nr_files == 2) || (o.nr_files && !o.diff)) {
+		error(o.diff ? "--diff wants two files: the recording before and the one after"
+			     : "unexpected argument '%s' (for two files say --diff BEFORE AFTER)",
+		      o.files[0]);
+		return EXIT_USAGE;
+	}
+	after = o.diff ? o.files[1] : o.input;
+	if (!o.output) {
+		size_t len = strlen(after);
+
+		if (!strcmp(after, "-")) {
+			o.output = "flamegraph.svg";
+		} else {
+			defout = malloc(len + 5);
+			if (!defout)
+				die("out of memory");
+			memcpy(defout, after, len + 1);
+			if (len > 5 && !strcmp(defout + len - 5, ".data"))
+				defout[len - 5] = 0;
+			strcat(defout, ".svg");
+			o.output = defout;
+		}
+	}
+	if (o.diff && folded_of(o.files[0], &o.co, &before, &nr_before, NULL, 0)) {
+		free(defout);
+		return 1;
+	}
+	if (folded_of(after, &o.co, &f, &nr, unit, sizeof(unit))) {
+		lupe_folded_free(before, nr_before);
+		free(defout);
+		return 1;
+	}
+	if (o.diff)
+		snprintf(subtitle, sizeof(subtitle), "%s -> %s (red grew, blue shrank; widths: after)",
+			 o.files[0], o.files[1]);
+	else
+		snprintf(subtitle, sizeof(subtitle), "%s", after);
+	fo.title = o.title;
+	fo.subtitle = subtitle;
+	fo.width = o.width;
+	fo.reverse = o.reverse;
+	fo.unit = unit;
+	ret = 1;
+	if ((out = export_open(o.output))) {
+		err = lupe_flame_write(f, nr, before, nr_before, &fo, out);
+		ret = export_close(out, o.output, err);
+	}
+	if (!ret && strcmp(o.output, "-"))
+		fprintf(stderr, "lupe: wrote %s\n", o.output);
+	lupe_folded_free(f, nr);
+	lupe_folded_free(before, nr_before);
+	free(defout);
+	return ret;
+}

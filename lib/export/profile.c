@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The export model: arrays of DSOs, functions, stack-tree nodes, threads
+ * and events, each item found or added through a hash of indexes, and the
+ * samples added up per (thread, node, event). The model holds no pointer
+ * into a session, so writers and tests need none.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "export/profile.h"
+#include "util/phash.h"
+#include "util/util.h"
+
+#define mix lupe_phash_mix
+
+struct lupe_profile_priv {
+	struct phash strings;
+	struct lupe_ihash dsos, funcs, nodes, threads, aggs;
+	size_t cap_dsos, cap_funcs, cap_nodes, cap_threads, cap_events, cap_aggs, cap_samples;
+};
+
+int lupe_grow(void *v, size_t *cap, size_t n, size_t sz)
+{
+	void **pv = v;
+	size_t c = *cap ? *cap : 64;
+	void *nv;
+
+	if (n <= *cap)
+		return 0;
+	while (c < n)
+		c *= 2;
+	nv = realloc(*pv, c * sz);
+	if (!nv)
+		return -ENOMEM;
+	*pv = nv;
+	*cap = c;
+	return 0;
+}
+
+static int ihash_grow(struct lupe_ihash *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 256;
+	uint32_t *slots = calloc(cap, sizeof(*slots));
+	uint64_t *hashes = calloc(cap, sizeof(*hashes));
+
+	if (!slots || !hashes) {
+		free(slots);
+		free(hashes);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		size_t k;
+
+		if (!t->slots[i])
+			continue;
+		for (k = t->hashes[i] & (cap - 1); slots[k]; k = (k + 1) & (cap - 1))
+			;
+		slots[k] = t->slots[i];
+		hashes[k] = t->hashes[i];
+	}
+	free(t->slots);
+	free(t->hashes);
+	t->slots = slots;
+	t->hashes = hashes;
+	t->cap = cap;
+	return 0;
+}
+
+uint32_t *lupe_ihash_find(struct lupe_ihash *t, uint64_t hash,
+			  int (*eq)(const void *arg, uint32_t idx), const void *arg)
+{
+	size_t k;
+
+	if ((t->nr + 1) * 2 > t->cap && ihash_grow(t))
+		return NULL;
+	for (k = hash & (t->cap - 1); t->slots[k]; k = (k + 1) & (t->cap - 1))
+		if (t->hashes[k] == hash && eq(arg, t->slots[k] - 1))
+			break;
+	return &t->slots[k];
+}
+
+void lupe_ihash_added(struct lupe_ihash *t, uint32_t *slot, uint64_t hash)
+{
+	t->hashes[slot - t->slots] = hash;
+	t->nr++;
+}
+
+void lupe_ihash_free(struct lupe_ihash *t)
+{
+	free(t->slots);
+	free(t->hashes);
+	memset(t, 0, sizeof(*t));
+}
+
+struct lupe_profile *lupe_profile_new(void)
+{
+	struct lupe_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->priv = calloc(1, sizeof(*p->priv));
+	if (!p->priv) {
+		free(p);
+		return err_ptr(-ENOMEM);
+	}
+	p->first_event = LUPE_PROF_NONE;
+	return p;
+}
+
+void lupe_profile_delete(struct lupe_profile *p)
+{
+	struct lupe_profile_priv *q;
+
+	if (!p)
+		return;
+	q = p->priv;
+	for (size_t i = 0; i < q->strings.cap; i++)
+		free(q->strings.items[i]);
+	lupe_phash_free(&q->strings);
+	lupe_ihash_free(&q->dsos);
+	lupe_ihash_free(&q->funcs);
+	lupe_ihash_free(&q->nodes);
+	lupe_ihash_free(&q->threads);
+	lupe_ihash_free(&q->aggs);
+	free(q);
+	free(p->dsos);
+	free(p->funcs);
+	free(p->nodes);
+	free(p->threads);
+	free(p->events);
+	free(p->aggs);
+	free(p->samples);
+	free(p);
+}
+
+static int str_eq(const void *item, const void *key)
+{
+	return !strcmp(item, key);
+}
+
+const char *lupe_profile_intern(struct lupe_profile *p, const char *s)
+{
+	uint64_t hash = lupe_phash_str(s);
+	char **slot = (char **)lupe_phash_find(&p->priv->strings, hash, str_eq, s), *copy;
+
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot;
+	copy = strdup(s);
+	if (copy)
+		lupe_phash_fill(&p->priv->strings, (void **)slot, hash, copy);
+	return copy;
+}
+
+long lupe_profile_add_event(struct lupe_profile *p, const char *name, int tracepoint,
+			    int has_period, int time_based)
+{
+	struct lupe_prof_event *e;
+
+	if (lupe_grow(&p->events, &p->priv->cap_events, p->nr_events + 1, sizeof(*p->events)))
+		return -ENOMEM;
+	e = &p->events[p->nr_events];
+	memset(e, 0, sizeof(*e));
+	if (!(e->name = lupe_profile_intern(p, name ? name : "[unknown]")))
+		return -ENOMEM;
+	e->tracepoint = tracepoint;
+	e->has_period = has_period;
+	e->time_based = time_based;
+	return (long)p->nr_events++;
+}
+
+struct dso_key {
+	const struct lupe_profile *p;
+	const char *name; /* interned */
+};
+
+static int dso_eq(const void *arg, uint32_t idx)
+{
+	const struct dso_key *k = arg;
+
+	return k->p->dsos[idx].name == k->name;
+}
+
+long lupe_profile_add_dso(struct lupe_profile *p, const char *name, int kernel,
+			  const uint8_t *build_id, int build_id_size, uint64_t start,
+			  uint64_t limit, uint64_t pgoff)
+{
+	struct dso_key k = { p, lupe_profile_intern(p, name) };
+	uint64_t hash = (uintptr_t)k.name * 0x9e3779b97f4a7c15ULL;
+	struct lupe_prof_dso *d;
+	const char *slash;
+	uint32_t *slot;
+
+	if (!k.name || !(slot = lupe_ihash_find(&p->priv->dsos, hash, dso_eq, &k)))
+		return -ENOMEM;
+	if (*slot)
+		return *slot - 1;
+	if (lupe_grow(&p->dsos, &p->priv->cap_dsos, p->nr_dsos + 1, sizeof(*p->dsos)))
+		return -ENOMEM;
+	d = &p->dsos[p->nr_dsos];
+	memset(d, 0, sizeof(*d));
+	d->name = k.name;
+	slash = strrchr(k.name, '/');
+	d->short_name = slash ? slash + 1 : k.name;
+	d->kernel = kernel;
+	if (build_id_size > 0) {
+		d->build_id_size = build_id_size > 20 ? 20 : build_id_size;
+		memcpy(d->build_id, build_id, d->build_id_size);
+	}
+	d->start = start;
+	d->limit = limit;
+	d->pgoff = pgoff;
+	*slot = (uint32_t)++p->nr_dsos;
+	lupe_ihash_added(&p->priv->dsos, slot, hash);
+	return (long)p->nr_dsos - 1;
+}
+
+struct func_key {
+	const struct lupe_profile *p;
+	const char *name; /* interned or NULL */
+	uint32_t dso;
+	int kind;
+	uint64_t addr;
+};
+
+static int func_eq(const void *arg, uint32_t idx)
+{
+	const struct func_key *k = arg;
+	const struct lupe_prof_func *f = &k->p->funcs[idx];
+
+	return f->name == k->name && f->dso == k->dso && f->kind == k->kind &&
+	       (k->name || f->addr == k->addr);
+}
+
+long lupe_profile_add_func(struct lupe_profile *p, const char *name, uint32_t dso, int kind,
+			   uint64_t addr, uint64_t ip)
+{
+	struct func_key k = { p, name ? lupe_profile_intern(p, name) : NULL, dso, kind, addr };
+	uint64_t hash = mix(mix((uintptr_t)k.name, dso), ((uint64_t)kind << 56) ^ (name ? 0 : addr));
+	struct lupe_prof_func *f;
+	uint32_t *slot;
+
+	if ((name && !k.name) || !(slot = lupe_ihash_find(&p->priv->funcs, hash, func_eq, &k)))
+		return -ENOMEM;
+	if (*slot)
+		return *slot - 1;
+	if (lupe_grow(&p->funcs, &p->priv->cap_funcs, p->nr_funcs + 1, sizeof(*p->funcs)))
+		return -ENOMEM;
+	f = &p->funcs[p->nr_funcs];
+	*f = (struct lupe_prof_func){ k.name, dso, (uint8_t)kind, addr, ip };
+	*slot = (uint32_t)++p->nr_funcs;
+	lupe_ihash_added(&p->priv->funcs, slot, hash);
+	return (long)p->nr_funcs - 1;
+}
+
+struct node_key {
+	const struct lupe_profile *p;
+	uint32_t parent, func;
+};
+
+static int node_eq(const void *arg, uint32_t idx)
+{
+	const struct node_key *k = arg;
+
+	return k->p->nodes[idx].parent == k->parent && k->p->nodes[idx].func == k->func;
+}
+
+long lupe_profile_add_node(struct lupe_profile *p, uint32_t parent, uint32_t func)
+{
+	struct node_key k = { p, parent, func };
+	uint64_t hash = mix(parent, func);
+	uint32_t *slot = lupe_ihash_find(&p->priv->nodes, hash, node_eq, &k);
+
+	if (!slot)
+		return -ENOMEM;
+	if (*slot)
+		return *slot - 1;
+	if (lupe_grow(&p->nodes, &p->priv->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
+		return -ENOMEM;
+	p->nodes[p->nr_nodes] = (struct lupe_prof_node){
+		parent, func, parent == LUPE_PROF_NONE ? 0 : p->nodes[parent].depth + 1 };
+	*slot = (uint32_t)++p->nr_nodes;
+	lupe_ihash_added(&p->priv->nodes, slot, hash);
+	return (long)p->nr_nodes - 1;
+}
+
+struct thread_key {
+	const struct lupe_profile *p;
+	int pid, tid;
+	const char *comm;
+};
+
+static int thread_eq(const void *arg, uint32_t idx)
+{
+	const struct thread_key *k = arg;
+	const struct lupe_prof_thread *t = &k->p->threads[idx];
+
+	return t->pid == k->pid && t->tid == k->tid && t->comm == k->comm;
+}
+
+long lupe_profile_add_thread(struct lupe_profile *p, int pid, int tid, const char *comm)
+{
+	struct thread_key k = { p, pid, tid, lupe_profile_intern(p, comm ? comm : ":-1") };
+	uint64_t hash = mix(((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid, (uintptr_t)k.comm);
+	uint32_t *slot;
+
+	if (!k.comm || !(slot = lupe_ihash_find(&p->priv->threads, hash, thread_eq, &k)))
+		return -ENOMEM;
+	if (*slot)
+		return *slot - 1;
+	if (lupe_grow(&p->threads, &p->priv->cap_threads, p->nr_threads + 1, sizeof(*p->threads)))
+		return -ENOMEM;
+	p->threads[p->nr_threads] = (struct lupe_prof_thread){ pid, tid, k.comm };
+	*slot = (uint32_t)++p->nr_threads;
+	lupe_ihash_added(&p->priv->threads, slot, hash);
+	return (long)p->nr_threads - 1;
+}
+
+struct agg_key {
+	const struct lupe_profile *p;
+	uint32_t thread, node, event;
+};
+
+static int agg_eq(const void *arg, uint32_t idx)
+{
+	const struct agg_key *k = arg;
+	const struct lupe_prof_agg *a = &k->p->aggs[idx];
+
+	return a->node == k->node && a->thread == k->thread && a->event == k->event;
+}
+
+int lupe_profile_add_sample(struct lupe_profile *p, uint32_t thread, uint32_t node,
+			    uint32_t event, uint32_t cpu, uint64_t time, uint64_t period, int keep)
+{
+	struct agg_key k = { p, thread, node, event };
+	uint64_t hash = mix(((uint64_t)thread << 32) | event, node);
+	uint32_t *slot = lupe_ihash_find(&p->priv->aggs, hash, agg_eq, &k);
+	struct lupe_prof_agg *a;
+
+	if (!slot || event >= p->nr_events)
+		return slot ? -EINVAL : -ENOMEM;
+	if (!*slot) {
+		if (lupe_grow(&p->aggs, &p->priv->cap_aggs, p->nr_aggs + 1, sizeof(*p->aggs)))
+			return -ENOMEM;
+		p->aggs[p->nr_aggs] = (struct lupe_prof_agg){ thread, node, event, 0, 0 };
+		*slot = (uint32_t)++p->nr_aggs;
+		lupe_ihash_added(&p->priv->aggs, slot, hash);
+	}
+	a = &p->aggs[*slot - 1];
+	a->count++;
+	a->period += period;
+	p->events[event].nr_samples++;
+	p->events[event].total_period += period;
+	if (p->first_event == LUPE_PROF_NONE && !p->events[event].tracepoint)
+		p->first_event = event;
+	if (time > p->last_time)
+		p->last_time = time;
+	if (time && (time < p->first_time || !p->first_time))
+		p->first_time = time;
+	if (keep) {
+		if (lupe_grow(&p->samples, &p->priv->cap_samples, p->nr_samples + 1, sizeof(*p->samples)))
+			return -ENOMEM;
+		p->samples[p->nr_samples++] = (struct lupe_prof_sample){ thread, node, event, cpu, time, period };
+	}
+	return 0;
+}
+
+const char *lupe_prof_func_name(const struct lupe_profile *p, uint32_t func, char *buf,
+				size_t size)
+{
+	const struct lupe_prof_func *f = &p->funcs[func];
+
+	if (f->name)
+		return f->name;
+	snprintf(buf, size, f->addr ? "%#018llx" : "%016llx", (unsigned long long)f->addr);
+	return buf;
+}
+
+uint32_t *lupe_prof_tids(const struct lupe_profile *p, size_t *nr, uint32_t **thread_tid)
+{
+	uint32_t *tids = malloc((p->nr_threads + 1) * sizeof(*tids));
+	uint32_t *map = malloc((p->nr_threads + 1) * sizeof(*map));
+	size_t n = 0;
+
+	if (!tids || !map) {
+		free(tids);
+		free(map);
+		return err_ptr(-ENOMEM);
+	}
+	/* threads are few: a quadratic match by tid costs nothing */
+	for (size_t i = 0; i < p->nr_threads; i++) {
+		size_t j;
+
+		for (j = 0; j < n; j++)
+			if (p->threads[tids[j]].tid == p->threads[i].tid &&
+			    p->threads[tids[j]].pid == p->threads[i].pid)
+				break;
+		if (j == n)
+			n++;
+		tids[j] = (uint32_t)i; /* the last comm names the thread */
+		map[i] = (uint32_t)j;
+	}
+	*nr = n;
+	*thread_tid = map;
+	return tids;
+}
+
+void lupe_json_str(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+}
+
+void lupe_xml_str(FILE *out, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '&': fputs("&amp;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default:
+			if ((unsigned char)s[i] >= 0x20 || s[i] == '\t')
+				fputc(s[i], out);
+		}
+	}
+}
