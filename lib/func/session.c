@@ -16,9 +16,16 @@
  * need counters lupe never opened; and the kernel's trap (about 20 us per
  * entry here) dwarfs the cost of one sample record (see scripts/bench/func).
  *
- * Inherited probes cannot be mmapped (per-task inherit rings are refused),
- * so each group's records go through SET_OUTPUT to the ring of a dummy
- * event on the same thread; inherited copies write to their parent's ring.
+ * Inherited events count per thread (since 6.12 a sample's READ gives the
+ * thread's own values), but a ring shared by threads running on several
+ * CPUs loses records (its writers are only safe on one CPU; measured: up
+ * to 80% of samples gone without a LOST record), so the groups are per CPU
+ * with a ring per CPU, as perf record's. A group on CPU c counts a thread
+ * only while it runs there; a context-switch event in the group samples the
+ * group at every switch-out, so the thread's totals at any record are the
+ * values just read on this CPU plus the last ones seen on every other.
+ * That needs the records of all rings in time order: each drain sorts what
+ * it read and keeps back the last millisecond for the next one.
  *
  * The outermost call of a recursion is told by the stack pointer: a nested
  * entry has a lower sp, and the outermost return has the entry's sp plus
@@ -29,9 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/perf_event.h>
+#include <lupe/cpumap.h>
 #include <lupe/evsel.h>
 #include <lupe/func.h>
 #include "func/func.h"
@@ -52,7 +61,7 @@
 
 #define RING_PAGES 256
 
-enum { ID_COUNTER, ID_ENTRY, ID_RETURN };
+enum { ID_COUNTER, ID_ENTRY, ID_RETURN, ID_SWITCH };
 
 struct idmap {
 	uint64_t id;
@@ -70,6 +79,15 @@ struct thread {
 	pid_t tid;
 	struct lupe_func_stats *stats; /* per target */
 	struct open_call *calls;       /* per target */
+	uint64_t *oncpu;               /* [cpu][counter]: last values read on each CPU */
+};
+
+/* A record copied out of its ring, waiting for its turn in time order. */
+struct pending {
+	uint64_t time;
+	uint64_t seq;
+	int cpu;
+	struct perf_event_header *rec;
 };
 
 struct lupe_func_session {
@@ -81,10 +99,14 @@ struct lupe_func_session {
 	char group[32];
 	uint64_t *probe_id;        /* tracepoint ids: [2 * t + (0 entry, 1 return/exit)] */
 	int probes_made;           /* how many probe definitions were written */
-	int *fds;                  /* [tid][nc + 2 nt], -1 when not open */
-	int *dummy;
-	struct ring *rings;
+	int *fds;                  /* [tid][cpu][nc + 2 nt + 1], -1 when not open */
+	struct ring *rings;        /* per CPU */
+	struct lupe_cpu_map *cpus;
+	int nr_cpus;
 	int nr_tids;
+	struct pending *pend;
+	size_t nr_pend, alloc_pend;
+	uint64_t seq;
 	struct idmap *ids;
 	int nr_ids;
 	struct thread *threads;
@@ -190,7 +212,7 @@ static int uprobe_events(const char *line)
 	int fd, ret = 0;
 
 	if (!dir)
-		return -LUPE_ERR_NO_TRACEFS;
+		return errno == EACCES || errno == EPERM ? -EACCES : -LUPE_ERR_NO_TRACEFS;
 	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0)
@@ -271,34 +293,84 @@ static const struct idmap *find_id(const struct lupe_func_session *s, uint64_t i
 	return bsearch(&key, s->ids, s->nr_ids, sizeof(key), cmp_id);
 }
 
+static int per_group(const struct lupe_func_session *s)
+{
+	return s->nc + 2 * s->nt + 1;
+}
+
 static void close_fds(struct lupe_func_session *s)
 {
-	int per = s->nc + 2 * s->nt;
+	int n = s->nr_tids * s->nr_cpus * per_group(s);
 
-	for (int i = 0; s->fds && i < s->nr_tids * per; i++)
+	for (int c = 0; s->rings && c < s->nr_cpus; c++)
+		if (s->rings[c].base)
+			lupe_ring_unmap(&s->rings[c]);
+	for (int i = 0; s->fds && i < n; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
-	for (int i = 0; s->dummy && i < s->nr_tids; i++) {
-		if (s->rings[i].base)
-			lupe_ring_unmap(&s->rings[i]);
-		if (s->dummy[i] >= 0)
-			close(s->dummy[i]);
-	}
 	free(s->fds);
-	free(s->dummy);
 	free(s->rings);
-	s->fds = s->dummy = NULL;
+	s->fds = NULL;
 	s->rings = NULL;
 }
 
-/* One thread's group: counters (the first supported leads), then the probes. */
-static int open_group(struct lupe_func_session *s, int ti, pid_t tid, int enable_on_exec,
+static int *group_fds(struct lupe_func_session *s, int ti, int ci)
+{
+	return s->fds + (ti * s->nr_cpus + ci) * per_group(s);
+}
+
+/* A probe or the context-switch event: samples each hit with the group's values. */
+static void sampling_attr(struct perf_event_attr *a, uint32_t type, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->sample_period = 1;
+	a->inherit = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC; /* comparable with the drain's cut-off */
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_READ;
+	if (SP_REG >= 0) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = 1ULL << SP_REG;
+	}
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+}
+
+static int open_member(struct lupe_func_session *s, int *fd, struct perf_event_attr *a, pid_t tid,
+		       int cpu, int leader, int ci, int kind, int idx, struct lupe_open_failure *fail)
+{
+	int err;
+
+	*fd = lupe_perf_event_open(a, tid, cpu, leader, 0);
+	if (*fd < 0) {
+		err = *fd;
+		*fd = -1;
+		*fail = (struct lupe_open_failure){ err, -1, cpu, tid };
+		return err;
+	}
+	if (!s->rings[ci].base) {
+		err = lupe_ring_mmap(&s->rings[ci], *fd, cpu, RING_PAGES);
+		if (err)
+			return err;
+	} else if (ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd) < 0) {
+		return -errno;
+	}
+	return add_id(s, *fd, kind, idx);
+}
+
+/* One thread's group on one CPU: counters (the first supported leads), probes, switches. */
+static int open_group(struct lupe_func_session *s, int ti, int ci, pid_t tid, int enable_on_exec,
 		      struct lupe_open_failure *fail)
 {
-	int per = s->nc + 2 * s->nt, *fds = s->fds + ti * per, leader = -1, err;
+	int *fds = group_fds(s, ti, ci), leader = -1, cpu = lupe_cpu_map_cpu(s->cpus, ci), err;
 	struct perf_event_attr a;
 
 	for (int i = 0; i < s->nc; i++) {
+		if (!s->supported[i] && (ti || ci))
+			continue;
 		a = s->ev[i].attr;
 		a.inherit = 1;
 		a.disabled = leader < 0;
@@ -307,15 +379,17 @@ static int open_group(struct lupe_func_session *s, int ti, pid_t tid, int enable
 		a.sample_period = 0;
 		a.sample_type = 0;
 		a.freq = 0;
-		fds[i] = lupe_perf_event_open(&a, tid, -1, leader, 0);
+		a.use_clockid = 1; /* a group has one clock */
+		a.clockid = CLOCK_MONOTONIC;
+		fds[i] = lupe_perf_event_open(&a, tid, cpu, leader, 0);
 		if (fds[i] < 0) {
 			err = fds[i];
 			fds[i] = -1;
-			if (lupe_open_verdict(err) == LUPE_OPEN_UNSUPPORTED && ti == 0) {
+			if (lupe_open_verdict(err) == LUPE_OPEN_UNSUPPORTED && !ti && !ci) {
 				s->supported[i] = 0;
 				continue;
 			}
-			*fail = (struct lupe_open_failure){ err, i, -1, tid };
+			*fail = (struct lupe_open_failure){ err, i, cpu, tid };
 			return err;
 		}
 		s->supported[i] = 1;
@@ -326,81 +400,61 @@ static int open_group(struct lupe_func_session *s, int ti, pid_t tid, int enable
 			return err;
 	}
 	if (leader < 0) {
-		*fail = (struct lupe_open_failure){ -LUPE_ERR_NOT_SUPPORTED, 0, -1, tid };
+		*fail = (struct lupe_open_failure){ -LUPE_ERR_NOT_SUPPORTED, 0, cpu, tid };
 		return -LUPE_ERR_NOT_SUPPORTED;
 	}
-	s->dummy[ti] = lupe_perf_event_open(&(struct perf_event_attr){
-		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
-		.size = sizeof(a), .exclude_kernel = 1 }, tid, -1, -1, 0);
-	if (s->dummy[ti] < 0) {
-		err = s->dummy[ti];
-		s->dummy[ti] = -1;
-		*fail = (struct lupe_open_failure){ err, -1, -1, tid };
-		return err;
-	}
-	err = lupe_ring_mmap(&s->rings[ti], s->dummy[ti], -1, RING_PAGES);
-	if (err)
-		return err;
 	for (int k = 0; k < 2 * s->nt; k++) {
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.type = PERF_TYPE_TRACEPOINT;
-		a.config = s->probe_id[k];
-		a.sample_period = 1;
-		a.inherit = 1;
-		a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				PERF_SAMPLE_READ;
-		if (SP_REG >= 0) {
-			a.sample_type |= PERF_SAMPLE_REGS_USER;
-			a.sample_regs_user = 1ULL << SP_REG;
-		}
-		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-		fds[s->nc + k] = lupe_perf_event_open(&a, tid, -1, leader, 0);
-		if (fds[s->nc + k] < 0) {
-			err = fds[s->nc + k];
-			fds[s->nc + k] = -1;
-			*fail = (struct lupe_open_failure){ err, -1, -1, tid };
-			return err;
-		}
-		if (ioctl(fds[s->nc + k], PERF_EVENT_IOC_SET_OUTPUT, s->dummy[ti]) < 0)
-			return -errno;
-		err = add_id(s, fds[s->nc + k], k % 2 ? ID_RETURN : ID_ENTRY, k / 2);
+		sampling_attr(&a, PERF_TYPE_TRACEPOINT, s->probe_id[k]);
+		err = open_member(s, &fds[s->nc + k], &a, tid, cpu, leader, ci,
+				  k % 2 ? ID_RETURN : ID_ENTRY, k / 2, fail);
 		if (err)
 			return err;
 	}
-	return 0;
+	if (s->nr_cpus == 1)
+		return 0; /* nowhere to migrate to */
+	sampling_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	return open_member(s, &fds[s->nc + 2 * s->nt], &a, tid, cpu, leader, ci, ID_SWITCH, 0, fail);
 }
 
 int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int nr_tids,
 			   int enable_on_exec, struct lupe_open_failure *fail)
 {
-	int per = s->nc + 2 * s->nt, err;
 	struct lupe_open_failure dummy_fail;
+	size_t n;
+	int err;
 
 	if (!fail)
 		fail = &dummy_fail;
 	*fail = (struct lupe_open_failure){ .evsel = -1, .cpu = -1, .pid = -1 };
 	s->closed = 0;
 	s->nr_tids = nr_tids;
-	s->fds = malloc(nr_tids * per * sizeof(int));
-	s->dummy = malloc(nr_tids * sizeof(int));
-	s->rings = calloc(nr_tids, sizeof(*s->rings));
-	if (!s->fds || !s->dummy || !s->rings) {
+	if (!s->cpus) {
+		s->cpus = lupe_cpu_map_new(NULL);
+		if (!s->cpus)
+			return -errno;
+		s->nr_cpus = lupe_cpu_map_nr(s->cpus);
+	}
+	for (int i = 0; i < s->nc; i++)
+		s->supported[i] = 1;
+	n = (size_t)nr_tids * s->nr_cpus * per_group(s);
+	s->fds = malloc(n * sizeof(int));
+	s->rings = calloc(s->nr_cpus, sizeof(*s->rings));
+	if (!s->fds || !s->rings) {
 		err = -ENOMEM;
 		goto fail;
 	}
-	memset(s->fds, -1, nr_tids * per * sizeof(int));
-	memset(s->dummy, -1, nr_tids * sizeof(int));
+	memset(s->fds, -1, n * sizeof(int));
 	err = make_probes(s);
 	if (err) {
 		fail->err = err;
 		goto fail;
 	}
-	for (int i = 0; i < nr_tids; i++) {
-		err = open_group(s, i, tids[i], enable_on_exec, fail);
-		if (err)
-			goto fail;
-	}
+	for (int i = 0; i < nr_tids; i++)
+		for (int c = 0; c < s->nr_cpus; c++) {
+			err = open_group(s, i, c, tids[i], enable_on_exec, fail);
+			if (err)
+				goto fail;
+		}
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
 	return 0;
 fail:
@@ -411,18 +465,22 @@ fail:
 	return err;
 }
 
-int lupe_func_session_enable(struct lupe_func_session *s)
+/* The leaders: the first open counter of each group. */
+static int each_leader(struct lupe_func_session *s, unsigned long request)
 {
-	int per = s->nc + 2 * s->nt;
-
-	for (int i = 0; i < s->nr_tids; i++)
+	for (int g = 0; s->fds && g < s->nr_tids * s->nr_cpus; g++)
 		for (int k = 0; k < s->nc; k++)
-			if (s->fds[i * per + k] >= 0) {
-				if (ioctl(s->fds[i * per + k], PERF_EVENT_IOC_ENABLE, 0) < 0)
+			if (s->fds[g * per_group(s) + k] >= 0) {
+				if (ioctl(s->fds[g * per_group(s) + k], request, 0) < 0)
 					return -errno;
 				break;
 			}
 	return 0;
+}
+
+int lupe_func_session_enable(struct lupe_func_session *s)
+{
+	return each_leader(s, PERF_EVENT_IOC_ENABLE);
 }
 
 static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
@@ -449,7 +507,8 @@ static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
 	t->tid = tid;
 	t->stats = calloc(s->nt, sizeof(*t->stats));
 	t->calls = calloc(s->nt, sizeof(*t->calls));
-	if (!t->stats || !t->calls)
+	t->oncpu = calloc((size_t)s->nr_cpus * (s->nc ? s->nc : 1), sizeof(uint64_t));
+	if (!t->stats || !t->calls || !t->oncpu)
 		return NULL;
 	for (int i = 0; i < s->nt; i++) {
 		if (stats_init(&t->stats[i], nv(s)))
@@ -521,81 +580,147 @@ static void on_return(struct lupe_func_session *s, struct thread *th, int t, uin
 	}
 }
 
-static int on_record(const struct perf_event_header *h, void *arg)
+/* One sample, in time order: update the thread's per-CPU values, then its calls. */
+static int process(struct lupe_func_session *s, const struct perf_event_header *h, int ci)
 {
-	struct lupe_func_session *s = arg;
 	const uint64_t *p = (const void *)(h + 1), *end = (const void *)((const char *)h + h->size);
-	const struct idmap *probe, *m;
-	uint64_t time, nr, sp = 0;
+	const struct idmap *ev, *m;
+	uint64_t time, nr, sp = 0, *vals;
 	struct thread *th;
 	pid_t tid;
 
-	if (h->type == PERF_RECORD_LOST) {
-		s->lost += p[1];
+	if (h->size < sizeof(*h) + 5 * 8)
 		return 0;
-	}
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 4 * 8)
-		return 0;
-	probe = find_id(s, p[0]);
+	ev = find_id(s, p[0]);
 	tid = (pid_t)(p[1] >> 32);
 	time = p[2];
 	nr = p[3];
 	p += 4;
-	if (!probe || probe->kind == ID_COUNTER || p + 2 * nr > end)
+	if (!ev || ev->kind == ID_COUNTER || p + 2 * nr > end)
 		return 0;
-	memset(s->scratch, 0, s->nc * sizeof(uint64_t));
-	for (uint64_t i = 0; i < nr; i++, p += 2) {
-		m = find_id(s, p[1]);
-		if (m && m->kind == ID_COUNTER)
-			s->scratch[m->idx] = p[0];
-	}
-	if (SP_REG >= 0 && p < end && *p && p + 1 < end)
-		sp = p[1];
 	th = get_thread(s, tid);
 	if (!th)
 		return -ENOMEM;
-	if (probe->kind == ID_ENTRY)
-		on_entry(s, th, probe->idx, sp, time);
+	vals = th->oncpu + (size_t)ci * s->nc;
+	for (uint64_t i = 0; i < nr; i++, p += 2) {
+		m = find_id(s, p[1]);
+		if (m && m->kind == ID_COUNTER)
+			vals[m->idx] = p[0];
+	}
+	if (ev->kind == ID_SWITCH)
+		return 0;
+	memset(s->scratch, 0, s->nc * sizeof(uint64_t));
+	for (int c = 0; c < s->nr_cpus; c++)
+		for (int k = 0; k < s->nc; k++)
+			s->scratch[k] += th->oncpu[(size_t)c * s->nc + k];
+	if (SP_REG >= 0 && p + 1 < end && *p)
+		sp = p[1];
+	if (ev->kind == ID_ENTRY)
+		on_entry(s, th, ev->idx, sp, time);
 	else
-		on_return(s, th, probe->idx, sp, time);
+		on_return(s, th, ev->idx, sp, time);
 	return 0;
+}
+
+struct drain {
+	struct lupe_func_session *s;
+	int ci;
+	int err;
+};
+
+static int take(const struct perf_event_header *h, void *arg)
+{
+	struct drain *d = arg;
+	struct lupe_func_session *s = d->s;
+	struct pending *p;
+
+	if (h->type == PERF_RECORD_LOST) {
+		s->lost += ((const uint64_t *)(h + 1))[1];
+		return 0;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * 8)
+		return 0;
+	if (s->nr_pend == s->alloc_pend) {
+		size_t n = s->alloc_pend ? 2 * s->alloc_pend : 1024;
+		struct pending *v = realloc(s->pend, n * sizeof(*v));
+
+		if (!v)
+			return d->err = -ENOMEM;
+		s->pend = v;
+		s->alloc_pend = n;
+	}
+	p = &s->pend[s->nr_pend];
+	p->rec = malloc(h->size);
+	if (!p->rec)
+		return d->err = -ENOMEM;
+	memcpy(p->rec, h, h->size);
+	p->time = ((const uint64_t *)(h + 1))[2];
+	p->cpu = d->ci;
+	p->seq = s->seq++;
+	s->nr_pend++;
+	return 0;
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Read every ring, then process in time order what is older than the
+ * cut-off (all of it when final). A record is stamped before it is
+ * committed: one from just before the reads may not be visible yet, so
+ * the last millisecond waits for the next drain.
+ */
+static int drain(struct lupe_func_session *s, int final)
+{
+	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
+	struct drain d = { .s = s };
+	size_t done = 0;
+	int err = 0;
+
+	for (d.ci = 0; s->rings && d.ci < s->nr_cpus; d.ci++) {
+		if (!s->rings[d.ci].base)
+			continue;
+		lupe_ring_read(&s->rings[d.ci], take, &d);
+		if (d.err)
+			return d.err;
+	}
+	qsort(s->pend, s->nr_pend, sizeof(*s->pend), cmp_pending);
+	while (done < s->nr_pend && s->pend[done].time <= cut) {
+		if (!err)
+			err = process(s, s->pend[done].rec, s->pend[done].cpu);
+		free(s->pend[done].rec);
+		done++;
+	}
+	memmove(s->pend, s->pend + done, (s->nr_pend - done) * sizeof(*s->pend));
+	s->nr_pend -= done;
+	return err ? err : (int)(done > INT32_MAX ? INT32_MAX : done);
 }
 
 int lupe_func_session_poll(struct lupe_func_session *s)
 {
-	long n = 0;
-
-	for (int i = 0; s->rings && i < s->nr_tids; i++) {
-		long r;
-
-		if (!s->rings[i].base)
-			continue;
-		r = lupe_ring_read(&s->rings[i], on_record, s);
-		if (r < 0)
-			return (int)r;
-		n += r;
-	}
-	return n > INT32_MAX ? INT32_MAX : (int)n;
-}
-
-int lupe_func_session_fd(const struct lupe_func_session *s, int idx)
-{
-	return s->dummy && idx < s->nr_tids ? s->dummy[idx] : -1;
+	return drain(s, 0);
 }
 
 void lupe_func_session_close(struct lupe_func_session *s)
 {
-	int per = s->nc + 2 * s->nt;
-
 	if (!s || s->closed)
 		return;
-	for (int i = 0; s->fds && i < s->nr_tids; i++)
-		for (int k = 0; k < s->nc; k++)
-			if (s->fds[i * per + k] >= 0) {
-				ioctl(s->fds[i * per + k], PERF_EVENT_IOC_DISABLE, 0);
-				break;
-			}
-	lupe_func_session_poll(s);
+	each_leader(s, PERF_EVENT_IOC_DISABLE);
+	drain(s, 1);
 	close_fds(s);
 	remove_probes(s);
 	for (int i = 0; i < s->nr_threads; i++)
@@ -619,6 +744,7 @@ void lupe_func_session_delete(struct lupe_func_session *s)
 		}
 		free(s->threads[i].stats);
 		free(s->threads[i].calls);
+		free(s->threads[i].oncpu);
 	}
 	for (int t = 0; s->total && t < s->nt; t++)
 		free(s->total[t].sum);
@@ -629,6 +755,10 @@ void lupe_func_session_delete(struct lupe_func_session *s)
 	free(s->probe_id);
 	free(s->ids);
 	free(s->scratch);
+	for (size_t i = 0; i < s->nr_pend; i++)
+		free(s->pend[i].rec);
+	free(s->pend);
+	lupe_cpu_map_put(s->cpus);
 	lupe_func_targets_free(s->t, s->nt);
 	free(s);
 }

@@ -3,6 +3,7 @@
  * func-bench: the calls scripts/bench/func instruments.
  *   -t N   call tiny() N times (a few instructions)
  *   -b N   call burn() N times (a fixed amount of work per call, about 1 ms)
+ *   -w S   for S seconds, call tiny() every millisecond (a program to attach to)
  * With -b, prints on stderr the mean CPU time of one burn() call measured
  * by the program itself (CLOCK_THREAD_CPUTIME_ID around the whole loop
  * divided by N): the ground truth to compare lupe's per-call task-clock with.
@@ -40,17 +41,19 @@ static double thread_ns(void)
 
 int main(int argc, char **argv)
 {
-	long tiny_n = 0, burn_n = 0, steps = 400000;
+	long tiny_n = 0, burn_n = 0, steps = 400000, wait_s = 0;
 	double t0;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:b:s:")) != -1) {
+	while ((c = getopt(argc, argv, "t:b:s:w:")) != -1) {
 		if (c == 't')
 			tiny_n = atol(optarg);
 		else if (c == 'b')
 			burn_n = atol(optarg);
 		else if (c == 's')
 			steps = atol(optarg);
+		else if (c == 'w')
+			wait_s = atol(optarg);
 		else
 			return 2;
 	}
@@ -61,6 +64,12 @@ int main(int argc, char **argv)
 		for (long i = 0; i < burn_n; i++)
 			sink += burn((unsigned long)steps);
 		fprintf(stderr, "burn-ns-per-call %.0f\n", (thread_ns() - t0) / burn_n);
+	}
+	for (long i = 0; i < wait_s * 1000; i++) {
+		struct timespec ms = { 0, 1000000 };
+
+		sink += tiny((unsigned long)i);
+		nanosleep(&ms, NULL);
 	}
 	return 0;
 }

@@ -106,8 +106,8 @@ LUPE_API void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_fu
 					    void *arg);
 
 /*
- * Create the probes and open the groups on each thread of tids (inherited
- * by the threads they start). enable_on_exec: a held workload, counting from
+ * Create the probes and open the groups on each thread of tids, one per
+ * online CPU (inherited by the threads they start). enable_on_exec: a held workload, counting from
  * its exec; otherwise call lupe_func_session_enable(). Returns 0, or a
  * negative errno with *fail filled (fail->evsel: the index of the event in
  * the list, or -1 for a probe); nothing is left open or created then.
@@ -122,9 +122,6 @@ LUPE_API int lupe_func_session_enable(struct lupe_func_session *s);
  * records read, or a negative errno.
  */
 LUPE_API int lupe_func_session_poll(struct lupe_func_session *s);
-
-/* The fd to poll(2) for new records of thread idx of the open, or -1. */
-LUPE_API int lupe_func_session_fd(const struct lupe_func_session *s, int idx);
 
 /*
  * Stop counting: disable, drain, close the events and remove the probes
