@@ -207,8 +207,9 @@ static void print_value(const struct stat_func_opts *o, struct lupe_func_session
 		fprintf(f, o->big_num ? "   %'16.2f %-4s %-22s" : "   %16.2f %-4s %-22s", total, unit, name);
 	else
 		fprintf(f, o->big_num ? "   %'16.0f %-4s %-22s" : "   %16.0f %-4s %-22s", total, unit, name);
-	fprintf(f, " # %12.3f %-2s/call ( +- %6.2f%% )  min %.3f  max %.3f\n", mean / scale, cunit,
-		pct, st->min[i] / scale, st->max[i] / scale);
+	fprintf(f, tm ? " # %12.3f %s/call%s ( +- %6.2f%% )  min %.3f  max %.3f\n" :
+			" # %12.3f %s/call%s ( +- %6.2f%% )  min %.0f  max %.0f\n",
+		mean / scale, cunit, tm ? "" : "  ", pct, st->min[i] / scale, st->max[i] / scale);
 }
 
 static void print_block(const struct stat_func_opts *o, struct lupe_func_session *s,
