@@ -33,6 +33,7 @@
  * call was left without returning (longjmp, exception): it is unfinished.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,8 +243,39 @@ static void remove_probes(struct lupe_func_session *s)
 	s->probes_made = 0;
 }
 
+/*
+ * Probes of a lupe that was killed before it could remove them (SIGKILL)
+ * stay in tracefs, and in the program's text while it runs: remove those
+ * whose lupe is gone.
+ */
+static void remove_stale_probes(void)
+{
+	const char *dir = lupe_tracefs_dir();
+	char path[512], *buf, *line, *save = NULL;
+	size_t len;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	buf = lupe_read_whole_file(path, &len);
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		char group[64], name[128], cmd[256];
+		int pid;
+
+		if (sscanf(line, "%*c:lupe_%d/%127[^ ]", &pid, name) != 2 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(group, sizeof(group), "lupe_%d", pid);
+		snprintf(cmd, sizeof(cmd), "-:%s/%s\n", group, name);
+		pr_debug("removing the stale uprobe %s/%s", group, name);
+		uprobe_events(cmd);
+	}
+	free(buf);
+}
+
 static int make_probes(struct lupe_func_session *s)
 {
+	remove_stale_probes();
 	for (int k = 0; k < 2 * s->nt; k++) {
 		const struct lupe_func_target *t = &s->t[k / 2];
 		char name[64], line[4200];

@@ -60,3 +60,13 @@ ok "per call: $n lines"
 # the probes are gone
 grep -q "lupe_" /sys/kernel/tracing/uprobe_events && fail "uprobes left behind: $(cat /sys/kernel/tracing/uprobe_events)"
 ok "no probe left"
+
+# probes a killed lupe left behind are removed by the next one
+true &
+dead=$!
+wait $dead
+off=$(readelf -sW "$W" | awk '$8 == "sum" { print $2 }')
+echo "p:lupe_$dead/f0_entry $W:0x$off" >>/sys/kernel/tracing/uprobe_events || fail "cannot make a stale probe"
+"$LUPE" stat -x, -e task-clock --func sum -- "$W" -n 1 -m 1 2>/dev/null || fail "stat --func failed"
+grep -q "lupe_$dead/" /sys/kernel/tracing/uprobe_events && fail "the stale probe of $dead is still there"
+ok "stale probes removed"
