@@ -387,11 +387,12 @@ int stat_func_run(const struct stat_func_opts *o)
 			goto unblock;
 		}
 	}
-	for (;;) {
-		struct timespec ts = { 0, 10 * 1000000 };
+	for (int busy = 0;;) {
+		/* drain every 10 ms, every 1 ms while records flow */
+		struct timespec ts = { 0, (busy ? 1 : 10) * 1000000 };
 		int sig = sigtimedwait(&sigs, NULL, &ts);
 
-		lupe_func_session_poll(r.s);
+		busy = lupe_func_session_poll(r.s) > 0;
 		if (sig == SIGCHLD && started) {
 			if (waitpid(w.pid, &w.status, WNOHANG) == w.pid) {
 				w.reaped = 1;

@@ -41,7 +41,7 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 ev = {r["event"]: r for r in rows}
 assert ev["task-clock"]["calls"] == int(sys.argv[2]), ev
 assert float(ev["task-clock"]["counter-value"]) > 0
-assert "page-faults" in ev and ev["sum" == "sum" and "page-faults"]["function"] == "sum"
+assert ev["page-faults"]["function"] == "sum" and ev["page-faults"]["calls"] == int(sys.argv[2])
 PY
 ok "JSON"
 

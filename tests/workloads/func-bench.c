@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * func-bench: the calls scripts/bench/func instruments.
- *   -t N   call tiny() N times (a few instructions)
+ *   -t N   call tiny() N times (a few instructions; its first, push %rbp, the
+ *          kernel emulates at a uprobe on x86)
+ *   -T N   call stepped() N times: the same work, but its first instruction is
+ *          one the kernel single-steps out of line at a uprobe (the slow case)
  *   -b N   call burn() N times (a fixed amount of work per call, about 1 ms)
  *   -w S   for S seconds, call tiny() every millisecond (a program to attach to)
  * With -b, prints on stderr the mean CPU time of one burn() call measured
@@ -22,6 +25,22 @@ unsigned long tiny(unsigned long x)
 	return y + 1;
 }
 
+#if defined(__x86_64__)
+unsigned long stepped(unsigned long x);
+__asm__(".text\n"
+	".globl stepped\n"
+	".type stepped, @function\n"
+	"stepped:\n"
+	"	lea 1(%rdi), %rax\n"
+	"	ret\n"
+	".size stepped, .-stepped\n");
+#else
+unsigned long stepped(unsigned long x)
+{
+	return tiny(x);
+}
+#endif
+
 unsigned long burn(unsigned long steps)
 {
 	volatile unsigned long acc = 0;
@@ -41,13 +60,15 @@ static double thread_ns(void)
 
 int main(int argc, char **argv)
 {
-	long tiny_n = 0, burn_n = 0, steps = 400000, wait_s = 0;
+	long tiny_n = 0, stepped_n = 0, burn_n = 0, steps = 400000, wait_s = 0;
 	double t0;
 	int c;
 
-	while ((c = getopt(argc, argv, "t:b:s:w:")) != -1) {
+	while ((c = getopt(argc, argv, "t:T:b:s:w:")) != -1) {
 		if (c == 't')
 			tiny_n = atol(optarg);
+		else if (c == 'T')
+			stepped_n = atol(optarg);
 		else if (c == 'b')
 			burn_n = atol(optarg);
 		else if (c == 's')
@@ -59,6 +80,8 @@ int main(int argc, char **argv)
 	}
 	for (long i = 0; i < tiny_n; i++)
 		sink += tiny((unsigned long)i);
+	for (long i = 0; i < stepped_n; i++)
+		sink += stepped((unsigned long)i);
 	if (burn_n) {
 		t0 = thread_ns();
 		for (long i = 0; i < burn_n; i++)
