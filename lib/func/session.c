@@ -589,9 +589,10 @@ static void on_return(struct lupe_func_session *s, struct thread *th, int t, uin
 		return;
 	if (!s->t[t].exit) {
 		if (SP_REG >= 0) {
-			if (sp <= c->sp)
+			/* the outermost return leaves sp where the call found it */
+			if (sp < c->sp + RET_SLOT)
 				return; /* a nested call returned */
-			if (sp != c->sp + RET_SLOT && RET_SLOT) {
+			if (sp != c->sp + RET_SLOT) {
 				unfinished(s, th, t);
 				return;
 			}
