@@ -23,6 +23,7 @@
 #include "builtin.h"
 #include "parse-error.h"
 #include "stat-display.h"
+#include "stat-func.h"
 
 
 struct stat_opts {
@@ -39,6 +40,9 @@ struct stat_opts {
 	const char *output;
 	int append;
 	int big_num;
+	char **funcs;      /* --func SPEC: count inside these only (ui/stat-func.c) */
+	int nr_funcs;
+	int per_call;
 	int argc;
 	char **argv;
 };
@@ -47,6 +51,8 @@ enum {
 	OPT_PER_THREAD = 0x100,
 	OPT_APPEND,
 	OPT_NO_BIG_NUM,
+	OPT_FUNC,
+	OPT_PER_CALL,
 };
 
 static const struct argp_option options[] = {
@@ -66,6 +72,8 @@ static const struct argp_option options[] = {
 	{ "append", OPT_APPEND, NULL, 0, "append to the output file", 0 },
 	{ "big-num", 'B', NULL, 0, "print large numbers with thousands' separators", 0 },
 	{ "no-big-num", OPT_NO_BIG_NUM, NULL, 0, "print large numbers without thousands' separators", 0 },
+	{ "func", OPT_FUNC, "SPEC", 0, "count only inside a function: NAME, 'Glob::*', DSO:NAME or FILE:LINE-LINE (repeatable)", 0 },
+	{ "per-call", OPT_PER_CALL, NULL, 0, "with --func, also print one line per call", 0 },
 	{ 0 }
 };
 
@@ -135,6 +143,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_NO_BIG_NUM:
 		o->big_num = 0;
+		return 0;
+	case OPT_FUNC: {
+		char **specs = realloc(o->funcs, (o->nr_funcs + 1) * sizeof(*specs));
+
+		if (!specs)
+			argp_failure(state, EXIT_DIE, ENOMEM, "--func");
+		o->funcs = specs;
+		o->funcs[o->nr_funcs++] = arg;
+		return 0;
+	}
+	case OPT_PER_CALL:
+		o->per_call = 1;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -632,9 +652,49 @@ out:
 	return ret;
 }
 
+/* --func: counting inside functions is ui/stat-func.c's; this hands over. */
+static int stat_func(struct stat_opts *o)
+{
+	struct stat_ctx ctx = { .o = o };
+	struct stat_func_opts f = {
+		.specs = o->funcs, .nr_specs = o->nr_funcs, .events = &ctx.events,
+		.pid = o->pid, .argv = o->argv, .argc = o->argc,
+		.per_thread = o->aggr == LUPE_AGGR_THREAD, .per_call = o->per_call,
+		.format = o->json ? STAT_JSON : o->sep ? STAT_CSV : STAT_STD,
+		.sep = o->sep ? o->sep : " ", .big_num = o->big_num,
+	};
+	int ret = parse_events(&ctx);
+
+	if (!ret) {
+		f.out = open_output(o);
+		ret = f.out ? stat_func_run(&f) : 1;
+		if (f.out && f.out != stderr && fclose(f.out) && !ret)
+			ret = (error("cannot write '%s': %s", o->output, strerror(errno)), 1);
+	}
+	lupe_event_list_clear(&ctx.events);
+	return ret;
+}
+
+static int check_func_opts(const struct stat_opts *o)
+{
+	if (o->per_call && !o->nr_funcs)
+		return error("--per-call prints the calls of --func: give a function");
+	if (!o->nr_funcs)
+		return 0;
+	if (o->system_wide || o->cpu_list || o->tid)
+		return error("--func counts inside a program's functions: use it with a command or -p PID, not -a, -C or -t");
+	if (o->repeat != 1 || o->interval)
+		return error("--func counts one run: drop -r and -I");
+	if (o->pid && strpbrk(o->pid, ",-"))
+		return error("--func attaches to one process: give one -p PID");
+	return 0;
+}
+
 /* Combinations perf refuses too; a usage error (129) with a sentence. */
 static int check_opts(const struct stat_opts *o)
 {
+	if (check_func_opts(o))
+		return -1;
 	if (!o->argc && !o->pid && !o->tid && !o->system_wide && !o->cpu_list)
 		return error("give a command to run, or a target: -p PID, -t TID, -a or -C CPUS");
 	if (o->sep && o->json)
@@ -642,7 +702,7 @@ static int check_opts(const struct stat_opts *o)
 	if (o->aggr == LUPE_AGGR_CPU && !o->system_wide && !o->cpu_list)
 		return error("-A shows each CPU of a system-wide count: use it with -a or -C CPUS");
 	/* NEEDSWORK: perf also takes --per-thread with -a (every thread of the system) */
-	if (o->aggr == LUPE_AGGR_THREAD && !o->pid && !o->tid)
+	if (o->aggr == LUPE_AGGR_THREAD && !o->pid && !o->tid && !o->nr_funcs)
 		return error("--per-thread shows the threads of -p PID or -t TID: give one of them");
 	if (o->repeat != 1 && !o->argc)
 		return error("-r repeats a command: give one after the options");
@@ -665,8 +725,9 @@ int cmd_stat(int argc, char **argv)
 	/* perf uses the locale's thousands separator for counts */
 	if (o.big_num)
 		setlocale(LC_NUMERIC, "");
-	ret = stat_run(&o);
+	ret = o.nr_funcs ? stat_func(&o) : stat_run(&o);
 out:
 	free(o.events);
+	free(o.funcs);
 	return ret;
 }

@@ -1,0 +1,850 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counting inside functions, kernel side, no ptrace. Per target thread one
+ * group: the counters, then an entry and a return probe per function (an
+ * entry and an exit probe per source range). The probes sample every hit
+ * with PERF_SAMPLE_READ | PERF_FORMAT_GROUP, so each record holds the
+ * thread's counters at that instant; a call is its return minus its entry.
+ *
+ * Why tracefs uprobes and not the uprobe PMU: a uprobe PMU event carries
+ * its path as a user pointer in the attr, which the kernel reads again when
+ * a thread inherits the event, in the new thread's address space: inherited
+ * copies fail and threads are never counted (measured on 6.18). A probe
+ * made in uprobe_events is a tracepoint and inherits. Why not BPF:
+ * bpf_perf_event_read_value() reads only counters of the current CPU or of
+ * a task that has one in the map, so the threads a program starts later
+ * need counters lupe never opened; and the kernel's trap (about 20 us per
+ * entry here) dwarfs the cost of one sample record (see scripts/bench/func).
+ *
+ * Inherited events count per thread (since 6.12 a sample's READ gives the
+ * thread's own values), but a ring shared by threads running on several
+ * CPUs loses records (its writers are only safe on one CPU; measured: up
+ * to 80% of samples gone without a LOST record), so the groups are per CPU
+ * with a ring per CPU, as perf record's. A group on CPU c counts a thread
+ * only while it runs there; a context-switch event in the group samples the
+ * group at every switch-out, so the thread's totals at any record are the
+ * values just read on this CPU plus the last ones seen on every other.
+ * That needs the records of all rings in time order: each drain sorts what
+ * it read and keeps back the last millisecond for the next one.
+ *
+ * The outermost call of a recursion is told by the stack pointer: a nested
+ * entry has a lower sp, and the outermost return has the entry's sp plus
+ * the return address. An entry at or above an open call's sp means that
+ * call was left without returning (longjmp, exception): it is unfinished.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/perf_event.h>
+#include <lupe/cpumap.h>
+#include <lupe/evsel.h>
+#include <lupe/func.h>
+#include "func/func.h"
+#include "events/internal.h"
+#include "sampling/ring.h"
+#include "util/util.h"
+
+#if defined(__x86_64__)
+#define SP_REG 7   /* PERF_REG_X86_SP */
+#define RET_SLOT 8 /* the return address the call pushed */
+#elif defined(__aarch64__)
+#define SP_REG 31  /* PERF_REG_ARM64_SP */
+#define RET_SLOT 0 /* the return address is in a register */
+#else
+#define SP_REG -1  /* NEEDSWORK: other architectures; recursion by depth only */
+#define RET_SLOT 0
+#endif
+
+#define RING_PAGES 1024 /* 4 MiB a CPU: a few hundred thousand hits a second between drains */
+
+enum { ID_COUNTER, ID_ENTRY, ID_RETURN, ID_SWITCH };
+
+struct idmap {
+	uint64_t id;
+	int kind, idx;
+};
+
+struct open_call {
+	int open;
+	int depth;          /* without a stack pointer: nesting */
+	uint64_t sp, time;
+	uint64_t *values;   /* counters at entry */
+};
+
+struct thread {
+	pid_t tid;
+	struct lupe_func_stats *stats; /* per target */
+	struct open_call *calls;       /* per target */
+	uint64_t *oncpu;               /* [cpu][counter]: last values read on each CPU */
+};
+
+/* A record copied out of its ring, waiting for its turn in time order. */
+struct pending {
+	uint64_t time;
+	uint64_t seq;
+	int cpu;
+	struct perf_event_header *rec;
+};
+
+struct lupe_func_session {
+	struct lupe_event *ev;     /* counting events (copies of attrs and names) */
+	int nc;                    /* how many */
+	int *supported;
+	struct lupe_func_target *t;
+	int nt;
+	char group[32];
+	uint64_t *probe_id;        /* tracepoint ids: [2 * t + (0 entry, 1 return/exit)] */
+	int probes_made;           /* how many probe definitions were written */
+	int *fds;                  /* [tid][cpu][nc + 2 nt + 1], -1 when not open */
+	struct ring *rings;        /* per CPU */
+	struct lupe_cpu_map *cpus;
+	int nr_cpus;
+	int nr_tids;
+	struct pending *pend;
+	size_t nr_pend, alloc_pend;
+	uint64_t seq;
+	struct idmap *ids;
+	int nr_ids;
+	struct thread *threads;
+	int nr_threads, alloc_threads, last_thread;
+	struct lupe_func_stats *total; /* per target */
+	uint64_t lost;
+	uint64_t *scratch;         /* values of one record, by counter */
+	uint64_t *delta;
+	lupe_func_call_fn call_fn;
+	void *call_arg;
+	int closed;
+};
+
+static int nv(const struct lupe_func_session *s)
+{
+	return s->nc + 1;
+}
+
+static int stats_init(struct lupe_func_stats *st, int n)
+{
+	st->sum = calloc(4 * n, sizeof(double));
+	if (!st->sum)
+		return -ENOMEM;
+	st->sumsq = st->sum + n;
+	st->min = st->sum + 2 * n;
+	st->max = st->sum + 3 * n;
+	return 0;
+}
+
+static void stats_add(struct lupe_func_stats *st, const uint64_t *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		double x = (double)v[i];
+
+		st->sum[i] += x;
+		st->sumsq[i] += x * x;
+		if (!st->calls || x < st->min[i])
+			st->min[i] = x;
+		if (!st->calls || x > st->max[i])
+			st->max[i] = x;
+	}
+	st->calls++;
+}
+
+struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *events,
+						const struct lupe_func_target *targets,
+						int nr_targets)
+{
+	struct lupe_func_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->ev = calloc(events->nr + 1, sizeof(*s->ev));
+	s->supported = calloc(events->nr + 1, sizeof(int));
+	s->t = calloc(nr_targets, sizeof(*s->t));
+	s->total = calloc(nr_targets, sizeof(*s->total));
+	s->probe_id = calloc(2 * nr_targets, sizeof(uint64_t));
+	if (!s->ev || !s->supported || !s->t || !s->total || !s->probe_id)
+		goto fail;
+	for (size_t i = 0; i < events->nr; i++) {
+		if (events->events[i].tool)
+			continue; /* duration_time and friends have no fd: nothing to snapshot */
+		s->ev[s->nc] = events->events[i];
+		s->ev[s->nc].name = strdup(events->events[i].name);
+		s->ev[s->nc].pmu_name = NULL;
+		s->ev[s->nc].group_name = NULL;
+		s->ev[s->nc].config_terms = NULL;
+		s->ev[s->nc].cpus = NULL;
+		if (!s->ev[s->nc++].name)
+			goto fail;
+	}
+	for (int i = 0; i < nr_targets; i++) {
+		s->t[i].name = strdup(targets[i].name);
+		s->t[i].path = strdup(targets[i].path);
+		s->t[i].entry = targets[i].entry;
+		s->t[i].exit = targets[i].exit;
+		s->nt++;
+		if (!s->t[i].name || !s->t[i].path || stats_init(&s->total[i], nv(s)))
+			goto fail;
+	}
+	s->scratch = calloc(2 * nv(s), sizeof(uint64_t));
+	if (!s->scratch)
+		goto fail;
+	s->delta = s->scratch + nv(s);
+	snprintf(s->group, sizeof(s->group), "lupe_%d", (int)getpid());
+	return s;
+fail:
+	lupe_func_session_delete(s);
+	return err_ptr(-ENOMEM);
+}
+
+void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_func_call_fn fn, void *arg)
+{
+	s->call_fn = fn;
+	s->call_arg = arg;
+}
+
+/* Write one line to tracefs' uprobe_events. */
+static int uprobe_events(const char *line)
+{
+	const char *dir = lupe_tracefs_dir();
+	char path[512];
+	int fd, ret = 0;
+
+	if (!dir)
+		return errno == EACCES || errno == EPERM ? -EACCES : -LUPE_ERR_NO_TRACEFS;
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, line, strlen(line)) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret)
+		pr_debug("uprobe_events: '%s': %s", line, strerror(-ret));
+	return ret;
+}
+
+static void probe_name(const struct lupe_func_session *s, int k, char *buf, size_t size)
+{
+	snprintf(buf, size, "f%d_%s", k / 2, k % 2 ? (s->t[k / 2].exit ? "exit" : "return") : "entry");
+}
+
+static void remove_probes(struct lupe_func_session *s)
+{
+	for (int k = 0; k < s->probes_made; k++) {
+		char name[64], line[128];
+
+		probe_name(s, k, name, sizeof(name));
+		snprintf(line, sizeof(line), "-:%s/%s\n", s->group, name);
+		uprobe_events(line);
+	}
+	s->probes_made = 0;
+}
+
+/*
+ * Probes of a lupe that was killed before it could remove them (SIGKILL)
+ * stay in tracefs, and in the program's text while it runs: remove those
+ * whose lupe is gone.
+ */
+static void remove_stale_probes(void)
+{
+	const char *dir = lupe_tracefs_dir();
+	char path[512], *buf, *line, *save = NULL;
+	size_t len;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	buf = lupe_read_whole_file(path, &len);
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+		char group[64], name[128], cmd[256];
+		int pid;
+
+		if (sscanf(line, "%*c:lupe_%d/%127[^ ]", &pid, name) != 2 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(group, sizeof(group), "lupe_%d", pid);
+		snprintf(cmd, sizeof(cmd), "-:%s/%s\n", group, name);
+		pr_debug("removing the stale uprobe %s/%s", group, name);
+		uprobe_events(cmd);
+	}
+	free(buf);
+}
+
+static int make_probes(struct lupe_func_session *s)
+{
+	remove_stale_probes();
+	for (int k = 0; k < 2 * s->nt; k++) {
+		const struct lupe_func_target *t = &s->t[k / 2];
+		char name[64], line[4200];
+		uint64_t off = k % 2 && t->exit ? t->exit : t->entry;
+		int err;
+
+		probe_name(s, k, name, sizeof(name));
+		snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx\n", k % 2 && !t->exit ? 'r' : 'p',
+			 s->group, name, t->path, (unsigned long long)off);
+		err = uprobe_events(line);
+		if (err)
+			return err;
+		s->probes_made++;
+		err = lupe_tracepoint_id(s->group, name, (__u64 *)&s->probe_id[k]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int add_id(struct lupe_func_session *s, int fd, int kind, int idx)
+{
+	uint64_t id;
+	struct idmap *n;
+
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return -errno;
+	n = realloc(s->ids, (s->nr_ids + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	s->ids = n;
+	n[s->nr_ids++] = (struct idmap){ id, kind, idx };
+	return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct idmap *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const struct idmap *find_id(const struct lupe_func_session *s, uint64_t id)
+{
+	struct idmap key = { .id = id };
+
+	return bsearch(&key, s->ids, s->nr_ids, sizeof(key), cmp_id);
+}
+
+static int per_group(const struct lupe_func_session *s)
+{
+	return s->nc + 2 * s->nt + 1;
+}
+
+static void close_fds(struct lupe_func_session *s)
+{
+	int n = s->nr_tids * s->nr_cpus * per_group(s);
+
+	for (int c = 0; s->rings && c < s->nr_cpus; c++)
+		if (s->rings[c].base)
+			lupe_ring_unmap(&s->rings[c]);
+	for (int i = 0; s->fds && i < n; i++)
+		if (s->fds[i] >= 0)
+			close(s->fds[i]);
+	free(s->fds);
+	free(s->rings);
+	s->fds = NULL;
+	s->rings = NULL;
+}
+
+static int *group_fds(struct lupe_func_session *s, int ti, int ci)
+{
+	return s->fds + (ti * s->nr_cpus + ci) * per_group(s);
+}
+
+/* A probe or the context-switch event: samples each hit with the group's values. */
+static void sampling_attr(struct perf_event_attr *a, uint32_t type, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->sample_period = 1;
+	a->inherit = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC; /* comparable with the drain's cut-off */
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_READ;
+	if (SP_REG >= 0) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = 1ULL << SP_REG;
+	}
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+}
+
+static int open_member(struct lupe_func_session *s, int *fd, struct perf_event_attr *a, pid_t tid,
+		       int cpu, int leader, int ci, int kind, int idx, struct lupe_open_failure *fail)
+{
+	int err;
+
+	*fd = lupe_perf_event_open(a, tid, cpu, leader, 0);
+	if (*fd < 0) {
+		err = *fd;
+		*fd = -1;
+		*fail = (struct lupe_open_failure){ err, -1, cpu, tid };
+		return err;
+	}
+	if (!s->rings[ci].base) {
+		err = lupe_ring_mmap(&s->rings[ci], *fd, cpu, RING_PAGES);
+		if (err)
+			return err;
+	} else if (ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd) < 0) {
+		return -errno;
+	}
+	return add_id(s, *fd, kind, idx);
+}
+
+/* One thread's group on one CPU: counters (the first supported leads), probes, switches. */
+static int open_group(struct lupe_func_session *s, int ti, int ci, pid_t tid, int enable_on_exec,
+		      struct lupe_open_failure *fail)
+{
+	int *fds = group_fds(s, ti, ci), leader = -1, cpu = lupe_cpu_map_cpu(s->cpus, ci), err;
+	struct perf_event_attr a;
+
+	for (int i = 0; i < s->nc; i++) {
+		if (!s->supported[i] && (ti || ci))
+			continue;
+		a = s->ev[i].attr;
+		a.inherit = 1;
+		a.disabled = leader < 0;
+		a.enable_on_exec = leader < 0 && enable_on_exec;
+		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+		a.sample_period = 0;
+		a.sample_type = 0;
+		a.freq = 0;
+		a.use_clockid = 1; /* a group has one clock */
+		a.clockid = CLOCK_MONOTONIC;
+		fds[i] = lupe_perf_event_open(&a, tid, cpu, leader, 0);
+		if (fds[i] < 0) {
+			err = fds[i];
+			fds[i] = -1;
+			if (lupe_open_verdict(err) == LUPE_OPEN_UNSUPPORTED && !ti && !ci) {
+				s->supported[i] = 0;
+				continue;
+			}
+			*fail = (struct lupe_open_failure){ err, i, cpu, tid };
+			return err;
+		}
+		s->supported[i] = 1;
+		if (leader < 0)
+			leader = fds[i];
+		err = add_id(s, fds[i], ID_COUNTER, i);
+		if (err)
+			return err;
+	}
+	if (leader < 0) {
+		*fail = (struct lupe_open_failure){ -LUPE_ERR_NOT_SUPPORTED, 0, cpu, tid };
+		return -LUPE_ERR_NOT_SUPPORTED;
+	}
+	for (int k = 0; k < 2 * s->nt; k++) {
+		sampling_attr(&a, PERF_TYPE_TRACEPOINT, s->probe_id[k]);
+		err = open_member(s, &fds[s->nc + k], &a, tid, cpu, leader, ci,
+				  k % 2 ? ID_RETURN : ID_ENTRY, k / 2, fail);
+		if (err)
+			return err;
+	}
+	if (s->nr_cpus == 1)
+		return 0; /* nowhere to migrate to */
+	sampling_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	return open_member(s, &fds[s->nc + 2 * s->nt], &a, tid, cpu, leader, ci, ID_SWITCH, 0, fail);
+}
+
+int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int nr_tids,
+			   int enable_on_exec, struct lupe_open_failure *fail)
+{
+	struct lupe_open_failure dummy_fail;
+	size_t n;
+	int err;
+
+	if (!fail)
+		fail = &dummy_fail;
+	*fail = (struct lupe_open_failure){ .evsel = -1, .cpu = -1, .pid = -1 };
+	s->closed = 0;
+	s->nr_tids = nr_tids;
+	if (!s->cpus) {
+		s->cpus = lupe_cpu_map_new(NULL);
+		if (!s->cpus)
+			return -errno;
+		s->nr_cpus = lupe_cpu_map_nr(s->cpus);
+	}
+	for (int i = 0; i < s->nc; i++)
+		s->supported[i] = 1;
+	n = (size_t)nr_tids * s->nr_cpus * per_group(s);
+	s->fds = malloc(n * sizeof(int));
+	s->rings = calloc(s->nr_cpus, sizeof(*s->rings));
+	if (!s->fds || !s->rings) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	memset(s->fds, -1, n * sizeof(int));
+	err = make_probes(s);
+	if (err) {
+		fail->err = err;
+		goto fail;
+	}
+	for (int i = 0; i < nr_tids; i++)
+		for (int c = 0; c < s->nr_cpus; c++) {
+			err = open_group(s, i, c, tids[i], enable_on_exec, fail);
+			if (err)
+				goto fail;
+		}
+	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
+	return 0;
+fail:
+	close_fds(s);
+	remove_probes(s);
+	s->nr_ids = 0;
+	s->closed = 1;
+	return err;
+}
+
+/* The leaders: the first open counter of each group. */
+static int each_leader(struct lupe_func_session *s, unsigned long request)
+{
+	for (int g = 0; s->fds && g < s->nr_tids * s->nr_cpus; g++)
+		for (int k = 0; k < s->nc; k++)
+			if (s->fds[g * per_group(s) + k] >= 0) {
+				if (ioctl(s->fds[g * per_group(s) + k], request, 0) < 0)
+					return -errno;
+				break;
+			}
+	return 0;
+}
+
+int lupe_func_session_enable(struct lupe_func_session *s)
+{
+	return each_leader(s, PERF_EVENT_IOC_ENABLE);
+}
+
+static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
+{
+	int last = s->last_thread;
+	struct thread *t;
+
+	if (last < s->nr_threads && s->threads[last].tid == tid)
+		return &s->threads[last];
+	/* NEEDSWORK: a hash for programs with thousands of threads */
+	for (int i = 0; i < s->nr_threads; i++)
+		if (s->threads[i].tid == tid)
+			return &s->threads[s->last_thread = i];
+	if (s->nr_threads == s->alloc_threads) {
+		int n = s->alloc_threads ? 2 * s->alloc_threads : 8;
+		struct thread *v = realloc(s->threads, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		s->threads = v;
+		s->alloc_threads = n;
+	}
+	t = &s->threads[s->nr_threads];
+	t->tid = tid;
+	t->stats = calloc(s->nt, sizeof(*t->stats));
+	t->calls = calloc(s->nt, sizeof(*t->calls));
+	t->oncpu = calloc((size_t)s->nr_cpus * (s->nc ? s->nc : 1), sizeof(uint64_t));
+	if (!t->stats || !t->calls || !t->oncpu)
+		return NULL;
+	for (int i = 0; i < s->nt; i++) {
+		if (stats_init(&t->stats[i], nv(s)))
+			return NULL;
+		t->calls[i].values = calloc(nv(s), sizeof(uint64_t));
+		if (!t->calls[i].values)
+			return NULL;
+	}
+	s->last_thread = s->nr_threads;
+	return &s->threads[s->nr_threads++];
+}
+
+static void unfinished(struct lupe_func_session *s, struct thread *th, int t)
+{
+	th->calls[t].open = 0;
+	th->calls[t].depth = 0;
+	th->stats[t].unfinished++;
+	s->total[t].unfinished++;
+}
+
+static void on_entry(struct lupe_func_session *s, struct thread *th, int t, uint64_t sp,
+		     uint64_t time)
+{
+	struct open_call *c = &th->calls[t];
+
+	if (c->open) {
+		if (!s->t[t].exit && (SP_REG < 0 || sp < c->sp)) {
+			c->depth++;
+			return; /* a nested call: only the outermost counts */
+		}
+		unfinished(s, th, t); /* the open one was left without returning */
+	}
+	c->open = 1;
+	c->depth = 1;
+	c->sp = sp;
+	c->time = time;
+	memcpy(c->values, s->scratch, s->nc * sizeof(uint64_t));
+}
+
+static void on_return(struct lupe_func_session *s, struct thread *th, int t, uint64_t sp,
+		      uint64_t time)
+{
+	struct open_call *c = &th->calls[t];
+
+	if (!c->open)
+		return;
+	if (!s->t[t].exit) {
+		if (SP_REG >= 0) {
+			/* the outermost return leaves sp where the call found it */
+			if (sp < c->sp + RET_SLOT)
+				return; /* a nested call returned */
+			if (sp != c->sp + RET_SLOT) {
+				unfinished(s, th, t);
+				return;
+			}
+		} else if (--c->depth > 0) {
+			return;
+		}
+	}
+	for (int i = 0; i < s->nc; i++)
+		s->delta[i] = s->scratch[i] - c->values[i];
+	s->delta[s->nc] = time - c->time;
+	c->open = 0;
+	stats_add(&th->stats[t], s->delta, nv(s));
+	stats_add(&s->total[t], s->delta, nv(s));
+	if (s->call_fn) {
+		struct lupe_func_call call = { t, th->tid, c->time, s->delta };
+
+		s->call_fn(s->call_arg, &call);
+	}
+}
+
+/* One sample, in time order: update the thread's per-CPU values, then its calls. */
+static int process(struct lupe_func_session *s, const struct perf_event_header *h, int ci)
+{
+	const uint64_t *p = (const void *)(h + 1), *end = (const void *)((const char *)h + h->size);
+	const struct idmap *ev, *m;
+	uint64_t time, nr, sp = 0, *vals;
+	struct thread *th;
+	pid_t tid;
+
+	if (h->size < sizeof(*h) + 5 * 8)
+		return 0;
+	ev = find_id(s, p[0]);
+	tid = (pid_t)(p[1] >> 32);
+	time = p[2];
+	nr = p[3];
+	p += 4;
+	if (!ev || ev->kind == ID_COUNTER || p + 2 * nr > end)
+		return 0;
+	th = get_thread(s, tid);
+	if (!th)
+		return -ENOMEM;
+	vals = th->oncpu + (size_t)ci * s->nc;
+	for (uint64_t i = 0; i < nr; i++, p += 2) {
+		m = find_id(s, p[1]);
+		if (m && m->kind == ID_COUNTER)
+			vals[m->idx] = p[0];
+	}
+	if (ev->kind == ID_SWITCH)
+		return 0;
+	memset(s->scratch, 0, s->nc * sizeof(uint64_t));
+	for (int c = 0; c < s->nr_cpus; c++)
+		for (int k = 0; k < s->nc; k++)
+			s->scratch[k] += th->oncpu[(size_t)c * s->nc + k];
+	if (SP_REG >= 0 && p + 1 < end && *p)
+		sp = p[1];
+	if (ev->kind == ID_ENTRY)
+		on_entry(s, th, ev->idx, sp, time);
+	else
+		on_return(s, th, ev->idx, sp, time);
+	return 0;
+}
+
+struct drain {
+	struct lupe_func_session *s;
+	int ci;
+	int err;
+};
+
+static int take(const struct perf_event_header *h, void *arg)
+{
+	struct drain *d = arg;
+	struct lupe_func_session *s = d->s;
+	struct pending *p;
+
+	if (h->type == PERF_RECORD_LOST) {
+		s->lost += ((const uint64_t *)(h + 1))[1];
+		return 0;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * 8)
+		return 0;
+	if (s->nr_pend == s->alloc_pend) {
+		size_t n = s->alloc_pend ? 2 * s->alloc_pend : 1024;
+		struct pending *v = realloc(s->pend, n * sizeof(*v));
+
+		if (!v)
+			return d->err = -ENOMEM;
+		s->pend = v;
+		s->alloc_pend = n;
+	}
+	p = &s->pend[s->nr_pend];
+	p->rec = malloc(h->size);
+	if (!p->rec)
+		return d->err = -ENOMEM;
+	memcpy(p->rec, h, h->size);
+	p->time = ((const uint64_t *)(h + 1))[2];
+	p->cpu = d->ci;
+	p->seq = s->seq++;
+	s->nr_pend++;
+	return 0;
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Read every ring, then process in time order what is older than the
+ * cut-off (all of it when final). A record is stamped before it is
+ * committed: one from just before the reads may not be visible yet, so
+ * the last millisecond waits for the next drain.
+ */
+static int drain(struct lupe_func_session *s, int final)
+{
+	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
+	struct drain d = { .s = s };
+	size_t done = 0;
+	int err = 0;
+
+	for (d.ci = 0; s->rings && d.ci < s->nr_cpus; d.ci++) {
+		if (!s->rings[d.ci].base)
+			continue;
+		lupe_ring_read(&s->rings[d.ci], take, &d);
+		if (d.err)
+			return d.err;
+	}
+	qsort(s->pend, s->nr_pend, sizeof(*s->pend), cmp_pending);
+	while (done < s->nr_pend && s->pend[done].time <= cut) {
+		if (!err)
+			err = process(s, s->pend[done].rec, s->pend[done].cpu);
+		free(s->pend[done].rec);
+		done++;
+	}
+	memmove(s->pend, s->pend + done, (s->nr_pend - done) * sizeof(*s->pend));
+	s->nr_pend -= done;
+	return err ? err : (int)(done > INT32_MAX ? INT32_MAX : done);
+}
+
+int lupe_func_session_poll(struct lupe_func_session *s)
+{
+	return drain(s, 0);
+}
+
+void lupe_func_session_close(struct lupe_func_session *s)
+{
+	if (!s || s->closed)
+		return;
+	each_leader(s, PERF_EVENT_IOC_DISABLE);
+	drain(s, 1);
+	close_fds(s);
+	remove_probes(s);
+	for (int i = 0; i < s->nr_threads; i++)
+		for (int t = 0; t < s->nt; t++)
+			if (s->threads[i].calls[t].open)
+				unfinished(s, &s->threads[i], t);
+	s->closed = 1;
+}
+
+void lupe_func_session_delete(struct lupe_func_session *s)
+{
+	if (!s)
+		return;
+	lupe_func_session_close(s);
+	for (int i = 0; i < s->nc; i++)
+		free(s->ev[i].name);
+	for (int i = 0; i < s->nr_threads; i++) {
+		for (int t = 0; t < s->nt; t++) {
+			free(s->threads[i].stats[t].sum);
+			free(s->threads[i].calls[t].values);
+		}
+		free(s->threads[i].stats);
+		free(s->threads[i].calls);
+		free(s->threads[i].oncpu);
+	}
+	for (int t = 0; s->total && t < s->nt; t++)
+		free(s->total[t].sum);
+	free(s->threads);
+	free(s->total);
+	free(s->ev);
+	free(s->supported);
+	free(s->probe_id);
+	free(s->ids);
+	free(s->scratch);
+	for (size_t i = 0; i < s->nr_pend; i++)
+		free(s->pend[i].rec);
+	free(s->pend);
+	lupe_cpu_map_put(s->cpus);
+	lupe_func_targets_free(s->t, s->nt);
+	free(s);
+}
+
+const char *lupe_func_session_target_name(const struct lupe_func_session *s, int t)
+{
+	return t >= 0 && t < s->nt ? s->t[t].name : NULL;
+}
+
+int lupe_func_session_nr_values(const struct lupe_func_session *s)
+{
+	return nv(s);
+}
+
+const char *lupe_func_session_value_name(const struct lupe_func_session *s, int idx)
+{
+	return idx < s->nc ? s->ev[idx].name : "time";
+}
+
+int lupe_func_session_value_supported(const struct lupe_func_session *s, int idx)
+{
+	return idx < s->nc ? s->supported[idx] : 1;
+}
+
+const struct lupe_event *lupe_func_session_value_event(const struct lupe_func_session *s, int idx)
+{
+	return idx < s->nc ? &s->ev[idx] : NULL;
+}
+
+uint64_t lupe_func_session_lost(const struct lupe_func_session *s)
+{
+	return s->lost;
+}
+
+const struct lupe_func_stats *lupe_func_session_stats(const struct lupe_func_session *s, int t,
+						      pid_t tid)
+{
+	if (t < 0 || t >= s->nt)
+		return NULL;
+	if (!tid)
+		return &s->total[t];
+	for (int i = 0; i < s->nr_threads; i++)
+		if (s->threads[i].tid == tid)
+			return &s->threads[i].stats[t];
+	return NULL;
+}
+
+pid_t lupe_func_session_tid(const struct lupe_func_session *s, int idx)
+{
+	return idx >= 0 && idx < s->nr_threads ? s->threads[idx].tid : 0;
+}
+
+int lupe_func_session_nr_tids(const struct lupe_func_session *s)
+{
+	return s->nr_threads;
+}

@@ -1,0 +1,49 @@
+#!/bin/bash
+# stat --func -p PID: attaches, counts, and on Ctrl-C detaches leaving the program running with its text bytes unmodified
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_tracefs
+[ -e /sys/bus/event_source/devices/uprobe ] || skip "no uprobe PMU in this kernel"
+B=$WORKLOADS/func-bench
+"$B" -w 60 &
+pid=$!
+trap 'kill $pid 2>/dev/null; rm -rf "$TMPD"' EXIT
+sleep 0.3
+
+# text bytes of tiny() in the running process, read through /proc/PID/mem
+text() {
+	python3 - "$pid" "$B" <<'PY'
+import subprocess, sys, hashlib
+pid, exe = sys.argv[1], sys.argv[2]
+off = None
+for l in subprocess.check_output(["readelf", "-sW", exe], text=True).splitlines():
+    f = l.split()
+    if len(f) > 7 and f[7] == "tiny" and f[3] == "FUNC":
+        off = int(f[1], 16)
+base = None
+for l in open(f"/proc/{pid}/maps"):
+    f = l.split()
+    if len(f) > 5 and f[5].endswith("/func-bench") and int(f[2], 16) == 0:
+        base = int(f[0].split("-")[0], 16)
+        break
+with open(f"/proc/{pid}/mem", "rb") as m:
+    m.seek(base + off)
+    print(m.read(64).hex())
+PY
+}
+before=$(text) || fail "cannot read the text of $pid"
+"$LUPE" stat -x, -e task-clock -p $pid --func tiny 2>out.csv &
+lupe=$!
+sleep 1.5
+during=$(text)
+kill -INT $lupe
+wait $lupe || fail "lupe stat -p exited $?: $(cat out.csv)"
+cat out.csv
+kill -0 $pid 2>/dev/null || fail "the program did not survive the detach"
+after=$(text)
+[ "$before" = "$after" ] || fail "text changed: before $before after $after"
+[ "$during" != "$before" ] || echo "note: the probe's breakpoint was not seen in the text while attached"
+n=$(awk -F, '$1 == "tiny" && $5 == "task-clock" { print $2 }' out.csv)
+[ -n "$n" ] && [ "$n" -gt 100 ] || fail "only '$n' calls counted in 1.5 s (one a millisecond)"
+grep -q "lupe_" /sys/kernel/tracing/uprobe_events && fail "uprobes left behind"
+ok "attached, counted $n calls, detached; text unmodified, program running"
