@@ -305,9 +305,15 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 	if (kernel) {
 		maps = m->kmaps;
 		if (!strncmp(filename, "[kernel.kallsyms]", 17)) {
-			/* kallsyms covers all kernel text, .init included: so does the map */
+			/*
+			 * The map ends where the record says (_etext), as perf's
+			 * does: JIT'd BPF programs and trampolines above it are
+			 * [unknown] in perf. A zero length (kptr_restrict at record
+			 * time) covers the rest of the address space, as in perf.
+			 */
 			filename = "[kernel.kallsyms]";
-			len = ~0ULL - start;
+			if (!len)
+				len = ~0ULL - start;
 		}
 		identity = 1;
 	} else {
