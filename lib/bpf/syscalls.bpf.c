@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lupe trace's capture: raw_syscalls sys_enter/sys_exit as BTF tracepoints.
+ * Each call of a traced process tree becomes two ring-buffer records: the
+ * entry (number, six arguments, the paths, strings and input buffers they
+ * point to) and the exit (return value, buffers the call filled). What to
+ * read for which argument is decided in userspace from the syscall's
+ * tracefs format and handed over in .rodata, so this program knows no
+ * syscall by name.
+ *
+ * Cost: one pid lookup per syscall of any process (two when -a is not
+ * given), a copy into a per-CPU scratch buffer and one bpf_ringbuf_output.
+ * Userspace is woken only when a good part of the ring is full (or on its
+ * poll timer), so a busy workload does not pay a wakeup per call. A record
+ * the ring has no room for is counted in lost[], never dropped silently.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "syscall-rec.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool trace_all;            /* -a: every process but ours */
+const volatile __u32 self_pid;
+const volatile bool filter_syscalls;      /* sys_on[] decides */
+const volatile __u32 max_strlen = 32;
+const volatile __u64 wake_bytes = 256 * 1024;
+const volatile __u8 sys_on[SC_MAX_NR];
+const volatile struct sc_cap_spec caps[SC_MAX_NR];
+
+/* tgid -> 0: wait for its exec (a workload held before exec), 1: traced */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20); /* resized by the loader */
+} rb SEC(".maps");
+
+struct scratch {
+	__u8 b[SC_SCRATCH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+
+	if (n)
+		*n += 1;
+}
+
+/* Whether the current process is traced; at execve, a held workload starts. */
+static __always_inline bool traced(__u32 tgid, long nr, bool entry)
+{
+	__u8 *st;
+
+	if (trace_all)
+		return tgid != self_pid;
+	st = bpf_map_lookup_elem(&pids, &tgid);
+	if (!st)
+		return false;
+	if (*st)
+		return true;
+	if (entry && (nr == 59 || nr == 322)) { /* execve, execveat */
+		*st = 1;
+		return true;
+	}
+	return false;
+}
+
+static __always_inline __u64 reg_arg(struct pt_regs *regs, int i)
+{
+	switch (i) {
+	case 0: return regs->di;
+	case 1: return regs->si;
+	case 2: return regs->dx;
+	case 3: return regs->r10;
+	case 4: return regs->r8;
+	default: return regs->r9;
+	}
+}
+
+/*
+ * Append one item for argument i at *off. The item and its bytes stay below
+ * SC_SCRATCH because *off is kept below half of it, which is also what
+ * lets the verifier bound every access.
+ */
+static __always_inline void add_item(struct scratch *s, __u32 *off, struct sc_rec *rec, int i,
+				     __u8 cap, __u64 ptr, __u64 want)
+{
+	__u32 o = *off;
+	struct sc_item *it;
+	long n = 0;
+	__u64 limit;
+	__u8 trunc = 0;
+
+	if (!ptr || o >= SC_SCRATCH / 2)
+		return;
+	o &= SC_SCRATCH / 2 - 1;
+	it = (struct sc_item *)&s->b[o];
+	if (cap == SC_CAP_PATH || cap == SC_CAP_STR) {
+		limit = cap == SC_CAP_PATH ? SC_PATH_MAX - 1 : max_strlen;
+		if (limit > SC_BUF_MAX - 2)
+			limit = SC_BUF_MAX - 2;
+		/* one byte more than shown tells a longer string from an exact fit */
+		n = bpf_probe_read_user_str(&s->b[o + sizeof(*it)], (limit + 2) & (SC_BUF_MAX - 1),
+					    (void *)ptr);
+		if (n <= 0)
+			return;
+		n -= 1; /* without the NUL */
+		if (n > limit) {
+			n = limit;
+			trunc = 1;
+		}
+	} else {
+		limit = cap == SC_CAP_STRUCT ? 128 : max_strlen + 1;
+		if (limit > SC_BUF_MAX)
+			limit = SC_BUF_MAX;
+		n = want;
+		if ((__s64)want < 0)
+			return;
+		if (want > (__u64)limit) {
+			n = limit;
+			trunc = 1;
+		}
+		if (n > SC_BUF_MAX)
+			n = SC_BUF_MAX;
+		asm volatile("" : "+r"(n));
+		if (n < 0 || n > SC_BUF_MAX)
+			return;
+		if (n && bpf_probe_read_user(&s->b[o + sizeof(*it)], n, (void *)ptr))
+			return;
+	}
+	it->arg = i;
+	it->truncated = trunc;
+	it->len = n;
+	it->pad = 0;
+	*off = o + sizeof(*it) + ((n + 7) & ~7);
+	rec->nitems++;
+}
+
+static __always_inline void send(struct scratch *s, __u32 off)
+{
+	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wake_bytes ?
+		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+
+	if (off > SC_SCRATCH)
+		return;
+	((struct sc_rec *)s->b)->size = off;
+	if (off < sizeof(struct sc_rec) || bpf_ringbuf_output(&rb, s->b, off, flags))
+		count_lost();
+}
+
+static __always_inline struct scratch *begin(int kind, long nr, __u32 tgid)
+{
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	struct sc_rec *rec;
+
+	if (!s) {
+		count_lost();
+		return NULL;
+	}
+	rec = (struct sc_rec *)s->b;
+	rec->kind = kind;
+	rec->nitems = 0;
+	rec->pid = tgid;
+	rec->tid = (__u32)bpf_get_current_pid_tgid();
+	rec->time = bpf_ktime_get_ns();
+	rec->nr = nr;
+	return s;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 off = sizeof(struct sc_rec);
+	struct scratch *s;
+	struct sc_rec *rec;
+
+	if (!traced(tgid, id, true))
+		return 0;
+	if (id < 0 || id >= SC_MAX_NR || (filter_syscalls && !sys_on[id]))
+		return 0;
+	s = begin(SC_REC_ENTER, id, tgid);
+	if (!s)
+		return 0;
+	rec = (struct sc_rec *)s->b;
+	for (int i = 0; i < 6; i++)
+		rec->args[i] = reg_arg(regs, i);
+	for (int i = 0; i < 6; i++) {
+		__u8 cap = caps[id].cap[i];
+		__s8 la = caps[id].lenarg[i];
+		__u64 want = 0;
+
+		if (cap == SC_CAP_NONE || cap == SC_CAP_BUF_OUT)
+			continue;
+		if (la >= 0 && la < 6)
+			want = rec->args[la];
+		add_item(s, &off, rec, i, cap, rec->args[i], want);
+	}
+	send(s, off);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 off = sizeof(struct sc_rec);
+	long id = regs->orig_ax;
+	struct scratch *s;
+	struct sc_rec *rec;
+
+	if (!traced(tgid, id, false))
+		return 0;
+	if (id < 0 || id >= SC_MAX_NR || (filter_syscalls && !sys_on[id]))
+		return 0;
+	s = begin(SC_REC_EXIT, id, tgid);
+	if (!s)
+		return 0;
+	rec = (struct sc_rec *)s->b;
+	rec->args[0] = ret;
+	for (int i = 0; i < 6; i++) {
+		if (caps[id].cap[i] != SC_CAP_BUF_OUT || ret <= 0)
+			continue;
+		add_item(s, &off, rec, i, SC_CAP_BUF_OUT, reg_arg(regs, i), ret);
+	}
+	send(s, off);
+	return 0;
+}
+
+/* Follow forks: a child of a traced process is traced from its first call. */
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(sched_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = parent->tgid, ctgid = child->tgid;
+	__u8 *st, one = 1;
+
+	if (trace_all || ptgid == ctgid)
+		return 0;
+	st = bpf_map_lookup_elem(&pids, &ptgid);
+	if (st && *st)
+		bpf_map_update_elem(&pids, &ctgid, &one, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_exit, struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+
+	if (!trace_all && p->pid == p->tgid)
+		bpf_map_delete_elem(&pids, &tgid);
+	return 0;
+}

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Syscall arguments and return values as strace prints them: flags as
+ * names joined by '|', unknown bits in hex, strings quoted with C escapes
+ * (octal for other bytes, three digits when a digit follows), errors as
+ * "-1 ENAME (message)". Tables here hold what a user most often reads; an
+ * unknown value falls back to a number, never to a wrong name.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "trace/internal.h"
+#include "util/util.h"
+
+struct sbuf {
+	char *p;
+	size_t size, len;
+};
+
+static void put(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->len < b->size ? b->p + b->len : NULL,
+		      b->len < b->size ? b->size - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += n;
+}
+
+static void putc_(struct sbuf *b, char c)
+{
+	if (b->len + 1 < b->size) {
+		b->p[b->len] = c;
+		b->p[b->len + 1] = '\0';
+	}
+	b->len++;
+}
+
+struct flag {
+	unsigned long val;
+	const char *name;
+};
+
+#define F(x) { x, #x }
+static const struct flag open_flags[] = {
+	F(O_CREAT), F(O_EXCL), F(O_NOCTTY), F(O_TRUNC), F(O_APPEND), F(O_NONBLOCK),
+	F(O_SYNC), F(O_DSYNC), F(O_ASYNC), F(O_DIRECT), F(O_LARGEFILE), F(O_DIRECTORY),
+	F(O_NOFOLLOW), F(O_NOATIME), F(O_CLOEXEC), F(O_PATH), { 0 },
+};
+static const struct flag prot_flags[] = {
+	{ 1, "PROT_READ" }, { 2, "PROT_WRITE" }, { 4, "PROT_EXEC" }, { 8, "PROT_SEM" },
+	{ 0x01000000, "PROT_GROWSDOWN" }, { 0x02000000, "PROT_GROWSUP" }, { 0 },
+};
+static const struct flag map_flags[] = {
+	{ 0x10, "MAP_FIXED" }, { 0x20, "MAP_ANONYMOUS" }, { 0x40, "MAP_32BIT" },
+	{ 0x100, "MAP_GROWSDOWN" }, { 0x800, "MAP_DENYWRITE" }, { 0x1000, "MAP_EXECUTABLE" },
+	{ 0x2000, "MAP_LOCKED" }, { 0x4000, "MAP_NORESERVE" }, { 0x8000, "MAP_POPULATE" },
+	{ 0x10000, "MAP_NONBLOCK" }, { 0x20000, "MAP_STACK" }, { 0x40000, "MAP_HUGETLB" },
+	{ 0x80000, "MAP_SYNC" }, { 0x100000, "MAP_FIXED_NOREPLACE" }, { 0 },
+};
+static const struct flag access_flags[] = {
+	{ 4, "R_OK" }, { 2, "W_OK" }, { 1, "X_OK" }, { 0 },
+};
+static const struct flag at_flags[] = {
+	{ 0x100, "AT_SYMLINK_NOFOLLOW" }, { 0x200, "AT_REMOVEDIR" }, { 0x400, "AT_SYMLINK_FOLLOW" },
+	{ 0x800, "AT_NO_AUTOMOUNT" }, { 0x1000, "AT_EMPTY_PATH" }, { 0x2000, "AT_STATX_FORCE_SYNC" },
+	{ 0x4000, "AT_STATX_DONT_SYNC" }, { 0x8000, "AT_RECURSIVE" }, { 0 },
+};
+static const struct flag clone_flags[] = {
+	{ 0x100, "CLONE_VM" }, { 0x200, "CLONE_FS" }, { 0x400, "CLONE_FILES" },
+	{ 0x800, "CLONE_SIGHAND" }, { 0x1000, "CLONE_PIDFD" }, { 0x2000, "CLONE_PTRACE" },
+	{ 0x4000, "CLONE_VFORK" }, { 0x8000, "CLONE_PARENT" }, { 0x10000, "CLONE_THREAD" },
+	{ 0x20000, "CLONE_NEWNS" }, { 0x40000, "CLONE_SYSVSEM" }, { 0x80000, "CLONE_SETTLS" },
+	{ 0x100000, "CLONE_PARENT_SETTID" }, { 0x200000, "CLONE_CHILD_CLEARTID" },
+	{ 0x400000, "CLONE_DETACHED" }, { 0x800000, "CLONE_UNTRACED" },
+	{ 0x1000000, "CLONE_CHILD_SETTID" }, { 0x2000000, "CLONE_NEWCGROUP" },
+	{ 0x4000000, "CLONE_NEWUTS" }, { 0x8000000, "CLONE_NEWIPC" }, { 0x10000000, "CLONE_NEWUSER" },
+	{ 0x20000000, "CLONE_NEWPID" }, { 0x40000000, "CLONE_NEWNET" }, { 0x80000000, "CLONE_IO" },
+	{ 0 },
+};
+static const struct flag grnd_flags[] = {
+	{ 1, "GRND_NONBLOCK" }, { 2, "GRND_RANDOM" }, { 4, "GRND_INSECURE" }, { 0 },
+};
+/* values, not bits */
+static const struct flag whences[] = {
+	{ 0, "SEEK_SET" }, { 1, "SEEK_CUR" }, { 2, "SEEK_END" }, { 3, "SEEK_DATA" },
+	{ 4, "SEEK_HOLE" }, { 0 },
+};
+static const struct flag resources[] = {
+	{ 0, "RLIMIT_CPU" }, { 1, "RLIMIT_FSIZE" }, { 2, "RLIMIT_DATA" }, { 3, "RLIMIT_STACK" },
+	{ 4, "RLIMIT_CORE" }, { 5, "RLIMIT_RSS" }, { 6, "RLIMIT_NPROC" }, { 7, "RLIMIT_NOFILE" },
+	{ 8, "RLIMIT_MEMLOCK" }, { 9, "RLIMIT_AS" }, { 10, "RLIMIT_LOCKS" },
+	{ 11, "RLIMIT_SIGPENDING" }, { 12, "RLIMIT_MSGQUEUE" }, { 13, "RLIMIT_NICE" },
+	{ 14, "RLIMIT_RTPRIO" }, { 15, "RLIMIT_RTTIME" }, { 0 },
+};
+static const struct flag advices[] = {
+	{ 0, "POSIX_FADV_NORMAL" }, { 1, "POSIX_FADV_RANDOM" }, { 2, "POSIX_FADV_SEQUENTIAL" },
+	{ 3, "POSIX_FADV_WILLNEED" }, { 4, "POSIX_FADV_DONTNEED" }, { 5, "POSIX_FADV_NOREUSE" },
+	{ 0 },
+};
+static const struct flag arch_prctls[] = {
+	{ 0x1001, "ARCH_SET_GS" }, { 0x1002, "ARCH_SET_FS" }, { 0x1003, "ARCH_GET_FS" },
+	{ 0x1004, "ARCH_GET_GS" }, { 0x1011, "ARCH_GET_CPUID" }, { 0x1012, "ARCH_SET_CPUID" },
+	{ 0 },
+};
+
+static void put_bits(struct sbuf *b, const struct flag *t, unsigned long v, const char *zero)
+{
+	size_t start = b->len;
+
+	for (; t->name; t++) {
+		if (t->val && (v & t->val) == t->val) {
+			put(b, "%s%s", b->len > start ? "|" : "", t->name);
+			v &= ~t->val;
+		}
+	}
+	if (v)
+		put(b, "%s%#lx", b->len > start ? "|" : "", v);
+	else if (b->len == start)
+		put(b, "%s", zero);
+}
+
+/* A value from table t, or "0x.. / * PREFIX_??? * /" as strace shows an unknown one. */
+static void put_value(struct sbuf *b, const struct flag *t, unsigned long v, const char *unknown)
+{
+	for (; t->name; t++) {
+		if (t->val == v) {
+			put(b, "%s", t->name);
+			return;
+		}
+	}
+	put(b, "%#lx /* %s??? */", v, unknown);
+}
+
+static void put_signal(struct sbuf *b, long sig)
+{
+	const char *abbrev = sig > 0 && sig < NSIG ? sigabbrev_np(sig) : NULL;
+
+	if (abbrev)
+		put(b, "SIG%s", abbrev);
+	else
+		put(b, "%ld", sig);
+}
+
+int lupe_quote_string(const unsigned char *s, size_t len, bool truncated, char *buf, size_t size)
+{
+	struct sbuf b = { buf, size, 0 };
+
+	if (size)
+		buf[0] = '\0';
+	putc_(&b, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		switch (c) {
+		case '"': put(&b, "\\\""); continue;
+		case '\\': put(&b, "\\\\"); continue;
+		case '\t': put(&b, "\\t"); continue;
+		case '\n': put(&b, "\\n"); continue;
+		case '\v': put(&b, "\\v"); continue;
+		case '\f': put(&b, "\\f"); continue;
+		case '\r': put(&b, "\\r"); continue;
+		}
+		if (c >= ' ' && c < 0x7f) {
+			putc_(&b, c);
+		} else if (i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '7') {
+			put(&b, "\\%03o", c);
+		} else {
+			put(&b, "\\%o", c);
+		}
+	}
+	putc_(&b, '"');
+	if (truncated)
+		put(&b, "...");
+	return b.len;
+}
+
+static void put_hex_string(struct sbuf *b, const unsigned char *s, size_t len, bool truncated)
+{
+	putc_(b, '"');
+	for (size_t i = 0; i < len; i++)
+		put(b, "\\x%02x", s[i]);
+	putc_(b, '"');
+	if (truncated)
+		put(b, "...");
+}
+
+static const struct lupe_sc_buf *find_buf(const struct lupe_sc_event *ev, int arg)
+{
+	if (!ev)
+		return NULL;
+	for (int i = 0; i < ev->nbufs; i++)
+		if (ev->bufs[i].arg == arg)
+			return &ev->bufs[i];
+	return NULL;
+}
+
+static void put_quoted(struct sbuf *b, const struct lupe_sc_buf *m, size_t max, bool hex)
+{
+	size_t n = m->len;
+	bool trunc = m->truncated;
+
+	if (n > max) {
+		n = max;
+		trunc = true;
+	}
+	if (hex) {
+		put_hex_string(b, m->data, n, trunc);
+		return;
+	}
+	if (b->len < b->size)
+		b->len += lupe_quote_string(m->data, n, trunc, b->p + b->len, b->size - b->len);
+	else
+		b->len += lupe_quote_string(m->data, n, trunc, NULL, 0);
+}
+
+static void put_ptr(struct sbuf *b, __u64 v)
+{
+	if (v)
+		put(b, "%#llx", (unsigned long long)v);
+	else
+		put(b, "NULL");
+}
+
+static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
+		    const struct lupe_sc_event *en, const struct lupe_sc_event *ex,
+		    unsigned int max_strlen)
+{
+	const struct sc_arg *a = &info->args[i];
+	__u64 v = en->args[i];
+	long sv = a->is32 ? (long)(int)v : (long)v;
+	unsigned long uv = a->is32 ? (unsigned long)(unsigned int)v : (unsigned long)v;
+	const struct lupe_sc_buf *m;
+
+	switch (a->kind) {
+	case K_PATH:
+	case K_STR:
+		m = find_buf(en, i);
+		if (m)
+			put_quoted(b, m, a->kind == K_PATH ? (size_t)m->len : max_strlen, false);
+		else
+			put_ptr(b, v);
+		return;
+	case K_BUF_IN:
+		m = find_buf(en, i);
+		if (m)
+			put_quoted(b, m, max_strlen, false);
+		else
+			put_ptr(b, v);
+		return;
+	case K_BUF_OUT:
+		m = find_buf(ex, i);
+		if (m)
+			put_quoted(b, m, max_strlen, !strcmp(info->name, "getrandom"));
+		else if (ex && ex->ret == 0 && v)
+			put(b, "\"\"");
+		else
+			put_ptr(b, v);
+		return;
+	case K_PTR:
+		m = find_buf(en, i);
+		if (m)
+			put_quoted(b, m, max_strlen, false);
+		else
+			put_ptr(b, v);
+		return;
+	case K_HEX:
+		if (v)
+			put(b, "%#lx", uv);
+		else
+			put(b, "%s", strstr(a->name, "addr") || !strcmp(a->name, "brk") ? "NULL" : "0");
+		return;
+	case K_UINT:
+		put(b, "%lu", uv);
+		return;
+	case K_OCT:
+		put(b, "%#lo", uv);
+		return;
+	case K_FD:
+		put(b, "%d", (int)v);
+		return;
+	case K_INT:
+		put(b, "%ld", sv);
+		return;
+	case K_DIRFD:
+		if ((int)v == AT_FDCWD)
+			put(b, "AT_FDCWD");
+		else
+			put(b, "%d", (int)v);
+		return;
+	case K_OPEN_FLAGS:
+		put(b, "%s", (uv & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
+			     (uv & O_ACCMODE) == O_RDWR ? "O_RDWR" :
+			     (uv & O_ACCMODE) == O_RDONLY ? "O_RDONLY" : "O_ACCMODE");
+		uv &= ~(unsigned long)O_ACCMODE;
+		if (uv) {
+			putc_(b, '|');
+			put_bits(b, open_flags, uv, "0");
+		}
+		return;
+	case K_PROT:
+		put_bits(b, prot_flags, uv, "PROT_NONE");
+		return;
+	case K_MAP_FLAGS: {
+		size_t start = b->len;
+
+		put(b, "%s", (uv & 3) == 1 ? "MAP_SHARED" : (uv & 3) == 2 ? "MAP_PRIVATE" :
+			     (uv & 3) == 3 ? "MAP_SHARED_VALIDATE" : "");
+		uv &= ~3UL;
+		if (uv || b->len == start) {
+			if (b->len > start)
+				putc_(b, '|');
+			put_bits(b, map_flags, uv, "0");
+		}
+		return;
+	}
+	case K_ACCESS:
+		put_bits(b, access_flags, uv, "F_OK");
+		return;
+	case K_AT_FLAGS:
+		put_bits(b, at_flags, uv, "0");
+		return;
+	case K_SIGNAL:
+		put_signal(b, sv);
+		return;
+	case K_CLONE_FLAGS:
+		put_bits(b, clone_flags, uv & ~0xffUL, "");
+		if (uv & 0xff) {
+			if (uv & ~0xffUL)
+				putc_(b, '|');
+			put_signal(b, uv & 0xff);
+		} else if (!(uv & ~0xffUL)) {
+			put(b, "0");
+		}
+		return;
+	case K_WHENCE:
+		put_value(b, whences, uv, "SEEK_");
+		return;
+	case K_RESOURCE:
+		put_value(b, resources, uv, "RLIMIT_");
+		return;
+	case K_ADVICE:
+		put_value(b, advices, uv, "POSIX_FADV_");
+		return;
+	case K_GRND:
+		put_bits(b, grnd_flags, uv, "0");
+		return;
+	case K_ARCH_PRCTL:
+		put_value(b, arch_prctls, uv, "ARCH_");
+		return;
+	}
+}
+
+int lupe_syscall_format_args(const struct lupe_sc_event *en, const struct lupe_sc_event *ex,
+			     unsigned int max_strlen, int from, int to, char *buf, size_t size)
+{
+	struct sbuf b = { buf, size, 0 };
+	const struct sc_info *info;
+
+	if (size)
+		buf[0] = '\0';
+	if (en->nr < 0 || en->nr >= LUPE_SC_MAX)
+		return 0;
+	info = lupe_sc_info(en->nr);
+	if (info->nargs < 0) {
+		for (int i = from; i < (to < 0 || to > 6 ? 6 : to); i++)
+			put(&b, "%s%#llx", i ? ", " : "", (unsigned long long)en->args[i]);
+		return b.len;
+	}
+	int nargs = info->nargs;
+
+	/* open's mode is only read with O_CREAT or O_TMPFILE: strace omits it */
+	if (nargs > 0 && info->args[nargs - 1].kind == K_OCT && nargs >= 2 &&
+	    info->args[nargs - 2].kind == K_OPEN_FLAGS &&
+	    !(en->args[nargs - 2] & (O_CREAT | O_TMPFILE)))
+		nargs--;
+	for (int i = from; i < (to < 0 || to > nargs ? nargs : to); i++) {
+		if (i)
+			put(&b, ", ");
+		put_arg(&b, info, i, en, ex, max_strlen);
+	}
+	return b.len;
+}
+
+static const char *errno_name(long err)
+{
+	switch (err) {
+	case 512: return "ERESTARTSYS";
+	case 513: return "ERESTARTNOINTR";
+	case 514: return "ERESTARTNOHAND";
+	case 516: return "ERESTART_RESTARTBLOCK";
+	}
+	return strerrorname_np(err);
+}
+
+int lupe_syscall_format_ret(long nr, long ret, char *buf, size_t size)
+{
+	const char *name = lupe_syscall_name(nr);
+
+	if (ret < 0 && ret >= -4095) {
+		const char *en = errno_name(-ret);
+
+		if (-ret >= 512 && -ret <= 516)
+			return snprintf(buf, size, "? %s (To be restarted)", en ? en : "ERESTART");
+		if (en)
+			return snprintf(buf, size, "-1 %s (%s)", en, strerror(-ret));
+		return snprintf(buf, size, "-1 (errno %ld)", -ret);
+	}
+	if (name && (!strcmp(name, "mmap") || !strcmp(name, "brk") || !strcmp(name, "mremap") ||
+		     !strcmp(name, "shmat")))
+		return snprintf(buf, size, "%#lx", (unsigned long)ret);
+	return snprintf(buf, size, "%ld", ret);
+}

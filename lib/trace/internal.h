@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to lib/trace and lib/bpf: how each syscall argument is read and shown. */
+#ifndef LUPE_TRACE_INTERNAL_H
+#define LUPE_TRACE_INTERNAL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <lupe/trace.h>
+
+enum sc_kind {
+	K_HEX,      /* unsigned long, shown 0x... */
+	K_PTR,      /* pointer: NULL or 0x... */
+	K_INT,      /* signed decimal */
+	K_UINT,     /* unsigned decimal */
+	K_OCT,      /* mode: 0644 */
+	K_FD,
+	K_DIRFD,    /* AT_FDCWD or an fd */
+	K_PATH,     /* a file name, shown in full */
+	K_STR,      /* a string, bounded by -s */
+	K_BUF_IN,   /* a buffer read at entry, its length in another argument */
+	K_BUF_OUT,  /* a buffer the call fills, its length the return value */
+	K_OPEN_FLAGS,
+	K_PROT,
+	K_MAP_FLAGS,
+	K_ACCESS,
+	K_AT_FLAGS,
+	K_SIGNAL,
+	K_CLONE_FLAGS,
+	K_WHENCE,
+	K_RESOURCE,
+	K_ADVICE,
+	K_GRND,
+	K_ARCH_PRCTL,
+};
+
+struct sc_arg {
+	char name[32];
+	enum sc_kind kind;
+	bool is32;          /* an int-sized C type: show the low 32 bits */
+	signed char lenarg; /* BUF_IN: the argument holding the length */
+};
+
+struct sc_info {
+	const char *name;
+	int nargs;      /* -1: unknown (no tracefs format), show six in hex */
+	bool loaded;
+	bool has_output;
+	struct sc_arg args[6];
+};
+
+/* The syscall's argument description, read once from tracefs. Never NULL for nr in range. */
+const struct sc_info *lupe_sc_info(long nr);
+
+
+
+struct lupe_trace;
+struct trace_ops {
+	int (*add_pid)(struct lupe_trace *t, pid_t pid, bool at_exec);
+	int (*start)(struct lupe_trace *t);
+	int (*poll)(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg);
+	unsigned long long (*lost)(struct lupe_trace *t);
+	void (*del)(struct lupe_trace *t);
+};
+
+/* The common part of both sources; each embeds it first. */
+struct lupe_trace {
+	const struct trace_ops *ops;
+	struct lupe_trace_opts o;
+	bool strings;
+	bool filter;               /* only the syscalls in set[] */
+	bool set[LUPE_SC_MAX];
+};
+
+/* The sources: NULL and errno when they cannot be built. */
+struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o);
+struct lupe_trace *lupe_trace_perf_new(const struct lupe_trace_opts *o);
+/* Copy opts into t (defaults filled in). */
+void lupe_trace_init(struct lupe_trace *t, const struct trace_ops *ops,
+		     const struct lupe_trace_opts *o);
+#endif

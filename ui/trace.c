@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lupe trace's printer: strace -f's lines from paired entry/exit events.
+ * A call is printed whole at its exit; when another thread prints while it
+ * is pending, it is printed first as "name(args <unfinished ...>" and ends
+ * later as "<... name resumed>rest) = ret", as strace -f shows it. The
+ * summary keeps calls, errors and time per thread and syscall, as
+ * `perf trace -s` does.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace.h"
+
+struct sc_stat {
+	unsigned long calls, errors;
+	double total, min, max, sumsq; /* ms */
+};
+
+struct thread {
+	pid_t tid, pid;
+	char comm[16];
+	bool pending, unfinished;
+	struct lupe_sc_event enter; /* its bufs point into data */
+	unsigned char data[6][4096 + 8];
+	struct sc_stat *stats;      /* LUPE_SC_MAX, for the summary */
+	unsigned long events;
+};
+
+struct trace_printer {
+	struct trace_print_opts o;
+	struct thread **threads;
+	size_t nthreads, cap;
+	struct thread *last;        /* the thread that printed last */
+	bool multi;
+	char line[65536];
+};
+
+struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
+{
+	struct trace_printer *p = calloc(1, sizeof(*p));
+
+	if (p)
+		p->o = *o;
+	return p;
+}
+
+static void read_comm(struct thread *t)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", t->pid, t->tid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(t->comm, sizeof(t->comm), f))
+			t->comm[strcspn(t->comm, "\n")] = '\0';
+		fclose(f);
+	}
+	if (!t->comm[0])
+		snprintf(t->comm, sizeof(t->comm), "?");
+}
+
+static struct thread *thread(struct trace_printer *p, const struct lupe_sc_event *ev)
+{
+	struct thread *t;
+
+	if (p->last && p->last->tid == ev->tid)
+		return p->last;
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (p->threads[i]->tid == ev->tid)
+			return p->threads[i];
+	if (p->nthreads == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct thread **n = realloc(p->threads, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		p->threads = n;
+		p->cap = cap;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tid = ev->tid;
+	t->pid = ev->pid;
+	if (p->o.summary) {
+		t->stats = calloc(LUPE_SC_MAX, sizeof(*t->stats));
+		read_comm(t);
+	}
+	p->threads[p->nthreads++] = t;
+	if (p->nthreads > 1 || (p->o.main_pid && ev->tid != p->o.main_pid))
+		p->multi = true;
+	return t;
+}
+
+static void prefix(struct trace_printer *p, const struct thread *t)
+{
+	if (p->multi || !p->o.main_pid)
+		fprintf(p->o.out, "[pid %5d] ", t->tid);
+}
+
+static const char *name_of(long nr, char *buf, size_t size)
+{
+	const char *n = lupe_syscall_name(nr);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "syscall_%ld", nr);
+	return buf;
+}
+
+/* Print thread t's pending call as unfinished, its line cut before the output. */
+static void print_unfinished(struct trace_printer *p, struct thread *t)
+{
+	char nb[32];
+	int out = lupe_syscall_output_arg(t->enter.nr);
+
+	lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, out, p->line, sizeof(p->line));
+	prefix(p, t);
+	fprintf(p->o.out, "%s(%s%s <unfinished ...>\n", name_of(t->enter.nr, nb, sizeof(nb)),
+		p->line, out > 0 ? ", " : "");
+	t->unfinished = true;
+}
+
+/* Other threads' pending calls are cut before t prints. */
+static void cut_others(struct trace_printer *p, struct thread *t)
+{
+	if (!p->multi)
+		return;
+	for (size_t i = 0; i < p->nthreads; i++) {
+		struct thread *o = p->threads[i];
+
+		if (o != t && o->pending && !o->unfinished)
+			print_unfinished(p, o);
+	}
+}
+
+static bool shown(const struct trace_printer *p, long ret, double ms)
+{
+	if (!p->o.events)
+		return false;
+	if (p->o.failure && !(ret < 0 && ret >= -4095))
+		return false;
+	return ms >= p->o.min_ms;
+}
+
+static void account(struct trace_printer *p, struct thread *t, long nr, long ret, double ms,
+		    bool timed)
+{
+	struct sc_stat *s;
+
+	t->events++;
+	if (!t->stats || nr < 0 || nr >= LUPE_SC_MAX)
+		return;
+	s = &t->stats[nr];
+	if (!s->calls || (timed && ms < s->min))
+		s->min = ms;
+	s->calls++;
+	if (ret < 0 && ret >= -4095)
+		s->errors++;
+	if (timed) {
+		s->total += ms;
+		s->sumsq += ms * ms;
+		if (ms > s->max)
+			s->max = ms;
+	}
+}
+
+static void on_sc_enter(struct trace_printer *p, struct thread *t, const struct lupe_sc_event *ev)
+{
+	if (t->pending) {
+		/* the previous call never returned (exec replaced it, or an exit) */
+		char nb[32];
+
+		account(p, t, t->enter.nr, 0, 0, false);
+		if (shown(p, 0, 0) && !p->o.failure) {
+			if (!t->unfinished) {
+				lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, -1,
+							 p->line, sizeof(p->line));
+				prefix(p, t);
+				fprintf(p->o.out, "%s(%s) = ?\n", name_of(t->enter.nr, nb, sizeof(nb)),
+					p->line);
+			}
+		}
+	}
+	t->enter = *ev;
+	for (int i = 0; i < ev->nbufs; i++) {
+		int n = ev->bufs[i].len < 4096 ? ev->bufs[i].len : 4096;
+
+		memcpy(t->data[i], ev->bufs[i].data, n);
+		t->enter.bufs[i].data = t->data[i];
+		t->enter.bufs[i].len = n;
+	}
+	t->pending = true;
+	t->unfinished = false;
+}
+
+static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct lupe_sc_event *ev)
+{
+	char nb[32], rb[128];
+	bool matched = t->pending && t->enter.nr == ev->nr;
+	double ms = matched ? (ev->time - t->enter.time) / 1e6 : 0;
+
+	account(p, t, ev->nr, ev->ret, ms, matched);
+	if (shown(p, ev->ret, ms)) {
+		lupe_syscall_format_ret(ev->nr, ev->ret, rb, sizeof(rb));
+		if (!p->o.failure && p->o.min_ms <= 0)
+			cut_others(p, t);
+		prefix(p, t);
+		if (matched && !t->unfinished) {
+			lupe_syscall_format_args(&t->enter, ev, p->o.max_strlen, 0, -1, p->line,
+						 sizeof(p->line));
+			fprintf(p->o.out, "%s(%s) = %s", name_of(ev->nr, nb, sizeof(nb)), p->line, rb);
+		} else {
+			int out = lupe_syscall_output_arg(ev->nr);
+
+			p->line[0] = '\0';
+			if (matched && out >= 0)
+				lupe_syscall_format_args(&t->enter, ev, p->o.max_strlen, out, -1,
+							 p->line, sizeof(p->line));
+			fprintf(p->o.out, "<... %s resumed>%s) = %s", name_of(ev->nr, nb, sizeof(nb)),
+				p->line + (out > 0 && p->line[0] == ',' ? 2 : 0), rb);
+		}
+		if (p->o.time && matched)
+			fprintf(p->o.out, " <%.6f>", ms / 1e3);
+		fputc('\n', p->o.out);
+	}
+	t->pending = false;
+	t->unfinished = false;
+}
+
+int trace_printer_event(const struct lupe_sc_event *ev, void *arg)
+{
+	struct trace_printer *p = arg;
+	struct thread *t = thread(p, ev);
+
+	if (!t)
+		return -1;
+	if (ev->kind == LUPE_SC_ENTER)
+		on_sc_enter(p, t, ev);
+	else
+		on_sc_exit(p, t, ev);
+	p->last = t;
+	return 0;
+}
+
+void trace_printer_finish(struct trace_printer *p)
+{
+	char nb[32];
+
+	for (size_t i = 0; i < p->nthreads; i++) {
+		struct thread *t = p->threads[i];
+
+		if (!t->pending)
+			continue;
+		account(p, t, t->enter.nr, 0, 0, false);
+		if (shown(p, 0, 0) && !p->o.failure) {
+			prefix(p, t);
+			if (t->unfinished) {
+				fprintf(p->o.out, "<... %s resumed>) = ?\n",
+					name_of(t->enter.nr, nb, sizeof(nb)));
+			} else {
+				lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, -1,
+							 p->line, sizeof(p->line));
+				fprintf(p->o.out, "%s(%s) = ?\n", name_of(t->enter.nr, nb, sizeof(nb)),
+					p->line);
+			}
+		}
+		t->pending = false;
+	}
+}
+
+static void print_table(FILE *f, const struct sc_stat *stats)
+{
+	char nb[32];
+
+	fprintf(f, "   syscall            calls  errors  total       min       avg       max       stddev\n"
+		   "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n"
+		   "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
+	for (int nr = 0; nr < LUPE_SC_MAX; nr++) {
+		const struct sc_stat *s = &stats[nr];
+		double avg, var;
+
+		if (!s->calls)
+			continue;
+		avg = s->total / s->calls;
+		var = s->calls > 1 ? (s->sumsq - s->calls * avg * avg) / (s->calls - 1) : 0;
+		fprintf(f, "   %-15s %8lu %7lu %8.3f %9.3f %9.3f %9.3f %9.2f%%\n",
+			name_of(nr, nb, sizeof(nb)), s->calls, s->errors, s->total, s->min, avg,
+			s->max, avg > 0 && var > 0 ? 100.0 * sqrt(var / s->calls) / avg : 0.0);
+	}
+	fputc('\n', f);
+}
+
+static void add_stats(struct sc_stat *to, const struct sc_stat *from)
+{
+	for (int nr = 0; nr < LUPE_SC_MAX; nr++) {
+		const struct sc_stat *s = &from[nr];
+		struct sc_stat *d = &to[nr];
+
+		if (!s->calls)
+			continue;
+		if (!d->calls || s->min < d->min)
+			d->min = s->min;
+		d->calls += s->calls;
+		d->errors += s->errors;
+		d->total += s->total;
+		d->sumsq += s->sumsq;
+		if (s->max > d->max)
+			d->max = s->max;
+	}
+}
+
+void trace_printer_summary(struct trace_printer *p)
+{
+	FILE *f = p->o.out;
+	unsigned long all = 0;
+	struct sc_stat *total = calloc(LUPE_SC_MAX, sizeof(*total));
+
+	if (!total)
+		return;
+	for (size_t i = 0; i < p->nthreads; i++)
+		all += p->threads[i]->events;
+	fprintf(f, "\n Summary of events:\n\n");
+	for (size_t i = 0; i < p->nthreads; i++) {
+		struct thread *t = p->threads[i];
+
+		if (!t->stats || !t->events)
+			continue;
+		fprintf(f, " %s (%d), %lu events, %.1f%%\n\n", t->comm, t->tid, t->events,
+			all ? 100.0 * t->events / all : 0.0);
+		print_table(f, t->stats);
+		add_stats(total, t->stats);
+	}
+	fprintf(f, " total, %lu events, %zu threads\n\n", all, p->nthreads);
+	print_table(f, total);
+	free(total);
+}
+
+void trace_printer_delete(struct trace_printer *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nthreads; i++) {
+		free(p->threads[i]->stats);
+		free(p->threads[i]);
+	}
+	free(p->threads);
+	free(p);
+}
