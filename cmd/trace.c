@@ -176,7 +176,7 @@ int cmd_trace(int argc, char **argv)
 		topts.syscalls = set;
 	}
 	if (o.output) {
-		out = fopen(o.output, "w");
+		out = fopen(o.output, "we"); /* not the workload's fd 3 */
 		if (!out) {
 			error("cannot open '%s': %s", o.output, strerror(errno));
 			goto out;
@@ -236,6 +236,7 @@ int cmd_trace(int argc, char **argv)
 	popts.failure = o.failure;
 	popts.min_ms = o.duration;
 	popts.main_pid = w.pid > 0 ? w.pid : (npids == 1 ? pids[0] : 0);
+	popts.workload = w.pid > 0;
 	printer = trace_printer_new(&popts);
 	if (!printer) {
 		error("out of memory");
@@ -270,6 +271,8 @@ int cmd_trace(int argc, char **argv)
 			break;
 	}
 	trace_printer_finish(printer);
+	if (w.pid > 0 && w.reaped)
+		trace_printer_exited(printer, w.pid, w.status);
 	if (popts.summary)
 		trace_printer_summary(printer);
 	fflush(out);

@@ -8,8 +8,10 @@
  * `perf trace -s` does.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include "trace.h"
 
 struct sc_stat {
@@ -21,6 +23,7 @@ struct thread {
 	pid_t tid, pid;
 	char comm[16];
 	bool pending, unfinished;
+	bool execed;                /* the workload's exec has succeeded */
 	struct lupe_sc_event enter; /* its bufs point into data */
 	unsigned char data[6][4096 + 8];
 	struct sc_stat *stats;      /* LUPE_SC_MAX, for the summary */
@@ -33,6 +36,7 @@ struct trace_printer {
 	size_t nthreads, cap;
 	struct thread *last;        /* the thread that printed last */
 	bool multi;
+	long execve_nr;
 	char line[65536];
 };
 
@@ -40,8 +44,10 @@ struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
 {
 	struct trace_printer *p = calloc(1, sizeof(*p));
 
-	if (p)
+	if (p) {
 		p->o = *o;
+		p->execve_nr = lupe_syscall_nr("execve");
+	}
 	return p;
 }
 
@@ -94,10 +100,26 @@ static struct thread *thread(struct trace_printer *p, const struct lupe_sc_event
 	return t;
 }
 
-static void prefix(struct trace_printer *p, const struct thread *t)
+static int prefix(struct trace_printer *p, const struct thread *t)
 {
 	if (p->multi || !p->o.main_pid)
-		fprintf(p->o.out, "[pid %5d] ", t->tid);
+		return fprintf(p->o.out, "[pid %5d] ", t->tid);
+	return 0;
+}
+
+/* "head = ret": the result starts at column 40, as strace aligns it. */
+static void emit(struct trace_printer *p, const struct thread *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void emit(struct trace_printer *p, const struct thread *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n = prefix(p, t);
+
+	va_start(ap, fmt);
+	n += vfprintf(p->o.out, fmt, ap);
+	va_end(ap);
+	if (n < 39)
+		fprintf(p->o.out, "%*s", 39 - n, "");
 }
 
 static const char *name_of(long nr, char *buf, size_t size)
@@ -178,9 +200,8 @@ static void on_sc_enter(struct trace_printer *p, struct thread *t, const struct 
 			if (!t->unfinished) {
 				lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, -1,
 							 p->line, sizeof(p->line));
-				prefix(p, t);
-				fprintf(p->o.out, "%s(%s) = ?\n", name_of(t->enter.nr, nb, sizeof(nb)),
-					p->line);
+				emit(p, t, "%s(%s)", name_of(t->enter.nr, nb, sizeof(nb)), p->line);
+				fprintf(p->o.out, " = ?\n");
 			}
 		}
 	}
@@ -202,16 +223,25 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 	bool matched = t->pending && t->enter.nr == ev->nr;
 	double ms = matched ? (ev->time - t->enter.time) / 1e6 : 0;
 
+	/* execvp's PATH search is lupe's doing, not the workload's: strace's own
+	 * search does not show either */
+	if (p->o.workload && t->tid == p->o.main_pid && !t->execed && ev->nr == p->execve_nr) {
+		if (ev->ret < 0) {
+			t->pending = false;
+			return;
+		}
+		t->execed = true;
+	}
 	account(p, t, ev->nr, ev->ret, ms, matched);
 	if (shown(p, ev->ret, ms)) {
 		lupe_syscall_format_ret(ev->nr, ev->ret, rb, sizeof(rb));
 		if (!p->o.failure && p->o.min_ms <= 0)
 			cut_others(p, t);
-		prefix(p, t);
 		if (matched && !t->unfinished) {
 			lupe_syscall_format_args(&t->enter, ev, p->o.max_strlen, 0, -1, p->line,
 						 sizeof(p->line));
-			fprintf(p->o.out, "%s(%s) = %s", name_of(ev->nr, nb, sizeof(nb)), p->line, rb);
+			emit(p, t, "%s(%s)", name_of(ev->nr, nb, sizeof(nb)), p->line);
+			fprintf(p->o.out, " = %s", rb);
 		} else {
 			int out = lupe_syscall_output_arg(ev->nr);
 
@@ -219,8 +249,9 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 			if (matched && out >= 0)
 				lupe_syscall_format_args(&t->enter, ev, p->o.max_strlen, out, -1,
 							 p->line, sizeof(p->line));
-			fprintf(p->o.out, "<... %s resumed>%s) = %s", name_of(ev->nr, nb, sizeof(nb)),
-				p->line + (out > 0 && p->line[0] == ',' ? 2 : 0), rb);
+			emit(p, t, "<... %s resumed>%s)", name_of(ev->nr, nb, sizeof(nb)),
+			     p->line + (out > 0 && p->line[0] == ',' ? 2 : 0));
+			fprintf(p->o.out, " = %s", rb);
 		}
 		if (p->o.time && matched)
 			fprintf(p->o.out, " <%.6f>", ms / 1e3);
@@ -256,19 +287,31 @@ void trace_printer_finish(struct trace_printer *p)
 			continue;
 		account(p, t, t->enter.nr, 0, 0, false);
 		if (shown(p, 0, 0) && !p->o.failure) {
-			prefix(p, t);
 			if (t->unfinished) {
-				fprintf(p->o.out, "<... %s resumed>) = ?\n",
-					name_of(t->enter.nr, nb, sizeof(nb)));
+				emit(p, t, "<... %s resumed>)", name_of(t->enter.nr, nb, sizeof(nb)));
 			} else {
 				lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, -1,
 							 p->line, sizeof(p->line));
-				fprintf(p->o.out, "%s(%s) = ?\n", name_of(t->enter.nr, nb, sizeof(nb)),
-					p->line);
+				emit(p, t, "%s(%s)", name_of(t->enter.nr, nb, sizeof(nb)), p->line);
 			}
+			fprintf(p->o.out, " = ?\n");
 		}
 		t->pending = false;
 	}
+}
+
+void trace_printer_exited(struct trace_printer *p, pid_t pid, int status)
+{
+	struct thread t = { .tid = pid };
+
+	if (!p->o.events || p->o.failure || p->o.min_ms > 0)
+		return;
+	prefix(p, &t);
+	if (WIFSIGNALED(status))
+		fprintf(p->o.out, "+++ killed by SIG%s%s +++\n", sigabbrev_np(WTERMSIG(status)) ?: "?",
+			WCOREDUMP(status) ? " (core dumped)" : "");
+	else
+		fprintf(p->o.out, "+++ exited with %d +++\n", WEXITSTATUS(status));
 }
 
 static void print_table(FILE *f, const struct sc_stat *stats)

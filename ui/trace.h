@@ -16,6 +16,7 @@ struct trace_print_opts {
 	bool failure;         /* --failure: only failed calls */
 	double min_ms;        /* --duration: only calls at least this long */
 	pid_t main_pid;       /* lines of other threads get "[pid N] " (0: always) */
+	bool workload;        /* main_pid is lupe's child: hide its execvp PATH search */
 };
 
 struct trace_printer;
@@ -25,6 +26,8 @@ struct trace_printer *trace_printer_new(const struct trace_print_opts *o);
 int trace_printer_event(const struct lupe_sc_event *ev, void *p);
 /* Calls that never returned (exit_group, detach) are printed with "= ?". */
 void trace_printer_finish(struct trace_printer *p);
+/* strace's "+++ exited with N +++" for the workload, from its wait status. */
+void trace_printer_exited(struct trace_printer *p, pid_t pid, int status);
 void trace_printer_summary(struct trace_printer *p);
 void trace_printer_delete(struct trace_printer *p);
 

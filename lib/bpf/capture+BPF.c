@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bpf/syscall-rec.h"
@@ -166,6 +167,24 @@ static void set_caps(struct sc_cap_spec *spec, const struct sc_info *info)
 			break;
 		case K_BUF_OUT:
 			spec->cap[i] = SC_CAP_BUF_OUT;
+			break;
+		case K_STAT:
+			spec->cap[i] = SC_CAP_OUT_FIXED;
+			spec->size[i] = sizeof(struct stat);
+			break;
+		case K_RLIMIT_OUT:
+			spec->cap[i] = SC_CAP_OUT_FIXED;
+			spec->size[i] = 16;
+			break;
+		case K_RLIMIT_IN:
+			spec->cap[i] = SC_CAP_IN_FIXED;
+			spec->size[i] = 16;
+			break;
+		case K_ARGV:
+			spec->cap[i] = SC_CAP_ARGV;
+			break;
+		case K_ENVP:
+			spec->cap[i] = SC_CAP_ENVP;
 			break;
 		case K_PTR:
 			if (a->lenarg >= 0) {

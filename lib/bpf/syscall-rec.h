@@ -10,7 +10,10 @@
 #define SC_MAX_NR     512  /* syscall numbers we know of are below this */
 #define SC_PATH_MAX   256  /* bytes of a path argument captured */
 #define SC_BUF_MAX    4096 /* bytes of any other buffer captured (-s bound) */
+#define SC_STRUCT_MAX 256  /* bytes of a struct captured */
 #define SC_SCRATCH    16384
+#define SC_ARGV_MAX   16   /* argv entries captured */
+#define SC_ENVP_MAX   256  /* envp entries counted */
 
 enum sc_rec_kind {
 	SC_REC_ENTER = 1,
@@ -25,11 +28,16 @@ enum sc_cap {
 	SC_CAP_BUF_IN,  /* buffer read at entry, length in the argument lenarg */
 	SC_CAP_BUF_OUT, /* buffer read at exit, length the return value */
 	SC_CAP_STRUCT,  /* buffer read at entry, length in the argument lenarg (sockaddr) */
+	SC_CAP_IN_FIXED,  /* a struct read at entry, size[] bytes */
+	SC_CAP_OUT_FIXED, /* a struct read at exit when the call returned 0, size[] bytes */
+	SC_CAP_ARGV,    /* NULL-terminated array of strings: each string, NUL-separated */
+	SC_CAP_ENVP,    /* NULL-terminated array: only its length, as a __u32 */
 };
 
 struct sc_cap_spec {
 	__u8 cap[6];    /* enum sc_cap for each argument */
 	__s8 lenarg[6]; /* for BUF_IN/STRUCT: the argument holding the length */
+	__u16 size[6];  /* for IN_FIXED/OUT_FIXED: the struct's size */
 };
 
 /* One captured item inside a record, followed by len bytes, 8-aligned. */

@@ -42,6 +42,19 @@ struct {
 	__uint(max_entries, 16 << 20); /* resized by the loader */
 } rb SEC(".maps");
 
+/*
+ * tid -> arguments whose strings could not be read at entry: a page not yet
+ * faulted in (a path in a library's .rodata, first touched by this very
+ * call) cannot be read from a tracepoint. The call has faulted it in by its
+ * exit, where they are read again.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} retry SEC(".maps");
+
 struct scratch {
 	__u8 b[SC_SCRATCH];
 };
@@ -105,7 +118,8 @@ static __always_inline __u64 reg_arg(struct pt_regs *regs, int i)
  * SC_SCRATCH because *off is kept below half of it, which is also what
  * lets the verifier bound every access.
  */
-static __always_inline void add_item(struct scratch *s, __u32 *off, struct sc_rec *rec, int i,
+/* Returns false when the memory could not be read. */
+static __always_inline bool add_item(struct scratch *s, __u32 *off, struct sc_rec *rec, int i,
 				     __u8 cap, __u64 ptr, __u64 want)
 {
 	__u32 o = *off;
@@ -115,7 +129,7 @@ static __always_inline void add_item(struct scratch *s, __u32 *off, struct sc_re
 	__u8 trunc = 0;
 
 	if (!ptr || o >= SC_SCRATCH / 2)
-		return;
+		return true;
 	o &= SC_SCRATCH / 2 - 1;
 	it = (struct sc_item *)&s->b[o];
 	if (cap == SC_CAP_PATH || cap == SC_CAP_STR) {
@@ -126,19 +140,19 @@ static __always_inline void add_item(struct scratch *s, __u32 *off, struct sc_re
 		n = bpf_probe_read_user_str(&s->b[o + sizeof(*it)], (limit + 2) & (SC_BUF_MAX - 1),
 					    (void *)ptr);
 		if (n <= 0)
-			return;
+			return false;
 		n -= 1; /* without the NUL */
 		if (n > limit) {
 			n = limit;
 			trunc = 1;
 		}
 	} else {
-		limit = cap == SC_CAP_STRUCT ? 128 : max_strlen + 1;
+		limit = cap == SC_CAP_BUF_IN || cap == SC_CAP_BUF_OUT ? max_strlen + 1 : SC_STRUCT_MAX;
 		if (limit > SC_BUF_MAX)
 			limit = SC_BUF_MAX;
 		n = want;
 		if ((__s64)want < 0)
-			return;
+			return true;
 		if (want > (__u64)limit) {
 			n = limit;
 			trunc = 1;
@@ -147,9 +161,62 @@ static __always_inline void add_item(struct scratch *s, __u32 *off, struct sc_re
 			n = SC_BUF_MAX;
 		asm volatile("" : "+r"(n));
 		if (n < 0 || n > SC_BUF_MAX)
-			return;
+			return true;
 		if (n && bpf_probe_read_user(&s->b[o + sizeof(*it)], n, (void *)ptr))
-			return;
+			return false;
+	}
+	it->arg = i;
+	it->truncated = trunc;
+	it->len = n;
+	it->pad = 0;
+	*off = o + sizeof(*it) + ((n + 7) & ~7);
+	rec->nitems++;
+	return true;
+}
+
+/* execve's argv as NUL-separated strings; envp as a count, as strace shows them. */
+static __noinline void add_vec(struct scratch *s, __u32 *off, int i, __u8 cap, __u64 ptr)
+{
+	struct sc_rec *rec = (struct sc_rec *)s->b;
+	__u32 o = *off, n = 0;
+	struct sc_item *it;
+	__u8 trunc = 0;
+	int k;
+
+	if (!ptr || o >= SC_SCRATCH / 2)
+		return;
+	o &= SC_SCRATCH / 2 - 1;
+	it = (struct sc_item *)&s->b[o];
+	if (cap == SC_CAP_ENVP) {
+		for (k = 0; k < SC_ENVP_MAX; k++) {
+			__u64 p = 0;
+
+			if (bpf_probe_read_user(&p, sizeof(p), (void *)(ptr + k * 8)) || !p)
+				break;
+		}
+		*(__u32 *)&s->b[o + sizeof(*it)] = k;
+		n = 4;
+		trunc = k == SC_ENVP_MAX;
+	} else {
+		for (k = 0; k < SC_ARGV_MAX; k++) {
+			__u64 p = 0;
+			long r;
+			__u32 lim = max_strlen + 2;
+
+			if (bpf_probe_read_user(&p, sizeof(p), (void *)(ptr + k * 8)) || !p)
+				break;
+			if (n >= SC_BUF_MAX)
+				break;
+			if (lim > 256)
+				lim = 256;
+			r = bpf_probe_read_user_str(&s->b[o + sizeof(*it) + n],
+						    lim & 511, (void *)p);
+			if (r <= 0)
+				break;
+			n += r;
+		}
+		if (k == SC_ARGV_MAX)
+			trunc = 1;
 	}
 	it->arg = i;
 	it->truncated = trunc;
@@ -164,10 +231,13 @@ static __always_inline void send(struct scratch *s, __u32 off)
 	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wake_bytes ?
 		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 
-	if (off > SC_SCRATCH)
-		return;
+	/* off stays below SC_SCRATCH (items start below its half): the mask
+	 * only tells the verifier so */
+	off &= SC_SCRATCH - 1;
+	asm volatile("" : "+r"(off));
 	((struct sc_rec *)s->b)->size = off;
-	if (off < sizeof(struct sc_rec) || bpf_ringbuf_output(&rb, s->b, off, flags))
+	if (off < sizeof(struct sc_rec) || off >= SC_SCRATCH ||
+	    bpf_ringbuf_output(&rb, s->b, off & (SC_SCRATCH - 1), flags))
 		count_lost();
 }
 
@@ -198,6 +268,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	__u32 off = sizeof(struct sc_rec);
 	struct scratch *s;
 	struct sc_rec *rec;
+	__u8 again = 0;
 
 	if (!traced(tgid, id, true))
 		return 0;
@@ -209,6 +280,17 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	rec = (struct sc_rec *)s->b;
 	for (int i = 0; i < 6; i++)
 		rec->args[i] = reg_arg(regs, i);
+	/*
+	 * execve (argv 1, envp 2) and execveat (argv 2, envp 3) first, while
+	 * off is still a constant: their loops stay cheap to verify
+	 */
+	for (int i = 1; i < 3; i++) {
+		if (caps[id].cap[i] == SC_CAP_ARGV) {
+			add_vec(s, &off, i, SC_CAP_ARGV, rec->args[i]);
+			add_vec(s, &off, i + 1, SC_CAP_ENVP, rec->args[i + 1]);
+			break;
+		}
+	}
 	for (int i = 0; i < 6; i++) {
 		__u8 cap = caps[id].cap[i];
 		__s8 la = caps[id].lenarg[i];
@@ -216,9 +298,20 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 
 		if (cap == SC_CAP_NONE || cap == SC_CAP_BUF_OUT)
 			continue;
+		if (cap == SC_CAP_ARGV || cap == SC_CAP_ENVP)
+			continue;
 		if (la >= 0 && la < 6)
 			want = rec->args[la];
-		add_item(s, &off, rec, i, cap, rec->args[i], want);
+		if (cap == SC_CAP_IN_FIXED)
+			want = caps[id].size[i];
+		if (!add_item(s, &off, rec, i, cap, rec->args[i], want) &&
+		    (cap == SC_CAP_PATH || cap == SC_CAP_STR))
+			again |= 1 << i;
+	}
+	if (again) {
+		__u32 tid = rec->tid;
+
+		bpf_map_update_elem(&retry, &tid, &again, BPF_ANY);
 	}
 	send(s, off);
 	return 0;
@@ -243,9 +336,28 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	rec = (struct sc_rec *)s->b;
 	rec->args[0] = ret;
 	for (int i = 0; i < 6; i++) {
-		if (caps[id].cap[i] != SC_CAP_BUF_OUT || ret <= 0)
-			continue;
-		add_item(s, &off, rec, i, SC_CAP_BUF_OUT, reg_arg(regs, i), ret);
+		__u8 cap = caps[id].cap[i];
+
+		if (cap == SC_CAP_BUF_OUT && ret > 0)
+			add_item(s, &off, rec, i, cap, reg_arg(regs, i), ret);
+		else if (cap == SC_CAP_OUT_FIXED && ret == 0)
+			add_item(s, &off, rec, i, cap, reg_arg(regs, i), caps[id].size[i]);
+	}
+	if (caps[id].cap[0] == SC_CAP_PATH || caps[id].cap[1] == SC_CAP_PATH ||
+	    caps[id].cap[0] == SC_CAP_STR || caps[id].cap[1] == SC_CAP_STR ||
+	    caps[id].cap[2] == SC_CAP_PATH) {
+		__u32 tid = rec->tid;
+		__u8 *mask = bpf_map_lookup_elem(&retry, &tid);
+
+		if (mask) {
+			__u8 m = *mask;
+
+			bpf_map_delete_elem(&retry, &tid);
+			for (int i = 0; i < 4; i++)
+				if (m & (1 << i))
+					add_item(s, &off, rec, i, caps[id].cap[i] == SC_CAP_STR ?
+						 SC_CAP_STR : SC_CAP_PATH, reg_arg(regs, i), 0);
+		}
 	}
 	send(s, off);
 	return 0;

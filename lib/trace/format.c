@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "trace/internal.h"
 #include "util/util.h"
 
@@ -228,6 +230,47 @@ static void put_ptr(struct sbuf *b, __u64 v)
 		put(b, "NULL");
 }
 
+static void put_rlim(struct sbuf *b, __u64 v)
+{
+	if (v == ~0ULL)
+		put(b, "RLIM64_INFINITY");
+	else if (v && v % 1024 == 0)
+		put(b, "%llu*1024", (unsigned long long)v / 1024);
+	else
+		put(b, "%llu", (unsigned long long)v);
+}
+
+/* strace's short form: the type and mode, then the size or the device. */
+static void put_stat(struct sbuf *b, const unsigned char *data)
+{
+	static const struct flag types[] = {
+		{ S_IFREG, "S_IFREG" }, { S_IFDIR, "S_IFDIR" }, { S_IFCHR, "S_IFCHR" },
+		{ S_IFBLK, "S_IFBLK" }, { S_IFIFO, "S_IFIFO" }, { S_IFLNK, "S_IFLNK" },
+		{ S_IFSOCK, "S_IFSOCK" }, { 0 },
+	};
+	struct stat st;
+	unsigned int mode;
+
+	memcpy(&st, data, sizeof(st));
+	mode = st.st_mode;
+	put(b, "{st_mode=");
+	for (const struct flag *t = types; t->name; t++)
+		if ((mode & S_IFMT) == t->val)
+			put(b, "%s|", t->name);
+	if (mode & S_ISUID)
+		put(b, "S_ISUID|");
+	if (mode & S_ISGID)
+		put(b, "S_ISGID|");
+	if (mode & S_ISVTX)
+		put(b, "S_ISVTX|");
+	put(b, "%#03o", mode & 0777);
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		put(b, ", st_rdev=makedev(%#x, %#x)", major(st.st_rdev), minor(st.st_rdev));
+	else
+		put(b, ", st_size=%lld", (long long)st.st_size);
+	put(b, ", ...}");
+}
+
 static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		    const struct lupe_sc_event *en, const struct lupe_sc_event *ex,
 		    unsigned int max_strlen)
@@ -242,6 +285,8 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 	case K_PATH:
 	case K_STR:
 		m = find_buf(en, i);
+		if (!m) /* read again at exit when its page was not in at entry */
+			m = find_buf(ex, i);
 		if (m)
 			put_quoted(b, m, a->kind == K_PATH ? (size_t)m->len : max_strlen, false);
 		else
@@ -269,6 +314,74 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 			put_quoted(b, m, max_strlen, false);
 		else
 			put_ptr(b, v);
+		return;
+	case K_STAT:
+		m = find_buf(ex, i);
+		if (m && m->len >= (int)sizeof(struct stat))
+			put_stat(b, m->data);
+		else
+			put_ptr(b, v);
+		return;
+	case K_RLIMIT_IN:
+	case K_RLIMIT_OUT:
+		m = find_buf(a->kind == K_RLIMIT_IN ? en : ex, i);
+		if (m && m->len >= 16) {
+			__u64 r[2];
+
+			memcpy(r, m->data, sizeof(r));
+			put(b, "{rlim_cur=");
+			put_rlim(b, r[0]);
+			put(b, ", rlim_max=");
+			put_rlim(b, r[1]);
+			putc_(b, '}');
+		} else {
+			put_ptr(b, v);
+		}
+		return;
+	case K_FUTEX_OP: {
+		static const char *const ops[] = {
+			"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE",
+			"FUTEX_WAKE_OP", "FUTEX_LOCK_PI", "FUTEX_UNLOCK_PI", "FUTEX_TRYLOCK_PI",
+			"FUTEX_WAIT_BITSET", "FUTEX_WAKE_BITSET", "FUTEX_WAIT_REQUEUE_PI",
+			"FUTEX_CMP_REQUEUE_PI", "FUTEX_LOCK_PI2",
+		};
+		unsigned int op = uv & 127;
+
+		if (op >= ARRAY_SIZE(ops) || (uv & ~(127UL | 128 | 256))) {
+			put(b, "%#lx", uv);
+			return;
+		}
+		put(b, "%s%s%s", ops[op], uv & 128 ? "_PRIVATE" : "",
+		    uv & 256 ? "|FUTEX_CLOCK_REALTIME" : "");
+		return;
+	}
+	case K_ARGV:
+		m = find_buf(en, i);
+		if (!m) {
+			put_ptr(b, v);
+			return;
+		}
+		putc_(b, '[');
+		for (int off = 0, k = 0; off < m->len; k++) {
+			const unsigned char *str = m->data + off;
+			size_t n = strnlen((const char *)str, m->len - off);
+			struct lupe_sc_buf one = { i, n, false, str };
+
+			put(b, "%s", k ? ", " : "");
+			put_quoted(b, &one, max_strlen, false);
+			off += n + 1;
+		}
+		put(b, "%s]", m->truncated ? ", ..." : "");
+		return;
+	case K_ENVP:
+		m = find_buf(en, i);
+		put_ptr(b, v);
+		if (m && m->len == 4) {
+			__u32 n;
+
+			memcpy(&n, m->data, 4);
+			put(b, " /* %u var%s%s */", n, n == 1 ? "" : "s", m->truncated ? " or more" : "");
+		}
 		return;
 	case K_HEX:
 		if (v)
@@ -375,6 +488,15 @@ int lupe_syscall_format_args(const struct lupe_sc_event *en, const struct lupe_s
 	}
 	int nargs = info->nargs;
 
+	/* futex: WAKE takes three arguments, WAIT four; strace shows no more */
+	if (!strcmp(info->name, "futex") && nargs >= 4) {
+		unsigned int op = en->args[1] & 127;
+
+		if (op == 1)
+			nargs = 3;
+		else if (op == 0)
+			nargs = 4;
+	}
 	/* open's mode is only read with O_CREAT or O_TMPFILE: strace omits it */
 	if (nargs > 0 && info->args[nargs - 1].kind == K_OCT && nargs >= 2 &&
 	    info->args[nargs - 2].kind == K_OPEN_FLAGS &&

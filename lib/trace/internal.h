@@ -31,6 +31,12 @@ enum sc_kind {
 	K_ADVICE,
 	K_GRND,
 	K_ARCH_PRCTL,
+	K_STAT,     /* struct stat the call fills */
+	K_RLIMIT_IN,
+	K_RLIMIT_OUT,
+	K_FUTEX_OP,
+	K_ARGV,     /* execve's argv: ["a", "b"] */
+	K_ENVP,     /* execve's envp: 0x... / * 20 vars * / */
 };
 
 struct sc_arg {

@@ -206,11 +206,12 @@ static int perf_start(struct lupe_trace *t)
 	return 0;
 }
 
+/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
 struct sample_hdr {
 	__u32 pid, tid;
 	__u64 time;
 	__u32 raw_size;
-};
+} __attribute__((packed));
 
 static int on_rec(const struct perf_event_header *h, void *arg)
 {
@@ -226,7 +227,7 @@ static int on_rec(const struct perf_event_header *h, void *arg)
 		return 0;
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
-	    s->raw_size < (unsigned)pt->off_args + 48 - 32 || (pid_t)s->pid == pt->self)
+	    s->raw_size < (unsigned)pt->off_ret + 8 || (pid_t)s->pid == pt->self)
 		return 0;
 	memcpy(&type, raw, sizeof(type));
 	memcpy(&nr, raw + pt->off_id, sizeof(nr));

@@ -61,7 +61,13 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 		"length", NULL };
 	bool ptr = strchr(type, '*') != NULL;
 
-	/* argv, envp: arrays of strings are not read (shown as pointers) */
+	if (ptr && strstr(type, "struct stat") && !strstr(type, "statfs"))
+		return K_STAT;
+	if (ptr && strstr(type, "struct rlimit"))
+		return strncmp(type, "const", 5) ? K_RLIMIT_OUT : K_RLIMIT_IN;
+	if (ptr && (is(name, "argv") || is(name, "envp")) && !strncmp(sc, "execve", 6))
+		return is(name, "argv") ? K_ARGV : K_ENVP;
+	/* other arrays of strings are not read (shown as pointers) */
 	if (ptr && strchr(type, '*') != strrchr(type, '*'))
 		return K_PTR;
 
@@ -98,6 +104,10 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 	     is(sc, "statx") || is(sc, "fchownat") || is(sc, "linkat") || is(sc, "utimensat") ||
 	     is(sc, "execveat") || is(sc, "name_to_handle_at") || is(sc, "fchmodat2")))
 		return K_AT_FLAGS;
+	if (is(sc, "futex") && is(name, "op"))
+		return K_FUTEX_OP;
+	if (is(sc, "rseq") && (is(name, "rseq_len") || is(name, "sig")))
+		return K_HEX;
 	if (is(name, "sig") || is(name, "signum"))
 		return K_SIGNAL;
 	if (is(name, "clone_flags"))
@@ -184,7 +194,7 @@ const struct sc_info *lupe_sc_info(long nr)
 {
 	struct sc_info *info = &infos[nr];
 	const char *tracefs;
-	char path[PATH_MAX], *text;
+	char path[PATH_MAX], *text = NULL;
 
 	if (info->loaded)
 		return info;
@@ -196,8 +206,27 @@ const struct sc_info *lupe_sc_info(long nr)
 	tracefs = lupe_tracefs_dir();
 	if (!tracefs)
 		return info;
-	snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s/format", tracefs, info->name);
-	text = lupe_read_whole_file(path, NULL);
+	/* tracefs names some calls after their kernel functions */
+	for (int i = 0; i < 3; i++) {
+		static const char *const alias[][2] = {
+			{ "umount2", "umount" }, { "sendfile", "sendfile64" }, { "uname", "newuname" },
+		};
+		const char *tp = info->name;
+
+		if (i == 1) {
+			tp = NULL;
+			for (size_t k = 0; k < ARRAY_SIZE(alias); k++)
+				if (is(alias[k][0], info->name))
+					tp = alias[k][1];
+			if (!tp)
+				continue;
+		}
+		snprintf(path, sizeof(path), "%s/events/syscalls/sys_enter_%s%s/format", tracefs,
+			 i == 2 ? "new" : "", tp);
+		text = lupe_read_whole_file(path, NULL);
+		if (text)
+			break;
+	}
 	if (!text) {
 		pr_debug("no tracefs format for syscall '%s'", info->name);
 		return info;
@@ -215,7 +244,8 @@ int lupe_syscall_output_arg(long nr)
 		return -1;
 	info = lupe_sc_info(nr);
 	for (int i = 0; i < info->nargs; i++)
-		if (info->args[i].kind == K_BUF_OUT)
+		if (info->args[i].kind == K_BUF_OUT || info->args[i].kind == K_STAT ||
+		    info->args[i].kind == K_RLIMIT_OUT)
 			return i;
 	return -1;
 }
