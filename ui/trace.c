@@ -93,6 +93,10 @@ static struct thread *thread(struct trace_printer *p, const struct lupe_sc_event
 	if (p->o.summary) {
 		t->stats = calloc(LUPE_SC_MAX, sizeof(*t->stats));
 		read_comm(t);
+		/* a thread that is gone: its process's name */
+		for (size_t i = 0; t->comm[0] == '?' && i < p->nthreads; i++)
+			if (p->threads[i]->tid == t->pid)
+				memcpy(t->comm, p->threads[i]->comm, sizeof(t->comm));
 	}
 	p->threads[p->nthreads++] = t;
 	if (p->nthreads > 1 || (p->o.main_pid && ev->tid != p->o.main_pid))
@@ -268,6 +272,8 @@ int trace_printer_event(const struct lupe_sc_event *ev, void *arg)
 
 	if (!t)
 		return -1;
+	if (ev->comm)
+		snprintf(t->comm, sizeof(t->comm), "%.15s", ev->comm);
 	if (ev->kind == LUPE_SC_ENTER)
 		on_sc_enter(p, t, ev);
 	else
@@ -314,14 +320,33 @@ void trace_printer_exited(struct trace_printer *p, pid_t pid, int status)
 		fprintf(p->o.out, "+++ exited with %d +++\n", WEXITSTATUS(status));
 }
 
+static const struct sc_stat *sort_stats;
+
+static int by_total(const void *a, const void *b)
+{
+	const struct sc_stat *x = &sort_stats[*(const int *)a], *y = &sort_stats[*(const int *)b];
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : 0;
+}
+
+/* The table of one thread or of all, longest total time first (as perf trace -s). */
 static void print_table(FILE *f, const struct sc_stat *stats)
 {
 	char nb[32];
+	int order[LUPE_SC_MAX];
+
+	for (int i = 0; i < LUPE_SC_MAX; i++)
+		order[i] = i;
+	sort_stats = stats;
+	qsort(order, LUPE_SC_MAX, sizeof(order[0]), by_total);
 
 	fprintf(f, "   syscall            calls  errors  total       min       avg       max       stddev\n"
 		   "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n"
 		   "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
-	for (int nr = 0; nr < LUPE_SC_MAX; nr++) {
+	for (int k = 0; k < LUPE_SC_MAX; k++) {
+		int nr = order[k];
 		const struct sc_stat *s = &stats[nr];
 		double avg, var;
 

@@ -66,6 +66,11 @@ static int on_record(void *ctx, void *data, size_t size)
 
 		if (p + sizeof(*it) > end || p + sizeof(*it) + it->len > end)
 			break;
+		if (it->arg == SC_ITEM_COMM) {
+			ev.comm = (const char *)(p + sizeof(*it));
+			p += sizeof(*it) + ((it->len + 7) & ~7);
+			continue;
+		}
 		ev.bufs[ev.nbufs++] = (struct lupe_sc_buf){
 			.arg = it->arg, .len = it->len, .truncated = it->truncated,
 			.data = p + sizeof(*it),

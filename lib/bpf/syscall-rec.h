@@ -40,6 +40,9 @@ struct sc_cap_spec {
 	__u16 size[6];  /* for IN_FIXED/OUT_FIXED: the struct's size */
 };
 
+/* sc_item.arg of the command name, sent with a successful execve's exit */
+#define SC_ITEM_COMM 255
+
 /* One captured item inside a record, followed by len bytes, 8-aligned. */
 struct sc_item {
 	__u8 arg;

@@ -343,6 +343,18 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		else if (cap == SC_CAP_OUT_FIXED && ret == 0)
 			add_item(s, &off, rec, i, cap, reg_arg(regs, i), caps[id].size[i]);
 	}
+	if ((id == 59 || id == 322) && ret == 0 && off < SC_SCRATCH / 2) {
+		/* the new command name, for the summary and the printer */
+		struct sc_item *it = (struct sc_item *)&s->b[off & (SC_SCRATCH / 2 - 1)];
+
+		bpf_get_current_comm((char *)(it + 1), 16);
+		it->arg = SC_ITEM_COMM;
+		it->truncated = 0;
+		it->len = 16;
+		it->pad = 0;
+		off += sizeof(*it) + 16;
+		rec->nitems++;
+	}
 	if (caps[id].cap[0] == SC_CAP_PATH || caps[id].cap[1] == SC_CAP_PATH ||
 	    caps[id].cap[0] == SC_CAP_STR || caps[id].cap[1] == SC_CAP_STR ||
 	    caps[id].cap[2] == SC_CAP_PATH) {

@@ -41,6 +41,7 @@ struct lupe_sc_event {
 	long ret;         /* at exit */
 	int nbufs;
 	struct lupe_sc_buf bufs[6];
+	const char *comm;  /* after a successful execve: the new command name, else NULL */
 };
 
 /* Called for each event in time order per CPU; non-zero stops the poll. */

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# without BPF (forced), lupe trace says so once and still traces every syscall, with pointer arguments
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_tracefs
+W=$WORKLOADS/syscalls
+count() { awk -v s="$2" '/^ total,/ {t = 1} t && $1 == s {print $2, $3; exit}' "$1"; }
+
+LUPE_TRACE_NO_BPF=1 "$LUPE" trace -S -o out.txt -- "$W" -n 1000 2> err.txt || fail "fallback trace failed: $(cat err.txt)"
+[ "$(grep -c 'strings and buffers are not shown' err.txt)" = 1 ] || fail "want the notice once: $(cat err.txt)"
+[ "$(count out.txt getppid)" = "1000 0" ] || fail "getppid: $(count out.txt getppid), want 1000 0"
+c=$(count out.txt close); set -- $c
+[ "${1:-0}" -ge 150 ] && [ "${2:-0}" = 50 ] || fail "close: $c, want 150+ calls and 50 errors"
+grep -q '^openat(AT_FDCWD, 0x[0-9a-f]*, O_RDONLY) *= -1 ENOENT' out.txt || fail "no openat with a pointer argument: $(grep openat out.txt | head -3)"
+grep -q '^write([0-9]*, 0x[0-9a-f]*, 8) *= 8' out.txt || fail "no write with a pointer argument: $(grep write out.txt | head -3)"
+"$LUPE" trace --no-bpf -o /dev/null -- true 2> err2.txt || fail "--no-bpf failed"
+grep -q 'strings and buffers are not shown' err2.txt || fail "--no-bpf gave no notice"
+ok "fallback traces every call"

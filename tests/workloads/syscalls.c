@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscalls: a workload with known syscall counts, for lupe trace's tests
+ * and benchmark. With -n N (default 1000) it makes, after its start-up:
+ *
+ *   getppid          N
+ *   openat + close   N/10 of /dev/null (succeed)
+ *   write + read     N/10 of 8 bytes through a pipe (made once: pipe2)
+ *   openat           N/20 of a missing file (fail: ENOENT)
+ *   close            N/20 of fd -1 (fail: EBADF)
+ *
+ * -b: a second thread blocks in read on a pipe while the first makes its
+ *     calls, then is woken by a write (strace shows unfinished/resumed)
+ * -l: loop forever, one getppid every 10 ms (a target for trace -p)
+ * Calls go through syscall(2), so the C library adds none of its own.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int wake[2];
+
+static void *blocked_reader(void *arg)
+{
+	char c;
+
+	(void)arg;
+	if (syscall(SYS_read, wake[0], &c, 1) != 1)
+		abort();
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	long n = 1000;
+	int opt, fds[2], block = 0;
+	char buf[8] = "lupe-tr";
+	pthread_t th;
+
+	while ((opt = getopt(argc, argv, "n:bl")) != -1) {
+		switch (opt) {
+		case 'n': n = atol(optarg); break;
+		case 'b': block = 1; break;
+		case 'l':
+			for (;;) {
+				struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+				syscall(SYS_getppid);
+				nanosleep(&ts, NULL);
+			}
+		default: return 2;
+		}
+	}
+	if (block) {
+		if (syscall(SYS_pipe2, wake, 0))
+			return 1;
+		if (pthread_create(&th, NULL, blocked_reader, NULL))
+			return 1;
+		usleep(50000); /* the reader is asleep in read by now */
+	}
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	if (syscall(SYS_pipe2, fds, 0))
+		return 1;
+	for (long i = 0; i < n / 10; i++) {
+		long fd = syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY);
+
+		syscall(SYS_close, fd);
+		if (syscall(SYS_write, fds[1], buf, sizeof(buf)) != sizeof(buf) ||
+		    syscall(SYS_read, fds[0], buf, sizeof(buf)) != sizeof(buf))
+			return 1;
+	}
+	for (long i = 0; i < n / 20; i++) {
+		syscall(SYS_openat, AT_FDCWD, "/nonexistent/lupe-trace", O_RDONLY);
+		syscall(SYS_close, -1);
+	}
+	if (block) {
+		if (syscall(SYS_write, wake[1], "x", 1) != 1)
+			return 1;
+		pthread_join(th, NULL);
+	}
+	return 0;
+}
