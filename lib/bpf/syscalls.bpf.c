@@ -118,19 +118,27 @@ static __always_inline __u64 reg_arg(struct pt_regs *regs, int i)
  * SC_SCRATCH because *off is kept below half of it, which is also what
  * lets the verifier bound every access.
  */
-/* Returns false when the memory could not be read. */
-static __always_inline bool add_item(struct scratch *s, __u32 *off, struct sc_rec *rec, int i,
-				     __u8 cap, __u64 ptr, __u64 want)
+/*
+ * Returns the offset after the item (off when there was nothing to add),
+ * or -1 when the memory could not be read. A global function: the
+ * verifier checks it once, not once per argument of every call site,
+ * which keeps loading fast.
+ */
+__noinline int add_item(struct scratch *s, __u32 off, __u32 icap, __u64 ptr, __u64 want)
 {
-	__u32 o = *off;
+	__u32 o = off, i = icap & 0xff, cap = icap >> 8;
 	struct sc_item *it;
+	struct sc_rec *rec;
 	long n = 0;
 	__u64 limit;
 	__u8 trunc = 0;
 
-	if (!ptr || o >= SC_SCRATCH / 2)
-		return true;
+	if (!s || !ptr || o >= SC_SCRATCH / 2)
+		return off;
+	/* the barrier keeps clang from dropping the mask the verifier needs */
+	asm volatile("" : "+r"(o));
 	o &= SC_SCRATCH / 2 - 1;
+	rec = (struct sc_rec *)s->b;
 	it = (struct sc_item *)&s->b[o];
 	if (cap == SC_CAP_PATH || cap == SC_CAP_STR) {
 		limit = cap == SC_CAP_PATH ? SC_PATH_MAX - 1 : max_strlen;
@@ -140,7 +148,7 @@ static __always_inline bool add_item(struct scratch *s, __u32 *off, struct sc_re
 		n = bpf_probe_read_user_str(&s->b[o + sizeof(*it)], (limit + 2) & (SC_BUF_MAX - 1),
 					    (void *)ptr);
 		if (n <= 0)
-			return false;
+			return -1;
 		n -= 1; /* without the NUL */
 		if (n > limit) {
 			n = limit;
@@ -152,7 +160,7 @@ static __always_inline bool add_item(struct scratch *s, __u32 *off, struct sc_re
 			limit = SC_BUF_MAX;
 		n = want;
 		if ((__s64)want < 0)
-			return true;
+			return off;
 		if (want > (__u64)limit) {
 			n = limit;
 			trunc = 1;
@@ -161,31 +169,33 @@ static __always_inline bool add_item(struct scratch *s, __u32 *off, struct sc_re
 			n = SC_BUF_MAX;
 		asm volatile("" : "+r"(n));
 		if (n < 0 || n > SC_BUF_MAX)
-			return true;
+			return off;
 		if (n && bpf_probe_read_user(&s->b[o + sizeof(*it)], n, (void *)ptr))
-			return false;
+			return -1;
 	}
 	it->arg = i;
 	it->truncated = trunc;
 	it->len = n;
 	it->pad = 0;
-	*off = o + sizeof(*it) + ((n + 7) & ~7);
 	rec->nitems++;
-	return true;
+	return o + sizeof(*it) + ((n + 7) & ~7);
 }
 
 /* execve's argv as NUL-separated strings; envp as a count, as strace shows them. */
-static __noinline void add_vec(struct scratch *s, __u32 *off, int i, __u8 cap, __u64 ptr)
+__noinline int add_vec(struct scratch *s, __u32 off, __u32 icap, __u64 ptr)
 {
-	struct sc_rec *rec = (struct sc_rec *)s->b;
-	__u32 o = *off, n = 0;
+	__u32 o = off, n = 0, i = icap & 0xff, cap = icap >> 8;
+	struct sc_rec *rec;
 	struct sc_item *it;
 	__u8 trunc = 0;
 	int k;
 
-	if (!ptr || o >= SC_SCRATCH / 2)
-		return;
+	if (!s || !ptr || o >= SC_SCRATCH / 2)
+		return off;
+	/* the barrier keeps clang from dropping the mask the verifier needs */
+	asm volatile("" : "+r"(o));
 	o &= SC_SCRATCH / 2 - 1;
+	rec = (struct sc_rec *)s->b;
 	it = (struct sc_item *)&s->b[o];
 	if (cap == SC_CAP_ENVP) {
 		for (k = 0; k < SC_ENVP_MAX; k++) {
@@ -199,7 +209,7 @@ static __noinline void add_vec(struct scratch *s, __u32 *off, int i, __u8 cap, _
 		trunc = k == SC_ENVP_MAX;
 	} else {
 		for (k = 0; k < SC_ARGV_MAX; k++) {
-			__u64 p = 0;
+			__u64 p = 0, at;
 			long r;
 			__u32 lim = max_strlen + 2;
 
@@ -209,8 +219,11 @@ static __noinline void add_vec(struct scratch *s, __u32 *off, int i, __u8 cap, _
 				break;
 			if (lim > 256)
 				lim = 256;
-			r = bpf_probe_read_user_str(&s->b[o + sizeof(*it) + n],
-						    lim & 511, (void *)p);
+			at = o + sizeof(*it) + n;
+			asm volatile("" : "+r"(at));
+			if (at > SC_SCRATCH - 512)
+				break;
+			r = bpf_probe_read_user_str(&s->b[at], lim & 511, (void *)p);
 			if (r <= 0)
 				break;
 			n += r;
@@ -222,8 +235,8 @@ static __noinline void add_vec(struct scratch *s, __u32 *off, int i, __u8 cap, _
 	it->truncated = trunc;
 	it->len = n;
 	it->pad = 0;
-	*off = o + sizeof(*it) + ((n + 7) & ~7);
 	rec->nitems++;
+	return o + sizeof(*it) + ((n + 7) & ~7);
 }
 
 static __always_inline void send(struct scratch *s, __u32 off)
@@ -269,6 +282,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	struct scratch *s;
 	struct sc_rec *rec;
 	__u8 again = 0;
+	int r;
 
 	if (!traced(tgid, id, true))
 		return 0;
@@ -286,8 +300,8 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	 */
 	for (int i = 1; i < 3; i++) {
 		if (caps[id].cap[i] == SC_CAP_ARGV) {
-			add_vec(s, &off, i, SC_CAP_ARGV, rec->args[i]);
-			add_vec(s, &off, i + 1, SC_CAP_ENVP, rec->args[i + 1]);
+			off = add_vec(s, off, i | SC_CAP_ARGV << 8, rec->args[i]);
+			off = add_vec(s, off, (i + 1) | SC_CAP_ENVP << 8, rec->args[i + 1]);
 			break;
 		}
 	}
@@ -304,8 +318,10 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 			want = rec->args[la];
 		if (cap == SC_CAP_IN_FIXED)
 			want = caps[id].size[i];
-		if (!add_item(s, &off, rec, i, cap, rec->args[i], want) &&
-		    (cap == SC_CAP_PATH || cap == SC_CAP_STR))
+		r = add_item(s, off, i | cap << 8, rec->args[i], want);
+		if (r >= 0)
+			off = r;
+		else if (cap == SC_CAP_PATH || cap == SC_CAP_STR)
 			again |= 1 << i;
 	}
 	if (again) {
@@ -338,10 +354,14 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	for (int i = 0; i < 6; i++) {
 		__u8 cap = caps[id].cap[i];
 
+		int r = off;
+
 		if (cap == SC_CAP_BUF_OUT && ret > 0)
-			add_item(s, &off, rec, i, cap, reg_arg(regs, i), ret);
+			r = add_item(s, off, i | cap << 8, reg_arg(regs, i), ret);
 		else if (cap == SC_CAP_OUT_FIXED && ret == 0)
-			add_item(s, &off, rec, i, cap, reg_arg(regs, i), caps[id].size[i]);
+			r = add_item(s, off, i | cap << 8, reg_arg(regs, i), caps[id].size[i]);
+		if (r >= 0)
+			off = r;
 	}
 	if ((id == 59 || id == 322) && ret == 0 && off < SC_SCRATCH / 2) {
 		/* the new command name, for the summary and the printer */
@@ -366,9 +386,13 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 
 			bpf_map_delete_elem(&retry, &tid);
 			for (int i = 0; i < 4; i++)
-				if (m & (1 << i))
-					add_item(s, &off, rec, i, caps[id].cap[i] == SC_CAP_STR ?
-						 SC_CAP_STR : SC_CAP_PATH, reg_arg(regs, i), 0);
+				if (m & (1 << i)) {
+					__u32 cap = caps[id].cap[i] == SC_CAP_STR ? SC_CAP_STR : SC_CAP_PATH;
+					int r = add_item(s, off, i | cap << 8, reg_arg(regs, i), 0);
+
+					if (r >= 0)
+						off = r;
+				}
 		}
 	}
 	send(s, off);
