@@ -191,7 +191,8 @@ int cmd_trace(int argc, char **argv)
 		t = lupe_trace_new(&topts, true);
 		if (!t)
 			warning("BPF capture is not available (%s): tracing with the raw_syscalls tracepoints, strings and buffers are not shown",
-				lupe_strerror(errno));
+				errno == LUPE_ERR_NOT_SUPPORTED ?
+				"lupe was built without libbpf, clang or bpftool" : lupe_strerror(errno));
 	} else {
 		warning("BPF capture is off: tracing with the raw_syscalls tracepoints, strings and buffers are not shown");
 	}

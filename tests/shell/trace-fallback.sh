@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # without BPF (forced), lupe trace says so once and still traces every syscall, with pointer arguments
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/trace.sh"
 need_root
 need_tracefs
 W=$WORKLOADS/syscalls
-count() { awk -v s="$2" '/^ total,/ {t = 1} t && $1 == s {print $2, $3; exit}' "$1"; }
 
 LUPE_TRACE_NO_BPF=1 "$LUPE" trace -S -o out.txt -- "$W" -n 1000 2> err.txt || fail "fallback trace failed: $(cat err.txt)"
 [ "$(grep -c 'strings and buffers are not shown' err.txt)" = 1 ] || fail "want the notice once: $(cat err.txt)"

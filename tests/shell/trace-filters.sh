@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # lupe trace --failure, --duration, -T, --max-strlen and unfinished/resumed lines of blocking threads
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/trace.sh"
 need_root
+need_bpf_trace
 W=$WORKLOADS/syscalls
 
 "$LUPE" trace --failure -o f.txt -- "$W" -n 200 || fail "--failure failed"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # lupe trace -s counts each syscall of a workload exactly (known counts, errors), loses nothing, passes the exit status
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/trace.sh"
 need_root
+need_bpf_trace
 W=$WORKLOADS/syscalls
 [ -x "$W" ] || fail "no workload $W"
 
 # calls, errors of syscall $2 in the total table of summary file $1
-count() { awk -v s="$2" '/^ total,/ {t = 1} t && $1 == s {print $2, $3; exit}' "$1"; }
 
 "$LUPE" trace -s -o base.txt -- "$W" -n 0 2> err0.txt || fail "lupe trace -s failed: $(cat err0.txt)"
 "$LUPE" trace -s -o run.txt -- "$W" -n 1000 2> err1.txt || fail "lupe trace -s failed: $(cat err1.txt)"

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # lupe trace -p attaches and detaches on Ctrl-C leaving the program running; -a sees other processes; -e filters by name, glob, negation
 . "$(dirname "$0")/lib/common.sh"
+. "$(dirname "$0")/lib/trace.sh"
 need_root
+need_bpf_trace
 W=$WORKLOADS/syscalls
-count() { awk -v s="$2" '/^ total,/ {t = 1} t && $1 == s {print $2; exit}' "$1"; }
 
 # -e: only the syscalls asked for, counted exactly
 "$LUPE" trace -s -e getppid,close -o e1.txt -- "$W" -n 500 || fail "lupe trace -e failed"
-[ "$(count e1.txt getppid)" = 500 ] || fail "-e getppid,close: getppid $(count e1.txt getppid), want 500"
-[ -n "$(count e1.txt close)" ] || fail "-e getppid,close: no close"
-[ -z "$(count e1.txt openat)" ] || fail "-e getppid,close still shows openat"
+[ "$(calls e1.txt getppid)" = 500 ] || fail "-e getppid,close: getppid $(calls e1.txt getppid), want 500"
+[ -n "$(calls e1.txt close)" ] || fail "-e getppid,close: no close"
+[ -z "$(calls e1.txt openat)" ] || fail "-e getppid,close still shows openat"
 "$LUPE" trace -s -e '!getppid' -o e2.txt -- "$W" -n 500 || fail "lupe trace -e !getppid failed"
-[ -z "$(count e2.txt getppid)" ] || fail "-e '!getppid' still shows getppid"
-[ -n "$(count e2.txt openat)" ] || fail "-e '!getppid' lost openat"
+[ -z "$(calls e2.txt getppid)" ] || fail "-e '!getppid' still shows getppid"
+[ -n "$(calls e2.txt openat)" ] || fail "-e '!getppid' lost openat"
 "$LUPE" trace -e 'getpp*' -o e3.txt -- "$W" -n 7 || fail "lupe trace -e glob failed"
 [ "$(grep -c '^getppid() *= ' e3.txt)" = 7 ] || fail "-e 'getpp*': $(grep -c getppid e3.txt) getppid lines, want 7"
 [ "$(grep -vc '^getppid\|^+++' e3.txt)" = 0 ] || fail "-e 'getpp*' shows other calls: $(grep -v getppid e3.txt | head -3)"
@@ -42,6 +43,6 @@ sleep 1
 sleep 0.3
 kill -INT $lpid
 wait $lpid || fail "lupe trace -a exited $?: $(cat aerr.txt)"
-n=$(count a.txt getppid)
+n=$(calls a.txt getppid)
 [ "${n:-0}" -ge 300 ] || fail "-a counted ${n:-0} getppid, want at least the workload's 300"
 ok "-e filters, -p attaches and detaches, -a sees the machine"
