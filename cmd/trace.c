@@ -23,7 +23,7 @@ enum {
 
 struct trace_opts {
 	const char *pids, *events, *output;
-	bool all, summary_only, with_summary, time, failure, no_bpf;
+	bool all, summary_only, with_summary, time, failure, no_bpf, fd_paths;
 	double duration;
 	unsigned int max_strlen;
 	size_t buf_bytes;
@@ -39,6 +39,7 @@ static const struct argp_option options[] = {
 	{ "duration", OPT_DURATION, "MS", 0, "only calls that took at least MS milliseconds", 0 },
 	{ "failure", OPT_FAILURE, NULL, 0, "only calls that failed", 0 },
 	{ "time", 'T', NULL, 0, "print each call's duration (seconds) at the end of its line", 0 },
+	{ "decode-fds", 'y', NULL, 0, "print the paths behind file descriptors: 3</etc/hostname>", 0 },
 	{ "output", 'o', "FILE", 0, "write the trace to FILE instead of stderr", 0 },
 	{ "max-strlen", OPT_MAX_STRLEN, "N", 0, "bytes of strings and buffers shown (default 32)", 0 },
 	{ "buffer-size", OPT_BUFFER, "MB", 0, "ring buffer size (raise it if events are lost)", 0 },
@@ -58,6 +59,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 's': o->summary_only = true; return 0;
 	case 'S': o->with_summary = true; return 0;
 	case 'T': o->time = true; return 0;
+	case 'y': o->fd_paths = true; return 0;
 	case 'o': o->output = arg; return 0;
 	case OPT_FAILURE: o->failure = true; return 0;
 	case OPT_NO_BPF: o->no_bpf = true; return 0;
@@ -238,13 +240,17 @@ int cmd_trace(int argc, char **argv)
 	popts.min_ms = o.duration;
 	popts.main_pid = w.pid > 0 ? w.pid : (npids == 1 ? pids[0] : 0);
 	popts.workload = w.pid > 0;
+	popts.fd_paths = o.fd_paths;
 	printer = trace_printer_new(&popts);
 	if (!printer) {
 		error("out of memory");
 		goto out;
 	}
 
+	for (int i = 0; i < npids; i++)
+		trace_printer_prime_fds(printer, pids[i]);
 	if (w.pid > 0) {
+		trace_printer_prime_fds(printer, w.pid);
 		err = lupe_workload_start(&w);
 		if (err) {
 			error("cannot run '%s': %s", argv[idx], strerror(-err));

@@ -7,11 +7,13 @@
  * summary keeps calls, errors and time per thread and syscall, as
  * `perf trace -s` does.
  */
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "trace.h"
 
 struct sc_stat {
@@ -30,8 +32,19 @@ struct thread {
 	unsigned long events;
 };
 
+/* The paths behind a process's fds, learned from the calls that made them (-y). */
+struct proc_fds {
+	pid_t pid;
+	char **path; /* by fd */
+	int n;
+};
+
 struct trace_printer {
 	struct trace_print_opts o;
+	struct lupe_sc_fmt fmt;
+	struct proc_fds *procs;
+	size_t nprocs;
+	long nr_open, nr_openat, nr_creat, nr_close, nr_dup, nr_dup2, nr_dup3, nr_fcntl;
 	struct thread **threads;
 	size_t nthreads, cap;
 	struct thread *last;        /* the thread that printed last */
@@ -40,6 +53,113 @@ struct trace_printer {
 	char line[65536];
 };
 
+static struct proc_fds *proc_of(struct trace_printer *p, pid_t pid)
+{
+	struct proc_fds *n;
+
+	for (size_t i = 0; i < p->nprocs; i++)
+		if (p->procs[i].pid == pid)
+			return &p->procs[i];
+	n = realloc(p->procs, (p->nprocs + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	p->procs = n;
+	n = &p->procs[p->nprocs++];
+	*n = (struct proc_fds){ .pid = pid };
+	return n;
+}
+
+static void set_fd(struct trace_printer *p, pid_t pid, long fd, const char *path, int len)
+{
+	struct proc_fds *pf = proc_of(p, pid);
+
+	if (!pf || fd < 0 || fd > 1 << 20)
+		return;
+	if (fd >= pf->n) {
+		int n = fd + 16;
+		char **np = realloc(pf->path, n * sizeof(*np));
+
+		if (!np)
+			return;
+		memset(np + pf->n, 0, (n - pf->n) * sizeof(*np));
+		pf->path = np;
+		pf->n = n;
+	}
+	free(pf->path[fd]);
+	pf->path[fd] = path ? strndup(path, len) : NULL;
+}
+
+/*
+ * The path behind fd: learned from open/dup calls, else what /proc says
+ * now (fds opened before the trace began, such as 0, 1 and 2).
+ */
+static const char *fd_path(pid_t pid, int fd, void *arg)
+{
+	struct trace_printer *p = arg;
+	struct proc_fds *pf = proc_of(p, pid);
+	char link[64], target[4096];
+	ssize_t n;
+
+	if (pf && fd < pf->n && pf->path[fd])
+		return pf->path[fd];
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return NULL;
+	set_fd(p, pid, fd, target, n);
+	return pf && fd < pf->n ? pf->path[fd] : NULL;
+}
+
+/* Follow the calls that make, copy and close fds (for -y). */
+static void track_fds(struct trace_printer *p, const struct lupe_sc_event *en,
+		      const struct lupe_sc_event *ex)
+{
+	long nr = ex->nr, ret = ex->ret;
+
+	if (ret < 0)
+		return;
+	if (nr == p->nr_open || nr == p->nr_openat || nr == p->nr_creat) {
+		int arg = nr == p->nr_openat ? 1 : 0;
+
+		for (int i = 0; en && i < en->nbufs; i++)
+			if (en->bufs[i].arg == arg)
+				set_fd(p, ex->pid, ret, (const char *)en->bufs[i].data, en->bufs[i].len);
+		for (int i = 0; i < ex->nbufs; i++) /* the path was read again at exit */
+			if (ex->bufs[i].arg == arg)
+				set_fd(p, ex->pid, ret, (const char *)ex->bufs[i].data, ex->bufs[i].len);
+	} else if (nr == p->nr_close && en) {
+		set_fd(p, ex->pid, (int)en->args[0], NULL, 0);
+	} else if ((nr == p->nr_dup || nr == p->nr_dup2 || nr == p->nr_dup3 ||
+		    (nr == p->nr_fcntl && en && (en->args[1] == 0 || en->args[1] == 1030))) && en) {
+		const char *src = fd_path(ex->pid, (int)en->args[0], p);
+
+		if (src) {
+			char *copy = strdup(src);
+
+			set_fd(p, ex->pid, ret, copy, copy ? strlen(copy) : 0);
+			free(copy);
+		}
+	}
+}
+
+void trace_printer_prime_fds(struct trace_printer *p, pid_t pid)
+{
+	char dir[64];
+	DIR *d;
+	struct dirent *de;
+
+	if (!p->fmt.fd_path)
+		return;
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			fd_path(pid, atoi(de->d_name), p);
+	closedir(d);
+}
+
 struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
 {
 	struct trace_printer *p = calloc(1, sizeof(*p));
@@ -47,6 +167,19 @@ struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
 	if (p) {
 		p->o = *o;
 		p->execve_nr = lupe_syscall_nr("execve");
+		p->fmt.max_strlen = o->max_strlen;
+		if (o->fd_paths) {
+			p->fmt.fd_path = fd_path;
+			p->fmt.arg = p;
+		}
+		p->nr_open = lupe_syscall_nr("open");
+		p->nr_openat = lupe_syscall_nr("openat");
+		p->nr_creat = lupe_syscall_nr("creat");
+		p->nr_close = lupe_syscall_nr("close");
+		p->nr_dup = lupe_syscall_nr("dup");
+		p->nr_dup2 = lupe_syscall_nr("dup2");
+		p->nr_dup3 = lupe_syscall_nr("dup3");
+		p->nr_fcntl = lupe_syscall_nr("fcntl");
 	}
 	return p;
 }
@@ -142,7 +275,7 @@ static void print_unfinished(struct trace_printer *p, struct thread *t)
 	char nb[32];
 	int out = lupe_syscall_output_arg(t->enter.nr);
 
-	lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, out, p->line, sizeof(p->line));
+	lupe_syscall_format_args(&t->enter, NULL, &p->fmt, 0, out, p->line, sizeof(p->line));
 	prefix(p, t);
 	fprintf(p->o.out, "%s(%s%s <unfinished ...>\n", name_of(t->enter.nr, nb, sizeof(nb)),
 		p->line, out > 0 ? ", " : "");
@@ -202,7 +335,7 @@ static void on_sc_enter(struct trace_printer *p, struct thread *t, const struct 
 		account(p, t, t->enter.nr, 0, 0, false);
 		if (shown(p, 0, 0) && !p->o.failure) {
 			if (!t->unfinished) {
-				lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, -1,
+				lupe_syscall_format_args(&t->enter, NULL, &p->fmt, 0, -1,
 							 p->line, sizeof(p->line));
 				emit(p, t, "%s(%s)", name_of(t->enter.nr, nb, sizeof(nb)), p->line);
 				fprintf(p->o.out, " = ?\n");
@@ -219,6 +352,12 @@ static void on_sc_enter(struct trace_printer *p, struct thread *t, const struct 
 	}
 	t->pending = true;
 	t->unfinished = false;
+}
+
+static bool is_fd_ret(const struct trace_printer *p, long nr)
+{
+	return nr == p->nr_open || nr == p->nr_openat || nr == p->nr_creat || nr == p->nr_dup ||
+	       nr == p->nr_dup2 || nr == p->nr_dup3;
 }
 
 static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct lupe_sc_event *ev)
@@ -242,7 +381,7 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 		if (!p->o.failure && p->o.min_ms <= 0)
 			cut_others(p, t);
 		if (matched && !t->unfinished) {
-			lupe_syscall_format_args(&t->enter, ev, p->o.max_strlen, 0, -1, p->line,
+			lupe_syscall_format_args(&t->enter, ev, &p->fmt, 0, -1, p->line,
 						 sizeof(p->line));
 			emit(p, t, "%s(%s)", name_of(ev->nr, nb, sizeof(nb)), p->line);
 			fprintf(p->o.out, " = %s", rb);
@@ -251,16 +390,23 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 
 			p->line[0] = '\0';
 			if (matched && out >= 0)
-				lupe_syscall_format_args(&t->enter, ev, p->o.max_strlen, out, -1,
+				lupe_syscall_format_args(&t->enter, ev, &p->fmt, out, -1,
 							 p->line, sizeof(p->line));
 			emit(p, t, "<... %s resumed>%s)", name_of(ev->nr, nb, sizeof(nb)),
 			     p->line + (out > 0 && p->line[0] == ',' ? 2 : 0));
 			fprintf(p->o.out, " = %s", rb);
 		}
+		if (p->fmt.fd_path && ev->ret >= 0 && is_fd_ret(p, ev->nr)) {
+			track_fds(p, matched ? &t->enter : NULL, ev);
+			if (fd_path(ev->pid, ev->ret, p))
+				fprintf(p->o.out, "<%s>", fd_path(ev->pid, ev->ret, p));
+		}
 		if (p->o.time && matched)
 			fprintf(p->o.out, " <%.6f>", ms / 1e3);
 		fputc('\n', p->o.out);
 	}
+	if (p->fmt.fd_path && !is_fd_ret(p, ev->nr))
+		track_fds(p, matched ? &t->enter : NULL, ev);
 	t->pending = false;
 	t->unfinished = false;
 }
@@ -296,7 +442,7 @@ void trace_printer_finish(struct trace_printer *p)
 			if (t->unfinished) {
 				emit(p, t, "<... %s resumed>)", name_of(t->enter.nr, nb, sizeof(nb)));
 			} else {
-				lupe_syscall_format_args(&t->enter, NULL, p->o.max_strlen, 0, -1,
+				lupe_syscall_format_args(&t->enter, NULL, &p->fmt, 0, -1,
 							 p->line, sizeof(p->line));
 				emit(p, t, "%s(%s)", name_of(t->enter.nr, nb, sizeof(nb)), p->line);
 			}
@@ -414,6 +560,12 @@ void trace_printer_delete(struct trace_printer *p)
 		free(p->threads[i]->stats);
 		free(p->threads[i]);
 	}
+	for (size_t i = 0; i < p->nprocs; i++) {
+		for (int fd = 0; fd < p->procs[i].n; fd++)
+			free(p->procs[i].path[fd]);
+		free(p->procs[i].path);
+	}
+	free(p->procs);
 	free(p->threads);
 	free(p);
 }

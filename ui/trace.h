@@ -16,12 +16,15 @@ struct trace_print_opts {
 	bool failure;         /* --failure: only failed calls */
 	double min_ms;        /* --duration: only calls at least this long */
 	pid_t main_pid;       /* lines of other threads get "[pid N] " (0: always) */
+	bool fd_paths;        /* -y: fd<path> */
 	bool workload;        /* main_pid is lupe's child: hide its execvp PATH search */
 };
 
 struct trace_printer;
 
 struct trace_printer *trace_printer_new(const struct trace_print_opts *o);
+/* With -y: learn the paths of pid's open fds now, while it is alive. */
+void trace_printer_prime_fds(struct trace_printer *p, pid_t pid);
 /* A lupe_sc_fn: p is the printer. */
 int trace_printer_event(const struct lupe_sc_event *ev, void *p);
 /* Calls that never returned (exit_group, detach) are printed with "= ?". */

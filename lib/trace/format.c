@@ -271,10 +271,30 @@ static void put_stat(struct sbuf *b, const unsigned char *data)
 	put(b, ", ...}");
 }
 
+/* fd, or fd<path> as strace -y shows it */
+static void put_fd(struct sbuf *b, const struct lupe_sc_fmt *fmt, pid_t pid, int fd)
+{
+	const char *path = fmt->fd_path && fd >= 0 ? fmt->fd_path(pid, fd, fmt->arg) : NULL;
+
+	put(b, "%d", fd);
+	if (path) {
+		putc_(b, '<');
+		/* strace -y escapes only what would break the brackets */
+		for (; *path; path++) {
+			if (*path == '>' || *path == '\\' || (unsigned char)*path < ' ')
+				put(b, "\\x%02x", (unsigned char)*path);
+			else
+				putc_(b, *path);
+		}
+		putc_(b, '>');
+	}
+}
+
 static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		    const struct lupe_sc_event *en, const struct lupe_sc_event *ex,
-		    unsigned int max_strlen)
+		    const struct lupe_sc_fmt *fmt)
 {
+	unsigned int max_strlen = fmt->max_strlen;
 	const struct sc_arg *a = &info->args[i];
 	__u64 v = en->args[i];
 	long sv = a->is32 ? (long)(int)v : (long)v;
@@ -396,7 +416,7 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		put(b, "%#lo", uv);
 		return;
 	case K_FD:
-		put(b, "%d", (int)v);
+		put_fd(b, fmt, en->pid, (int)v);
 		return;
 	case K_INT:
 		put(b, "%ld", sv);
@@ -405,7 +425,7 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		if ((int)v == AT_FDCWD)
 			put(b, "AT_FDCWD");
 		else
-			put(b, "%d", (int)v);
+			put_fd(b, fmt, en->pid, (int)v);
 		return;
 	case K_OPEN_FLAGS:
 		put(b, "%s", (uv & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
@@ -471,7 +491,7 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 }
 
 int lupe_syscall_format_args(const struct lupe_sc_event *en, const struct lupe_sc_event *ex,
-			     unsigned int max_strlen, int from, int to, char *buf, size_t size)
+			     const struct lupe_sc_fmt *fmt, int from, int to, char *buf, size_t size)
 {
 	struct sbuf b = { buf, size, 0 };
 	const struct sc_info *info;
@@ -505,7 +525,7 @@ int lupe_syscall_format_args(const struct lupe_sc_event *en, const struct lupe_s
 	for (int i = from; i < (to < 0 || to > nargs ? nargs : to); i++) {
 		if (i)
 			put(&b, ", ");
-		put_arg(&b, info, i, en, ex, max_strlen);
+		put_arg(&b, info, i, en, ex, fmt);
 	}
 	return b.len;
 }

@@ -144,9 +144,16 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
+static const char *fake_fd_path(pid_t pid, int fd, void *arg)
+{
+	return fd == 3 ? "/etc/host>name" : NULL;
+}
+
 static void test_format_args(void **state)
 {
 	struct lupe_sc_event en = { .kind = LUPE_SC_ENTER }, ex = { .kind = LUPE_SC_EXIT };
+	struct lupe_sc_fmt f32 = { .max_strlen = 32 }, f4 = { .max_strlen = 4 };
+	struct lupe_sc_fmt fy = { .max_strlen = 32, .fd_path = fake_fd_path };
 	char buf[256];
 
 	en.nr = lupe_syscall_nr("openat");
@@ -155,16 +162,16 @@ static void test_format_args(void **state)
 	en.args[2] = 02000000; /* O_CLOEXEC */
 	en.nbufs = 1;
 	en.bufs[0] = (struct lupe_sc_buf){ 1, 13, false, (const unsigned char *)"/etc/hostname" };
-	lupe_syscall_format_args(&en, NULL, 32, 0, -1, buf, sizeof(buf));
+	lupe_syscall_format_args(&en, NULL, &f32, 0, -1, buf, sizeof(buf));
 	assert_string_equal(buf, "AT_FDCWD, \"/etc/hostname\", O_RDONLY|O_CLOEXEC");
 	/* with O_CREAT the mode is shown, in octal */
 	en.args[2] = 0101; /* O_WRONLY|O_CREAT */
 	en.args[3] = 0644;
-	lupe_syscall_format_args(&en, NULL, 32, 0, -1, buf, sizeof(buf));
+	lupe_syscall_format_args(&en, NULL, &f32, 0, -1, buf, sizeof(buf));
 	assert_string_equal(buf, "AT_FDCWD, \"/etc/hostname\", O_WRONLY|O_CREAT, 0644");
 	/* no captured string (the fallback): the pointer */
 	en.nbufs = 0;
-	lupe_syscall_format_args(&en, NULL, 32, 0, -1, buf, sizeof(buf));
+	lupe_syscall_format_args(&en, NULL, &f32, 0, -1, buf, sizeof(buf));
 	assert_string_equal(buf, "AT_FDCWD, 0x1000, O_WRONLY|O_CREAT, 0644");
 
 	/* read's buffer comes from the exit, cut at max_strlen */
@@ -177,11 +184,14 @@ static void test_format_args(void **state)
 	ex.ret = 10;
 	ex.nbufs = 1;
 	ex.bufs[0] = (struct lupe_sc_buf){ 1, 10, false, (const unsigned char *)"0123456789" };
-	lupe_syscall_format_args(&en, &ex, 4, 0, -1, buf, sizeof(buf));
+	lupe_syscall_format_args(&en, &ex, &f4, 0, -1, buf, sizeof(buf));
 	assert_string_equal(buf, "3, \"0123\"..., 131072");
 	assert_int_equal(lupe_syscall_output_arg(en.nr), 1);
-	lupe_syscall_format_args(&en, NULL, 4, 0, 1, buf, sizeof(buf));
+	lupe_syscall_format_args(&en, NULL, &f4, 0, 1, buf, sizeof(buf));
 	assert_string_equal(buf, "3");
+	/* -y: the path behind the fd, '>' escaped */
+	lupe_syscall_format_args(&en, NULL, &fy, 0, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "3</etc/host\\x3ename>");
 
 	memset(&en, 0, sizeof(en));
 	en.nr = lupe_syscall_nr("mmap");
@@ -189,7 +199,7 @@ static void test_format_args(void **state)
 	en.args[2] = 3;
 	en.args[3] = 0x22;
 	en.args[4] = (__u64)-1;
-	lupe_syscall_format_args(&en, NULL, 32, 0, -1, buf, sizeof(buf));
+	lupe_syscall_format_args(&en, NULL, &f32, 0, -1, buf, sizeof(buf));
 	assert_string_equal(buf, "NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0");
 }
 

@@ -106,6 +106,14 @@ LUPE_API long lupe_syscall_nr(const char *name);
  */
 LUPE_API int lupe_syscall_set_parse(const char *spec, bool *set, const char **bad, size_t *badlen);
 
+/* How arguments are shown. */
+struct lupe_sc_fmt {
+	unsigned int max_strlen; /* bytes of strings and buffers shown (paths: all) */
+	/* when not NULL: the path fd refers to in process pid, or NULL (strace -y) */
+	const char *(*fd_path)(pid_t pid, int fd, void *arg);
+	void *arg;
+};
+
 /*
  * Format arguments from..to-1 (to -1: all) of an entry event as strace
  * does, into buf ("AT_FDCWD, \"/etc/hostname\", O_RDONLY"), each but the
@@ -115,7 +123,7 @@ LUPE_API int lupe_syscall_set_parse(const char *spec, bool *set, const char **ba
  */
 LUPE_API int lupe_syscall_format_args(const struct lupe_sc_event *enter,
 				      const struct lupe_sc_event *exit_ev,
-				      unsigned int max_strlen, int from, int to,
+				      const struct lupe_sc_fmt *fmt, int from, int to,
 				      char *buf, size_t size);
 
 /*
