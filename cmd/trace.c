@@ -42,7 +42,7 @@ static const struct argp_option options[] = {
 	{ "decode-fds", 'y', NULL, 0, "print the paths behind file descriptors: 3</etc/hostname>", 0 },
 	{ "output", 'o', "FILE", 0, "write the trace to FILE instead of stderr", 0 },
 	{ "max-strlen", OPT_MAX_STRLEN, "N", 0, "bytes of strings and buffers shown (default 32)", 0 },
-	{ "buffer-size", OPT_BUFFER, "MB", 0, "ring buffer size (raise it if events are lost)", 0 },
+	{ "buffer-size", OPT_BUFFER, "SIZE", 0, "ring buffer size in MB (or KB with K): raise it if events are lost", 0 },
 	{ "no-bpf", OPT_NO_BPF, NULL, OPTION_HIDDEN, "use the tracepoint fallback", 0 },
 	{ 0 }
 };
@@ -74,9 +74,13 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid --max-strlen '%s' (1 to 4000)", arg);
 		return 0;
 	case OPT_BUFFER:
-		o->buf_bytes = strtoul(arg, &end, 10) << 20;
-		if (*end || !o->buf_bytes)
-			argp_error(state, "invalid --buffer-size '%s' (megabytes)", arg);
+		o->buf_bytes = strtoul(arg, &end, 10);
+		if (*end == 'K' || *end == 'k')
+			o->buf_bytes <<= 10, end++;
+		else if (*end == 'M' || *end == 'm' || !*end)
+			o->buf_bytes <<= 20, end += !!*end;
+		if (*end || o->buf_bytes < 4096 || o->buf_bytes > (1UL << 30))
+			argp_error(state, "invalid --buffer-size '%s' (megabytes, or kilobytes with K: 4K to 1024M)", arg);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
