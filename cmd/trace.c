@@ -32,7 +32,7 @@ struct trace_opts {
 static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "trace existing processes (comma-separated ids); Ctrl-C detaches", 0 },
 	{ "all-cpus", 'a', NULL, 0, "trace every process of the machine", 0 },
-	{ "expr", 'e', "SYSCALLS", 0, "only these syscalls: names, globs, !negation, comma-separated", 0 },
+	{ "expr", 'e', "SYSCALLS", 0, "only these syscalls (names, globs, !negation, comma-separated); sys:name adds a tracepoint", 0 },
 	{ "event", 0, NULL, OPTION_ALIAS, NULL, 0 },
 	{ "summary", 's', NULL, 0, "print only a summary of calls, errors and times per thread", 0 },
 	{ "with-summary", 'S', NULL, 0, "print the calls and the summary", 0 },
@@ -145,6 +145,8 @@ int cmd_trace(int argc, char **argv)
 	struct trace_printer *printer = NULL;
 	struct lupe_trace *t = NULL;
 	static bool set[LUPE_SC_MAX];
+	char *tps[17] = { NULL };
+	int ntp = 0;
 	pid_t *pids = NULL;
 	int npids = 0, idx, ret = 1, err;
 	unsigned long long lost;
@@ -167,19 +169,31 @@ int cmd_trace(int argc, char **argv)
 	if (o.events) {
 		const char *bad;
 		size_t badlen;
+		char *spec = strdup(o.events), *sc = calloc(1, strlen(o.events) + 1), *save;
+		int nsc = 0;
 
-		if (strchr(o.events, ':')) {
-			error("tracepoints in -e ('%s') are not supported by lupe trace yet (use lupe record -e)",
-			      o.events);
-			goto out;
+		/* sys:name words are tracepoints to interleave; the rest name syscalls */
+		for (char *word = strtok_r(spec, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
+			if (strchr(word, ':')) {
+				if (ntp < (int)(sizeof(tps) / sizeof(tps[0])) - 1)
+					tps[ntp++] = strdup(word);
+				continue;
+			}
+			sprintf(sc + strlen(sc), "%s%s", nsc++ ? "," : "", word);
 		}
-		if (lupe_syscall_set_parse(o.events, set, &bad, &badlen) < 0) {
+		free(spec);
+		if (nsc && lupe_syscall_set_parse(sc, set, &bad, &badlen) < 0) {
 			error("no syscall matches '%.*s' in -e (names are as in strace: openat, read...)",
 			      (int)badlen, bad);
+			free(sc);
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		topts.syscalls = set;
+		free(sc);
+		/* only tracepoints: every syscall still shows, as perf trace -e does */
+		if (nsc)
+			topts.syscalls = set;
+		topts.tracepoints = (const char *const *)tps;
 	}
 	if (o.output) {
 		out = fopen(o.output, "we"); /* not the workload's fd 3 */
@@ -230,6 +244,9 @@ int cmd_trace(int argc, char **argv)
 			      lupe_strerror(err));
 		else if (err == -ESRCH)
 			error("cannot trace '%s': no such process", o.pids);
+		else if (ntp && (err == -ENOENT || err == -EINVAL))
+			error("cannot open the tracepoints in -e '%s': %s (see 'lupe list tracepoint')",
+			      o.events, lupe_strerror(err));
 		else
 			error("cannot trace: %s", lupe_strerror(err));
 		goto out;
@@ -298,5 +315,7 @@ out:
 	if (out != stderr && out && fclose(out) && ret == 0)
 		ret = error("writing '%s': %s", o.output, strerror(errno)) ? 1 : 1;
 	free(pids);
+	for (int i = 0; i < ntp; i++)
+		free(tps[i]);
 	return ret;
 }

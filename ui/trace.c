@@ -411,6 +411,17 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 	t->unfinished = false;
 }
 
+/* A tracepoint asked for with -e, between the calls, as "sys:name(fields)". */
+static void on_tracepoint(struct trace_printer *p, struct thread *t, const struct lupe_sc_event *ev)
+{
+	if (!p->o.events || p->o.failure || p->o.min_ms > 0)
+		return;
+	cut_others(p, t);
+	lupe_tracepoint_format(ev->bufs[0].data, ev->bufs[0].len, p->line, sizeof(p->line));
+	prefix(p, t);
+	fprintf(p->o.out, "%s(%s)\n", ev->tp_name, p->line);
+}
+
 int trace_printer_event(const struct lupe_sc_event *ev, void *arg)
 {
 	struct trace_printer *p = arg;
@@ -420,7 +431,9 @@ int trace_printer_event(const struct lupe_sc_event *ev, void *arg)
 		return -1;
 	if (ev->comm)
 		snprintf(t->comm, sizeof(t->comm), "%.15s", ev->comm);
-	if (ev->kind == LUPE_SC_ENTER)
+	if (ev->kind == LUPE_SC_TRACEPOINT)
+		on_tracepoint(p, t, ev);
+	else if (ev->kind == LUPE_SC_ENTER)
 		on_sc_enter(p, t, ev);
 	else
 		on_sc_exit(p, t, ev);

@@ -80,6 +80,10 @@ struct lupe_trace {
 /* The sources: NULL and errno when they cannot be built. */
 struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o);
 struct lupe_trace *lupe_trace_perf_new(const struct lupe_trace_opts *o);
+/* Load the tracefs format of sys:name for lupe_tracepoint_format(). */
+int lupe_tp_load_format(const char *sys, const char *name);
+/* A source of only the tracepoints in o->tracepoints (to run beside BPF). */
+struct lupe_trace *lupe_trace_tp_new(const struct lupe_trace_opts *o);
 /* Copy opts into t (defaults filled in). */
 void lupe_trace_init(struct lupe_trace *t, const struct trace_ops *ops,
 		     const struct lupe_trace_opts *o);

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -30,8 +31,16 @@ struct target {
 	bool at_exec;
 };
 
+#define MAX_TP 16
+
 struct perf_trace {
 	struct lupe_trace t;
+	bool syscalls;             /* raw_syscalls (else only the tracepoints) */
+	int ntp;
+	__u64 tp_ids[MAX_TP];
+	char *tp_names[MAX_TP];
+	char *arena;               /* tracepoint records of a batch */
+	size_t arena_len, arena_cap;
 	struct target *targets;
 	int ntargets;
 	int *fds;
@@ -75,6 +84,21 @@ static int tp_setup(struct perf_trace *pt)
 
 	if (!tracefs)
 		return -errno;
+	for (const char *const *tp = pt->t.o.tracepoints; tp && *tp; tp++) {
+		char sys[128];
+		const char *colon = strchr(*tp, ':');
+
+		if (!colon || pt->ntp == MAX_TP || colon - *tp >= (long)sizeof(sys))
+			return -EINVAL;
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - *tp), *tp);
+		err = lupe_tracepoint_id(sys, colon + 1, &pt->tp_ids[pt->ntp]);
+		if (err)
+			return err;
+		lupe_tp_load_format(sys, colon + 1);
+		pt->tp_names[pt->ntp++] = strdup(*tp);
+	}
+	if (!pt->syscalls)
+		return 0;
 	err = lupe_tracepoint_id("raw_syscalls", "sys_enter", &pt->enter_id);
 	if (!err)
 		err = lupe_tracepoint_id("raw_syscalls", "sys_exit", &pt->exit_id);
@@ -110,12 +134,18 @@ static int open_pair(struct perf_trace *pt, pid_t tid, int cpu, bool at_exec, bo
 {
 	struct ring *r = &pt->rings[cpu];
 	size_t pages = pt->t.o.buf_bytes ? pt->t.o.buf_bytes / 4096 : 256;
-	__u64 ids[2] = { pt->enter_id, pt->exit_id };
-	int err;
+	__u64 ids[2 + MAX_TP];
+	int err, nids = 0;
 
+	if (pt->syscalls) {
+		ids[nids++] = pt->enter_id;
+		ids[nids++] = pt->exit_id;
+	}
+	for (int i = 0; i < pt->ntp; i++)
+		ids[nids++] = pt->tp_ids[i];
 	while (pages & (pages - 1))
 		pages &= pages - 1;
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < nids; i++) {
 		struct perf_event_attr a = {
 			.size = sizeof(a), .type = PERF_TYPE_TRACEPOINT, .config = ids[i],
 			.sample_period = 1,
@@ -213,6 +243,52 @@ struct sample_hdr {
 	__u32 raw_size;
 } __attribute__((packed));
 
+static struct lupe_sc_event *batch_add(struct perf_trace *pt)
+{
+	if (pt->nbatch == pt->cap) {
+		size_t cap = pt->cap ? pt->cap * 2 : 4096;
+		struct lupe_sc_event *n = realloc(pt->batch, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		pt->batch = n;
+		pt->cap = cap;
+	}
+	memset(&pt->batch[pt->nbatch], 0, sizeof(*pt->batch));
+	return &pt->batch[pt->nbatch++];
+}
+
+/* A tracepoint record: its raw bytes go to the arena until the batch is handed out. */
+static int on_tracepoint(struct perf_trace *pt, const struct sample_hdr *s, const void *raw, int i)
+{
+	struct lupe_sc_event *ev;
+
+	if (pt->arena_len + s->raw_size > pt->arena_cap) {
+		size_t cap = (pt->arena_cap + s->raw_size) * 2;
+		char *n = realloc(pt->arena, cap);
+
+		if (!n)
+			return -ENOMEM;
+		pt->arena = n;
+		pt->arena_cap = cap;
+	}
+	ev = batch_add(pt);
+	if (!ev)
+		return -ENOMEM;
+	memcpy(pt->arena + pt->arena_len, raw, s->raw_size);
+	ev->kind = LUPE_SC_TRACEPOINT;
+	ev->pid = s->pid;
+	ev->tid = s->tid;
+	ev->time = s->time;
+	ev->tp_name = pt->tp_names[i];
+	ev->nbufs = 1;
+	/* an offset until the arena stops moving; perf_poll makes it a pointer */
+	ev->bufs[0] = (struct lupe_sc_buf){ .arg = -1, .len = s->raw_size,
+					    .data = (const unsigned char *)(uintptr_t)pt->arena_len };
+	pt->arena_len += s->raw_size;
+	return 0;
+}
+
 static int on_rec(const struct perf_event_header *h, void *arg)
 {
 	struct perf_trace *pt = arg;
@@ -227,23 +303,20 @@ static int on_rec(const struct perf_event_header *h, void *arg)
 		return 0;
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
-	    s->raw_size < (unsigned)pt->off_ret + 8 || (pid_t)s->pid == pt->self)
+	    s->raw_size < sizeof(type) || (pid_t)s->pid == pt->self)
 		return 0;
 	memcpy(&type, raw, sizeof(type));
+	for (int i = 0; i < pt->ntp; i++)
+		if (type == pt->tp_ids[i])
+			return on_tracepoint(pt, s, raw, i);
+	if (!pt->syscalls || s->raw_size < (unsigned)pt->off_ret + 8)
+		return 0;
 	memcpy(&nr, raw + pt->off_id, sizeof(nr));
 	if (nr < 0 || nr >= LUPE_SC_MAX || (pt->t.filter && !pt->t.set[nr]))
 		return 0;
-	if (pt->nbatch == pt->cap) {
-		size_t cap = pt->cap ? pt->cap * 2 : 4096;
-		struct lupe_sc_event *n = realloc(pt->batch, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		pt->batch = n;
-		pt->cap = cap;
-	}
-	ev = &pt->batch[pt->nbatch++];
-	memset(ev, 0, sizeof(*ev));
+	ev = batch_add(pt);
+	if (!ev)
+		return -ENOMEM;
 	ev->pid = s->pid;
 	ev->tid = s->tid;
 	ev->time = s->time;
@@ -277,12 +350,17 @@ static int perf_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *
 	if (poll(pfd, n, timeout_ms) < 0 && errno == EINTR)
 		ret = -EINTR;
 	pt->nbatch = 0;
+	pt->arena_len = 0;
 	for (int i = 0; i < pt->nrings; i++) {
 		if (!pt->rings[i].base)
 			continue;
 		if (lupe_ring_read(&pt->rings[i], on_rec, pt) < 0)
 			return -ENOMEM;
 	}
+	for (size_t i = 0; i < pt->nbatch; i++)
+		if (pt->batch[i].kind == LUPE_SC_TRACEPOINT)
+			pt->batch[i].bufs[0].data = (const unsigned char *)pt->arena +
+						    (uintptr_t)pt->batch[i].bufs[0].data;
 	qsort(pt->batch, pt->nbatch, sizeof(*pt->batch), by_time);
 	for (size_t i = 0; i < pt->nbatch; i++) {
 		int r = fn(&pt->batch[i], arg);
@@ -311,6 +389,9 @@ static void perf_del(struct lupe_trace *t)
 	free(pt->rings);
 	free(pt->targets);
 	free(pt->batch);
+	free(pt->arena);
+	for (int i = 0; i < pt->ntp; i++)
+		free(pt->tp_names[i]);
 	free(pt);
 }
 
@@ -318,7 +399,7 @@ static const struct trace_ops perf_ops = {
 	perf_add_pid, perf_start, perf_poll, perf_lost, perf_del,
 };
 
-struct lupe_trace *lupe_trace_perf_new(const struct lupe_trace_opts *o)
+static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscalls)
 {
 	struct perf_trace *pt = calloc(1, sizeof(*pt));
 
@@ -326,5 +407,16 @@ struct lupe_trace *lupe_trace_perf_new(const struct lupe_trace_opts *o)
 		return NULL;
 	lupe_trace_init(&pt->t, &perf_ops, o);
 	pt->self = getpid();
+	pt->syscalls = syscalls;
 	return &pt->t;
+}
+
+struct lupe_trace *lupe_trace_perf_new(const struct lupe_trace_opts *o)
+{
+	return perf_new(o, true);
+}
+
+struct lupe_trace *lupe_trace_tp_new(const struct lupe_trace_opts *o)
+{
+	return perf_new(o, false);
 }

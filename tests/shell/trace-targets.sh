@@ -18,6 +18,13 @@ W=$WORKLOADS/syscalls
 [ "$(grep -c '^getppid() *= ' e3.txt)" = 7 ] || fail "-e 'getpp*': $(grep -c getppid e3.txt) getppid lines, want 7"
 [ "$(grep -vc '^getppid\|^+++' e3.txt)" = 0 ] || fail "-e 'getpp*' shows other calls: $(grep -v getppid e3.txt | head -3)"
 expect_rc 129 "$LUPE" trace -e no_such_call -- true 2>/dev/null
+# sys:name in -e interleaves a tracepoint with the calls, in time order
+"$LUPE" trace -e sched:sched_process_exec,getppid -o e4.txt -- "$W" -n 3 || fail "lupe trace -e with a tracepoint failed"
+first=$(grep -v '^+++' e4.txt | head -1)
+echo "$first" | grep -q "^sched:sched_process_exec(filename=$W pid=[0-9]* old_pid=[0-9]*)$" || fail "the exec tracepoint is not first: $first"
+[ "$(grep -c '^getppid()' e4.txt)" = 3 ] || fail "-e with a tracepoint: $(cat e4.txt)"
+"$LUPE" trace -e sched:no_such_tracepoint -- true 2> e5.err && fail "an unknown tracepoint was accepted"
+grep -q "lupe list tracepoint" e5.err || fail "unknown tracepoint message: $(cat e5.err)"
 
 # -p: attach to a running program, Ctrl-C detaches, the program goes on
 "$W" -l &

@@ -22,6 +22,7 @@
 enum lupe_sc_kind {
 	LUPE_SC_ENTER = 1,
 	LUPE_SC_EXIT = 2,
+	LUPE_SC_TRACEPOINT = 3, /* a tracepoint asked for with -e: bufs[0] is its raw record */
 };
 
 /* Memory an argument pointed to, as captured (entry or exit). */
@@ -42,6 +43,7 @@ struct lupe_sc_event {
 	int nbufs;
 	struct lupe_sc_buf bufs[6];
 	const char *comm;  /* after a successful execve: the new command name, else NULL */
+	const char *tp_name; /* LUPE_SC_TRACEPOINT: "sys:name" */
 };
 
 /* Called for each event in time order per CPU; non-zero stops the poll. */
@@ -52,7 +54,8 @@ struct lupe_trace_opts {
 	bool system_wide;           /* -a: every process but ours */
 	unsigned int max_strlen;    /* bytes of strings and buffers (default 32) */
 	const bool *syscalls;       /* LUPE_SC_MAX flags, or NULL for all */
-	size_t buf_bytes;           /* ring buffer size (default 16 MiB BPF, 4 MiB perf) */
+	size_t buf_bytes;           /* ring buffer size (default 16 MiB BPF, 1 MiB per CPU perf) */
+	const char *const *tracepoints; /* NULL-terminated "sys:name" list to interleave, or NULL */
 };
 
 struct lupe_trace;
@@ -134,6 +137,13 @@ LUPE_API int lupe_syscall_output_arg(long nr);
 
 /* The return value as strace shows it: "3", "0x7f...", "-1 ENOENT (No such file or directory)". */
 LUPE_API int lupe_syscall_format_ret(long nr, long ret, char *buf, size_t size);
+
+/*
+ * The fields of a tracepoint's raw record as perf script prints them
+ * ("prev_comm=cat prev_pid=42 ..."), from its tracefs format (with
+ * libtraceevent; without it, the record's size). Returns the needed length.
+ */
+LUPE_API int lupe_tracepoint_format(const void *raw, size_t len, char *buf, size_t size);
 
 /* Quote and escape len bytes as strace does ("\177ELF\2..."); returns the needed length. */
 LUPE_API int lupe_quote_string(const unsigned char *s, size_t len, bool truncated,
