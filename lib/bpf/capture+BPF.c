@@ -173,18 +173,6 @@ static void set_caps(struct sc_cap_spec *spec, const struct sc_info *info)
 		case K_BUF_OUT:
 			spec->cap[i] = SC_CAP_BUF_OUT;
 			break;
-		case K_STAT:
-			spec->cap[i] = SC_CAP_OUT_FIXED;
-			spec->size[i] = sizeof(struct stat);
-			break;
-		case K_RLIMIT_OUT:
-			spec->cap[i] = SC_CAP_OUT_FIXED;
-			spec->size[i] = 16;
-			break;
-		case K_RLIMIT_IN:
-			spec->cap[i] = SC_CAP_IN_FIXED;
-			spec->size[i] = 16;
-			break;
 		case K_ARGV:
 			spec->cap[i] = SC_CAP_ARGV;
 			break;
@@ -197,8 +185,16 @@ static void set_caps(struct sc_cap_spec *spec, const struct sc_info *info)
 				spec->lenarg[i] = a->lenarg;
 			}
 			break;
-		default:
+		default: {
+			bool out;
+			int size = sc_kind_struct(a->kind, &out);
+
+			if (size) {
+				spec->cap[i] = out ? SC_CAP_OUT_FIXED : SC_CAP_IN_FIXED;
+				spec->size[i] = size;
+			}
 			break;
+		}
 		}
 	}
 }

@@ -29,7 +29,7 @@ enum sc_cap {
 	SC_CAP_BUF_OUT, /* buffer read at exit, length the return value */
 	SC_CAP_STRUCT,  /* buffer read at entry, length in the argument lenarg (sockaddr) */
 	SC_CAP_IN_FIXED,  /* a struct read at entry, size[] bytes */
-	SC_CAP_OUT_FIXED, /* a struct read at exit when the call returned 0, size[] bytes */
+	SC_CAP_OUT_FIXED, /* a struct read at exit when the call did not fail, size[] bytes */
 	SC_CAP_ARGV,    /* NULL-terminated array of strings: each string, NUL-separated */
 	SC_CAP_ENVP,    /* NULL-terminated array: only its length, as a __u32 */
 };

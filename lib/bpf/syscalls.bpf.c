@@ -358,7 +358,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 
 		if (cap == SC_CAP_BUF_OUT && ret > 0)
 			r = add_item(s, off, i | cap << 8, reg_arg(regs, i), ret);
-		else if (cap == SC_CAP_OUT_FIXED && ret == 0)
+		else if (cap == SC_CAP_OUT_FIXED && ret >= 0)
 			r = add_item(s, off, i | cap << 8, reg_arg(regs, i), caps[id].size[i]);
 		if (r >= 0)
 			off = r;

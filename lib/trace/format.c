@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include "trace/internal.h"
 #include "util/util.h"
 
@@ -50,10 +51,32 @@ struct flag {
 };
 
 #define F(x) { x, #x }
+/* in strace's order */
 static const struct flag open_flags[] = {
 	F(O_CREAT), F(O_EXCL), F(O_NOCTTY), F(O_TRUNC), F(O_APPEND), F(O_NONBLOCK),
-	F(O_SYNC), F(O_DSYNC), F(O_ASYNC), F(O_DIRECT), F(O_LARGEFILE), F(O_DIRECTORY),
-	F(O_NOFOLLOW), F(O_NOATIME), F(O_CLOEXEC), F(O_PATH), { 0 },
+	F(O_SYNC), F(O_DSYNC), F(O_ASYNC), F(O_DIRECT), F(O_LARGEFILE), F(O_NOFOLLOW),
+	F(O_NOATIME), F(O_CLOEXEC), F(O_TMPFILE), F(O_DIRECTORY), F(O_PATH), { 0 },
+};
+static const struct flag sa_flags[] = {
+	{ 0x04000000, "SA_RESTORER" }, { 0x08000000, "SA_ONSTACK" }, { 0x10000000, "SA_RESTART" },
+	{ 0x40000000, "SA_NODEFER" }, { 0x80000000, "SA_RESETHAND" }, { 4, "SA_SIGINFO" },
+	{ 1, "SA_NOCLDSTOP" }, { 2, "SA_NOCLDWAIT" }, { 0 },
+};
+static const struct flag sig_hows[] = {
+	{ 0, "SIG_BLOCK" }, { 1, "SIG_UNBLOCK" }, { 2, "SIG_SETMASK" }, { 0 },
+};
+static const struct flag fcntl_cmds[] = {
+	{ 0, "F_DUPFD" }, { 1, "F_GETFD" }, { 2, "F_SETFD" }, { 3, "F_GETFL" }, { 4, "F_SETFL" },
+	{ 5, "F_GETLK" }, { 6, "F_SETLK" }, { 7, "F_SETLKW" }, { 8, "F_SETOWN" }, { 9, "F_GETOWN" },
+	{ 1024, "F_SETLEASE" }, { 1025, "F_GETLEASE" }, { 1030, "F_DUPFD_CLOEXEC" },
+	{ 1031, "F_SETPIPE_SZ" }, { 1032, "F_GETPIPE_SZ" }, { 1033, "F_ADD_SEALS" },
+	{ 1034, "F_GET_SEALS" }, { 0 },
+};
+static const struct flag ioctl_cmds[] = {
+	{ 0x5401, "TCGETS" }, { 0x5402, "TCSETS" }, { 0x5403, "TCSETSW" }, { 0x5404, "TCSETSF" },
+	{ 0x540f, "TIOCGPGRP" }, { 0x5410, "TIOCSPGRP" }, { 0x5413, "TIOCGWINSZ" },
+	{ 0x5414, "TIOCSWINSZ" }, { 0x541b, "FIONREAD" }, { 0x5421, "FIONBIO" },
+	{ 0x5450, "FIONCLEX" }, { 0x5451, "FIOCLEX" }, { 0 },
 };
 static const struct flag prot_flags[] = {
 	{ 1, "PROT_READ" }, { 2, "PROT_WRITE" }, { 4, "PROT_EXEC" }, { 8, "PROT_SEM" },
@@ -138,6 +161,18 @@ static void put_value(struct sbuf *b, const struct flag *t, unsigned long v, con
 		}
 	}
 	put(b, "%#lx /* %s??? */", v, unknown);
+}
+
+static void put_open_flags(struct sbuf *b, unsigned long uv)
+{
+	put(b, "%s", (uv & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
+		     (uv & O_ACCMODE) == O_RDWR ? "O_RDWR" :
+		     (uv & O_ACCMODE) == O_RDONLY ? "O_RDONLY" : "O_ACCMODE");
+	uv &= ~(unsigned long)O_ACCMODE;
+	if (uv) {
+		putc_(b, '|');
+		put_bits(b, open_flags, uv, "0");
+	}
 }
 
 static void put_signal(struct sbuf *b, long sig)
@@ -228,6 +263,61 @@ static void put_ptr(struct sbuf *b, __u64 v)
 		put(b, "%#llx", (unsigned long long)v);
 	else
 		put(b, "NULL");
+}
+
+/* a signal inside a set: INT, RTMIN, RT_1 (strace's names) */
+static void put_set_signal(struct sbuf *b, int sig)
+{
+	const char *abbrev = sig < 32 ? sigabbrev_np(sig) : NULL;
+
+	if (abbrev)
+		put(b, "%s", abbrev);
+	else if (sig == 32)
+		put(b, "RTMIN");
+	else if (sig > 32)
+		put(b, "RT_%d", sig - 32);
+	else
+		put(b, "%d", sig);
+}
+
+/* [INT TERM], or ~[KILL STOP] when more than half the signals are in */
+static void put_sigset(struct sbuf *b, __u64 set)
+{
+	bool inv = __builtin_popcountll(set) > 32;
+	int n = 0;
+
+	if (inv)
+		set = ~set;
+	put(b, "%s[", inv ? "~" : "");
+	for (int sig = 1; sig <= 64; sig++) {
+		if (!(set & (1ULL << (sig - 1))))
+			continue;
+		if (n++)
+			putc_(b, ' ');
+		put_set_signal(b, sig);
+	}
+	putc_(b, ']');
+}
+
+static void put_sigaction(struct sbuf *b, const unsigned char *data)
+{
+	__u64 sa[4]; /* handler, flags, restorer, mask */
+
+	memcpy(sa, data, sizeof(sa));
+	put(b, "{sa_handler=");
+	if (sa[0] == 0)
+		put(b, "SIG_DFL");
+	else if (sa[0] == 1)
+		put(b, "SIG_IGN");
+	else
+		put(b, "%#llx", (unsigned long long)sa[0]);
+	put(b, ", sa_mask=");
+	put_sigset(b, sa[3]);
+	put(b, ", sa_flags=");
+	put_bits(b, sa_flags, sa[1], "0");
+	if (sa[1] & 0x04000000)
+		put(b, ", sa_restorer=%#llx", (unsigned long long)sa[2]);
+	putc_(b, '}');
 }
 
 static void put_rlim(struct sbuf *b, __u64 v)
@@ -358,6 +448,74 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 			put_ptr(b, v);
 		}
 		return;
+	case K_SIGSET_IN:
+	case K_SIGSET_OUT:
+		m = find_buf(a->kind == K_SIGSET_IN ? en : ex, i);
+		if (m && m->len >= 8) {
+			__u64 set;
+
+			memcpy(&set, m->data, 8);
+			put_sigset(b, set);
+		} else {
+			put_ptr(b, v);
+		}
+		return;
+	case K_SIGACTION_IN:
+	case K_SIGACTION_OUT:
+		m = find_buf(a->kind == K_SIGACTION_IN ? en : ex, i);
+		if (m && m->len >= 32)
+			put_sigaction(b, m->data);
+		else
+			put_ptr(b, v);
+		return;
+	case K_PIPEFDS:
+		m = find_buf(ex, i);
+		if (m && m->len >= 8) {
+			int fds[2];
+
+			memcpy(fds, m->data, sizeof(fds));
+			put(b, "[%d, %d]", fds[0], fds[1]);
+		} else {
+			put_ptr(b, v);
+		}
+		return;
+	case K_WSTATUS:
+		m = find_buf(ex, i);
+		if (m && m->len >= 4) {
+			int st;
+
+			memcpy(&st, m->data, sizeof(st));
+			if (WIFEXITED(st))
+				put(b, "[{WIFEXITED(s) && WEXITSTATUS(s) == %d}]", WEXITSTATUS(st));
+			else if (WIFSIGNALED(st))
+				put(b, "[{WIFSIGNALED(s) && WTERMSIG(s) == SIG%s%s}]",
+				    sigabbrev_np(WTERMSIG(st)) ?: "?", WCOREDUMP(st) ? " && WCOREDUMP(s)" : "");
+			else
+				put(b, "[%#x]", st);
+		} else {
+			put_ptr(b, v);
+		}
+		return;
+	case K_WAIT_OPTIONS:
+		put_bits(b, (const struct flag[]){ { 1, "WNOHANG" }, { 2, "WSTOPPED" }, { 4, "WEXITED" },
+			 { 8, "WCONTINUED" }, { 0x01000000, "WNOWAIT" }, { 0x20000000, "__WNOTHREAD" },
+			 { 0x40000000, "__WALL" }, { 0x80000000, "__WCLONE" }, { 0 } }, uv, "0");
+		return;
+	case K_SIGHOW:
+		put_value(b, sig_hows, uv, "SIG_");
+		return;
+	case K_FCNTL_CMD:
+		put_value(b, fcntl_cmds, uv, "F_");
+		return;
+	case K_IOCTL_CMD:
+		for (const struct flag *t = ioctl_cmds; t->name; t++) {
+			if (t->val == uv) {
+				put(b, "%s", t->name);
+				return;
+			}
+		}
+		put(b, "%#lx", uv);
+		return;
 	case K_FUTEX_OP: {
 		static const char *const ops[] = {
 			"FUTEX_WAIT", "FUTEX_WAKE", "FUTEX_FD", "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE",
@@ -428,14 +586,7 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 			put_fd(b, fmt, en->pid, (int)v);
 		return;
 	case K_OPEN_FLAGS:
-		put(b, "%s", (uv & O_ACCMODE) == O_WRONLY ? "O_WRONLY" :
-			     (uv & O_ACCMODE) == O_RDWR ? "O_RDWR" :
-			     (uv & O_ACCMODE) == O_RDONLY ? "O_RDONLY" : "O_ACCMODE");
-		uv &= ~(unsigned long)O_ACCMODE;
-		if (uv) {
-			putc_(b, '|');
-			put_bits(b, open_flags, uv, "0");
-		}
+		put_open_flags(b, uv);
 		return;
 	case K_PROT:
 		put_bits(b, prot_flags, uv, "PROT_NONE");
@@ -517,10 +668,35 @@ int lupe_syscall_format_args(const struct lupe_sc_event *en, const struct lupe_s
 		else if (op == 0)
 			nargs = 4;
 	}
+	/* fcntl: the third argument by command; none for the getters */
+	if (!strcmp(info->name, "fcntl") && nargs == 3) {
+		unsigned int cmd = en->args[1];
+
+		if (cmd == 1 || cmd == 3 || cmd == 9 || cmd == 1025 || cmd == 1032 || cmd == 1034)
+			nargs = 2;
+		if (cmd == 0 || cmd == 1030 || cmd == 2 || cmd == 4) {
+			for (int i = from; i < (to < 0 || to > 2 ? 2 : to); i++) {
+				if (i)
+					put(&b, ", ");
+				put_arg(&b, info, i, en, ex, fmt);
+			}
+			if (to >= 0 && to <= 2)
+				return b.len;
+			put(&b, ", ");
+			if (cmd == 0 || cmd == 1030)
+				put(&b, "%d", (int)en->args[2]);
+			else if (cmd == 2)
+				put_bits(&b, (const struct flag[]){ { 1, "FD_CLOEXEC" }, { 0 } },
+					 en->args[2], "0");
+			else
+				put_open_flags(&b, en->args[2]);
+			return b.len;
+		}
+	}
 	/* open's mode is only read with O_CREAT or O_TMPFILE: strace omits it */
 	if (nargs > 0 && info->args[nargs - 1].kind == K_OCT && nargs >= 2 &&
 	    info->args[nargs - 2].kind == K_OPEN_FLAGS &&
-	    !(en->args[nargs - 2] & (O_CREAT | O_TMPFILE)))
+	    !(en->args[nargs - 2] & O_CREAT) && (en->args[nargs - 2] & O_TMPFILE) != O_TMPFILE)
 		nargs--;
 	for (int i = from; i < (to < 0 || to > nargs ? nargs : to); i++) {
 		if (i)

@@ -34,6 +34,16 @@ enum sc_kind {
 	K_STAT,     /* struct stat the call fills */
 	K_RLIMIT_IN,
 	K_RLIMIT_OUT,
+	K_SIGSET_IN,
+	K_SIGSET_OUT,
+	K_SIGACTION_IN,
+	K_SIGACTION_OUT,
+	K_SIGHOW,
+	K_FCNTL_CMD,
+	K_IOCTL_CMD,
+	K_PIPEFDS,  /* int[2] the call fills */
+	K_WSTATUS,  /* int the call fills: a wait status */
+	K_WAIT_OPTIONS,
 	K_FUTEX_OP,
 	K_ARGV,     /* execve's argv: ["a", "b"] */
 	K_ENVP,     /* execve's envp: 0x... / * 20 vars * / */
@@ -53,6 +63,26 @@ struct sc_info {
 	bool has_output;
 	struct sc_arg args[6];
 };
+
+/*
+ * Structures copied whole: their size, and whether the call fills them
+ * (read at its exit) or reads them (at its entry). 0 for other kinds.
+ */
+static inline int sc_kind_struct(enum sc_kind k, bool *out)
+{
+	switch (k) {
+	case K_STAT: *out = true; return 144; /* x86-64 struct stat */
+	case K_RLIMIT_OUT: *out = true; return 16;
+	case K_RLIMIT_IN: *out = false; return 16;
+	case K_SIGSET_OUT: *out = true; return 8;
+	case K_SIGSET_IN: *out = false; return 8;
+	case K_SIGACTION_OUT: *out = true; return 32; /* handler, flags, restorer, mask */
+	case K_SIGACTION_IN: *out = false; return 32;
+	case K_PIPEFDS: *out = true; return 8;
+	case K_WSTATUS: *out = true; return 4;
+	default: return 0;
+	}
+}
 
 /* The syscall's argument description, read once from tracefs. Never NULL for nr in range. */
 const struct sc_info *lupe_sc_info(long nr);

@@ -61,8 +61,19 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 		"length", NULL };
 	bool ptr = strchr(type, '*') != NULL;
 
-	if (ptr && strstr(type, "struct stat") && !strstr(type, "statfs"))
+	if (ptr && (is(type, "struct stat *") || is(type, "struct stat __user *")))
 		return K_STAT;
+	if (ptr && strstr(type, "sigset_t") && (is(name, "nset") || is(name, "set")) &&
+	    is(sc, "rt_sigprocmask"))
+		return K_SIGSET_IN;
+	if (ptr && strstr(type, "sigset_t") && is(name, "oset"))
+		return K_SIGSET_OUT;
+	if (ptr && is(name, "fildes") && !strncmp(sc, "pipe", 4))
+		return K_PIPEFDS;
+	if (ptr && is(name, "stat_addr"))
+		return K_WSTATUS;
+	if (ptr && strstr(type, "struct sigaction"))
+		return strncmp(type, "const", 5) ? K_SIGACTION_OUT : K_SIGACTION_IN;
 	if (ptr && strstr(type, "struct rlimit"))
 		return strncmp(type, "const", 5) ? K_RLIMIT_OUT : K_RLIMIT_IN;
 	if (ptr && (is(name, "argv") || is(name, "envp")) && !strncmp(sc, "execve", 6))
@@ -104,6 +115,14 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 	     is(sc, "statx") || is(sc, "fchownat") || is(sc, "linkat") || is(sc, "utimensat") ||
 	     is(sc, "execveat") || is(sc, "name_to_handle_at") || is(sc, "fchmodat2")))
 		return K_AT_FLAGS;
+	if (is(name, "options") && (is(sc, "wait4") || is(sc, "waitid")))
+		return K_WAIT_OPTIONS;
+	if (is(sc, "rt_sigprocmask") && is(name, "how"))
+		return K_SIGHOW;
+	if (is(sc, "fcntl") && is(name, "cmd"))
+		return K_FCNTL_CMD;
+	if (is(sc, "ioctl") && is(name, "cmd"))
+		return K_IOCTL_CMD;
 	if (is(sc, "futex") && is(name, "op"))
 		return K_FUTEX_OP;
 	if (is(sc, "rseq") && (is(name, "rseq_len") || is(name, "sig")))
@@ -244,9 +263,13 @@ int lupe_syscall_output_arg(long nr)
 		return -1;
 	info = lupe_sc_info(nr);
 	for (int i = 0; i < info->nargs; i++)
-		if (info->args[i].kind == K_BUF_OUT || info->args[i].kind == K_STAT ||
-		    info->args[i].kind == K_RLIMIT_OUT)
+	{
+		bool out = false;
+
+		if (info->args[i].kind == K_BUF_OUT ||
+		    (sc_kind_struct(info->args[i].kind, &out) && out))
 			return i;
+	}
 	return -1;
 }
 
