@@ -166,6 +166,13 @@ int cmd_trace(int argc, char **argv)
 		error("invalid pid list '%s' (comma-separated process ids)", o.pids);
 		return EXIT_USAGE;
 	}
+	for (int i = 0; i < npids; i++) {
+		if (kill(pids[i], 0) && errno == ESRCH) {
+			error("no process '%d' to trace (see ps)", pids[i]);
+			free(pids);
+			return 1;
+		}
+	}
 	if (o.events) {
 		const char *bad;
 		size_t badlen;

@@ -42,6 +42,9 @@ grep -q 'Summary of events' p.txt || fail "no summary after Ctrl-C on -p"
 sleep 0.2
 kill "$wpid"; wait "$wpid" 2>/dev/null
 
+"$LUPE" trace -p 2147483646 2> p2.err && fail "-p of a missing process succeeded"
+grep -q "no process '2147483646'" p2.err || fail "-p of a missing process: $(cat p2.err)"
+
 # -a: the whole machine, here a workload lupe did not start
 "$LUPE" trace -a -s -e getppid -o a.txt 2> aerr.txt &
 lpid=$!
