@@ -179,11 +179,9 @@ static void set_caps(struct sc_cap_spec *spec, const struct sc_info *info)
 		case K_ENVP:
 			spec->cap[i] = SC_CAP_ENVP;
 			break;
-		case K_PTR:
-			if (a->lenarg >= 0) {
-				spec->cap[i] = SC_CAP_STRUCT;
-				spec->lenarg[i] = a->lenarg;
-			}
+		case K_SOCKADDR:
+			spec->cap[i] = SC_CAP_STRUCT;
+			spec->lenarg[i] = a->lenarg;
 			break;
 		default: {
 			bool out;

@@ -14,6 +14,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include "trace/internal.h"
 #include "util/util.h"
 
@@ -320,6 +324,55 @@ static void put_sigaction(struct sbuf *b, const unsigned char *data)
 	putc_(b, '}');
 }
 
+static const struct flag families[] = {
+	{ AF_UNSPEC, "AF_UNSPEC" }, { AF_UNIX, "AF_UNIX" }, { AF_INET, "AF_INET" },
+	{ AF_INET6, "AF_INET6" }, { AF_NETLINK, "AF_NETLINK" }, { AF_PACKET, "AF_PACKET" }, { 0 },
+};
+
+/* {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")}, as strace */
+static void put_sockaddr(struct sbuf *b, const struct lupe_sc_buf *m)
+{
+	unsigned short fam;
+	char addr[INET6_ADDRSTRLEN];
+
+	memcpy(&fam, m->data, sizeof(fam));
+	put(b, "{sa_family=");
+	put_value(b, families, fam, "AF_");
+	if (fam == AF_UNIX && m->len > 2) {
+		const char *path = (const char *)m->data + 2;
+		size_t n = strnlen(path, m->len - 2);
+		/* an abstract socket's name starts with a NUL: strace shows @name */
+		struct lupe_sc_buf one = { 0, (int)n, false, (const unsigned char *)path };
+
+		if (!n && m->len > 3) {
+			one.data++;
+			one.len = strnlen(path + 1, m->len - 3);
+			put(b, ", sun_path=@");
+		} else {
+			put(b, ", sun_path=");
+		}
+		put_quoted(b, &one, (size_t)one.len, false);
+	} else if (fam == AF_INET && m->len >= (int)sizeof(struct sockaddr_in)) {
+		struct sockaddr_in sin;
+
+		memcpy(&sin, m->data, sizeof(sin));
+		inet_ntop(AF_INET, &sin.sin_addr, addr, sizeof(addr));
+		put(b, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(sin.sin_port), addr);
+	} else if (fam == AF_INET6 && m->len >= (int)sizeof(struct sockaddr_in6)) {
+		struct sockaddr_in6 sin6;
+
+		memcpy(&sin6, m->data, sizeof(sin6));
+		inet_ntop(AF_INET6, &sin6.sin6_addr, addr, sizeof(addr));
+		put(b, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), inet_pton(AF_INET6, \"%s\", &sin6_addr), sin6_scope_id=%u",
+		    ntohs(sin6.sin6_port), ntohl(sin6.sin6_flowinfo), addr, sin6.sin6_scope_id);
+	} else if (m->len > 2) {
+		put(b, ", sa_data=");
+		put_quoted(b, &(struct lupe_sc_buf){ 0, m->len - 2, m->truncated, m->data + 2 },
+			   (size_t)m->len, false);
+	}
+	putc_(b, '}');
+}
+
 static void put_rlim(struct sbuf *b, __u64 v)
 {
 	if (v == ~0ULL)
@@ -500,6 +553,39 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		put_bits(b, (const struct flag[]){ { 1, "WNOHANG" }, { 2, "WSTOPPED" }, { 4, "WEXITED" },
 			 { 8, "WCONTINUED" }, { 0x01000000, "WNOWAIT" }, { 0x20000000, "__WNOTHREAD" },
 			 { 0x40000000, "__WALL" }, { 0x80000000, "__WCLONE" }, { 0 } }, uv, "0");
+		return;
+	case K_SOCKADDR:
+		m = find_buf(en, i);
+		if (m && m->len >= 2)
+			put_sockaddr(b, m);
+		else
+			put_ptr(b, v);
+		return;
+	case K_SOCK_FAMILY:
+		put_value(b, families, uv, "AF_");
+		return;
+	case K_SOCK_TYPE: {
+		static const char *const types[] = { NULL, "SOCK_STREAM", "SOCK_DGRAM", "SOCK_RAW",
+						     "SOCK_RDM", "SOCK_SEQPACKET", "SOCK_DCCP" };
+		unsigned long t = uv & 0xf;
+
+		if (t < ARRAY_SIZE(types) && types[t])
+			put(b, "%s", types[t]);
+		else
+			put(b, "%#lx", t);
+		if (uv & SOCK_NONBLOCK)
+			put(b, "|SOCK_NONBLOCK");
+		if (uv & SOCK_CLOEXEC)
+			put(b, "|SOCK_CLOEXEC");
+		return;
+	}
+	case K_SOCK_PROTO:
+		if (en->args[0] == AF_INET || en->args[0] == AF_INET6)
+			put_value(b, (const struct flag[]){ { 0, "IPPROTO_IP" }, { 1, "IPPROTO_ICMP" },
+				  { 6, "IPPROTO_TCP" }, { 17, "IPPROTO_UDP" }, { 58, "IPPROTO_ICMPV6" },
+				  { 255, "IPPROTO_RAW" }, { 0 } }, uv, "IPPROTO_");
+		else
+			put(b, "%lu", uv);
 		return;
 	case K_SIGHOW:
 		put_value(b, sig_hows, uv, "SIG_");

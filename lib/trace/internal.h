@@ -44,6 +44,10 @@ enum sc_kind {
 	K_PIPEFDS,  /* int[2] the call fills */
 	K_WSTATUS,  /* int the call fills: a wait status */
 	K_WAIT_OPTIONS,
+	K_SOCKADDR, /* struct sockaddr read at entry, its length in lenarg */
+	K_SOCK_FAMILY,
+	K_SOCK_TYPE,
+	K_SOCK_PROTO,
 	K_FUTEX_OP,
 	K_ARGV,     /* execve's argv: ["a", "b"] */
 	K_ENVP,     /* execve's envp: 0x... / * 20 vars * / */

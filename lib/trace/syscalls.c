@@ -68,6 +68,9 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 		return K_SIGSET_IN;
 	if (ptr && strstr(type, "sigset_t") && is(name, "oset"))
 		return K_SIGSET_OUT;
+	if (ptr && strstr(type, "struct sockaddr") && (is(sc, "connect") || is(sc, "bind") ||
+						       is(sc, "sendto")))
+		return K_SOCKADDR;
 	if (ptr && is(name, "fildes") && !strncmp(sc, "pipe", 4))
 		return K_PIPEFDS;
 	if (ptr && is(name, "stat_addr"))
@@ -115,6 +118,12 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 	     is(sc, "statx") || is(sc, "fchownat") || is(sc, "linkat") || is(sc, "utimensat") ||
 	     is(sc, "execveat") || is(sc, "name_to_handle_at") || is(sc, "fchmodat2")))
 		return K_AT_FLAGS;
+	if (is(name, "family") && (is(sc, "socket") || is(sc, "socketpair")))
+		return K_SOCK_FAMILY;
+	if (is(name, "type") && (is(sc, "socket") || is(sc, "socketpair")))
+		return K_SOCK_TYPE;
+	if (is(name, "protocol") && (is(sc, "socket") || is(sc, "socketpair")))
+		return K_SOCK_PROTO;
 	if (is(name, "options") && (is(sc, "wait4") || is(sc, "waitid")))
 		return K_WAIT_OPTIONS;
 	if (is(sc, "rt_sigprocmask") && is(name, "how"))
@@ -200,13 +209,10 @@ static void parse_format(struct sc_info *info, char *text)
 		if (info->args[i].kind == K_BUF_OUT)
 			info->has_output = true;
 	}
-	/* a sockaddr in is a struct read at entry */
-	if (is(info->name, "connect") || is(info->name, "bind") || is(info->name, "sendto")) {
-		for (int i = 0; i < info->nargs; i++)
-			if (strstr(info->args[i].name, "addr") && i + 1 < info->nargs &&
-			    info->args[i].kind == K_PTR)
-				info->args[i].lenarg = i + 1;
-	}
+	/* a sockaddr in is a struct read at entry, its length next */
+	for (int i = 0; i + 1 < info->nargs; i++)
+		if (info->args[i].kind == K_SOCKADDR)
+			info->args[i].lenarg = i + 1;
 }
 
 const struct sc_info *lupe_sc_info(long nr)

@@ -30,3 +30,13 @@ norm lupe.txt > l.norm
 [ "$(wc -l < l.norm)" -gt 20 ] || fail "lupe traced too few calls: $(cat lupe.txt)"
 diff -u s.norm l.norm > diff.txt || fail "lupe trace differs from strace -f: $(head -40 diff.txt)"
 ok "$(wc -l < l.norm) lines equal to strace -f's"
+
+# sockets: families, types, protocols and sockaddrs as strace decodes them
+W=$WORKLOADS/syscalls
+"$LUPE" trace -e socket,connect -o lupe2.txt -- "$W" -n 0 -c || fail "lupe trace of sockets failed"
+strace -f -e trace=socket,connect -o strace2.txt "$W" -n 0 -c || fail "strace of sockets failed"
+norm strace2.txt | grep -v '^+++' > s2.norm
+norm lupe2.txt | grep -v '^+++' > l2.norm
+[ "$(wc -l < l2.norm)" = 4 ] || fail "want 2 socket and 2 connect lines: $(cat lupe2.txt)"
+diff -u s2.norm l2.norm > diff2.txt || fail "sockets differ from strace -f: $(cat diff2.txt)"
+ok "socket and connect lines equal to strace -f's"

@@ -11,6 +11,8 @@
  *
  * -b: a second thread blocks in read on a pipe while the first makes its
  *     calls, then is woken by a write (strace shows unfinished/resumed)
+ * -c: also socket + connect: TCP to 127.0.0.1 port 9 and a missing AF_UNIX
+ *     path (both refused), for sockaddr decoding
  * -l: loop forever, one getppid every 10 ms (a target for trace -p)
  * -r: print when main started (CLOCK_REALTIME, us) and the microseconds the
  *     calls took, so a benchmark sees the tracer's time to its first event
@@ -21,7 +23,11 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,14 +46,15 @@ static void *blocked_reader(void *arg)
 int main(int argc, char **argv)
 {
 	long n = 1000;
-	int opt, fds[2], block = 0, report = 0;
+	int opt, fds[2], block = 0, report = 0, sockets = 0;
 	struct timespec t0, t1, start;
 	char buf[8] = "lupe-tr";
 	pthread_t th;
 
 	clock_gettime(CLOCK_REALTIME, &start);
-	while ((opt = getopt(argc, argv, "n:blr")) != -1) {
+	while ((opt = getopt(argc, argv, "n:blrc")) != -1) {
 		switch (opt) {
+		case 'c': sockets = 1; break;
 		case 'n': n = atol(optarg); break;
 		case 'r': report = 1; break;
 		case 'b': block = 1; break;
@@ -84,6 +91,16 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n / 20; i++) {
 		syscall(SYS_openat, AT_FDCWD, "/nonexistent/lupe-trace", O_RDONLY);
 		syscall(SYS_close, -1);
+	}
+	if (sockets) {
+		struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(9),
+					  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		struct sockaddr_un un = { .sun_family = AF_UNIX, .sun_path = "/nonexistent/lupe.sock" };
+		long s1 = syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+		long s2 = syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		syscall(SYS_connect, s1, &in, sizeof(in));
+		syscall(SYS_connect, s2, &un, sizeof(un));
 	}
 	if (block) {
 		if (syscall(SYS_write, wake[1], "x", 1) != 1)
