@@ -34,7 +34,7 @@ ok "$(wc -l < l.norm) lines equal to strace -f's"
 # sockets: families, types, protocols and sockaddrs as strace decodes them
 W=$WORKLOADS/syscalls
 "$LUPE" trace -e socket,connect -o lupe2.txt -- "$W" -n 0 -c || fail "lupe trace of sockets failed"
-strace -f -e trace=socket,connect -o strace2.txt "$W" -n 0 -c || fail "strace of sockets failed"
+strace -f -e trace=socket,connect -o strace2.txt "$W" -n 0 -c || [ -s strace2.txt ] || fail "strace of sockets failed"
 norm strace2.txt | grep -v '^+++' > s2.norm
 norm lupe2.txt | grep -v '^+++' > l2.norm
 [ "$(wc -l < l2.norm)" = 4 ] || fail "want 2 socket and 2 connect lines: $(cat lupe2.txt)"

@@ -11,3 +11,10 @@ need_bpf_trace() {
 # count FILE SYSCALL: "calls errors" of SYSCALL in the total table of a summary
 count() { awk -v s="$2" '/^ total,/ {t = 1} t && $1 == s {print $2, $3; exit}' "$1"; }
 calls() { count "$@" | cut -d" " -f1; }
+# delta BASE RUN SYSCALL: calls of SYSCALL in summary RUN minus those in BASE
+# (a run of the workload with -n 0: what its start-up and runtime make)
+delta() {
+	local b r
+	b=$(calls "$1" "$3"); r=$(calls "$2" "$3")
+	echo $(( ${r:-0} - ${b:-0} ))
+}
