@@ -44,6 +44,7 @@ struct trace_printer {
 	struct lupe_sc_fmt fmt;
 	struct proc_fds *procs;
 	size_t nprocs;
+	long nr_clone, nr_clone3, nr_fork, nr_vfork, nr_exit, nr_exit_group;
 	long nr_open, nr_openat, nr_creat, nr_close, nr_dup, nr_dup2, nr_dup3, nr_fcntl;
 	struct thread **threads;
 	size_t nthreads, cap;
@@ -172,6 +173,12 @@ struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
 			p->fmt.fd_path = fd_path;
 			p->fmt.arg = p;
 		}
+		p->nr_exit = lupe_syscall_nr("exit");
+		p->nr_exit_group = lupe_syscall_nr("exit_group");
+		p->nr_clone = lupe_syscall_nr("clone");
+		p->nr_clone3 = lupe_syscall_nr("clone3");
+		p->nr_fork = lupe_syscall_nr("fork");
+		p->nr_vfork = lupe_syscall_nr("vfork");
 		p->nr_open = lupe_syscall_nr("open");
 		p->nr_openat = lupe_syscall_nr("openat");
 		p->nr_creat = lupe_syscall_nr("creat");
@@ -326,22 +333,30 @@ static void account(struct trace_printer *p, struct thread *t, long nr, long ret
 	}
 }
 
+/* t's pending call that will never return: "name(args) = ?" */
+static void print_noreturn(struct trace_printer *p, struct thread *t)
+{
+	char nb[32];
+
+	account(p, t, t->enter.nr, 0, 0, false);
+	t->pending = false;
+	if (!shown(p, 0, 0) || p->o.failure)
+		return;
+	if (t->unfinished) {
+		emit(p, t, "<... %s resumed>)", name_of(t->enter.nr, nb, sizeof(nb)));
+	} else {
+		cut_others(p, t);
+		lupe_syscall_format_args(&t->enter, NULL, &p->fmt, 0, -1, p->line, sizeof(p->line));
+		emit(p, t, "%s(%s)", name_of(t->enter.nr, nb, sizeof(nb)), p->line);
+	}
+	fprintf(p->o.out, " = ?\n");
+}
+
 static void on_sc_enter(struct trace_printer *p, struct thread *t, const struct lupe_sc_event *ev)
 {
-	if (t->pending) {
-		/* the previous call never returned (exec replaced it, or an exit) */
-		char nb[32];
-
-		account(p, t, t->enter.nr, 0, 0, false);
-		if (shown(p, 0, 0) && !p->o.failure) {
-			if (!t->unfinished) {
-				lupe_syscall_format_args(&t->enter, NULL, &p->fmt, 0, -1,
-							 p->line, sizeof(p->line));
-				emit(p, t, "%s(%s)", name_of(t->enter.nr, nb, sizeof(nb)), p->line);
-				fprintf(p->o.out, " = ?\n");
-			}
-		}
-	}
+	/* the previous call never returned (exec replaced it, or an exit) */
+	if (t->pending)
+		print_noreturn(p, t);
 	t->enter = *ev;
 	for (int i = 0; i < ev->nbufs; i++) {
 		int n = ev->bufs[i].len < 4096 ? ev->bufs[i].len : 4096;
@@ -352,12 +367,20 @@ static void on_sc_enter(struct trace_printer *p, struct thread *t, const struct 
 	}
 	t->pending = true;
 	t->unfinished = false;
+	/* exit and exit_group never return: printed now, as strace does */
+	if (ev->nr == p->nr_exit || ev->nr == p->nr_exit_group)
+		print_noreturn(p, t);
 }
 
 static bool is_fd_ret(const struct trace_printer *p, long nr)
 {
 	return nr == p->nr_open || nr == p->nr_openat || nr == p->nr_creat || nr == p->nr_dup ||
 	       nr == p->nr_dup2 || nr == p->nr_dup3;
+}
+
+static bool is_fork(const struct trace_printer *p, long nr)
+{
+	return nr == p->nr_clone || nr == p->nr_clone3 || nr == p->nr_fork || nr == p->nr_vfork;
 }
 
 static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct lupe_sc_event *ev)
@@ -374,6 +397,11 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 			return;
 		}
 		t->execed = true;
+	}
+	/* a new task's first event is its return from clone with 0: strace shows none */
+	if (!matched && ev->ret == 0 && is_fork(p, ev->nr)) {
+		t->pending = false;
+		return;
 	}
 	account(p, t, ev->nr, ev->ret, ms, matched);
 	if (shown(p, ev->ret, ms)) {
@@ -443,26 +471,9 @@ int trace_printer_event(const struct lupe_sc_event *ev, void *arg)
 
 void trace_printer_finish(struct trace_printer *p)
 {
-	char nb[32];
-
-	for (size_t i = 0; i < p->nthreads; i++) {
-		struct thread *t = p->threads[i];
-
-		if (!t->pending)
-			continue;
-		account(p, t, t->enter.nr, 0, 0, false);
-		if (shown(p, 0, 0) && !p->o.failure) {
-			if (t->unfinished) {
-				emit(p, t, "<... %s resumed>)", name_of(t->enter.nr, nb, sizeof(nb)));
-			} else {
-				lupe_syscall_format_args(&t->enter, NULL, &p->fmt, 0, -1,
-							 p->line, sizeof(p->line));
-				emit(p, t, "%s(%s)", name_of(t->enter.nr, nb, sizeof(nb)), p->line);
-			}
-			fprintf(p->o.out, " = ?\n");
-		}
-		t->pending = false;
-	}
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (p->threads[i]->pending)
+			print_noreturn(p, p->threads[i]);
 }
 
 void trace_printer_exited(struct trace_printer *p, pid_t pid, int status)

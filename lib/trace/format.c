@@ -587,6 +587,15 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		else
 			put(b, "%lu", uv);
 		return;
+	case K_MADVISE:
+		put_value(b, (const struct flag[]){ { 0, "MADV_NORMAL" }, { 1, "MADV_RANDOM" },
+			  { 2, "MADV_SEQUENTIAL" }, { 3, "MADV_WILLNEED" }, { 4, "MADV_DONTNEED" },
+			  { 8, "MADV_FREE" }, { 9, "MADV_REMOVE" }, { 10, "MADV_DONTFORK" },
+			  { 11, "MADV_DOFORK" }, { 12, "MADV_MERGEABLE" }, { 13, "MADV_UNMERGEABLE" },
+			  { 14, "MADV_HUGEPAGE" }, { 15, "MADV_NOHUGEPAGE" }, { 16, "MADV_DONTDUMP" },
+			  { 17, "MADV_DODUMP" }, { 18, "MADV_WIPEONFORK" }, { 19, "MADV_KEEPONFORK" },
+			  { 20, "MADV_COLD" }, { 21, "MADV_PAGEOUT" }, { 0 } }, uv, "MADV_");
+		return;
 	case K_SIGHOW:
 		put_value(b, sig_hows, uv, "SIG_");
 		return;
@@ -753,6 +762,34 @@ int lupe_syscall_format_args(const struct lupe_sc_event *en, const struct lupe_s
 			nargs = 3;
 		else if (op == 0)
 			nargs = 4;
+		else if (op == 9 && from == 0 && to < 0) { /* WAIT_BITSET: no uaddr2 */
+			for (int i = 0; i < 4; i++) {
+				if (i)
+					put(&b, ", ");
+				put_arg(&b, info, i, en, ex, fmt);
+			}
+			if ((unsigned int)en->args[5] == 0xffffffff)
+				put(&b, ", FUTEX_BITSET_MATCH_ANY");
+			else
+				put(&b, ", %#x", (unsigned int)en->args[5]);
+			return b.len;
+		}
+	}
+	/* clone: named arguments, those the flags make the kernel read (strace's form) */
+	if (!strcmp(info->name, "clone") && nargs == 5 && from == 0) {
+		unsigned long fl = en->args[0];
+
+		put(&b, "child_stack=");
+		put_ptr(&b, en->args[1]);
+		put(&b, ", flags=");
+		put_arg(&b, info, 0, en, ex, fmt);
+		if (fl & 0x00100000) /* CLONE_PARENT_SETTID */
+			put(&b, ", parent_tid=%#llx", (unsigned long long)en->args[2]);
+		if (fl & (0x01000000 | 0x00200000)) /* CLONE_CHILD_SETTID, CLONE_CHILD_CLEARTID */
+			put(&b, ", child_tidptr=%#llx", (unsigned long long)en->args[3]);
+		if (fl & 0x00080000) /* CLONE_SETTLS */
+			put(&b, ", tls=%#llx", (unsigned long long)en->args[4]);
+		return b.len;
 	}
 	/* fcntl: the third argument by command; none for the getters */
 	if (!strcmp(info->name, "fcntl") && nargs == 3) {

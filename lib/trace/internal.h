@@ -48,6 +48,7 @@ enum sc_kind {
 	K_SOCK_FAMILY,
 	K_SOCK_TYPE,
 	K_SOCK_PROTO,
+	K_MADVISE,
 	K_FUTEX_OP,
 	K_ARGV,     /* execve's argv: ["a", "b"] */
 	K_ENVP,     /* execve's envp: 0x... / * 20 vars * / */

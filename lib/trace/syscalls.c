@@ -118,6 +118,8 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 	     is(sc, "statx") || is(sc, "fchownat") || is(sc, "linkat") || is(sc, "utimensat") ||
 	     is(sc, "execveat") || is(sc, "name_to_handle_at") || is(sc, "fchmodat2")))
 		return K_AT_FLAGS;
+	if (is(sc, "madvise") && is(name, "behavior"))
+		return K_MADVISE;
 	if (is(name, "family") && (is(sc, "socket") || is(sc, "socketpair")))
 		return K_SOCK_FAMILY;
 	if (is(name, "type") && (is(sc, "socket") || is(sc, "socketpair")))

@@ -133,6 +133,18 @@ static int setup(void **state)
 			    "\tfield:unsigned long flags;\toffset:40;\tsize:8;\tsigned:0;\n"
 			    "\tfield:unsigned long fd;\toffset:48;\tsize:8;\tsigned:0;\n"
 			    "\tfield:unsigned long off;\toffset:56;\tsize:8;\tsigned:0;");
+	fake_format("rt_sigprocmask", "\tfield:int how;\toffset:16;\tsize:8;\tsigned:0;\n"
+				      "\tfield:sigset_t * nset;\toffset:24;\tsize:8;\tsigned:0;\n"
+				      "\tfield:sigset_t * oset;\toffset:32;\tsize:8;\tsigned:0;\n"
+				      "\tfield:size_t sigsetsize;\toffset:40;\tsize:8;\tsigned:0;");
+	fake_format("connect", "\tfield:int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+			       "\tfield:struct sockaddr * uservaddr;\toffset:24;\tsize:8;\tsigned:0;\n"
+			       "\tfield:int addrlen;\toffset:32;\tsize:8;\tsigned:0;");
+	fake_format("clone", "\tfield:unsigned long clone_flags;\toffset:16;\tsize:8;\tsigned:0;\n"
+			     "\tfield:unsigned long newsp;\toffset:24;\tsize:8;\tsigned:0;\n"
+			     "\tfield:int * parent_tidptr;\toffset:32;\tsize:8;\tsigned:0;\n"
+			     "\tfield:int * child_tidptr;\toffset:40;\tsize:8;\tsigned:0;\n"
+			     "\tfield:unsigned long tls;\toffset:48;\tsize:8;\tsigned:0;");
 	return lupe_events_set_tracefs(dir);
 }
 
@@ -203,6 +215,46 @@ static void test_format_args(void **state)
 	assert_string_equal(buf, "NULL, 8192, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0");
 }
 
+static void test_structs(void **state)
+{
+	struct lupe_sc_event en = { .kind = LUPE_SC_ENTER }, ex = { .kind = LUPE_SC_EXIT };
+	struct lupe_sc_fmt f = { .max_strlen = 32 };
+	unsigned long long set = (1ULL << (2 - 1)) | (1ULL << (15 - 1)); /* INT, TERM */
+	unsigned long long most = ~((1ULL << (9 - 1)) | (1ULL << (19 - 1)) | (1ULL << 31) | (1ULL << 32));
+	unsigned char sin[16] = { 2, 0, 0, 80, 127, 0, 0, 1 }; /* AF_INET, port 80, 127.0.0.1 */
+	char buf[512];
+
+	en.nr = lupe_syscall_nr("rt_sigprocmask");
+	en.args[0] = 0;
+	en.args[1] = 0x1000;
+	en.args[2] = 0x2000;
+	en.args[3] = 8;
+	en.nbufs = 1;
+	en.bufs[0] = (struct lupe_sc_buf){ 1, 8, false, (const unsigned char *)&set };
+	ex.nr = en.nr;
+	ex.nbufs = 1;
+	ex.bufs[0] = (struct lupe_sc_buf){ 2, 8, false, (const unsigned char *)&most };
+	lupe_syscall_format_args(&en, &ex, &f, 0, -1, buf, sizeof(buf));
+	assert_string_equal(buf, "SIG_BLOCK, [INT TERM], ~[KILL STOP RTMIN RT_1], 8");
+
+	memset(&en, 0, sizeof(en));
+	en.nr = lupe_syscall_nr("connect");
+	en.args[0] = 3;
+	en.args[2] = 16;
+	en.nbufs = 1;
+	en.bufs[0] = (struct lupe_sc_buf){ 1, 16, false, sin };
+	lupe_syscall_format_args(&en, NULL, &f, 0, -1, buf, sizeof(buf));
+	assert_string_equal(buf, "3, {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr(\"127.0.0.1\")}, 16");
+
+	memset(&en, 0, sizeof(en));
+	en.nr = lupe_syscall_nr("clone");
+	en.args[0] = 0x01200000 | 17; /* CHILD_SETTID|CHILD_CLEARTID|SIGCHLD */
+	en.args[3] = 0x7f0000000a10;
+	lupe_syscall_format_args(&en, NULL, &f, 0, -1, buf, sizeof(buf));
+	assert_string_equal(buf, "child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+				 "child_tidptr=0x7f0000000a10");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_format_args),
+		cmocka_unit_test(test_structs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
