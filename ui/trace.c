@@ -51,6 +51,8 @@ struct trace_printer {
 	struct thread *last;        /* the thread that printed last */
 	bool multi;
 	long execve_nr;
+	pid_t exited[64];           /* processes whose end was printed (the last ones) */
+	size_t nexited;
 	char line[65536];
 };
 
@@ -459,7 +461,13 @@ int trace_printer_event(const struct lupe_sc_event *ev, void *arg)
 		return -1;
 	if (ev->comm)
 		snprintf(t->comm, sizeof(t->comm), "%.15s", ev->comm);
-	if (ev->kind == LUPE_SC_TRACEPOINT)
+	if (ev->kind == LUPE_SC_PROC_EXIT) {
+		/* its threads' calls that never returned come first */
+		for (size_t i = 0; i < p->nthreads; i++)
+			if (p->threads[i]->pid == ev->pid && p->threads[i]->pending)
+				print_noreturn(p, p->threads[i]);
+		trace_printer_exited(p, ev->pid, (int)ev->ret);
+	} else if (ev->kind == LUPE_SC_TRACEPOINT)
 		on_tracepoint(p, t, ev);
 	else if (ev->kind == LUPE_SC_ENTER)
 		on_sc_enter(p, t, ev);
@@ -480,6 +488,12 @@ void trace_printer_exited(struct trace_printer *p, pid_t pid, int status)
 {
 	struct thread t = { .tid = pid };
 
+	/* said once: from the BPF capture, or from the workload's wait status */
+	for (size_t i = 0; i < p->nexited; i++)
+		if (p->exited[i] == pid)
+			return;
+	if (p->nexited < sizeof(p->exited) / sizeof(p->exited[0]))
+		p->exited[p->nexited++] = pid;
 	if (!p->o.events || p->o.failure || p->o.min_ms > 0)
 		return;
 	prefix(p, &t);

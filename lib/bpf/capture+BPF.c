@@ -52,7 +52,8 @@ static int on_record(void *ctx, void *data, size_t size)
 	if (size < sizeof(*rec))
 		return 0;
 	memset(&ev, 0, sizeof(ev));
-	ev.kind = rec->kind == SC_REC_ENTER ? LUPE_SC_ENTER : LUPE_SC_EXIT;
+	ev.kind = rec->kind == SC_REC_ENTER ? LUPE_SC_ENTER :
+		  rec->kind == SC_REC_PROC_EXIT ? LUPE_SC_PROC_EXIT : LUPE_SC_EXIT;
 	ev.pid = rec->pid;
 	ev.tid = rec->tid;
 	ev.time = rec->time;

@@ -18,6 +18,7 @@
 enum sc_rec_kind {
 	SC_REC_ENTER = 1,
 	SC_REC_EXIT = 2,
+	SC_REC_PROC_EXIT = 3, /* a traced process ended: args[0] its wait status */
 };
 
 /* What the program captures for one argument (per syscall, from userspace). */

@@ -418,8 +418,19 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_exit, struct task_struct *p)
 {
 	__u32 tgid = p->tgid;
+	struct scratch *s;
 
-	if (!trace_all && p->pid == p->tgid)
+	if (p->pid != p->tgid || !traced(tgid, 0, false))
+		return 0;
+	/* strace's "+++ exited with N +++": the group's status, else the leader's */
+	s = begin(SC_REC_PROC_EXIT, 0, tgid);
+	if (s) {
+		struct sc_rec *rec = (struct sc_rec *)s->b;
+
+		rec->args[0] = p->signal->group_exit_code ?: p->exit_code;
+		send(s, sizeof(*rec));
+	}
+	if (!trace_all)
 		bpf_map_delete_elem(&pids, &tgid);
 	return 0;
 }

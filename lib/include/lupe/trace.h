@@ -23,6 +23,7 @@ enum lupe_sc_kind {
 	LUPE_SC_ENTER = 1,
 	LUPE_SC_EXIT = 2,
 	LUPE_SC_TRACEPOINT = 3, /* a tracepoint asked for with -e: bufs[0] is its raw record */
+	LUPE_SC_PROC_EXIT = 4,  /* process pid ended; ret is its wait status (BPF only) */
 };
 
 /* Memory an argument pointed to, as captured (entry or exit). */
