@@ -247,8 +247,7 @@ int cmd_trace(int argc, char **argv)
 		if (w.pid > 0)
 			lupe_workload_abort(&w);
 		if (err == -EACCES || err == -EPERM)
-			error("cannot trace: %s (run as root, or lower /proc/sys/kernel/perf_event_paranoid)",
-			      lupe_strerror(err));
+			error("cannot open the raw_syscalls tracepoints: permission denied (run as root, or set /proc/sys/kernel/perf_event_paranoid to -1)");
 		else if (err == -ESRCH)
 			error("cannot trace '%s': no such process", o.pids);
 		else if (ntp && (err == -ENOENT || err == -EINVAL))

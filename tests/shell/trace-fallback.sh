@@ -17,4 +17,11 @@ grep -q '^openat(AT_FDCWD, 0x[0-9a-f]*, O_RDONLY) *= -1 ENOENT' out.txt || fail 
 grep -q '^write([0-9]*, 0x[0-9a-f]*, 8) *= 8' out.txt || fail "no write with a pointer argument: $(grep write out.txt | head -3)"
 "$LUPE" trace --no-bpf -o /dev/null -- true 2> err2.txt || fail "--no-bpf failed"
 grep -q 'strings and buffers are not shown' err2.txt || fail "--no-bpf gave no notice"
+
+# a user who may do neither says what to do, and fails
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 0 ] && su nobody -s /bin/sh -c true 2>/dev/null; then
+	su nobody -s /bin/sh -c "'$LUPE' trace -- true" > nobody.out 2>&1 && fail "an unprivileged trace succeeded: $(cat nobody.out)"
+	grep -q "permission denied (run as root, or set /proc/sys/kernel/perf_event_paranoid to -1)" nobody.out ||
+		fail "unprivileged message: $(cat nobody.out)"
+fi
 ok "fallback traces every call"
