@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fallback source: raw_syscalls:sys_enter/sys_exit through
+ * perf_event_open, one ring per CPU, every target's events redirected to
+ * it. It sees numbers and the six argument words, never the memory they
+ * point to. Events of a poll are sorted by time before they are handed
+ * out, because a call that sleeps may enter on one CPU and exit on another.
+ *
+ * Targets: a workload held before exec (inherit + enable_on_exec, so its
+ * calls count from exec), the threads of a running process (inherit from
+ * each, so what they fork is followed), or every task (-a, per CPU).
+ */
+#include <dirent.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <lupe/events.h>
+#include <lupe/evsel.h>
+#include "events/internal.h"
+#include "sampling/ring.h"
+#include "trace/internal.h"
+#include "util/util.h"
+
+struct target {
+	pid_t pid;
+	bool at_exec;
+};
+
+#define MAX_TP 16
+
+struct perf_trace {
+	struct lupe_trace t;
+	bool syscalls;             /* raw_syscalls (else only the tracepoints) */
+	int ntp;
+	__u64 tp_ids[MAX_TP];
+	char *tp_names[MAX_TP];
+	char *arena;               /* tracepoint records of a batch */
+	size_t arena_len, arena_cap;
+	struct target *targets;
+	int ntargets;
+	int *fds;
+	int nfds;
+	struct ring *rings;
+	int nrings;
+	__u64 enter_id, exit_id;
+	int off_id, off_args, off_ret;
+	unsigned long long lost;
+	struct lupe_sc_event *batch;
+	size_t nbatch, cap;
+	pid_t self;
+};
+
+static int perf_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
+{
+	struct perf_trace *pt = (struct perf_trace *)t;
+	struct target *n = realloc(pt->targets, (pt->ntargets + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	pt->targets = n;
+	n[pt->ntargets++] = (struct target){ pid, at_exec };
+	return 0;
+}
+
+/* The offset of field name in a tracefs format, or dflt. */
+static int field_offset(const char *text, const char *field, int dflt)
+{
+	const char *p = text ? strstr(text, field) : NULL;
+
+	p = p ? strstr(p, "offset:") : NULL;
+	return p ? atoi(p + 7) : dflt;
+}
+
+static int tp_setup(struct perf_trace *pt)
+{
+	const char *tracefs = lupe_tracefs_dir();
+	char path[512], *text;
+	int err;
+
+	if (!tracefs)
+		return -errno;
+	for (const char *const *tp = pt->t.o.tracepoints; tp && *tp; tp++) {
+		char sys[128];
+		const char *colon = strchr(*tp, ':');
+
+		if (!colon || pt->ntp == MAX_TP || colon - *tp >= (long)sizeof(sys))
+			return -EINVAL;
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - *tp), *tp);
+		err = lupe_tracepoint_id(sys, colon + 1, &pt->tp_ids[pt->ntp]);
+		if (err)
+			return err;
+		lupe_tp_load_format(sys, colon + 1);
+		pt->tp_names[pt->ntp++] = strdup(*tp);
+	}
+	if (!pt->syscalls)
+		return 0;
+	err = lupe_tracepoint_id("raw_syscalls", "sys_enter", &pt->enter_id);
+	if (!err)
+		err = lupe_tracepoint_id("raw_syscalls", "sys_exit", &pt->exit_id);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/events/raw_syscalls/sys_enter/format", tracefs);
+	text = lupe_read_whole_file(path, NULL);
+	pt->off_id = field_offset(text, "long id;", 8);
+	pt->off_args = field_offset(text, "args[6];", 16);
+	free(text);
+	snprintf(path, sizeof(path), "%s/events/raw_syscalls/sys_exit/format", tracefs);
+	text = lupe_read_whole_file(path, NULL);
+	pt->off_ret = field_offset(text, "long ret;", 16);
+	free(text);
+	return 0;
+}
+
+static int push_fd(struct perf_trace *pt, int fd)
+{
+	int *n = realloc(pt->fds, (pt->nfds + 1) * sizeof(*n));
+
+	if (!n) {
+		close(fd);
+		return -ENOMEM;
+	}
+	pt->fds = n;
+	pt->fds[pt->nfds++] = fd;
+	return 0;
+}
+
+/* Open enter and exit for tid on cpu, into that CPU's ring. */
+static int open_pair(struct perf_trace *pt, pid_t tid, int cpu, bool at_exec, bool inherit)
+{
+	struct ring *r = &pt->rings[cpu];
+	size_t pages = pt->t.o.buf_bytes ? pt->t.o.buf_bytes / 4096 : 256;
+	__u64 ids[2 + MAX_TP];
+	int err, nids = 0;
+
+	if (pt->syscalls) {
+		ids[nids++] = pt->enter_id;
+		ids[nids++] = pt->exit_id;
+	}
+	for (int i = 0; i < pt->ntp; i++)
+		ids[nids++] = pt->tp_ids[i];
+	while (pages & (pages - 1))
+		pages &= pages - 1;
+	for (int i = 0; i < nids; i++) {
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = PERF_TYPE_TRACEPOINT, .config = ids[i],
+			.sample_period = 1,
+			.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
+			.disabled = at_exec, .enable_on_exec = at_exec, .inherit = inherit,
+			.watermark = 1, .wakeup_watermark = pages * 4096 / 4,
+			.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+		};
+		int fd = lupe_perf_event_open(&a, tid, cpu, -1, 0);
+
+		if (fd < 0)
+			return fd;
+		err = push_fd(pt, fd);
+		if (err)
+			return err;
+		if (!r->base) {
+			err = lupe_ring_mmap(r, fd, cpu, pages);
+			if (err)
+				return err;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0) {
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec, int ncpu)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int err = 0, opened = 0;
+
+	if (at_exec || pid < 0) {
+		for (int cpu = 0; cpu < ncpu; cpu++) {
+			err = open_pair(pt, pid, cpu, at_exec, pid >= 0);
+			if (!err)
+				opened++;
+			else if (err != -ENODEV && err != -EINVAL)
+				return err;
+		}
+		return opened ? 0 : err;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno == -ENOENT ? -ESRCH : -errno;
+	while ((de = readdir(d))) {
+		pid_t tid = atoi(de->d_name);
+
+		if (tid <= 0)
+			continue;
+		for (int cpu = 0; cpu < ncpu; cpu++) {
+			err = open_pair(pt, tid, cpu, false, true);
+			if (!err)
+				opened++;
+			else if (err != -ENODEV && err != -EINVAL && err != -ESRCH)
+				break;
+		}
+		if (err && !opened)
+			break;
+	}
+	closedir(d);
+	return opened ? 0 : err;
+}
+
+static int perf_start(struct lupe_trace *t)
+{
+	struct perf_trace *pt = (struct perf_trace *)t;
+	int ncpu = sysconf(_SC_NPROCESSORS_CONF), err;
+
+	if (ncpu <= 0)
+		ncpu = 1;
+	pt->rings = calloc(ncpu, sizeof(*pt->rings));
+	if (!pt->rings)
+		return -ENOMEM;
+	pt->nrings = ncpu;
+	err = tp_setup(pt);
+	if (err)
+		return err;
+	if (pt->t.o.system_wide)
+		return open_target(pt, -1, false, ncpu);
+	for (int i = 0; i < pt->ntargets; i++) {
+		err = open_target(pt, pt->targets[i].pid, pt->targets[i].at_exec, ncpu);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
+struct sample_hdr {
+	__u32 pid, tid;
+	__u64 time;
+	__u32 raw_size;
+} __attribute__((packed));
+
+static struct lupe_sc_event *batch_add(struct perf_trace *pt)
+{
+	if (pt->nbatch == pt->cap) {
+		size_t cap = pt->cap ? pt->cap * 2 : 4096;
+		struct lupe_sc_event *n = realloc(pt->batch, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		pt->batch = n;
+		pt->cap = cap;
+	}
+	memset(&pt->batch[pt->nbatch], 0, sizeof(*pt->batch));
+	return &pt->batch[pt->nbatch++];
+}
+
+/* A tracepoint record: its raw bytes go to the arena until the batch is handed out. */
+static int on_tracepoint(struct perf_trace *pt, const struct sample_hdr *s, const void *raw, int i)
+{
+	struct lupe_sc_event *ev;
+
+	if (pt->arena_len + s->raw_size > pt->arena_cap) {
+		size_t cap = (pt->arena_cap + s->raw_size) * 2;
+		char *n = realloc(pt->arena, cap);
+
+		if (!n)
+			return -ENOMEM;
+		pt->arena = n;
+		pt->arena_cap = cap;
+	}
+	ev = batch_add(pt);
+	if (!ev)
+		return -ENOMEM;
+	memcpy(pt->arena + pt->arena_len, raw, s->raw_size);
+	ev->kind = LUPE_SC_TRACEPOINT;
+	ev->pid = s->pid;
+	ev->tid = s->tid;
+	ev->time = s->time;
+	ev->tp_name = pt->tp_names[i];
+	ev->nbufs = 1;
+	/* an offset until the arena stops moving; perf_poll makes it a pointer */
+	ev->bufs[0] = (struct lupe_sc_buf){ .arg = -1, .len = s->raw_size,
+					    .data = (const unsigned char *)(uintptr_t)pt->arena_len };
+	pt->arena_len += s->raw_size;
+	return 0;
+}
+
+static int on_rec(const struct perf_event_header *h, void *arg)
+{
+	struct perf_trace *pt = arg;
+	const struct sample_hdr *s = (const void *)(h + 1);
+	const unsigned char *raw = (const unsigned char *)(s + 1);
+	struct lupe_sc_event *ev;
+	__u16 type;
+	long nr;
+
+	if (h->type == PERF_RECORD_LOST) {
+		pt->lost += ((const __u64 *)(h + 1))[1];
+		return 0;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
+	    s->raw_size < sizeof(type) || (pid_t)s->pid == pt->self)
+		return 0;
+	memcpy(&type, raw, sizeof(type));
+	for (int i = 0; i < pt->ntp; i++)
+		if (type == pt->tp_ids[i])
+			return on_tracepoint(pt, s, raw, i);
+	if (!pt->syscalls || s->raw_size < (unsigned)pt->off_ret + 8)
+		return 0;
+	memcpy(&nr, raw + pt->off_id, sizeof(nr));
+	if (nr < 0 || nr >= LUPE_SC_MAX || (pt->t.filter && !pt->t.set[nr]))
+		return 0;
+	ev = batch_add(pt);
+	if (!ev)
+		return -ENOMEM;
+	ev->pid = s->pid;
+	ev->tid = s->tid;
+	ev->time = s->time;
+	ev->nr = nr;
+	if (type == pt->enter_id) {
+		ev->kind = LUPE_SC_ENTER;
+		memcpy(ev->args, raw + pt->off_args, sizeof(ev->args));
+	} else {
+		ev->kind = LUPE_SC_EXIT;
+		memcpy(&ev->ret, raw + pt->off_ret, sizeof(ev->ret));
+	}
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct lupe_sc_event *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static int perf_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
+{
+	struct perf_trace *pt = (struct perf_trace *)t;
+	struct pollfd pfd[pt->nrings];
+	int n = 0, ret = 0;
+
+	for (int i = 0; i < pt->nrings; i++)
+		if (pt->rings[i].base)
+			pfd[n++] = (struct pollfd){ .fd = pt->rings[i].fd, .events = POLLIN };
+	if (poll(pfd, n, timeout_ms) < 0 && errno == EINTR)
+		ret = -EINTR;
+	pt->nbatch = 0;
+	pt->arena_len = 0;
+	for (int i = 0; i < pt->nrings; i++) {
+		if (!pt->rings[i].base)
+			continue;
+		if (lupe_ring_read(&pt->rings[i], on_rec, pt) < 0)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < pt->nbatch; i++)
+		if (pt->batch[i].kind == LUPE_SC_TRACEPOINT)
+			pt->batch[i].bufs[0].data = (const unsigned char *)pt->arena +
+						    (uintptr_t)pt->batch[i].bufs[0].data;
+	qsort(pt->batch, pt->nbatch, sizeof(*pt->batch), by_time);
+	for (size_t i = 0; i < pt->nbatch; i++) {
+		int r = fn(&pt->batch[i], arg);
+
+		if (r)
+			return r;
+	}
+	return ret ? ret : (int)pt->nbatch;
+}
+
+static unsigned long long perf_lost(struct lupe_trace *t)
+{
+	return ((struct perf_trace *)t)->lost;
+}
+
+static void perf_del(struct lupe_trace *t)
+{
+	struct perf_trace *pt = (struct perf_trace *)t;
+
+	for (int i = 0; i < pt->nrings; i++)
+		if (pt->rings[i].base)
+			lupe_ring_unmap(&pt->rings[i]);
+	for (int i = 0; i < pt->nfds; i++)
+		close(pt->fds[i]);
+	free(pt->fds);
+	free(pt->rings);
+	free(pt->targets);
+	free(pt->batch);
+	free(pt->arena);
+	for (int i = 0; i < pt->ntp; i++)
+		free(pt->tp_names[i]);
+	free(pt);
+}
+
+static const struct trace_ops perf_ops = {
+	perf_add_pid, perf_start, perf_poll, perf_lost, perf_del,
+};
+
+static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscalls)
+{
+	struct perf_trace *pt = calloc(1, sizeof(*pt));
+
+	if (!pt)
+		return NULL;
+	lupe_trace_init(&pt->t, &perf_ops, o);
+	pt->self = getpid();
+	pt->syscalls = syscalls;
+	return &pt->t;
+}
+
+struct lupe_trace *lupe_trace_perf_new(const struct lupe_trace_opts *o)
+{
+	return perf_new(o, true);
+}
+
+struct lupe_trace *lupe_trace_tp_new(const struct lupe_trace_opts *o)
+{
+	return perf_new(o, false);
+}

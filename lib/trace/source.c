@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The syscall event source that lupe trace reads: one interface over the
+ * BPF capture (lib/bpf) and the raw_syscalls tracepoint fallback
+ * (perf-source.c), chosen by the caller.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "trace/internal.h"
+#include "util/util.h"
+
+void lupe_trace_init(struct lupe_trace *t, const struct trace_ops *ops,
+		     const struct lupe_trace_opts *o)
+{
+	t->ops = ops;
+	memset(&t->o, 0, sizeof(t->o));
+	memcpy(&t->o, o, o->sz < sizeof(t->o) ? o->sz : sizeof(t->o));
+	t->o.sz = sizeof(t->o);
+	if (!t->o.max_strlen)
+		t->o.max_strlen = 32;
+	if (t->o.syscalls) {
+		t->filter = true;
+		memcpy(t->set, t->o.syscalls, sizeof(t->set));
+		t->o.syscalls = NULL;
+	}
+}
+
+/*
+ * BPF syscalls and perf tracepoints together (-e with sys:name): both
+ * sources' events of a poll are copied, sorted by time (both are
+ * CLOCK_MONOTONIC) and handed out interleaved. Only runs that ask for
+ * tracepoints pay for the copies.
+ */
+struct combo {
+	struct lupe_trace t;
+	struct lupe_trace *sc, *tp;
+	struct lupe_sc_event **evs;
+	size_t n, cap;
+};
+
+static int combo_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
+{
+	struct combo *c = (struct combo *)t;
+	int err = lupe_trace_add_pid(c->sc, pid, at_exec);
+
+	return err ? err : lupe_trace_add_pid(c->tp, pid, at_exec);
+}
+
+static int combo_start(struct lupe_trace *t)
+{
+	struct combo *c = (struct combo *)t;
+	int err = lupe_trace_start(c->tp);
+
+	return err ? err : lupe_trace_start(c->sc);
+}
+
+/* A copy of ev and of the bytes it points to, in one block. */
+static int collect(const struct lupe_sc_event *ev, void *arg)
+{
+	struct combo *c = arg;
+	size_t need = sizeof(*ev) + (ev->comm ? 16 : 0);
+	struct lupe_sc_event *copy;
+	char *p;
+
+	for (int i = 0; i < ev->nbufs; i++)
+		need += ev->bufs[i].len;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		struct lupe_sc_event **n = realloc(c->evs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		c->evs = n;
+		c->cap = cap;
+	}
+	copy = malloc(need);
+	if (!copy)
+		return -ENOMEM;
+	*copy = *ev;
+	p = (char *)(copy + 1);
+	for (int i = 0; i < ev->nbufs; i++) {
+		memcpy(p, ev->bufs[i].data, ev->bufs[i].len);
+		copy->bufs[i].data = (const unsigned char *)p;
+		p += ev->bufs[i].len;
+	}
+	if (ev->comm) {
+		memcpy(p, ev->comm, 16);
+		p[15] = '\0';
+		copy->comm = p;
+	}
+	c->evs[c->n++] = copy;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct lupe_sc_event *x = *(struct lupe_sc_event *const *)a;
+	const struct lupe_sc_event *y = *(struct lupe_sc_event *const *)b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static int combo_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
+{
+	struct combo *c = (struct combo *)t;
+	int r1, r2, ret = 0;
+
+	c->n = 0;
+	r1 = lupe_trace_poll(c->sc, timeout_ms, collect, c);
+	r2 = lupe_trace_poll(c->tp, 0, collect, c);
+	/* stable enough: equal times keep their source order */
+	qsort(c->evs, c->n, sizeof(*c->evs), by_time);
+	for (size_t i = 0; i < c->n; i++) {
+		if (!ret)
+			ret = fn(c->evs[i], arg);
+		free(c->evs[i]);
+	}
+	if (ret)
+		return ret;
+	if (r1 < 0)
+		return r1;
+	if (r2 < 0)
+		return r2;
+	return (int)c->n;
+}
+
+static unsigned long long combo_lost(struct lupe_trace *t)
+{
+	struct combo *c = (struct combo *)t;
+
+	return lupe_trace_lost(c->sc) + lupe_trace_lost(c->tp);
+}
+
+static void combo_del(struct lupe_trace *t)
+{
+	struct combo *c = (struct combo *)t;
+
+	lupe_trace_delete(c->sc);
+	lupe_trace_delete(c->tp);
+	free(c->evs);
+	free(c);
+}
+
+static const struct trace_ops combo_ops = {
+	combo_add_pid, combo_start, combo_poll, combo_lost, combo_del,
+};
+
+struct lupe_trace *lupe_trace_new(const struct lupe_trace_opts *opts, bool bpf)
+{
+	struct combo *c;
+	int err;
+
+	if (!opts || opts->sz < offsetof(struct lupe_trace_opts, buf_bytes))
+		return err_ptr(-EINVAL);
+	if (!bpf)
+		return lupe_trace_perf_new(opts);
+	if (opts->sz < sizeof(*opts) || !opts->tracepoints || !opts->tracepoints[0])
+		return lupe_trace_bpf_new(opts);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	lupe_trace_init(&c->t, &combo_ops, opts);
+	c->t.strings = true;
+	c->sc = lupe_trace_bpf_new(opts);
+	c->tp = c->sc ? lupe_trace_tp_new(opts) : NULL;
+	if (!c->tp) {
+		err = -errno;
+		lupe_trace_delete(c->sc);
+		free(c);
+		return err_ptr(err);
+	}
+	return &c->t;
+}
+
+int lupe_trace_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
+{
+	return t->ops->add_pid(t, pid, at_exec);
+}
+
+int lupe_trace_start(struct lupe_trace *t)
+{
+	return t->ops->start(t);
+}
+
+int lupe_trace_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
+{
+	return t->ops->poll(t, timeout_ms, fn, arg);
+}
+
+unsigned long long lupe_trace_lost(struct lupe_trace *t)
+{
+	return t->ops->lost(t);
+}
+
+bool lupe_trace_has_strings(const struct lupe_trace *t)
+{
+	return t->strings;
+}
+
+void lupe_trace_delete(struct lupe_trace *t)
+{
+	if (t)
+		t->ops->del(t);
+}

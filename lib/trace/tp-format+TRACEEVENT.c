@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoints interleaved in lupe trace: their fields printed by
+ * libtraceevent from the live tracefs formats, as perf script prints them.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include <lupe/events.h>
+#include "trace/internal.h"
+#include "util/util.h"
+
+static struct tep_handle *tep;
+
+int lupe_tp_load_format(const char *sys, const char *name)
+{
+	const char *tracefs = lupe_tracefs_dir();
+	char path[PATH_MAX], *text;
+	size_t len;
+	int err = 0;
+
+	if (!tracefs)
+		return -errno;
+	if (!tep) {
+		tep = tep_alloc();
+		if (!tep)
+			return -ENOMEM;
+	}
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", tracefs, sys, name);
+	text = lupe_read_whole_file(path, &len);
+	if (!text)
+		return -errno;
+	if (tep_parse_event(tep, text, len, sys))
+		err = -LUPE_ERR_FORMAT;
+	free(text);
+	return err;
+}
+
+int lupe_tracepoint_format(const void *raw, size_t len, char *buf, size_t size)
+{
+	struct tep_record rec;
+	struct trace_seq s;
+	unsigned short id;
+	struct tep_event *e;
+	int n;
+
+	if (size)
+		buf[0] = '\0';
+	if (!tep || len < sizeof(id))
+		return 0;
+	memcpy(&id, raw, sizeof(id));
+	e = tep_find_event(tep, id);
+	if (!e)
+		return 0;
+	memset(&rec, 0, sizeof(rec));
+	rec.size = (int)len;
+	rec.data = (void *)raw;
+	trace_seq_init(&s);
+	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	n = (int)s.len;
+	if (size)
+		snprintf(buf, size, "%s", s.buffer);
+	trace_seq_destroy(&s);
+	return n;
+}
