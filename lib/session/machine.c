@@ -323,6 +323,8 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 			identity = 1;
 		}
 	}
+	if (start + len < start)
+		len = ~0ULL - start; /* a mutated length may not wrap the map around */
 	dso = lupe_machine_findnew_dso(m, filename);
 	if (!dso)
 		return -ENOMEM;
@@ -419,6 +421,13 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		}
 		if (!t || !parent)
 			return -ENOMEM;
+		/*
+		 * A mutated file can name a thread its own parent (tid == ptid):
+		 * it inherits nothing from itself, and freeing its comm before
+		 * copying the parent's would copy freed memory.
+		 */
+		if (t == parent)
+			return 0;
 		if (parent->comm && (!t->comm || !t->comm_set)) {
 			free(t->comm);
 			t->comm = strdup(parent->comm);
