@@ -49,8 +49,12 @@ struct lupe_perf_file {
 	struct rbuf out;
 	size_t out_pos;
 	uint64_t comp_off;
+	int inflating; /* the last COMPRESSED record may inflate further */
 	char errbuf[256];
 };
+
+/* COMPRESSED records are inflated this much at a time, whatever they claim. */
+#define INFLATE_SLICE (256u * 1024)
 
 int lupe_rbuf_reserve(struct rbuf *b, size_t more)
 {
@@ -654,6 +658,23 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 			*stable = 0;
 			return ret;
 		}
+		if (f->inflating) {
+			size_t keep = f->out.len - f->out_pos;
+
+			/* A record may straddle two slices or two COMPRESSED records: keep its head. */
+			if (keep)
+				memmove(f->out.p, f->out.p + f->out_pos, keep);
+			f->out.len = keep;
+			f->out_pos = 0;
+			ret = lupe_decomp_run(f->decomp, &f->out, INFLATE_SLICE);
+			if (ret == -LUPE_ERR_NOT_SUPPORTED)
+				return bad(f, ret, "the file is compressed (perf record -z) and lupe was built without zstd");
+			if (ret < 0)
+				return bad(f, ret, "the compressed record at offset %#llx does not inflate",
+					   (unsigned long long)f->comp_off);
+			f->inflating = ret;
+			continue;
+		}
 		ret = next_raw(f, &ev, offset);
 		if (ret <= 0) {
 			if (!ret && f->out.len > f->out_pos)
@@ -662,21 +683,11 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 			return ret;
 		}
 		if (ev->type == PERF_RECORD_COMPRESSED) {
-			size_t keep = f->out.len - f->out_pos;
-
-			/* A record may straddle two COMPRESSED records: keep its head. */
-			if (keep)
-				memmove(f->out.p, f->out.p + f->out_pos, keep);
-			f->out.len = keep;
-			f->out_pos = 0;
 			f->comp_off = *offset;
 			if (!f->decomp && !(f->decomp = lupe_decomp_new()))
 				return -ENOMEM;
-			ret = lupe_decomp_run(f->decomp, ev + 1, ev->size - sizeof(*ev), &f->out);
-			if (ret == -LUPE_ERR_NOT_SUPPORTED)
-				return bad(f, ret, "the file is compressed (perf record -z) and lupe was built without zstd");
-			if (ret)
-				return bad(f, ret, "the compressed record at offset %#llx does not inflate", (unsigned long long)*offset);
+			lupe_decomp_feed(f->decomp, ev + 1, ev->size - sizeof(*ev));
+			f->inflating = 1;
 			continue;
 		}
 		if (f->pipe) {
