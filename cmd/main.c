@@ -195,16 +195,6 @@ static int run_command(const struct cmd_struct *cmd, int argc, char **argv)
 	return check_stdout(status);
 }
 
-int cmd_version(int argc, char **argv)
-{
-	if (argc >= 2 && !strcmp(argv[1], "-h")) {
-		printf("Usage: lupe version\nPrint lupe's version.\n");
-		return 0;
-	}
-	printf("lupe version %s\n", LUPE_VERSION);
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;

@@ -546,28 +546,40 @@ static int pipe_meta(struct lupe_perf_file *f, const struct perf_event_header *e
 	}
 }
 
-/* Pipe mode: TRACING_DATA's payload follows its record outside its size. */
+/*
+ * Pipe mode: TRACING_DATA's payload follows its record outside its size.
+ * The size is a claim of up to 4 GiB: the buffer grows with what the
+ * stream really holds, never to the claim at once.
+ */
 static int pipe_tracing_data(struct lupe_perf_file *f, const struct perf_event_header *ev)
 {
+	struct rbuf b = { 0 };
 	uint32_t size;
 	size_t padded;
-	void *buf;
 
 	if (ev->size < sizeof(*ev) + 4)
 		return -LUPE_ERR_CORRUPT;
 	memcpy(&size, ev + 1, 4);
 	padded = ((size_t)size + 7) & ~(size_t)7;
-	buf = malloc(padded ? padded : 1);
-	if (!buf)
-		return -ENOMEM;
-	if (fread(buf, 1, padded, f->in) != padded) {
-		free(buf);
-		return bad(f, -LUPE_ERR_TRUNCATED, "the tracing data at offset %#llx is cut short",
-			   (unsigned long long)f->pos);
+	while (b.len < padded) {
+		size_t step = padded - b.len < (1u << 20) ? padded - b.len : (1u << 20);
+
+		if (lupe_rbuf_reserve(&b, step)) {
+			free(b.p);
+			return -ENOMEM;
+		}
+		if (fread(b.p + b.len, 1, step, f->in) != step) {
+			free(b.p);
+			return bad(f, -LUPE_ERR_TRUNCATED, "the tracing data at offset %#llx is cut short",
+				   (unsigned long long)f->pos);
+		}
+		b.len += step;
 	}
+	if (!b.p && !(b.p = malloc(1)))
+		return -ENOMEM;
 	f->pos += padded;
 	free(f->features[HEADER_TRACING_DATA].owned);
-	f->features[HEADER_TRACING_DATA] = (struct feature){ buf, size, buf };
+	f->features[HEADER_TRACING_DATA] = (struct feature){ b.p, size, b.p };
 	return 0;
 }
 
