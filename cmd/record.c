@@ -277,6 +277,8 @@ static int open_error(const struct lupe_event *ev, int err)
 
 static int output_error(const char *path, int err)
 {
+	if (err == -ENOSPC && !strcmp(path, "-"))
+		return error("cannot write to stdout: no space left on device (the stream is cut short)");
 	if (err == -ENOSPC)
 		return error("cannot write '%s': no space left on device (the partial file was removed)", path);
 	if (err == -EPIPE)
@@ -482,13 +484,22 @@ int cmd_record(int argc, char **argv)
 		while (lupe_workload_wait(&wl) == -EINTR)
 			;
 	}
-	if (err) {
+	if (err && err != -ENOSPC) {
 		lupe_record_stop(rec);
 		lupe_record_abort(rec);
 		output_error(a.o.output, err);
 		goto out;
 	}
 	err = lupe_record_stop(rec);
+	if (err == -ENOSPC && strcmp(a.o.output, "-")) {
+		struct lupe_record_stats st;
+
+		/* stop kept and finalized what reached the disk */
+		lupe_record_get_stats(rec, &st);
+		error("disk full after %llu samples; the file holds them ('%s': free some space for longer recordings)",
+		      (unsigned long long)st.samples, a.o.output);
+		goto out;
+	}
 	if (err) {
 		output_error(a.o.output, err);
 		goto out;

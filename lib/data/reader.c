@@ -50,6 +50,15 @@ struct lupe_perf_file {
 	size_t out_pos;
 	uint64_t comp_off;
 	int inflating; /* the last COMPRESSED record may inflate further */
+	/*
+	 * A file whose header names no features was not finalized (lupe's
+	 * writer adds them last), one whose data runs past its end was cut:
+	 * both are read to their last whole record, then say how many.
+	 */
+	const char *cut; /* why, or NULL for a whole file */
+	uint64_t sure_end;  /* up to here the header vouches for the data */
+	uint64_t nr_records;
+	char *path;
 	char errbuf[256];
 };
 
@@ -366,13 +375,20 @@ static int open_file_mode(struct lupe_perf_file *f, const char *path)
 	if (h->data.offset > f->map_size)
 		return bad(f, -LUPE_ERR_TRUNCATED, "'%s': the data section starts at %#llx, past the end of the file (%zu bytes)",
 			   path, (unsigned long long)h->data.offset, f->map_size);
-	if (!h->data.size) {
-		/* perf record killed before it wrote the header: what is there is valid. */
-		pr_warn("'%s' has a data size of 0: was the recording cut short? reading to the end of the file\n", path);
+	int any_feature = 0;
+
+	for (int i = 0; i < 4; i++)
+		any_feature |= !!h->adds_features[i];
+	f->sure_end = h->data.size <= f->map_size - h->data.offset ? h->data.offset + h->data.size
+								     : h->data.offset;
+	if (!h->data.size || !any_feature) {
+		/* lupe record killed before its end, or perf record before its header */
+		f->cut = "was not finalized";
 		f->data_end = f->map_size;
 	} else if (h->data.size > f->map_size - h->data.offset) {
-		pr_warn("'%s' is truncated: its data section ends at %#llx but the file at %#zx\n", path,
+		pr_warn("'%s' is truncated: its data section ends at %#llx but the file at %#zx", path,
 			(unsigned long long)(h->data.offset + h->data.size), f->map_size);
+		f->cut = "is truncated";
 		f->data_end = f->map_size;
 	} else {
 		f->data_end = h->data.offset + h->data.size;
@@ -440,6 +456,10 @@ struct lupe_perf_file *lupe_perf_file_open(const char *path, int force)
 	}
 	if (err)
 		goto fail;
+	if (!(f->path = strdup(path))) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	f->decomp = NULL;
 	compute_id_pos(f);
 	if (!f->pipe)
@@ -477,6 +497,7 @@ void lupe_perf_file_close(struct lupe_perf_file *f)
 	free(f->rec.p);
 	free(f->out.p);
 	lupe_decomp_delete(f->decomp);
+	free(f->path);
 	free(f);
 }
 
@@ -591,18 +612,24 @@ static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **o
 		if (f->pos >= f->data_end)
 			return 0;
 		if (f->data_end - f->pos < sizeof(*ev))
-			return bad(f, -LUPE_ERR_TRUNCATED, "the file ends inside a record header at offset %#llx",
-				   (unsigned long long)f->pos);
+			return f->cut && f->pos >= f->sure_end ? 0 : bad(f, -LUPE_ERR_TRUNCATED, "the file ends inside a record header at offset %#llx",
+						(unsigned long long)f->pos);
 		struct perf_event_header hd;
+		/*
+		 * Past what the header vouches for, a cut file may hold anything
+		 * after its last whole record (a half-written tail, features cut
+		 * short, zeros after a power loss): that ends it.
+		 */
+		int tail = f->cut && f->pos >= f->sure_end;
 
 		/* COMPRESSED records need not be a multiple of 8 long: read such a header by copy */
 		memcpy(&hd, f->map + f->pos, sizeof(hd));
 		if (hd.size < sizeof(hd))
-			return bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
-				   (unsigned long long)f->pos, hd.size);
+			return tail ? 0 : bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
+						(unsigned long long)f->pos, hd.size);
 		if (hd.size > f->data_end - f->pos)
-			return bad(f, -LUPE_ERR_TRUNCATED, "the record at offset %#llx (%u bytes) runs past the end of the data at %#llx",
-				   (unsigned long long)f->pos, hd.size, (unsigned long long)f->data_end);
+			return tail ? 0 : bad(f, -LUPE_ERR_TRUNCATED, "the record at offset %#llx (%u bytes) runs past the end of the data at %#llx",
+						(unsigned long long)f->pos, hd.size, (unsigned long long)f->data_end);
 		ev = (const void *)(f->map + f->pos);
 		f->copied = 0;
 		if (f->pos % 8) {
@@ -668,6 +695,7 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 		if (ret) {
 			*offset = f->comp_off;
 			*stable = 0;
+			f->nr_records += ret > 0;
 			return ret;
 		}
 		if (f->inflating) {
@@ -689,9 +717,16 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 		}
 		ret = next_raw(f, &ev, offset);
 		if (ret <= 0) {
-			if (!ret && f->out.len > f->out_pos)
+			if (!ret && f->out.len > f->out_pos && !f->cut)
 				return bad(f, -LUPE_ERR_TRUNCATED, "the compressed data ends inside a record (last compressed record at %#llx)",
 					   (unsigned long long)f->comp_off);
+			if (!ret && f->cut) {
+				pr_warn("file '%s' %s: %llu records recovered (up to offset %#llx); 'lupe inject -i %s -o NEW' writes a finalized copy",
+					f->path, f->cut, (unsigned long long)f->nr_records,
+					(unsigned long long)f->pos, f->path);
+				f->cut = NULL;
+				f->pos = f->data_end;
+			}
 			return ret;
 		}
 		if (ev->type == PERF_RECORD_COMPRESSED) {
@@ -721,6 +756,7 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 		}
 		*out = ev;
 		*stable = !f->pipe && !f->copied;
+		f->nr_records++;
 		return 1;
 	}
 }

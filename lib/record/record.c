@@ -475,6 +475,9 @@ int lupe_record_start(struct lupe_record *r)
 		err = synthesize(r);
 	if (!err)
 		err = lupe_perf_writer_write_raw(r->w, &fin, sizeof(fin));
+	/* the threads and maps reach the disk before any sample: a killed record keeps them */
+	if (!err)
+		err = lupe_perf_writer_flush(r->w);
 	if (err)
 		return err;
 	if (!r->opts.workload || r->opts.system_wide) {
@@ -578,6 +581,9 @@ int lupe_record_stop(struct lupe_record *r)
 		if (r->fds[i] >= 0)
 			ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
 	err = drain(r);
+	/* a full disk: the writer keeps what reached it and still finalizes the file */
+	if (err == -ENOSPC)
+		err = 0;
 	if (!err)
 		err = write_lost_samples(r);
 	if (!err && !r->pipe) {
@@ -606,7 +612,9 @@ int lupe_record_stop(struct lupe_record *r)
 	r->st.bytes_in = lupe_perf_writer_bytes_in(r->w);
 	if (!r->pipe && !fstat(r->out_fd, &st))
 		r->st.file_size = st.st_size;
-	if (err)
+	if (err == -ENOSPC)
+		r->st.samples = lupe_perf_writer_samples(r->w);
+	else if (err)
 		lupe_record_abort(r);
 	return err;
 }
