@@ -268,11 +268,11 @@ static int check_freq(struct record_args *a)
 }
 
 /* The counting library's sentence for a refused open, shared with stat. */
-static int open_error(const struct lupe_event *ev, int err)
+static int open_error(const struct lupe_event *ev, int err, pid_t pid)
 {
 	char buf[512];
 
-	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, -1, buf, sizeof(buf)));
+	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, pid, buf, sizeof(buf)));
 }
 
 static int output_error(const char *path, int err)
@@ -430,7 +430,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (err) {
 		if (failed >= 0)
-			open_error(&evs.events[failed], err);
+			/* the first task names the cause: another user's process, or a CPU (-1) */
+			open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));
 		else if (err == -EPERM)
 			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
 			      a.o.mmap_pages ? a.o.mmap_pages : 128);

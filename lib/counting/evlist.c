@@ -4,6 +4,7 @@
  * groups through the leader's fd and read in one go (PERF_FORMAT_GROUP), so
  * that the members' values belong to the same moment.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -153,6 +154,22 @@ static void stat_attr(const struct lupe_evsel *evsel, const struct lupe_evlist_o
 	attr->enable_on_exec = is_leader(evsel) && opts->enable_on_exec;
 }
 
+/*
+ * The open helper fell back to user space (perf_event_paranoid): the event
+ * is now name:u, as perf renames it, and its later opens ask for that.
+ */
+static void user_space_only(struct lupe_evsel *evsel)
+{
+	const char *sep = strchr(evsel->name, ':') || strchr(evsel->name, '/') ? "" : ":";
+	char *n;
+
+	evsel->attr.exclude_kernel = evsel->attr.exclude_hv = 1;
+	if (asprintf(&n, "%s%su", evsel->name, sep) >= 0) {
+		free(evsel->name);
+		evsel->name = n;
+	}
+}
+
 static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *opts,
 		      struct lupe_open_failure *fail)
 {
@@ -176,6 +193,8 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 			fd = lupe_perf_event_open(&attr, pid, cpu, group_fd, 0);
 			if (fd >= 0) {
 				evsel->fds[slot] = fd;
+				if (attr.exclude_kernel && !evsel->attr.exclude_kernel)
+					user_space_only(evsel);
 				continue;
 			}
 			pr_debug("perf_event_open '%s' cpu %d pid %d: %s", evsel->name, cpu,

@@ -69,12 +69,3 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		a->mmap_data = o->callgraph == LUPE_CALLGRAPH_DWARF;
 	}
 }
-
-int lupe_record_attr_exclude_kernel_fallback(struct perf_event_attr *a)
-{
-	if (a->exclude_kernel || geteuid() == 0 || lupe_perf_event_paranoid() < 2)
-		return 0;
-	a->exclude_kernel = 1;
-	a->exclude_hv = 1;
-	return 1;
-}

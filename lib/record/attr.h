@@ -17,11 +17,4 @@
 void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
 			int tracking, int many);
 
-/*
- * When perf_event_paranoid refuses kernel samples to this user, perf falls
- * back to user space only: set exclude_kernel and exclude_hv if that could
- * help. Returns 1 when the attr changed (worth another try), else 0.
- */
-int lupe_record_attr_exclude_kernel_fallback(struct perf_event_attr *a);
-
 #endif

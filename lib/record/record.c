@@ -214,14 +214,7 @@ static int open_one(struct lupe_record *r, size_t ev, int c, int t)
 			a->read_format &= ~PERF_FORMAT_LOST;
 			continue;
 		}
-		if ((fd == -EACCES || fd == -EPERM) && lupe_record_attr_exclude_kernel_fallback(a)) {
-			/* once per process: the default event may be opened twice */
-			static int warned;
-
-			if (!warned++)
-				pr_warn("kernel.perf_event_paranoid forbids kernel samples: recording user space only");
-			continue;
-		}
+		/* perf_event_paranoid's user-space fallback is lupe_perf_event_open's */
 		return fd;
 	}
 	*fd_at(r, ev, c, t) = fd;
