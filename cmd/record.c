@@ -338,7 +338,7 @@ int cmd_record(int argc, char **argv)
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
 	struct lupe_record *rec = NULL;
-	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1;
+	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1, completed = 0;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
 		return EXIT_USAGE;
@@ -507,6 +507,7 @@ int cmd_record(int argc, char **argv)
 	}
 	summary(rec, &a);
 	ret = a.o.workload ? lupe_workload_exit_code(&wl) : 0;
+	completed = 1;
 out:
 	if (pidfd >= 0)
 		close(pidfd);
@@ -517,8 +518,11 @@ out:
 	lupe_cpu_map_put(cpus);
 	lupe_event_list_clear(&evs);
 	free(a.events);
-	/* perf re-raises the signal that stopped it, once the file is complete */
-	if (signr != -1 && ret == 0) {
+	/*
+	 * perf re-raises the signal that stopped it, once the file is complete,
+	 * whatever the workload's status (our SIGTERM ended it)
+	 */
+	if (signr != -1 && completed) {
 		fflush(stderr);
 		signal(signr, SIG_DFL);
 		raise(signr);

@@ -51,6 +51,7 @@ struct lupe_record {
 	int wake[MAX_WAKE], nr_wake;
 	struct perf_writer *w;
 	int out_fd, pipe, created;
+	char *tmp_output; /* the output until the recording started (commit_output) */
 	struct hitdsos *hit;
 	char **tp_names;
 	size_t nr_tp;
@@ -164,38 +165,55 @@ void lupe_record_delete(struct lupe_record *r)
 	lupe_cpu_map_put(r->cpus);
 	lupe_thread_map_put(r->threads);
 	free(r->output);
+	if (r->tmp_output)
+		unlink(r->tmp_output); /* never started */
+	free(r->tmp_output);
 	free(r);
 }
 
-/* perf keeps the previous output as FILE.old, but only a non-empty one. */
+/*
+ * The output is first a temporary file beside FILE; it takes FILE's name
+ * once the recording has started (the first poll, after the workload was
+ * found), and only then does a non-empty FILE become FILE.old, as perf
+ * keeps it. A record whose workload is not found leaves both alone, so a
+ * second such mistake cannot overwrite the saved .old.
+ */
 static int create_output(struct lupe_record *r)
 {
-	struct stat st;
-	char *old = NULL;
-	int rotated = 0;
-
 	if (!strcmp(r->output, "-")) {
 		r->out_fd = STDOUT_FILENO;
 		r->pipe = 1;
 		return 0;
 	}
+	if (asprintf(&r->tmp_output, "%s.lupe-XXXXXX", r->output) < 0) {
+		r->tmp_output = NULL;
+		return -ENOMEM;
+	}
+	r->out_fd = mkostemp(r->tmp_output, O_CLOEXEC);
+	if (r->out_fd < 0)
+		return -errno;
+	r->created = 1;
+	return 0;
+}
+
+/* The recording started: rotate FILE to FILE.old, the temporary file to FILE. */
+static int commit_output(struct lupe_record *r)
+{
+	struct stat st;
+	char *old = NULL;
+
+	if (!r->tmp_output)
+		return 0;
 	if (!stat(r->output, &st) && st.st_size && S_ISREG(st.st_mode)) {
 		if (asprintf(&old, "%s.old", r->output) < 0)
 			return -ENOMEM;
-		if (rename(r->output, old) == 0)
-			rotated = 1;
-	}
-	r->out_fd = open(r->output, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-	if (r->out_fd < 0) {
-		int err = -errno;
-
-		if (rotated)
-			rename(old, r->output);
+		rename(r->output, old);
 		free(old);
-		return err;
 	}
-	free(old);
-	r->created = 1;
+	if (rename(r->tmp_output, r->output))
+		return -errno;
+	free(r->tmp_output);
+	r->tmp_output = NULL;
 	return 0;
 }
 
@@ -504,6 +522,8 @@ int lupe_record_poll(struct lupe_record *r, int timeout_ms)
 		r->pfd[n + i].fd = r->wake[i];
 		r->pfd[n + i].events = POLLIN;
 	}
+	if (r->tmp_output && (ret = commit_output(r)))
+		return ret;
 	ret = poll(r->pfd, n + r->nr_wake, timeout_ms);
 	if (ret < 0 && errno != EINTR)
 		return -errno;
@@ -570,6 +590,8 @@ int lupe_record_stop(struct lupe_record *r)
 	if (r->stopped || !r->w)
 		return -EINVAL;
 	r->stopped = 1;
+	if ((err = commit_output(r)))
+		return err;
 	for (int i = 0; i < (int)(r->nr_evs * r->nr_cpus * r->nr_threads); i++)
 		if (r->fds[i] >= 0)
 			ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
@@ -615,7 +637,7 @@ int lupe_record_stop(struct lupe_record *r)
 void lupe_record_abort(struct lupe_record *r)
 {
 	if (r->created) {
-		unlink(r->output);
+		unlink(r->tmp_output ? r->tmp_output : r->output);
 		r->created = 0;
 	}
 }

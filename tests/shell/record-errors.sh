@@ -31,6 +31,12 @@ expect_rc 3 "$LUPE" record -q -o s.data -- sh -c 'exit 3'
 
 "$LUPE" record -q -o r.data -- true && "$LUPE" record -q -o r.data -- true || fail "record -- true"
 [ -s r.data.old ] || fail "no r.data.old after recording twice"
+# a workload that is not found rotates nothing: the .old survives a second mistake
+sum=$(cat r.data r.data.old | md5sum)
+"$LUPE" record -q -o r.data -- /no/such/program 2>/dev/null
+"$LUPE" record -q -o r.data -- /no/such/program 2>/dev/null
+[ "$(cat r.data r.data.old | md5sum)" = "$sum" ] || fail "a record whose workload was not found rotated r.data"
+[ -z "$(ls | grep 'r.data.lupe-')" ] || fail "a temporary output was left: $(ls)"
 ok "missing workload, unwritable output, unknown event, exit status, .old rotation"
 
 # ENOSPC: a 256 KiB tmpfs fills up; the file keeps what reached it, finalized (more in record-disk-full)
