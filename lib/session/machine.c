@@ -270,18 +270,30 @@ struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name)
 	uint64_t hash = lupe_phash_str(name);
 	struct lupe_dso *d, **slot = (struct lupe_dso **)lupe_phash_find(&m->dsos, hash, dso_eq, name);
 	const char *slash;
+	int jit_pid;
 
 	if (!slot)
 		return NULL;
 	if (*slot)
 		return *slot;
 	d = calloc(1, sizeof(*d));
-	if (!d || !(d->long_name = strdup(name))) {
+	/*
+	 * Room after the name for a short name that is not its tail: perf
+	 * names the DSO of /tmp/perf-PID.map (JIT code) "[JIT] tid PID".
+	 */
+	if (!d || !(d->long_name = malloc(strlen(name) + 1 + 32))) {
 		free(d);
 		return NULL;
 	}
+	strcpy(d->long_name, name);
 	slash = strrchr(d->long_name, '/');
 	d->short_name = slash && d->long_name[0] == '/' ? slash + 1 : d->long_name;
+	if (sscanf(name, "/tmp/perf-%d.map", &jit_pid) == 1) {
+		char *jit = d->long_name + strlen(name) + 1;
+
+		snprintf(jit, 32, "[JIT] tid %d", jit_pid);
+		d->short_name = jit;
+	}
 	d->seq = (unsigned)m->dsos.nr;
 	lupe_phash_fill(&m->dsos, (void **)slot, hash, d);
 	return d;
