@@ -418,6 +418,7 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			t = *slot;
 			free(t->comm);
 			t->comm = NULL;
+			t->comm_set = 0;
 			maps_put(t->maps);
 			t->pid = r->pid;
 			if (r->pid == r->tid || !(parent && parent->pid == (int)r->pid)) {
@@ -440,9 +441,11 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		 */
 		if (t == parent)
 			return 0;
-		if (parent->comm && (!t->comm || !t->comm_set)) {
+		/* perf's thread__fork: only a comm the parent was given is inherited */
+		if (parent->comm && parent->comm_set && (!t->comm || !t->comm_set)) {
 			free(t->comm);
 			t->comm = strdup(parent->comm);
+			t->comm_set = t->comm != NULL;
 		}
 		if (!t->comm && asprintf(&t->comm, ":%d", t->tid) < 0)
 			return -ENOMEM;

@@ -43,6 +43,7 @@ struct lupe_session {
 	size_t nq, capq;
 	uint64_t seq, max_time, next_flush, last_flush;
 	struct chunk *cur;
+	size_t q_copied; /* bytes of the queued records that were copied */
 	struct rcache_ent *rc;
 	size_t rc_cap, rc_nr;
 	int stop;
@@ -391,6 +392,7 @@ static const struct perf_event_header *copy_record(struct lupe_session *s,
 	p = c->data + c->used;
 	memcpy(p, ev, ev->size);
 	c->used += need;
+	s->q_copied += need;
 	c->live++;
 	*out = c;
 	return p;
@@ -433,6 +435,8 @@ static int flush_upto(struct lupe_session *s, struct lupe_tool *tool, uint64_t l
 				err = 0;
 			}
 		}
+		if (s->q[i].chunk)
+			s->q_copied -= ((size_t)s->q[i].ev->size + 7) & ~(size_t)7;
 		chunk_release(s, s->q[i].chunk);
 	}
 	if (i)
@@ -468,6 +472,21 @@ static int queue(struct lupe_session *s, const struct perf_event_header *ev, int
 	return 0;
 }
 
+/*
+ * The queue waits for FINISHED_ROUND; a file without rounds (or a zstd
+ * bomb of timestamped records, which must be copied out of the inflated
+ * buffer) would queue all of it. Past QUEUE_MAX bytes the older half goes
+ * out, as perf's ordered events flush half when they reach their limit: a
+ * record older than that half is then delivered late (counted unordered).
+ */
+#define QUEUE_MAX (32u << 20)
+
+static int flush_half(struct lupe_session *s, struct lupe_tool *tool)
+{
+	qsort(s->q, s->nq, sizeof(*s->q), cmp_qev);
+	return flush_upto(s, tool, s->q[s->nq / 2].time);
+}
+
 int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool)
 {
 	const struct perf_event_header *ev;
@@ -483,6 +502,8 @@ int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool)
 			s->next_flush = s->max_time;
 		} else if (tool->ordered && (time = record_time(s, ev)) != (uint64_t)-1) {
 			err = queue(s, ev, stable, time);
+			if (!err && s->nq * sizeof(*s->q) + s->q_copied > QUEUE_MAX)
+				err = flush_half(s, tool);
 		} else {
 			err = deliver(s, tool, ev);
 			if (err > 0) {

@@ -123,12 +123,30 @@ static void test_maps_self(void **state)
 	lupe_machine_delete(m);
 }
 
+/* perf's thread__fork: only a comm given (by COMM or inherited) passes to a child */
+static void test_fork_comm(void **state)
+{
+	struct machine *m = lupe_machine_new();
+
+	assert_int_equal(fork_rec(m, 31, 30, 31, 30), 0); /* parent 30 never named */
+	assert_string_equal(lupe_machine_findnew_thread(m, 31, 31)->comm, ":31");
+	comm(m, 40, 40, "bash");
+	assert_int_equal(fork_rec(m, 41, 40, 41, 40), 0);
+	assert_int_equal(fork_rec(m, 42, 41, 42, 41), 0); /* a grandchild before any exec */
+	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm, "bash");
+	/* a reused tid forgets its old comm */
+	assert_int_equal(fork_rec(m, 42, 31, 42, 31), 0);
+	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm, ":42");
+	lupe_machine_delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fork_self_parent),
 		cmocka_unit_test(test_own_leader),
 		cmocka_unit_test(test_maps_self),
+		cmocka_unit_test(test_fork_comm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

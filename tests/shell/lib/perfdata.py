@@ -4,6 +4,9 @@ software-event attr and a data section of given bytes. No features.
 
   perfdata.py zstd-bomb OUT [BYTE]   a COMPRESSED record whose zstd frame
                                      inflates to 1 GiB of BYTE (0 by default)
+  perfdata.py sample-bomb OUT [MIB]  COMPRESSED records inflating to MIB (256)
+                                     of timestamped samples, no round: all
+                                     of them wait to be ordered (needs zstd)
 """
 import struct
 import sys
@@ -48,7 +51,25 @@ def compressed_records(frame):
     return out
 
 
+def sample_stream(nbytes):
+    """nbytes of one timestamped SAMPLE record repeated (no FINISHED_ROUND)."""
+    rec = struct.pack("<IHH", 9, 2, 40) + struct.pack("<QIIQQ", 0x401000, 7, 7, 1000, 1)
+    return rec * (nbytes // len(rec))
+
+
+def zstd_frame(data):
+    import subprocess
+    return subprocess.run(["zstd", "-q", "-1", "-c"], input=data, check=True,
+                          stdout=subprocess.PIPE).stdout
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == "sample-bomb":
+        mib = int(sys.argv[3]) if len(sys.argv) > 3 else 256
+        data = compressed_records(zstd_frame(sample_stream(mib << 20)))
+        with open(sys.argv[2], "wb") as f:
+            f.write(perf_file(data))
+        return 0
     if len(sys.argv) >= 3 and sys.argv[1] == "zstd-bomb":
         byte = int(sys.argv[3], 0) if len(sys.argv) > 3 else 0
         data = compressed_records(zstd_rle_frame(1 << 30, byte))
