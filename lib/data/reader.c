@@ -604,9 +604,21 @@ static int pipe_tracing_data(struct lupe_perf_file *f, const struct perf_event_h
 	return 0;
 }
 
+/*
+ * Pipe mode: the stream ends inside a record (its writer was killed, the
+ * disk filled up): what came before is good. Said once; the end.
+ */
+static int stream_cut(struct lupe_perf_file *f)
+{
+	pr_warn("the stream '%s' ends inside the record at offset %#llx: %llu records recovered",
+		f->path ? f->path : "-", (unsigned long long)f->pos, (unsigned long long)f->nr_records);
+	return 0;
+}
+
 static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **out, uint64_t *off)
 {
 	const struct perf_event_header *ev;
+	size_t n;
 
 	if (!f->pipe) {
 		if (f->pos >= f->data_end)
@@ -647,18 +659,18 @@ static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **o
 	if (lupe_rbuf_reserve(&f->rec, 65536))
 		return -ENOMEM;
 	f->rec.len = 0;
-	if (fread(f->rec.p, 1, sizeof(*ev), f->in) != sizeof(*ev)) {
+	n = fread(f->rec.p, 1, sizeof(*ev), f->in);
+	if (n != sizeof(*ev)) {
 		if (ferror(f->in))
 			return -errno;
-		return 0; /* a clean end between records (or a torn header: NEEDSWORK say so) */
+		return n ? stream_cut(f) : 0; /* a clean end between records, or a torn header */
 	}
 	ev = (const void *)f->rec.p;
 	if (ev->size < sizeof(*ev))
 		return bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
 			   (unsigned long long)f->pos, ev->size);
 	if (fread(f->rec.p + sizeof(*ev), 1, ev->size - sizeof(*ev), f->in) != ev->size - sizeof(*ev))
-		return bad(f, -LUPE_ERR_TRUNCATED, "the stream ends inside the record at offset %#llx",
-			   (unsigned long long)f->pos);
+		return ferror(f->in) ? -errno : stream_cut(f);
 	*off = f->pos;
 	f->pos += ev->size;
 	*out = ev;
