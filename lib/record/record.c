@@ -180,19 +180,34 @@ void lupe_record_delete(struct lupe_record *r)
  */
 static int create_output(struct lupe_record *r)
 {
+	struct stat st;
+
 	if (!strcmp(r->output, "-")) {
 		r->out_fd = STDOUT_FILENO;
 		r->pipe = 1;
 		return 0;
 	}
-	if (asprintf(&r->tmp_output, "%s.lupe-XXXXXX", r->output) < 0) {
+	/*
+	 * Not a regular file (/dev/null, a FIFO, a symlink), or a directory we
+	 * may not create in: written in place, as before, never renamed over.
+	 */
+	if (lstat(r->output, &st) || S_ISREG(st.st_mode)) {
+		if (asprintf(&r->tmp_output, "%s.lupe-XXXXXX", r->output) < 0) {
+			r->tmp_output = NULL;
+			return -ENOMEM;
+		}
+		r->out_fd = mkostemp(r->tmp_output, O_CLOEXEC);
+		if (r->out_fd >= 0) {
+			r->created = 1;
+			return 0;
+		}
+		free(r->tmp_output);
 		r->tmp_output = NULL;
-		return -ENOMEM;
 	}
-	r->out_fd = mkostemp(r->tmp_output, O_CLOEXEC);
+	r->out_fd = open(r->output, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
 	if (r->out_fd < 0)
 		return -errno;
-	r->created = 1;
+	r->created = !lstat(r->output, &st) && S_ISREG(st.st_mode);
 	return 0;
 }
 

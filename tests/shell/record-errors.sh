@@ -37,6 +37,11 @@ sum=$(cat r.data r.data.old | md5sum)
 "$LUPE" record -q -o r.data -- /no/such/program 2>/dev/null
 [ "$(cat r.data r.data.old | md5sum)" = "$sum" ] || fail "a record whose workload was not found rotated r.data"
 [ -z "$(ls | grep 'r.data.lupe-')" ] || fail "a temporary output was left: $(ls)"
+# an output that is not a regular file is written in place, never renamed over nor removed
+"$LUPE" record -q -o /dev/null -- true || fail "record -o /dev/null failed"
+"$LUPE" record -q -o /dev/null -- /no/such/program 2>/dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+ls /dev | grep -q 'null.lupe-' && fail "a temporary output was left in /dev"
 ok "missing workload, unwritable output, unknown event, exit status, .old rotation"
 
 # ENOSPC: a 256 KiB tmpfs fills up; the file keeps what reached it, finalized (more in record-disk-full)
