@@ -160,11 +160,10 @@ static void stat_attr(const struct lupe_evsel *evsel, const struct lupe_evlist_o
  */
 static void user_space_only(struct lupe_evsel *evsel)
 {
-	const char *sep = strchr(evsel->name, ':') || strchr(evsel->name, '/') ? "" : ":";
-	char *n;
+	char *n = lupe_evsel_name_user_only(evsel->name);
 
 	evsel->attr.exclude_kernel = evsel->attr.exclude_hv = 1;
-	if (asprintf(&n, "%s%su", evsel->name, sep) >= 0) {
+	if (n) {
 		free(evsel->name);
 		evsel->name = n;
 	}

@@ -77,6 +77,16 @@ int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int g
 	return fd < 0 ? -errno : (int)fd;
 }
 
+char *lupe_evsel_name_user_only(const char *name)
+{
+	const char *sep = strchr(name, ':') || strchr(name, '/') ? "" : ":";
+	char *n;
+
+	if (asprintf(&n, "%s%su", name, sep) < 0)
+		return err_ptr(-ENOMEM);
+	return n;
+}
+
 enum lupe_open_verdict lupe_open_verdict(int err)
 {
 	switch (-err) {

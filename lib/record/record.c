@@ -239,7 +239,18 @@ static int open_one(struct lupe_record *r, size_t ev, int c, int t)
 	int cpu = lupe_cpu_map_cpu(r->cpus, c), fd;
 
 	for (;;) {
+		int kernel = !a->exclude_kernel;
+
 		fd = lupe_perf_event_open(a, pid, cpu, -1, 0);
+		if (fd >= 0 && kernel && a->exclude_kernel) {
+			/* fell back to user space: named as perf names it, in EVENT_DESC too */
+			char *n = lupe_evsel_name_user_only(r->evs[ev].name);
+
+			if (n) {
+				free(r->evs[ev].name);
+				r->evs[ev].name = n;
+			}
+		}
 		if (fd >= 0)
 			break;
 		/* Kernels before 6.0 lack PERF_FORMAT_LOST: count without it. */

@@ -24,6 +24,8 @@ as_user "$PERF" stat -- true 2>&1 | grep -q "task-clock:u" || echo "  (perf name
 as_user "$LUPE" record -o out/u.data -- "$WORKLOADS/demo" -n 20 > /dev/null 2> rec.err ||
 	fail "record as $user at paranoid 2: $(cat rec.err)"
 [ "$(grep -c 'counting user space only' rec.err)" = 1 ] || fail "record: not one notice: $(cat rec.err)"
+"$LUPE" report --stdio -f -i out/u.data 2>/dev/null | grep -q "of event 'cpu-clock:u'" ||
+	fail "the recorded event is not named cpu-clock:u"
 n=$("$PERF" script -f -F ip,sym -i out/u.data 2>/dev/null | wc -l)
 [ "$n" -gt 0 ] || fail "the user-space recording holds no samples perf reads"
 "$LUPE" script -f -i out/u.data 2>/dev/null | grep -q "\[kernel" && fail "a user-space recording holds kernel samples"

@@ -28,6 +28,13 @@
 LUPE_API int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 				  int group_fd, unsigned long flags);
 
+/*
+ * The name perf gives an event that fell back to user space: "NAME:u", or
+ * "NAMEu" when NAME has modifiers or a PMU already ("cycles:k" stays as
+ * perf leaves it, "cpu/x/" becomes "cpu/x/u"). Malloc'ed; NULL + errno.
+ */
+LUPE_API char *lupe_evsel_name_user_only(const char *name);
+
 /* What a failed open means for the command that asked. */
 enum lupe_open_verdict {
 	LUPE_OPEN_UNSUPPORTED, /* the machine has no such event: skip it, print <not supported> */
