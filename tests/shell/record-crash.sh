@@ -9,7 +9,7 @@ trap 'kill $load 2>/dev/null; rm -rf "$TMPD"' EXIT
 for i in $(seq 10); do
 	"$LUPE" record -q -g -a -o k$i.data 2>rec.err &
 	rec=$!
-	sleep "$((RANDOM % 2)).$((RANDOM % 10))$((RANDOM % 10))"
+	sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.3 + 2 * r / 32768 }')"
 	kill -9 $rec
 	wait $rec 2>/dev/null
 	[ -s k$i.data ] || fail "run $i left no file: $(cat rec.err)"
