@@ -6,7 +6,7 @@ need_perf
 cc -O1 -fno-omit-frame-pointer -fno-inline -Wl,--build-id=none -o demo-stripped \
 	"$LUPE_SRC/tests/workloads/demo.c" -lpthread && strip demo-stripped || skip "cannot build a stripped workload"
 "$LUPE" record -q -g -o s.data -- ./demo-stripped -n 300 >/dev/null 2>err || fail "record: $(cat err)"
-entries() { "$1" report --stdio --children -g none --sort comm,dso,sym -i s.data 2>/dev/null | grep '%' | sort; }
+entries() { "$1" report --stdio --children -g none --sort comm,dso,sym -i s.data 2>/dev/null | grep -v '^#' | grep '%' | sort; }
 entries "$LUPE" > lupe.txt
 entries "$PERF" > perf.txt
 [ -s perf.txt ] || fail "perf report shows no entries"
