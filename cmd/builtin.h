@@ -9,6 +9,7 @@
 int cmd_convert(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -27,6 +27,7 @@ static const struct cmd_struct commands[] = {
 	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
 	{ "flamegraph", cmd_flamegraph, 0,    "draw a perf.data as an interactive SVG flame graph" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
+	{ "inject",  cmd_inject,  0,          "copy a perf.data into a finalized file (recovers a cut one)" },
 	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
 	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },
 	{ "report",  cmd_report,  0,          "show the profile in a perf.data" },
@@ -196,16 +197,6 @@ static int run_command(const struct cmd_struct *cmd, int argc, char **argv)
 		setup_pager();
 	status = cmd->fn(argc, argv);
 	return check_stdout(status);
-}
-
-int cmd_version(int argc, char **argv)
-{
-	if (argc >= 2 && !strcmp(argv[1], "-h")) {
-		printf("Usage: lupe version\nPrint lupe's version.\n");
-		return 0;
-	}
-	printf("lupe version %s\n", LUPE_VERSION);
-	return 0;
 }
 
 int main(int argc, char **argv)

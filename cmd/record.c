@@ -269,15 +269,17 @@ static int check_freq(struct record_args *a)
 }
 
 /* The counting library's sentence for a refused open, shared with stat. */
-static int open_error(const struct lupe_event *ev, int err)
+static int open_error(const struct lupe_event *ev, int err, pid_t pid)
 {
 	char buf[512];
 
-	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, -1, buf, sizeof(buf)));
+	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, pid, buf, sizeof(buf)));
 }
 
 static int output_error(const char *path, int err)
 {
+	if (err == -ENOSPC && !strcmp(path, "-"))
+		return error("cannot write to stdout: no space left on device (the stream is cut short)");
 	if (err == -ENOSPC)
 		return error("cannot write '%s': no space left on device (the partial file was removed)", path);
 	if (err == -EPIPE)
@@ -327,7 +329,7 @@ int cmd_record(int argc, char **argv)
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
 	struct lupe_record *rec = NULL;
-	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1;
+	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1, completed = 0;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
 		return EXIT_USAGE;
@@ -419,7 +421,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (err) {
 		if (failed >= 0)
-			open_error(&evs.events[failed], err);
+			/* the first task names the cause: another user's process, or a CPU (-1) */
+			open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));
 		else if (err == -EPERM)
 			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
 			      a.o.mmap_pages ? a.o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES);
@@ -473,19 +476,29 @@ int cmd_record(int argc, char **argv)
 		while (lupe_workload_wait(&wl) == -EINTR)
 			;
 	}
-	if (err) {
+	if (err && err != -ENOSPC) {
 		lupe_record_stop(rec);
 		lupe_record_abort(rec);
 		output_error(lupe_record_output(rec), err);
 		goto out;
 	}
 	err = lupe_record_stop(rec);
+	if (err == -ENOSPC && strcmp(a.o.output, "-")) {
+		struct lupe_record_stats st;
+
+		/* stop kept and finalized what reached the disk */
+		lupe_record_get_stats(rec, &st);
+		error("disk full after %llu samples; the file holds them ('%s': free some space for longer recordings)",
+		      (unsigned long long)st.samples, a.o.output);
+		goto out;
+	}
 	if (err) {
 		output_error(lupe_record_output(rec), err);
 		goto out;
 	}
 	summary(rec, &a);
 	ret = a.o.workload ? lupe_workload_exit_code(&wl) : 0;
+	completed = 1;
 out:
 	if (pidfd >= 0)
 		close(pidfd);
@@ -496,8 +509,11 @@ out:
 	lupe_cpu_map_put(cpus);
 	lupe_event_list_clear(&evs);
 	free(a.events);
-	/* perf re-raises the signal that stopped it, once the file is complete */
-	if (signr != -1 && ret == 0) {
+	/*
+	 * perf re-raises the signal that stopped it, once the file is complete,
+	 * whatever the workload's status (our SIGTERM ended it)
+	 */
+	if (signr != -1 && completed) {
 		fflush(stderr);
 		signal(signr, SIG_DFL);
 		raise(signr);

@@ -4,6 +4,7 @@
  * groups through the leader's fd and read in one go (PERF_FORMAT_GROUP), so
  * that the members' values belong to the same moment.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -265,9 +266,9 @@ static void stat_attr(const struct lupe_evsel *evsel, const struct lupe_evlist_o
 
 /*
  * perf's fallbacks, in one place for every command: a kernel before 6.0
- * lacks PERF_FORMAT_LOST; perf_event_paranoid may refuse kernel samples to
- * this user, and then perf records user space only (lupe_perf_event_open()
- * itself drops exclude_guest for the PMUs that refuse it). *attr keeps what
+ * lacks PERF_FORMAT_LOST. lupe_perf_event_open() itself drops exclude_guest
+ * for the PMUs that refuse it and, when perf_event_paranoid refuses kernel
+ * counting to this user, retries for user space only. *attr keeps what
  * worked, so that later opens and the attrs written to perf.data agree.
  */
 static int open_with_fallbacks(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
@@ -282,18 +283,22 @@ static int open_with_fallbacks(struct perf_event_attr *attr, pid_t pid, int cpu,
 			attr->read_format &= ~PERF_FORMAT_LOST;
 			continue;
 		}
-		if ((fd == -EACCES || fd == -EPERM) && !attr->exclude_kernel && geteuid() != 0 &&
-		    lupe_perf_event_paranoid() >= 2) {
-			/* once per process: the default event may be opened twice */
-			static int warned;
-
-			attr->exclude_kernel = 1;
-			attr->exclude_hv = 1;
-			if (!warned++)
-				pr_warn("kernel.perf_event_paranoid forbids kernel samples: recording user space only");
-			continue;
-		}
 		return fd;
+	}
+}
+
+/*
+ * The open helper fell back to user space (perf_event_paranoid): the event
+ * is now name:u, as perf renames it, and its later opens ask for that.
+ */
+static void user_space_only(struct lupe_evsel *evsel)
+{
+	char *n = lupe_evsel_name_user_only(evsel->name);
+
+	evsel->attr.exclude_kernel = evsel->attr.exclude_hv = 1;
+	if (n) {
+		free(evsel->name);
+		evsel->name = n;
 	}
 }
 
@@ -313,7 +318,7 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 			int slot = c * evlist->nthreads + t;
 			int cpu = lupe_cpu_map_cpu(evlist->cpus, c);
 			pid_t pid = lupe_thread_map_pid(evlist->threads, t);
-			int group_fd = -1, fd;
+			int group_fd = -1, fd, kernel_asked;
 
 			/* NEEDSWORK: sampled groups ({a,b}) open ungrouped, as record always did */
 			if (!is_leader(evsel) && !opts->sampling) {
@@ -321,9 +326,12 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 				if (group_fd < 0) /* the leader is not counted here */
 					continue;
 			}
+			kernel_asked = !attr->exclude_kernel;
 			fd = open_with_fallbacks(attr, pid, cpu, group_fd, opts->sampling);
 			if (fd >= 0) {
 				evsel->fds[slot] = fd;
+				if (kernel_asked && attr->exclude_kernel)
+					user_space_only(evsel);
 				continue;
 			}
 			pr_debug("perf_event_open '%s' cpu %d pid %d: %s", evsel->name, cpu,

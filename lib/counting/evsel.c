@@ -12,6 +12,35 @@
 #include <lupe/evsel.h>
 #include "util/util.h"
 
+/*
+ * perf_event_paranoid 2 (the distributions' default) forbids the kernel to
+ * users without CAP_PERFMON: perf then counts and samples user space only
+ * (evsel__fallback) and so do we, here, so that every command that opens
+ * events inherits it. Said once per process. A CPU-wide event (pid -1)
+ * stays refused: user space only does not lift that.
+ */
+static int user_space_fallback(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			       unsigned long flags)
+{
+	static int said;
+	struct perf_event_attr retry = *attr;
+	int level = lupe_perf_event_paranoid();
+	long fd;
+
+	if (attr->exclude_kernel || attr->exclude_user || level < 2)
+		return -EACCES;
+	retry.exclude_kernel = retry.exclude_hv = 1;
+	fd = syscall(__NR_perf_event_open, &retry, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno; /* refused again, or the real answer: no such event here */
+	*attr = retry;
+	if (!said++)
+		pr_warn("kernel.perf_event_paranoid is %d: counting user space only "
+			"(root, CAP_PERFMON or 'sysctl kernel.perf_event_paranoid=1' count the kernel too)",
+			level);
+	return (int)fd;
+}
+
 int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			 unsigned long flags)
 {
@@ -38,7 +67,24 @@ int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int g
 		else
 			errno = EINVAL;
 	}
+	if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+		int err = errno, ufd = user_space_fallback(attr, pid, cpu, group_fd, flags);
+
+		if (ufd >= 0 || (ufd != -EACCES && ufd != -EPERM))
+			return ufd;
+		errno = err;
+	}
 	return fd < 0 ? -errno : (int)fd;
+}
+
+char *lupe_evsel_name_user_only(const char *name)
+{
+	const char *sep = strchr(name, ':') || strchr(name, '/') ? "" : ":";
+	char *n;
+
+	if (asprintf(&n, "%s%su", name, sep) < 0)
+		return err_ptr(-ENOMEM);
+	return n;
 }
 
 enum lupe_open_verdict lupe_open_verdict(int err)
@@ -72,20 +118,44 @@ int lupe_perf_event_paranoid(void)
 	return atoi(buf);
 }
 
+/* The real uid of process pid; 0 or -1 when it cannot be read. */
+static int process_owner(pid_t pid, uid_t *uid)
+{
+	char path[64], buf[4096], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (lupe_read_small_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "\nUid:");
+	if (!p)
+		return -1;
+	*uid = (uid_t)strtoul(p + 5, NULL, 10);
+	return 0;
+}
+
 static void denied(char *buf, size_t size, const struct perf_event_attr *attr,
 		   const char *name, int cpu, pid_t pid)
 {
 	int level = lupe_perf_event_paranoid(), want, user_only = 0;
 	const char *why;
+	uid_t owner;
 
+	if (pid > 0 && geteuid() && !process_owner(pid, &owner) && owner != geteuid()) {
+		/* the kernel's ptrace check: no level of paranoia lets us into it */
+		snprintf(buf, size,
+			 "cannot open '%s': permission denied: process %d belongs to another user (uid %u) "
+			 "and lupe may not trace it; run as root or as that user, or give lupe CAP_PERFMON "
+			 "and CAP_SYS_PTRACE", name, (int)pid, (unsigned)owner);
+		return;
+	}
 	if (pid == -1 && level > 0) {
 		/* a CPU-wide event needs <= 0 even for user space only */
 		why = "counting a whole CPU needs perf_event_paranoid <= 0";
 		want = 0;
 	} else if (level > 2) {
-		why = "this kernel lets only CAP_PERFMON use perf events";
+		/* user space only was tried (the fallback above): this kernel refuses all */
+		why = "this kernel lets only CAP_PERFMON use perf events at this level";
 		want = 2;
-		user_only = !attr->exclude_kernel;
 	} else if (!attr->exclude_kernel && level > 1) {
 		why = "counting the kernel needs perf_event_paranoid <= 1";
 		want = 1;

@@ -14,7 +14,11 @@ void lupe_decomp_delete(struct decomp *d)
 	free(d);
 }
 
-int lupe_decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out)
+void lupe_decomp_feed(struct decomp *d, const void *src, size_t n)
+{
+}
+
+int lupe_decomp_run(struct decomp *d, struct rbuf *out, size_t max)
 {
 	return -LUPE_ERR_NOT_SUPPORTED;
 }

@@ -48,8 +48,21 @@ struct lupe_perf_file {
 	struct rbuf out;
 	size_t out_pos;
 	uint64_t comp_off;
+	int inflating; /* the last COMPRESSED record may inflate further */
+	/*
+	 * A file whose header names no features was not finalized (lupe's
+	 * writer adds them last), one whose data runs past its end was cut:
+	 * both are read to their last whole record, then say how many.
+	 */
+	const char *cut; /* why, or NULL for a whole file */
+	uint64_t sure_end;  /* up to here the header vouches for the data */
+	uint64_t nr_records;
+	char *path;
 	char errbuf[256];
 };
+
+/* COMPRESSED records are inflated this much at a time, whatever they claim. */
+#define INFLATE_SLICE (256u * 1024)
 
 int lupe_rbuf_reserve(struct rbuf *b, size_t more)
 {
@@ -315,13 +328,20 @@ static int open_file_mode(struct lupe_perf_file *f, const char *path)
 	if (h->data.offset > f->map_size)
 		return bad(f, -LUPE_ERR_TRUNCATED, "'%s': the data section starts at %#llx, past the end of the file (%zu bytes)",
 			   path, (unsigned long long)h->data.offset, f->map_size);
-	if (!h->data.size) {
-		/* perf record killed before it wrote the header: what is there is valid. */
-		pr_warn("'%s' has a data size of 0: was the recording cut short? reading to the end of the file", path);
+	int any_feature = 0;
+
+	for (int i = 0; i < 4; i++)
+		any_feature |= !!h->adds_features[i];
+	f->sure_end = h->data.size <= f->map_size - h->data.offset ? h->data.offset + h->data.size
+								     : h->data.offset;
+	if (!h->data.size || !any_feature) {
+		/* lupe record killed before its end, or perf record before its header */
+		f->cut = "was not finalized";
 		f->data_end = f->map_size;
 	} else if (h->data.size > f->map_size - h->data.offset) {
 		pr_warn("'%s' is truncated: its data section ends at %#llx but the file at %#zx", path,
 			(unsigned long long)(h->data.offset + h->data.size), f->map_size);
+		f->cut = "is truncated";
 		f->data_end = f->map_size;
 	} else {
 		f->data_end = h->data.offset + h->data.size;
@@ -394,6 +414,10 @@ struct lupe_perf_file *lupe_perf_file_open(const char *path, int force)
 	}
 	if (err)
 		goto fail;
+	if (!(f->path = strdup(path))) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	f->decomp = NULL;
 	if (!f->pipe)
 		name_evsels(f);
@@ -426,6 +450,7 @@ void lupe_perf_file_close(struct lupe_perf_file *f)
 	free(f->rec.p);
 	free(f->out.p);
 	lupe_decomp_delete(f->decomp);
+	free(f->path);
 	free(f);
 }
 
@@ -494,51 +519,81 @@ static int pipe_meta(struct lupe_perf_file *f, const struct perf_event_header *e
 	}
 }
 
-/* Pipe mode: TRACING_DATA's payload follows its record outside its size. */
+/*
+ * Pipe mode: TRACING_DATA's payload follows its record outside its size.
+ * The size is a claim of up to 4 GiB: the buffer grows with what the
+ * stream really holds, never to the claim at once.
+ */
 static int pipe_tracing_data(struct lupe_perf_file *f, const struct perf_event_header *ev)
 {
+	struct rbuf b = { 0 };
 	uint32_t size;
 	size_t padded;
-	void *buf;
 
 	if (ev->size < sizeof(*ev) + 4)
 		return -LUPE_ERR_CORRUPT;
 	memcpy(&size, ev + 1, 4);
 	padded = ((size_t)size + 7) & ~(size_t)7;
-	buf = malloc(padded ? padded : 1);
-	if (!buf)
-		return -ENOMEM;
-	if (fread(buf, 1, padded, f->in) != padded) {
-		free(buf);
-		return bad(f, -LUPE_ERR_TRUNCATED, "the tracing data at offset %#llx is cut short",
-			   (unsigned long long)f->pos);
+	while (b.len < padded) {
+		size_t step = padded - b.len < (1u << 20) ? padded - b.len : (1u << 20);
+
+		if (lupe_rbuf_reserve(&b, step)) {
+			free(b.p);
+			return -ENOMEM;
+		}
+		if (fread(b.p + b.len, 1, step, f->in) != step) {
+			free(b.p);
+			return bad(f, -LUPE_ERR_TRUNCATED, "the tracing data at offset %#llx is cut short",
+				   (unsigned long long)f->pos);
+		}
+		b.len += step;
 	}
+	if (!b.p && !(b.p = malloc(1)))
+		return -ENOMEM;
 	f->pos += padded;
 	free(f->features[HEADER_TRACING_DATA].owned);
-	f->features[HEADER_TRACING_DATA] = (struct feature){ buf, size, buf };
+	f->features[HEADER_TRACING_DATA] = (struct feature){ b.p, size, b.p };
+	return 0;
+}
+
+/*
+ * Pipe mode: the stream ends inside a record (its writer was killed, the
+ * disk filled up): what came before is good. Said once; the end.
+ */
+static int stream_cut(struct lupe_perf_file *f)
+{
+	pr_warn("the stream '%s' ends inside the record at offset %#llx: %llu records recovered",
+		f->path ? f->path : "-", (unsigned long long)f->pos, (unsigned long long)f->nr_records);
 	return 0;
 }
 
 static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **out, uint64_t *off)
 {
 	const struct perf_event_header *ev;
+	size_t n;
 
 	if (!f->pipe) {
 		if (f->pos >= f->data_end)
 			return 0;
 		if (f->data_end - f->pos < sizeof(*ev))
-			return bad(f, -LUPE_ERR_TRUNCATED, "the file ends inside a record header at offset %#llx",
-				   (unsigned long long)f->pos);
+			return f->cut && f->pos >= f->sure_end ? 0 : bad(f, -LUPE_ERR_TRUNCATED, "the file ends inside a record header at offset %#llx",
+						(unsigned long long)f->pos);
 		struct perf_event_header hd;
+		/*
+		 * Past what the header vouches for, a cut file may hold anything
+		 * after its last whole record (a half-written tail, features cut
+		 * short, zeros after a power loss): that ends it.
+		 */
+		int tail = f->cut && f->pos >= f->sure_end;
 
 		/* COMPRESSED records need not be a multiple of 8 long: read such a header by copy */
 		memcpy(&hd, f->map + f->pos, sizeof(hd));
 		if (hd.size < sizeof(hd))
-			return bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
-				   (unsigned long long)f->pos, hd.size);
+			return tail ? 0 : bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
+						(unsigned long long)f->pos, hd.size);
 		if (hd.size > f->data_end - f->pos)
-			return bad(f, -LUPE_ERR_TRUNCATED, "the record at offset %#llx (%u bytes) runs past the end of the data at %#llx",
-				   (unsigned long long)f->pos, hd.size, (unsigned long long)f->data_end);
+			return tail ? 0 : bad(f, -LUPE_ERR_TRUNCATED, "the record at offset %#llx (%u bytes) runs past the end of the data at %#llx",
+						(unsigned long long)f->pos, hd.size, (unsigned long long)f->data_end);
 		ev = (const void *)(f->map + f->pos);
 		f->copied = 0;
 		if (f->pos % 8) {
@@ -556,18 +611,18 @@ static int next_raw(struct lupe_perf_file *f, const struct perf_event_header **o
 	if (lupe_rbuf_reserve(&f->rec, 65536))
 		return -ENOMEM;
 	f->rec.len = 0;
-	if (fread(f->rec.p, 1, sizeof(*ev), f->in) != sizeof(*ev)) {
+	n = fread(f->rec.p, 1, sizeof(*ev), f->in);
+	if (n != sizeof(*ev)) {
 		if (ferror(f->in))
 			return -errno;
-		return 0; /* a clean end between records (or a torn header: NEEDSWORK say so) */
+		return n ? stream_cut(f) : 0; /* a clean end between records, or a torn header */
 	}
 	ev = (const void *)f->rec.p;
 	if (ev->size < sizeof(*ev))
 		return bad(f, -LUPE_ERR_CORRUPT, "the record at offset %#llx has an impossible size %u",
 			   (unsigned long long)f->pos, ev->size);
 	if (fread(f->rec.p + sizeof(*ev), 1, ev->size - sizeof(*ev), f->in) != ev->size - sizeof(*ev))
-		return bad(f, -LUPE_ERR_TRUNCATED, "the stream ends inside the record at offset %#llx",
-			   (unsigned long long)f->pos);
+		return ferror(f->in) ? -errno : stream_cut(f);
 	*off = f->pos;
 	f->pos += ev->size;
 	*out = ev;
@@ -604,31 +659,46 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 		if (ret) {
 			*offset = f->comp_off;
 			*stable = 0;
+			f->nr_records += ret > 0;
 			return ret;
 		}
-		ret = next_raw(f, &ev, offset);
-		if (ret <= 0) {
-			if (!ret && f->out.len > f->out_pos)
-				return bad(f, -LUPE_ERR_TRUNCATED, "the compressed data ends inside a record (last compressed record at %#llx)",
-					   (unsigned long long)f->comp_off);
-			return ret;
-		}
-		if (ev->type == PERF_RECORD_COMPRESSED) {
+		if (f->inflating) {
 			size_t keep = f->out.len - f->out_pos;
 
-			/* A record may straddle two COMPRESSED records: keep its head. */
+			/* A record may straddle two slices or two COMPRESSED records: keep its head. */
 			if (keep)
 				memmove(f->out.p, f->out.p + f->out_pos, keep);
 			f->out.len = keep;
 			f->out_pos = 0;
+			ret = lupe_decomp_run(f->decomp, &f->out, INFLATE_SLICE);
+			if (ret == -LUPE_ERR_NOT_SUPPORTED)
+				return bad(f, ret, "the file is compressed (perf record -z) and lupe was built without zstd");
+			if (ret < 0)
+				return bad(f, ret, "the compressed record at offset %#llx does not inflate",
+					   (unsigned long long)f->comp_off);
+			f->inflating = ret;
+			continue;
+		}
+		ret = next_raw(f, &ev, offset);
+		if (ret <= 0) {
+			if (!ret && f->out.len > f->out_pos && !f->cut)
+				return bad(f, -LUPE_ERR_TRUNCATED, "the compressed data ends inside a record (last compressed record at %#llx)",
+					   (unsigned long long)f->comp_off);
+			if (!ret && f->cut) {
+				pr_warn("file '%s' %s: %llu records recovered (up to offset %#llx); 'lupe inject -i %s -o NEW' writes a finalized copy",
+					f->path, f->cut, (unsigned long long)f->nr_records,
+					(unsigned long long)f->pos, f->path);
+				f->cut = NULL;
+				f->pos = f->data_end;
+			}
+			return ret;
+		}
+		if (ev->type == PERF_RECORD_COMPRESSED) {
 			f->comp_off = *offset;
 			if (!f->decomp && !(f->decomp = lupe_decomp_new()))
 				return -ENOMEM;
-			ret = lupe_decomp_run(f->decomp, ev + 1, ev->size - sizeof(*ev), &f->out);
-			if (ret == -LUPE_ERR_NOT_SUPPORTED)
-				return bad(f, ret, "the file is compressed (perf record -z) and lupe was built without zstd");
-			if (ret)
-				return bad(f, ret, "the compressed record at offset %#llx does not inflate", (unsigned long long)*offset);
+			lupe_decomp_feed(f->decomp, ev + 1, ev->size - sizeof(*ev));
+			f->inflating = 1;
 			continue;
 		}
 		if (f->pipe) {
@@ -650,6 +720,7 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 		}
 		*out = ev;
 		*stable = !f->pipe && !f->copied;
+		f->nr_records++;
 		return 1;
 	}
 }

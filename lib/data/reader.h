@@ -15,14 +15,17 @@ struct rbuf {
 int lupe_rbuf_reserve(struct rbuf *b, size_t more);
 
 /*
- * Streaming zstd decompression of COMPRESSED records: appends what src
- * inflates to out. Returns 0 or a negative error (-LUPE_ERR_NOT_SUPPORTED
- * when lupe was built without zstd, -LUPE_ERR_CORRUPT for a bad frame).
+ * Streaming zstd decompression of COMPRESSED records, bounded: feed gives
+ * the payload of one record (it must stay valid until run returns 0); each
+ * run appends at most max inflated bytes to out and returns 1, or 0 once the
+ * payload is used up, or a negative error (-LUPE_ERR_NOT_SUPPORTED when lupe
+ * was built without zstd, -LUPE_ERR_CORRUPT for a bad frame).
  */
 struct decomp;
 struct decomp *lupe_decomp_new(void);
 void lupe_decomp_delete(struct decomp *d);
-int lupe_decomp_run(struct decomp *d, const void *src, size_t n, struct rbuf *out);
+void lupe_decomp_feed(struct decomp *d, const void *src, size_t n);
+int lupe_decomp_run(struct decomp *d, struct rbuf *out, size_t max);
 
 /* Parse TRACING_DATA into a tep_handle (NULL + errno without libtraceevent). */
 void *lupe_tracing_data_parse(const void *data, size_t size);

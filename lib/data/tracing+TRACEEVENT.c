@@ -92,7 +92,12 @@ static char *clean_lines(const char *p, size_t n, int kind)
 
 		if (ok && kind == 'p') {
 			q = memchr(p, ':', len);
-			ok = q && q + 3 < p + len && q[1] == ' ' && q[2] == '"' && p[len - 1] == '"' &&
+			/*
+			 * tep_register_print_string looks two bytes before the closing
+			 * quote: a format shorter than 2 characters makes it read
+			 * before its copy (found by fuzzing)
+			 */
+			ok = q && q + 6 <= p + len && q[1] == ' ' && q[2] == '"' && p[len - 1] == '"' &&
 			     p[0] == '0' && p[1] == 'x';
 		} else if (ok && kind == 'k') {
 			int fields = 0;

@@ -4,6 +4,19 @@
  * leave in large writes; with compression they first gather in a batch of
  * whole records that becomes one zstd frame, so perf's reader never has to
  * join a record across two PERF_RECORD_COMPRESSED.
+ *
+ * Crash safety: in file mode a valid header is on disk from the start and
+ * the data section only grows. Each round flushes the buffer and then
+ * rewrites the header's data size (one 104-byte pwrite), so a file cut by
+ * SIGKILL or power loss holds every round that reached the disk: perf reads
+ * it to the last header update, lupe to the last whole record. The header
+ * names its features only once they are written (finish), which is how a
+ * reader tells a file that was not finalized.
+ *
+ * A full disk: the flush that failed is cut back to its last whole record,
+ * then finish writes the header (in place, needing no new blocks) and the
+ * features if they fit: the file holds what reached the disk, and
+ * lupe_perf_writer_samples says how many samples that is.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +59,49 @@ struct perf_writer {
 	size_t batch_len;
 	char *cbuf;
 	size_t cbuf_size;
+	int data_started;   /* file mode: the header is on disk, data may follow */
+	int full;           /* ENOSPC met: the file was cut back to whole records */
+	uint64_t samples_out; /* SAMPLE records on disk */
+	uint64_t buf_samples; /* SAMPLE records in out */
+	uint64_t batch_samples;
+	uint32_t *comp_samples; /* per COMPRESSED record in out: its samples */
+	size_t nr_comp, cap_comp;
 };
+
+/* SAMPLE records among the back-to-back records of rec. */
+static uint64_t count_samples(const void *rec, size_t len)
+{
+	const char *p = rec, *end = p + len;
+	uint64_t n = 0;
+
+	while (p + sizeof(struct perf_event_header) <= end) {
+		const struct perf_event_header *h = (const void *)p;
+
+		if (h->size < sizeof(*h))
+			break;
+		n += h->type == PERF_RECORD_SAMPLE;
+		p += h->size;
+	}
+	return n;
+}
+
+static int pwrite_full(int fd, const void *p, size_t len, uint64_t off)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = pwrite(fd, c, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		c += n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
 
 void lupe_fbuf_add(struct fbuf *b, const void *p, size_t len)
 {
@@ -126,11 +181,56 @@ static int write_all(struct perf_writer *w, const void *p, size_t len)
 	return 0;
 }
 
+static int write_header(struct perf_writer *w, uint64_t data_size, const uint64_t *features);
+
+/*
+ * Room kept for one small feature after a full disk: the bytes cut back
+ * from what was written are blocks the filesystem gave us, so writing this
+ * much again cannot fail. One feature in the header tells readers the file
+ * was finalized.
+ */
+#define FEAT_ROOM 64
+
+/*
+ * The flush that met a full disk wrote part of out: keep its whole records
+ * up to FEAT_ROOM bytes before the end of what was written, count their
+ * samples, cut the rest off the file so that it ends on a record boundary.
+ */
+static void salvage(struct perf_writer *w, uint64_t start)
+{
+	size_t done = w->off - start, pos = 0, ci = 0;
+
+	done = done > FEAT_ROOM ? done - FEAT_ROOM : 0;
+	while (pos + sizeof(struct perf_event_header) <= done) {
+		const struct perf_event_header *h = (const void *)(w->out + pos);
+
+		if (h->size < sizeof(*h) || pos + h->size > done)
+			break;
+		if (h->type == PERF_RECORD_COMPRESSED)
+			w->samples_out += ci < w->nr_comp ? w->comp_samples[ci++] : 0;
+		else
+			w->samples_out += h->type == PERF_RECORD_SAMPLE;
+		pos += h->size;
+	}
+	w->off = start + pos;
+	if (ftruncate(w->fd, (off_t)w->off)) {
+		/* the tail stays: a reader stops at the last whole record anyway */
+	}
+	w->full = 1;
+}
+
 static int out_flush(struct perf_writer *w)
 {
+	uint64_t start = w->off;
 	int err = w->out_len ? write_all(w, w->out, w->out_len) : w->err;
 
+	if (!err)
+		w->samples_out += w->buf_samples;
+	else if (err == -ENOSPC && w->data_started && !w->full)
+		salvage(w, start);
 	w->out_len = 0;
+	w->buf_samples = 0;
+	w->nr_comp = 0;
 	return err;
 }
 
@@ -177,6 +277,7 @@ void lupe_perf_writer_delete(struct perf_writer *w)
 	free(w->out);
 	free(w->batch);
 	free(w->cbuf);
+	free(w->comp_samples);
 	lupe_zstd_frame_delete(w->zstd);
 	if (w->fd >= 0)
 		close(w->fd);
@@ -253,17 +354,15 @@ int lupe_perf_writer_start(struct perf_writer *w)
 		return out_flush(w);
 	}
 
-	/* The header stays zero (not a perf.data yet) until finish. */
-	{
-		struct perf_file_header zero = { 0 };
-
-		w->off = 0;
-		write_all(w, &zero, sizeof(zero));
-	}
+	/*
+	 * A valid header from the first byte: its data size grows with each
+	 * round, its features come with finish.
+	 */
 	uint64_t *id_offs = calloc(w->nr_attrs ? w->nr_attrs : 1, sizeof(*id_offs));
 
 	if (!id_offs)
 		return w->err = -ENOMEM;
+	w->off = sizeof(struct perf_file_header);
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		id_offs[i] = w->off;
 		write_all(w, w->attrs[i].ids, w->attrs[i].nr_ids * 8);
@@ -278,6 +377,9 @@ int lupe_perf_writer_start(struct perf_writer *w)
 	}
 	free(id_offs);
 	w->data_offset = w->off;
+	if (!w->err)
+		w->err = write_header(w, 0, NULL);
+	w->data_started = !w->err;
 	return w->err;
 }
 
@@ -296,6 +398,20 @@ static int batch_flush(struct perf_writer *w)
 	h->misc = 0;
 	/* Not padded to 8 bytes: perf hands exactly size - 8 bytes to zstd. */
 	h->size = (uint16_t)(sizeof(*h) + n);
+	if (w->out_len + h->size > OUT_BUF && out_flush(w))
+		return w->err;
+	if (w->nr_comp == w->cap_comp) {
+		size_t cap = w->cap_comp ? 2 * w->cap_comp : 64;
+		uint32_t *c = realloc(w->comp_samples, cap * sizeof(*c));
+
+		if (!c)
+			return w->err = -ENOMEM;
+		w->comp_samples = c;
+		w->cap_comp = cap;
+	}
+	w->comp_samples[w->nr_comp++] = (uint32_t)w->batch_samples;
+	w->buf_samples += w->batch_samples;
+	w->batch_samples = 0;
 	return out_add(w, h, h->size);
 }
 
@@ -311,22 +427,41 @@ int lupe_perf_writer_write(struct perf_writer *w, const void *rec, size_t len)
 		return w->err;
 	memcpy(w->batch + w->batch_len, rec, len);
 	w->batch_len += len;
+	w->batch_samples += count_samples(rec, len);
 	return 0;
 }
 
 int lupe_perf_writer_write_raw(struct perf_writer *w, const void *rec, size_t len)
 {
+	int err;
+
 	if (w->zstd)
 		batch_flush(w);
 	w->bytes_in += len;
-	return out_add(w, rec, len);
+	err = out_add(w, rec, len);
+	if (!err)
+		w->buf_samples += count_samples(rec, len);
+	return err;
+}
+
+int lupe_perf_writer_flush(struct perf_writer *w)
+{
+	if (w->zstd)
+		batch_flush(w);
+	if (w->pipe || !w->data_started)
+		return out_flush(w);
+	if (out_flush(w))
+		return w->err;
+	return w->err = write_header(w, w->off - w->data_offset, NULL);
 }
 
 int lupe_perf_writer_round(struct perf_writer *w)
 {
 	struct perf_event_header h = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(h) };
+	int err = lupe_perf_writer_write_raw(w, &h, sizeof(h));
 
-	return lupe_perf_writer_write_raw(w, &h, sizeof(h));
+	/* each round reaches the disk, and the header says so: a cut file keeps it */
+	return err ? err : lupe_perf_writer_flush(w);
 }
 
 int lupe_perf_writer_pipe_feature(struct perf_writer *w, int feat, const struct fbuf *b)
@@ -358,30 +493,47 @@ int lupe_perf_writer_add_feature(struct perf_writer *w, int feat, struct fbuf *b
 	return 0;
 }
 
-int lupe_perf_writer_finish(struct perf_writer *w)
+/* The header at offset 0, written in place whatever error is pending. */
+static int write_header(struct perf_writer *w, uint64_t data_size, const uint64_t *features)
 {
 	struct perf_file_header h = { 0 };
+
+	h.magic = PERF_MAGIC2;
+	h.size = sizeof(h);
+	h.attr_size = sizeof(struct perf_file_attr);
+	h.attrs.offset = w->data_offset - w->nr_attrs * sizeof(struct perf_file_attr);
+	h.attrs.size = w->nr_attrs * sizeof(struct perf_file_attr);
+	h.data.offset = w->data_offset;
+	h.data.size = data_size;
+	if (features)
+		memcpy(h.adds_features, features, sizeof(h.adds_features));
+	return pwrite_full(w->fd, &h, sizeof(h), 0);
+}
+
+/* Whether feature f goes out: all of them, or only the one named. */
+static int feat_wanted(const struct perf_writer *w, int f, int only)
+{
+	return w->feats[f].data && (only < 0 || f == only);
+}
+
+/* The section table and the features (all, or only one) after the data; 0 or -errno. */
+static int write_features(struct perf_writer *w, uint64_t *bits, int only)
+{
 	struct perf_file_section *sec;
-	uint64_t data_end, at;
+	uint64_t at;
 	int nr = 0, i = 0;
 
-	if (w->zstd)
-		batch_flush(w);
-	if (out_flush(w) || w->pipe)
-		return w->err;
-	data_end = w->data_end = w->off;
-
 	for (int f = 1; f < HEADER_LAST_FEATURE; f++)
-		if (w->feats[f].data)
+		if (feat_wanted(w, f, only))
 			nr++;
 	sec = calloc(nr ? nr : 1, sizeof(*sec));
 	if (!sec)
 		return w->err = -ENOMEM;
-	at = data_end + nr * sizeof(*sec);
+	at = w->data_end + nr * sizeof(*sec);
 	for (int f = 1; f < HEADER_LAST_FEATURE; f++) {
-		if (!w->feats[f].data)
+		if (!feat_wanted(w, f, only))
 			continue;
-		h.adds_features[f / 64] |= 1ULL << (f % 64);
+		bits[f / 64] |= 1ULL << (f % 64);
 		sec[i].offset = at;
 		sec[i].size = w->feats[f].len;
 		at += w->feats[f].len;
@@ -390,20 +542,69 @@ int lupe_perf_writer_finish(struct perf_writer *w)
 	write_all(w, sec, nr * sizeof(*sec));
 	free(sec);
 	for (int f = 1; f < HEADER_LAST_FEATURE; f++)
-		if (w->feats[f].data)
+		if (feat_wanted(w, f, only))
 			write_all(w, w->feats[f].data, w->feats[f].len);
-	if (w->err)
-		return w->err;
+	return w->err;
+}
 
-	h.magic = PERF_MAGIC2;
-	h.size = sizeof(h);
-	h.attr_size = sizeof(struct perf_file_attr);
-	h.attrs.offset = w->data_offset - w->nr_attrs * sizeof(struct perf_file_attr);
-	h.attrs.size = w->nr_attrs * sizeof(struct perf_file_attr);
-	h.data.offset = w->data_offset;
-	h.data.size = data_end - w->data_offset;
-	w->off = 0;
-	return write_all(w, &h, sizeof(h));
+int lupe_perf_writer_finish(struct perf_writer *w)
+{
+	uint64_t bits[4] = { 0 };
+	int err;
+
+	if (w->zstd)
+		batch_flush(w);
+	if (out_flush(w) && !w->full)
+		return w->err;
+	if (w->pipe)
+		return w->err;
+	if (!w->data_started)
+		return w->err ? w->err : -EINVAL;
+	w->data_end = w->off;
+	if (w->full) {
+		/* the cut may have freed room for the features: try them */
+		w->err = 0;
+	}
+	err = write_features(w, bits, -1);
+	if (err == -ENOSPC) {
+		/*
+		 * No room for them all: the smallest alone (salvage kept room
+		 * for it) marks the file as finalized; failing that (the disk
+		 * filled up on the features themselves), a file without
+		 * features, which perf and lupe read, lupe as not finalized.
+		 * NEEDSWORK: cut the last records back then too.
+		 */
+		int small = -1;
+
+		w->full = 1;
+		for (int f = 1; f < HEADER_LAST_FEATURE; f++)
+			if (w->feats[f].data && (small < 0 || w->feats[f].len < w->feats[small].len))
+				small = f;
+		memset(bits, 0, sizeof(bits));
+		err = -ENOSPC;
+		if (small > 0 && !ftruncate(w->fd, (off_t)w->data_end)) {
+			w->err = 0;
+			w->off = w->data_end;
+			err = write_features(w, bits, small);
+		}
+		if (err) {
+			memset(bits, 0, sizeof(bits));
+			if (ftruncate(w->fd, (off_t)w->data_end)) {
+				/* the header's data size still ends the data */
+			}
+		}
+	} else if (err) {
+		return err;
+	}
+	err = write_header(w, w->data_end - w->data_offset, bits);
+	if (err)
+		return w->err = err;
+	return w->err = w->full ? -ENOSPC : 0;
+}
+
+uint64_t lupe_perf_writer_samples(const struct perf_writer *w)
+{
+	return w->samples_out;
 }
 
 uint64_t lupe_perf_writer_data_size(const struct perf_writer *w)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The perf.data writer: file mode (header written last, so a file whose
- * header is not yet written does not claim to be complete) and pipe mode
- * (a 16-byte header, then attrs and features as records). Records go
+ * The perf.data writer: file mode (a valid header from the start whose data
+ * size follows each round, features and their bits in the header only at
+ * finish: a cut file reads to its last round) and pipe mode (a 16-byte
+ * header, then attrs and features as records). Records go
  * through a buffer; with compression they leave as PERF_RECORD_COMPRESSED.
  *
  * File layout written here: header | id arrays | attrs | data | feature
@@ -61,8 +62,8 @@ size_t lupe_perf_writer_nr_attrs(const struct perf_writer *w);
 int lupe_perf_writer_set_compression(struct perf_writer *w, int level);
 
 /*
- * Write what precedes the data: in file mode the id arrays and attrs (the
- * header stays zero until lupe_perf_writer_finish); in pipe mode the header and
+ * Write what precedes the data: in file mode the header (data size 0, no
+ * features) the id arrays and attrs; in pipe mode the header and
  * one HEADER_ATTR record per attr. Returns 0 or -errno.
  */
 int lupe_perf_writer_start(struct perf_writer *w);
@@ -86,7 +87,13 @@ int lupe_perf_writer_write(struct perf_writer *w, const void *rec, size_t len);
  */
 int lupe_perf_writer_write_raw(struct perf_writer *w, const void *rec, size_t len);
 
-/* Write FINISHED_ROUND (after each pass over the rings). */
+/*
+ * Put what is buffered on disk and, in file mode, the data size in the
+ * header: a file cut after this holds it. Returns 0 or the sticky error.
+ */
+int lupe_perf_writer_flush(struct perf_writer *w);
+
+/* Write FINISHED_ROUND (after each pass over the rings), then flush. */
 int lupe_perf_writer_round(struct perf_writer *w);
 
 /*
@@ -98,9 +105,14 @@ int lupe_perf_writer_add_feature(struct perf_writer *w, int feat, struct fbuf *b
 /*
  * File mode: flush, write the feature sections, then the header, and fsync
  * nothing (perf does not either). Pipe mode: flush. Returns 0 or the first
- * error met since the writer was made; on error the header is not written.
+ * error met since the writer was made. -ENOSPC is special: the file was cut
+ * back to its last whole record and finalized (with its features when they
+ * fit): it is a good perf.data holding lupe_perf_writer_samples samples.
  */
 int lupe_perf_writer_finish(struct perf_writer *w);
+
+/* SAMPLE records that reached the file (all of them after a good finish). */
+uint64_t lupe_perf_writer_samples(const struct perf_writer *w);
 
 /* Bytes of data written so far (after compression), and before it. */
 uint64_t lupe_perf_writer_data_size(const struct perf_writer *w);

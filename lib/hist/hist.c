@@ -57,6 +57,7 @@ struct rframe {
 	const struct lupe_dso *dso;
 	const struct lupe_symbol *sym;
 	uint64_t addr;
+	uint64_t ip; /* as recorded: keys an unresolved callchain entry, as perf keys it */
 	int kernel;
 };
 
@@ -279,7 +280,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
 
 			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
-							 f->sym ? 0 : f->map ? f->addr : f->ip, kernel };
+							 f->sym ? 0 : f->map ? f->addr : f->ip, f->ip, kernel };
 		}
 		st->nr_frames = (uint32_t)n;
 	}
@@ -302,8 +303,14 @@ struct ekey {
 	unsigned keymask;
 };
 
+/*
+ * chain: the key of a callchain (children) entry. perf keys an unresolved
+ * one by the address as recorded (fill_callchain_info), the sample's own
+ * entry by the address in its DSO: an unresolved ip makes two entries, and
+ * the same offset in two processes stays two.
+ */
 static void make_key(const struct lupe_hists *h, const struct stack *st, const struct rframe *f,
-		     struct ekey *k)
+		     int chain, struct ekey *k)
 {
 	unsigned m = h->keymask;
 
@@ -318,7 +325,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 		k->dso = f ? f->dso : NULL;
 	if (f && (m & (1u << LUPE_SORT_SYM))) {
 		k->sym = f->sym;
-		k->addr = f->sym ? 0 : f->addr;
+		k->addr = f->sym ? 0 : chain ? f->ip : f->addr;
 	}
 }
 
@@ -385,7 +392,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 	if (f) {
 		e->dso = f->dso;
 		e->sym = f->sym;
-		e->addr = f->addr;
+		e->addr = f->sym || !(k->keymask & (1u << LUPE_SORT_SYM)) ? f->addr : k->addr;
 		e->kernel = f->kernel;
 	}
 	lupe_phash_fill(t, (void **)slot, hash, e);
@@ -435,24 +442,24 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 
 	if (!n)
 		return 0;
-	make_key(h, st, &st->frames[0], &k);
+	make_key(h, st, &st->frames[0], 0, &k);
 	e = findnew_entry(h, t, &k, &st->frames[0], st);
 	if (!e)
 		return -ENOMEM;
 	e->self += st->period;
 	e->nr_samples += st->count;
-	if (!h->opts.children) {
-		e->children += st->period;
-		if (h->opts.callchain && chain_add(h, e, st->frames, caller ? n - 1 : 0,
-						   caller ? -1 : 1, n, st->period))
-			return -ENOMEM;
+	e->children += st->period;
+	if (h->opts.callchain && chain_add(h, e, st->frames, caller ? n - 1 : 0,
+					   caller ? -1 : 1, n, st->period))
+		return -ENOMEM;
+	if (!h->opts.children)
 		return 0;
-	}
 	/* Children: every distinct entry on the stack gets the period once. */
+	seen[nseen++] = e;
 	for (int i = 0; i < n; i++) {
 		int dup = 0;
 
-		make_key(h, st, &st->frames[i], &k);
+		make_key(h, st, &st->frames[i], 1, &k);
 		e = findnew_entry(h, t, &k, &st->frames[i], st);
 		if (!e)
 			return -ENOMEM;
@@ -542,7 +549,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 		       void *arg)
 {
 	struct phash t = { 0 };
-	struct lupe_hist_entry **seen = malloc(sizeof(*seen) * 1024), **v;
+	struct lupe_hist_entry **seen = malloc(sizeof(*seen) * (ARRAY_SIZE(h->frames) + 1)), **v; /* each frame, and the self entry */
 	long n = 0;
 
 	if (!seen)

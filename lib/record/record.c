@@ -30,6 +30,7 @@ struct lupe_record {
 	struct lupe_evlist *evlist; /* the live source's */
 	struct perf_writer *w;
 	int out_fd, pipe, created;
+	char *tmp_output; /* the output until the recording started (commit_output) */
 	struct hitdsos *hit;
 	char **tp_names;
 	size_t nr_tp;
@@ -106,38 +107,70 @@ void lupe_record_delete(struct lupe_record *r)
 	free(r->tp_names);
 	lupe_hitdsos_delete(r->hit);
 	free(r->output);
+	if (r->tmp_output)
+		unlink(r->tmp_output); /* never started */
+	free(r->tmp_output);
 	free(r);
 }
 
-/* perf keeps the previous output as FILE.old, but only a non-empty one. */
+/*
+ * The output is first a temporary file beside FILE; it takes FILE's name
+ * once the recording has started (the first poll, after the workload was
+ * found), and only then does a non-empty FILE become FILE.old, as perf
+ * keeps it. A record whose workload is not found leaves both alone, so a
+ * second such mistake cannot overwrite the saved .old.
+ */
 static int create_output(struct lupe_record *r)
 {
 	struct stat st;
-	char *old = NULL;
-	int rotated = 0;
 
 	if (!strcmp(r->output, "-")) {
 		r->out_fd = STDOUT_FILENO;
 		r->pipe = 1;
 		return 0;
 	}
+	/*
+	 * Not a regular file (/dev/null, a FIFO, a symlink), or a directory we
+	 * may not create in: written in place, as before, never renamed over.
+	 */
+	if (lstat(r->output, &st) || S_ISREG(st.st_mode)) {
+		if (asprintf(&r->tmp_output, "%s.lupe-XXXXXX", r->output) < 0) {
+			r->tmp_output = NULL;
+			return -ENOMEM;
+		}
+		r->out_fd = mkostemp(r->tmp_output, O_CLOEXEC);
+		if (r->out_fd >= 0) {
+			r->created = 1;
+			return 0;
+		}
+		free(r->tmp_output);
+		r->tmp_output = NULL;
+	}
+	r->out_fd = open(r->output, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
+	if (r->out_fd < 0)
+		return -errno;
+	r->created = !lstat(r->output, &st) && S_ISREG(st.st_mode);
+	return 0;
+}
+
+/* The recording started: rotate FILE to FILE.old, the temporary file to FILE. */
+static int commit_output(struct lupe_record *r)
+{
+	struct stat st;
+	char *old = NULL;
+
+	if (!r->tmp_output)
+		return 0;
 	if (!stat(r->output, &st) && st.st_size && S_ISREG(st.st_mode)) {
 		if (asprintf(&old, "%s.old", r->output) < 0)
 			return -ENOMEM;
-		if (rename(r->output, old) == 0)
-			rotated = 1;
-	}
-	r->out_fd = open(r->output, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-	if (r->out_fd < 0) {
-		int err = -errno;
-
-		if (rotated)
-			rename(old, r->output);
+		rename(r->output, old);
 		free(old);
-		return err;
 	}
-	free(old);
-	r->created = 1;
+	if (rename(r->tmp_output, r->output))
+		return -errno;
+	free(r->tmp_output);
+	r->tmp_output = NULL;
 	return 0;
 }
 
@@ -246,11 +279,18 @@ int lupe_record_start(struct lupe_record *r)
 	}
 	if (!err)
 		err = lupe_live_synthesize(r->live, write_record, r);
+	/* the threads and maps reach the disk before any sample: a killed record keeps them */
+	if (!err)
+		err = lupe_perf_writer_flush(r->w);
 	return err ? err : lupe_live_start(r->live);
 }
 
 int lupe_record_poll(struct lupe_record *r, int timeout_ms)
 {
+	int err;
+
+	if (r->tmp_output && (err = commit_output(r)))
+		return err;
 	return lupe_live_poll(r->live, timeout_ms, write_record, r);
 }
 
@@ -288,8 +328,13 @@ int lupe_record_stop(struct lupe_record *r)
 	if (r->stopped || !r->w)
 		return -EINVAL;
 	r->stopped = 1;
+	if ((err = commit_output(r)))
+		return err;
 	lupe_live_stop(r->live);
 	err = lupe_live_drain(r->live, write_record, r);
+	/* a full disk: the writer keeps what reached it and still finalizes the file */
+	if (err == -ENOSPC)
+		err = 0;
 	if (!err)
 		err = write_lost_samples(r);
 	if (!err && !r->pipe) {
@@ -318,7 +363,9 @@ int lupe_record_stop(struct lupe_record *r)
 	r->st.bytes_in = lupe_perf_writer_bytes_in(r->w);
 	if (!r->pipe && !fstat(r->out_fd, &st))
 		r->st.file_size = st.st_size;
-	if (err)
+	if (err == -ENOSPC)
+		r->st.samples = lupe_perf_writer_samples(r->w);
+	else if (err)
 		lupe_record_abort(r);
 	return err;
 }
@@ -326,7 +373,7 @@ int lupe_record_stop(struct lupe_record *r)
 void lupe_record_abort(struct lupe_record *r)
 {
 	if (r->created) {
-		unlink(r->output);
+		unlink(r->tmp_output ? r->tmp_output : r->output);
 		r->created = 0;
 	}
 }

@@ -270,18 +270,30 @@ struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name)
 	uint64_t hash = lupe_phash_str(name);
 	struct lupe_dso *d, **slot = (struct lupe_dso **)lupe_phash_find(&m->dsos, hash, dso_eq, name);
 	const char *slash;
+	int jit_pid;
 
 	if (!slot)
 		return NULL;
 	if (*slot)
 		return *slot;
 	d = calloc(1, sizeof(*d));
-	if (!d || !(d->long_name = strdup(name))) {
+	/*
+	 * Room after the name for a short name that is not its tail: perf
+	 * names the DSO of /tmp/perf-PID.map (JIT code) "[JIT] tid PID".
+	 */
+	if (!d || !(d->long_name = malloc(strlen(name) + 1 + 32))) {
 		free(d);
 		return NULL;
 	}
+	strcpy(d->long_name, name);
 	slash = strrchr(d->long_name, '/');
 	d->short_name = slash && d->long_name[0] == '/' ? slash + 1 : d->long_name;
+	if (sscanf(name, "/tmp/perf-%d.map", &jit_pid) == 1) {
+		char *jit = d->long_name + strlen(name) + 1;
+
+		snprintf(jit, 32, "[JIT] tid %d", jit_pid);
+		d->short_name = jit;
+	}
 	d->seq = (unsigned)m->dsos.nr;
 	lupe_phash_fill(&m->dsos, (void **)slot, hash, d);
 	return d;
@@ -329,6 +341,8 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 			identity = 1;
 		}
 	}
+	if (start + len < start)
+		len = ~0ULL - start; /* a mutated length may not wrap the map around */
 	dso = lupe_machine_findnew_dso(m, filename);
 	if (!dso)
 		return -ENOMEM;
@@ -410,6 +424,7 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			t = *slot;
 			free(t->comm);
 			t->comm = NULL;
+			t->comm_set = 0;
 			maps_put(t->maps);
 			t->pid = r->pid;
 			if (r->pid == r->tid || !(parent && parent->pid == (int)r->pid)) {
@@ -425,9 +440,18 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		}
 		if (!t || !parent)
 			return -ENOMEM;
-		if (parent->comm && (!t->comm || !t->comm_set)) {
+		/*
+		 * A mutated file can name a thread its own parent (tid == ptid):
+		 * it inherits nothing from itself, and freeing its comm before
+		 * copying the parent's would copy freed memory.
+		 */
+		if (t == parent)
+			return 0;
+		/* perf's thread__fork: only a comm the parent was given is inherited */
+		if (parent->comm && parent->comm_set && (!t->comm || !t->comm_set)) {
 			free(t->comm);
 			t->comm = strdup(parent->comm);
+			t->comm_set = t->comm != NULL;
 		}
 		if (!t->comm && asprintf(&t->comm, ":%d", t->tid) < 0)
 			return -ENOMEM;

@@ -30,8 +30,18 @@ struct lupe_ordered {
 	size_t nq, capq;
 	uint64_t seq, max_time, next_flush, last_flush, window, nr_unordered;
 	struct chunk *cur;
+	size_t copied; /* bytes of the queued records that were copied */
 	int stop; /* deliver said stop: later records are dropped */
 };
+
+/*
+ * The queue waits for FINISHED_ROUND; a file without rounds (or a zstd
+ * bomb of timestamped records, which must be copied out of the inflated
+ * buffer) would queue all of it. Past QUEUE_MAX bytes the older half goes
+ * out, as perf's ordered events flush half when they reach their limit: a
+ * record older than that half is then delivered late (counted unordered).
+ */
+#define QUEUE_MAX (32u << 20)
 
 struct lupe_ordered *lupe_ordered_new(lupe_ordered_deliver_fn deliver, void *arg)
 {
@@ -106,6 +116,7 @@ static const struct perf_event_header *copy_record(struct lupe_ordered *o,
 	p = c->data + c->used;
 	memcpy(p, ev, ev->size);
 	c->used += need;
+	o->copied += need;
 	c->live++;
 	*out = c;
 	return p;
@@ -148,6 +159,8 @@ static int flush_upto(struct lupe_ordered *o, uint64_t limit)
 				err = ret;
 			}
 		}
+		if (o->q[i].chunk)
+			o->copied -= ((size_t)o->q[i].ev->size + 7) & ~(size_t)7;
 		chunk_release(o, o->q[i].chunk);
 	}
 	if (i)
@@ -179,6 +192,10 @@ int lupe_ordered_queue(struct lupe_ordered *o, const struct perf_event_header *e
 	if (time > o->max_time)
 		o->max_time = time;
 	o->q[o->nq++] = (struct qev){ time, o->seq++, ev, c };
+	if (o->nq * sizeof(*o->q) + o->copied > QUEUE_MAX) {
+		qsort(o->q, o->nq, sizeof(*o->q), cmp_qev);
+		return flush_upto(o, o->q[o->nq / 2].time);
+	}
 	/* a window: flush in steps of half of it, so that the sort is not per record */
 	if (o->window && o->max_time > o->window &&
 	    o->max_time - o->window > o->last_flush + o->window / 2)

@@ -119,7 +119,8 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 	size_t n = 0;
 
 	/* qsort is not stable; the tie-break on position in cmp_start makes it so. */
-	qsort(b->v, b->nr, sizeof(*b->v), cmp_start);
+	if (b->nr) /* a binary without symbols: v is NULL, which qsort may not take */
+		qsort(b->v, b->nr, sizeof(*b->v), cmp_start);
 	/* perf fixes kallsyms' ends before it drops aliases, ELF's after */
 	if (b->kallsyms)
 		fixup_end(b);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# record's failures are a sentence and a non-zero exit, never a file that claims to be complete; perf.data.old rotation; exit status passthrough
+# record's failures are a sentence and a non-zero exit, never a file that claims to be complete (a full disk keeps what it holds); perf.data.old rotation; exit status passthrough
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
@@ -31,16 +31,27 @@ expect_rc 3 "$LUPE" record -q -o s.data -- sh -c 'exit 3'
 
 "$LUPE" record -q -o r.data -- true && "$LUPE" record -q -o r.data -- true || fail "record -- true"
 [ -s r.data.old ] || fail "no r.data.old after recording twice"
+# a workload that is not found rotates nothing: the .old survives a second mistake
+sum=$(cat r.data r.data.old | md5sum)
+"$LUPE" record -q -o r.data -- /no/such/program 2>/dev/null
+"$LUPE" record -q -o r.data -- /no/such/program 2>/dev/null
+[ "$(cat r.data r.data.old | md5sum)" = "$sum" ] || fail "a record whose workload was not found rotated r.data"
+[ -z "$(ls | grep 'r.data.lupe-')" ] || fail "a temporary output was left: $(ls)"
+# an output that is not a regular file is written in place, never renamed over nor removed
+"$LUPE" record -q -o /dev/null -- true || fail "record -o /dev/null failed"
+"$LUPE" record -q -o /dev/null -- /no/such/program 2>/dev/null
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+ls /dev | grep -q 'null.lupe-' && fail "a temporary output was left in /dev"
 ok "missing workload, unwritable output, unknown event, exit status, .old rotation"
 
-# ENOSPC: a 256 KiB tmpfs fills up; the partial file must not remain
+# ENOSPC: a 256 KiB tmpfs fills up; the file keeps what reached it, finalized (more in record-disk-full)
 mkdir small
 if mount -t tmpfs -o size=256k none small 2>/dev/null; then
 	out=$("$LUPE" record -a -g -F 20000 -o small/f.data -- sleep 2 2>&1); rc=$?
-	left=$(ls small)
+	"$PERF" report --stdio -i small/f.data >/dev/null 2>&1; perf_rc=$?
 	umount small
 	[ $rc != 0 ] || fail "a full disk exited 0"
-	echo "$out" | grep -q "no space left" || fail "full disk message: $out"
-	[ -z "$left" ] || fail "a full disk left '$left' behind"
-	ok "no space left on device"
+	echo "$out" | grep -q "disk full after [0-9]* samples; the file holds them" || fail "full disk message: $out"
+	[ $perf_rc = 0 ] || fail "perf cannot read the file of a full disk"
+	ok "disk full"
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe report and script on empty, random, truncated and foreign files: a sentence naming the problem, a non-zero exit, no crash
+# lupe report and script on empty, random, truncated and foreign files: a sentence naming the problem, a non-zero exit (a cut file: what it holds), no crash
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 check() { # what file
@@ -20,9 +20,18 @@ size=$(stat -c %s full.data)
 head -c 50 full.data > short.data
 check "a file cut inside its header" short.data
 head -c $((size / 2 + 3)) full.data > half.data
+# a file cut in its data is read to its last whole record, and says so
 out=$("$LUPE" report --stdio -i half.data 2>&1 >/dev/null); rc=$?
-[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "report on a half file exited $rc"
-echo "$out" | grep -q "offset" || fail "no offset in: $out"
+[ $rc -eq 0 ] || fail "report on a half file exited $rc: $out"
+echo "$out" | grep -q "records recovered (up to offset" || fail "no recovery said in: $out"
+# a pipe-mode stream cut inside a record: read to there, and said
+"$PERF" record -q -g -o - -- "$WORKLOADS/demo" -n 100 > pipe.data 2>/dev/null || skip "perf record -o - failed"
+psize=$(stat -c %s pipe.data)
+head -c $((psize / 2 + 5)) pipe.data > pipecut.data
+out=$("$LUPE" report --stdio -i - < pipecut.data 2>&1 >/dev/null); rc=$?
+[ $rc -eq 0 ] || fail "report on a cut stream exited $rc: $out"
+echo "$out" | grep -q "the stream '-' ends inside the record at offset 0x[0-9a-f]*: [0-9]* records recovered" ||
+	fail "no recovery said for a cut stream: $out"
 # corrupt a record size in the middle of the data
 cp full.data bad.data
 printf '\x03\x00' | dd of=bad.data bs=1 seek=$((size / 3)) conv=notrunc 2>/dev/null

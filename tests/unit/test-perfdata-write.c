@@ -76,10 +76,17 @@ static void test_file_round_trip(void **state)
 	assert_int_equal(lupe_perf_writer_write(w, &s, sizeof(s)), 0);
 	assert_int_equal(lupe_perf_writer_round(w), 0);
 
-	/* Before finish, the header is zero: not a perf.data file yet. */
+	/*
+	 * Before finish, the header is valid and covers the rounds written, but
+	 * names no features: a reader knows the file was not finalized.
+	 */
 	d = slurp(path, &len);
+	h = (void *)d;
 	assert_true(len >= sizeof(*h));
-	assert_int_equal(((struct perf_file_header *)d)->magic, 0);
+	assert_true(h->magic == PERF_MAGIC2);
+	assert_int_equal(h->data.offset + h->data.size, len);
+	assert_int_equal(h->data.size, sizeof(s) + sizeof(struct perf_event_header));
+	assert_int_equal(h->adds_features[0] | h->adds_features[1], 0);
 	free(d);
 
 	assert_int_equal(lupe_features_write(w, &env, 0), 0);

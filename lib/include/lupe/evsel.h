@@ -18,10 +18,22 @@
  * perf_event_open(2) with PERF_FLAG_FD_CLOEXEC. Returns the fd or a negative
  * errno; attr->size is set if it was 0. A PMU that refuses exclude_guest /
  * exclude_host (EINVAL) is retried without them, as perf does, and *attr
- * keeps the cleared bits when the retry works.
+ * keeps the cleared bits when the retry works. An event refused for
+ * perf_event_paranoid >= 2 (EACCES/EPERM) is retried for user space only
+ * (exclude_kernel, exclude_hv), as perf's evsel__fallback does; *attr keeps
+ * those bits when that works (callers name the event "NAME:u"), and a
+ * warning says so once per process. A retry that fails for another reason
+ * (no such event) returns that error: it is the real one.
  */
 LUPE_API int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 				  int group_fd, unsigned long flags);
+
+/*
+ * The name perf gives an event that fell back to user space: "NAME:u", or
+ * "NAMEu" when NAME has modifiers or a PMU already ("cycles:k" stays as
+ * perf leaves it, "cpu/x/" becomes "cpu/x/u"). Malloc'ed; NULL + errno.
+ */
+LUPE_API char *lupe_evsel_name_user_only(const char *name);
 
 /* What a failed open means for the command that asked. */
 enum lupe_open_verdict {

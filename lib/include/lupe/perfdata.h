@@ -86,4 +86,15 @@ struct lupe_sample;
 LUPE_API int lupe_evsel_format_trace(const struct lupe_evsel *evsel,
 				     const struct lupe_sample *sample, char *buf, size_t size);
 
+/*
+ * Read in (a file or a pipe-mode file, cut or whole) to its last whole
+ * record and write it to out as a finalized file-mode perf.data: header
+ * with the data size, attrs, records (inflated), features (EVENT_DESC made
+ * from the attrs when in lacks it). out may be in: it is replaced only once
+ * the copy is complete. *nr_records gets the records written. Returns 0 or
+ * -errno (a LUPE_ERR_* for a broken input; -ESPIPE for stdin).
+ */
+LUPE_API int lupe_perf_file_rewrite(const char *in, const char *out, int force,
+				    uint64_t *nr_records);
+
 #endif

@@ -107,9 +107,10 @@ LUPE_API int lupe_record_poll(struct lupe_record *rec, int timeout_ms);
 
 /*
  * Disable the events, drain the rings, write the lost counts, the feature
- * sections and, last, the header. A file whose header is not written is not
- * a perf.data file: on any error, stop leaves it unlinked. Returns 0 or
- * -errno.
+ * sections and, last, the header. On an error stop leaves the file
+ * unlinked, except -ENOSPC (a full disk, met here or by an earlier poll):
+ * the file then holds the samples that reached the disk, finalized, and
+ * lupe_record_get_stats counts those. Returns 0 or -errno.
  */
 LUPE_API int lupe_record_stop(struct lupe_record *rec);
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# lupe inject copies a compressed perf file and a pipe-mode lupe stream into finalized files that perf script prints the same, and refuses stdin and a missing -o
+. "$(dirname "$0")/lib/common.sh"
+need_perf
+"$PERF" record -q -z -g -o z.data -- "$WORKLOADS/demo" -n 100 >/dev/null 2>&1 || skip "perf record -z failed"
+"$LUPE" record -q -g -o - -- "$WORKLOADS/demo" -n 100 > p.data 2>/dev/null || fail "lupe record -o - failed"
+for f in z p; do
+	"$LUPE" inject -i $f.data -o $f.inj 2>err || fail "inject -i $f.data: $(cat err)"
+	grep -q "holds [0-9]* records, finalized" err || fail "inject said: $(cat err)"
+	"$PERF" script -i $f.data > $f.before 2>/dev/null
+	"$PERF" script -i $f.inj > $f.after 2>/dev/null
+	[ -s $f.before ] && cmp -s $f.before $f.after || fail "perf script differs after inject of $f.data"
+done
+# in place: the input is replaced only by a whole copy
+cp p.inj same.data && "$LUPE" inject -i same.data -o same.data 2>/dev/null || fail "inject in place failed"
+cmp -s <("$PERF" script -i same.data 2>/dev/null) p.after || fail "inject in place changed the samples"
+expect_rc 129 "$LUPE" inject -i p.data 2>/dev/null
+expect_rc 129 "$LUPE" inject -i - -o x.data < p.data 2>/dev/null
+ok "inject: compressed and pipe-mode inputs, in place, usage errors"

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine model on records a mutated file can hold: threads that are
+ * their own parent or leader, reused tids, maps over maps. Run under
+ * AddressSanitizer too (test-machine-asan): none of these may touch freed
+ * memory.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "data/format.h"
+#include "session/machine.h"
+
+static void comm(struct machine *m, uint32_t pid, uint32_t tid, const char *name)
+{
+	union {
+		struct perf_record_comm c;
+		char buf[64];
+	} r = { 0 };
+
+	r.c.header.type = PERF_RECORD_COMM;
+	r.c.header.size = sizeof(r.c) + 16;
+	r.c.pid = pid;
+	r.c.tid = tid;
+	snprintf(r.c.comm, 16, "%s", name);
+	assert_int_equal(lupe_machine_process(m, &r.c.header), 0);
+}
+
+static int fork_rec(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
+{
+	struct perf_record_fork r = { { PERF_RECORD_FORK, 0, sizeof(r) }, pid, ppid, tid, ptid, 0 };
+
+	return lupe_machine_process(m, &r.header);
+}
+
+static void mmap2(struct machine *m, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
+		  const char *file)
+{
+	union {
+		struct perf_record_mmap2 r;
+		char buf[sizeof(struct perf_record_mmap2) + 64];
+	} u = { 0 };
+
+	u.r.header.type = PERF_RECORD_MMAP2;
+	u.r.header.misc = PERF_RECORD_MISC_USER;
+	u.r.header.size = sizeof(u);
+	u.r.pid = pid;
+	u.r.tid = tid;
+	u.r.start = start;
+	u.r.len = len;
+	snprintf(u.r.filename, 64, "%s", file);
+	assert_int_equal(lupe_machine_process(m, &u.r.header), 0);
+}
+
+/* The 788-byte fuzzer find: FORK tid == ptid after the thread had a comm. */
+static void test_fork_self_parent(void **state)
+{
+	struct machine *m = lupe_machine_new();
+	struct lupe_thread *t;
+
+	comm(m, 42, 42, "worker");
+	assert_int_equal(fork_rec(m, 42, 42, 42, 42), 0);
+	t = lupe_machine_findnew_thread(m, 42, 42);
+	assert_string_equal(t->comm, "worker");
+	/* before any comm, and with pid != tid */
+	assert_int_equal(fork_rec(m, 7, 7, 8, 8), 0);
+	assert_int_equal(fork_rec(m, 9, 9, 9, 9), 0);
+	t = lupe_machine_findnew_thread(m, 9, 9);
+	assert_non_null(t->comm);
+	lupe_machine_delete(m);
+}
+
+/* A thread whose process is itself, forked from a thread of its own process. */
+static void test_own_leader(void **state)
+{
+	struct machine *m = lupe_machine_new();
+	struct lupe_thread *t, *leader;
+
+	comm(m, 10, 10, "leader");
+	mmap2(m, 10, 10, 0x1000, 0x1000, "/bin/a");
+	assert_int_equal(fork_rec(m, 10, 10, 11, 10), 0);
+	/* the leader forks again from its own thread, and reuses tid 10 */
+	assert_int_equal(fork_rec(m, 10, 10, 10, 11), 0);
+	leader = lupe_machine_findnew_thread(m, 10, 10);
+	t = lupe_machine_findnew_thread(m, 10, 11);
+	assert_non_null(leader->maps);
+	assert_non_null(t->maps);
+	/* a thread first seen without its pid joins a process that is itself */
+	t = lupe_machine_findnew_thread(m, -1, 12);
+	assert_ptr_equal(lupe_machine_findnew_thread(m, 12, 12), t);
+	/* a fork whose child is its parent's leader */
+	assert_int_equal(fork_rec(m, 20, 20, 21, 21), 0);
+	assert_int_equal(fork_rec(m, 21, 20, 20, 21), 0);
+	assert_int_equal(fork_rec(m, 20, 21, 21, 20), 0);
+	lupe_machine_delete(m);
+}
+
+/* Maps over themselves: the same range again, a map inside one, one over many. */
+static void test_maps_self(void **state)
+{
+	struct machine *m = lupe_machine_new();
+	struct lupe_thread *t;
+
+	mmap2(m, 5, 5, 0x1000, 0x3000, "/bin/a");
+	mmap2(m, 5, 5, 0x1000, 0x3000, "/bin/a");
+	mmap2(m, 5, 5, 0x2000, 0x1000, "/bin/b");
+	mmap2(m, 5, 5, 0x0, 0x10000, "/bin/c");
+	mmap2(m, 5, 5, 0xfffffffffffff000ULL, 0x1000, "//anon");
+	t = lupe_machine_findnew_thread(m, 5, 5);
+	assert_int_equal(t->maps->nr, 2);
+	assert_string_equal(lupe_maps_find(t->maps, 0x2800)->dso->long_name, "/bin/c");
+	/* a child forked from a process whose maps it then shares, then replaces */
+	assert_int_equal(fork_rec(m, 6, 5, 6, 5), 0);
+	assert_int_equal(fork_rec(m, 6, 6, 6, 6), 0);
+	assert_int_equal(fork_rec(m, 5, 6, 5, 6), 0);
+	t = lupe_machine_findnew_thread(m, 6, 6);
+	assert_int_equal(t->maps->nr, 2);
+	lupe_machine_delete(m);
+}
+
+/* perf's thread__fork: only a comm given (by COMM or inherited) passes to a child */
+static void test_fork_comm(void **state)
+{
+	struct machine *m = lupe_machine_new();
+
+	assert_int_equal(fork_rec(m, 31, 30, 31, 30), 0); /* parent 30 never named */
+	assert_string_equal(lupe_machine_findnew_thread(m, 31, 31)->comm, ":31");
+	comm(m, 40, 40, "bash");
+	assert_int_equal(fork_rec(m, 41, 40, 41, 40), 0);
+	assert_int_equal(fork_rec(m, 42, 41, 42, 41), 0); /* a grandchild before any exec */
+	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm, "bash");
+	/* a reused tid forgets its old comm */
+	assert_int_equal(fork_rec(m, 42, 31, 42, 31), 0);
+	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm, ":42");
+	lupe_machine_delete(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fork_self_parent),
+		cmocka_unit_test(test_own_leader),
+		cmocka_unit_test(test_maps_self),
+		cmocka_unit_test(test_fork_comm),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
