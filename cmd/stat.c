@@ -39,6 +39,7 @@ struct stat_opts {
 	const char *output;
 	int append;
 	int big_num;
+	int detailed; /* -d given this many times */
 	int argc;
 	char **argv;
 };
@@ -66,6 +67,7 @@ static const struct argp_option options[] = {
 	{ "append", OPT_APPEND, NULL, 0, "append to the output file", 0 },
 	{ "big-num", 'B', NULL, 0, "print large numbers with thousands' separators", 0 },
 	{ "no-big-num", OPT_NO_BIG_NUM, NULL, 0, "print large numbers without thousands' separators", 0 },
+	{ "detailed", 'd', NULL, 0, "detailed run - start a lot of events (-d, -dd or -ddd)", 0 },
 	{ 0 }
 };
 
@@ -136,6 +138,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_NO_BIG_NUM:
 		o->big_num = 0;
 		return 0;
+	case 'd':
+		o->detailed++;
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -153,6 +158,13 @@ static const struct argp argp = {
 /* counting CPUs rather than tasks, perf counts cpu-clock */
 #define DEFAULT_EVENTS_CPU \
 	"cpu-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
+
+/* -d, -dd, -ddd: perf's detailed sets (L1 and LLC; L1i and TLBs; prefetches) */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
 
 struct stat_ctx {
 	struct stat_opts *o;
@@ -192,6 +204,13 @@ static int parse_events(struct stat_ctx *ctx)
 
 		if (err)
 			return err == -LUPE_ERR_PARSE ? EXIT_USAGE : 1;
+	}
+	/* perf 6.1 adds -d's sets after the events, given or default, in this order */
+	for (int i = 0; i < o->detailed && i < (int)(sizeof(detailed_events) / sizeof(*detailed_events)); i++) {
+		int err = ui_parse_events(&ctx->events, detailed_events[i]);
+
+		if (err)
+			return 1;
 	}
 	return 0;
 }
