@@ -21,12 +21,14 @@
 #include <lupe/evsel.h>
 #include <lupe/workload.h>
 #include "builtin.h"
+#include "filter-error.h"
 #include "parse-error.h"
 #include "stat-display.h"
 
 
 struct stat_opts {
 	char **events;
+	char **filters; /* --filter after events[i], or NULL */
 	int nr_events;
 	const char *pid, *tid, *cpu_list;
 	int system_wide;
@@ -48,10 +50,12 @@ enum {
 	OPT_PER_THREAD = 0x100,
 	OPT_APPEND,
 	OPT_NO_BIG_NUM,
+	OPT_FILTER,
 };
 
 static const struct argp_option options[] = {
 	{ "event", 'e', "EVENT", 0, "event selector; use 'lupe list' to list available events", 0 },
+	{ "filter", OPT_FILTER, "FILTER", 0, "event filter (tracepoints: 'prev_pid > 0'), for the -e before it", 0 },
 	{ "pid", 'p', "PID", 0, "stat events on existing process id", 0 },
 	{ "tid", 't', "TID", 0, "stat events on existing thread id", 0 },
 	{ "all-cpus", 'a', NULL, 0, "system-wide collection from all CPUs", 0 },
@@ -80,13 +84,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e': {
 		char **specs = realloc(o->events, (o->nr_events + 1) * sizeof(*specs));
+		char **filters = realloc(o->filters, (o->nr_events + 1) * sizeof(*filters));
 
-		if (!specs)
+		if (specs)
+			o->events = specs;
+		if (filters)
+			o->filters = filters;
+		if (!specs || !filters)
 			argp_failure(state, EXIT_DIE, ENOMEM, "-e");
-		o->events = specs;
+		o->filters[o->nr_events] = NULL;
 		o->events[o->nr_events++] = arg;
 		return 0;
 	}
+	case OPT_FILTER:
+		if (!o->nr_events)
+			argp_error(state, "--filter applies to the -e before it: give -e TRACEPOINT first");
+		o->filters[o->nr_events - 1] = arg;
+		return 0;
 	case 'p':
 		o->pid = arg;
 		return 0;
@@ -200,10 +214,14 @@ static int parse_events(struct stat_ctx *ctx)
 	int n = o->nr_events ? o->nr_events : 1;
 
 	for (int i = 0; i < n; i++) {
+		size_t from = ctx->events.nr;
 		int err = ui_parse_events(&ctx->events, o->nr_events ? o->events[i] : dflt);
 
 		if (err)
 			return err == -LUPE_ERR_PARSE ? EXIT_USAGE : 1;
+		if (o->nr_events && o->filters[i] &&
+		    ui_events_set_filter(&ctx->events, from, o->events[i], o->filters[i]))
+			return EXIT_USAGE;
 	}
 	/* perf 6.1 adds -d's sets after the events, given or default, in this order */
 	for (int i = 0; i < o->detailed && i < (int)(sizeof(detailed_events) / sizeof(*detailed_events)); i++) {
@@ -414,6 +432,10 @@ static void open_failed(struct stat_ctx *ctx, int err, const struct lupe_open_fa
 		return;
 	}
 	evsel = lupe_evlist_evsel(ctx->evlist, fail->evsel);
+	if (err == -LUPE_ERR_FILTER) {
+		ui_filter_error(lupe_evsel_name(evsel), ctx->events.events[fail->evsel].filter);
+		return;
+	}
 	error("%s", lupe_open_strerror(fail->err, lupe_evsel_attr(evsel), lupe_evsel_name(evsel),
 				       fail->cpu, fail->pid, msg, sizeof(msg)));
 }
@@ -689,5 +711,6 @@ int cmd_stat(int argc, char **argv)
 	ret = stat_run(&o);
 out:
 	free(o.events);
+	free(o.filters);
 	return ret;
 }

@@ -15,6 +15,7 @@
 struct lupe_evsel {
 	struct perf_event_attr attr;
 	char *name;
+	char *filter;    /* tracepoint filter set after open; NULL if none */
 	enum lupe_tool_event tool;
 	int idx;
 	int leader;      /* index of the group leader; own index if ungrouped */
@@ -66,6 +67,8 @@ struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events)
 		evsel->name = strdup(ev->name ? ev->name : "");
 		if (!evsel->name)
 			goto nomem;
+		if (ev->filter && !(evsel->filter = strdup(ev->filter)))
+			goto nomem;
 	}
 	return evlist;
 nomem:
@@ -89,6 +92,7 @@ void lupe_evlist_delete(struct lupe_evlist *evlist)
 	for (int i = 0; i < evlist->nr && evlist->evsels; i++) {
 		evsel_free_fds(&evlist->evsels[i]);
 		free(evlist->evsels[i].name);
+		free(evlist->evsels[i].filter);
 	}
 	free(evlist->evsels);
 	lupe_cpu_map_put(evlist->cpus);
@@ -174,6 +178,14 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 					continue;
 			}
 			fd = lupe_perf_event_open(&attr, pid, cpu, group_fd, 0);
+			if (fd >= 0 && evsel->filter) {
+				int err = lupe_event_fd_set_filter(fd, evsel->filter);
+
+				if (err) {
+					close(fd);
+					fd = err;
+				}
+			}
 			if (fd >= 0) {
 				evsel->fds[slot] = fd;
 				continue;

@@ -30,6 +30,7 @@
 struct rev {
 	struct perf_event_attr attr;
 	char *name;
+	char *filter; /* tracepoint filter set after open; NULL if none */
 	uint64_t *ids;
 	size_t nr_ids;
 	uint64_t lost;
@@ -89,6 +90,8 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 		r->evs[i].attr = events[i].attr;
 		r->evs[i].name = strdup(events[i].name ? events[i].name : "");
 		if (!r->evs[i].name)
+			goto nomem;
+		if (events[i].filter && !(r->evs[i].filter = strdup(events[i].filter)))
 			goto nomem;
 		if (events[i].attr.type == PERF_TYPE_TRACEPOINT && strchr(r->evs[i].name, ':')) {
 			char **n = realloc(r->tp_names, (r->nr_tp + 1) * sizeof(*n));
@@ -152,6 +155,7 @@ void lupe_record_delete(struct lupe_record *r)
 		close(r->out_fd);
 	for (size_t i = 0; r->evs && i < r->nr_evs; i++) {
 		free(r->evs[i].name);
+		free(r->evs[i].filter);
 		free(r->evs[i].ids);
 	}
 	for (size_t i = 0; i < r->nr_tp; i++)
@@ -223,6 +227,14 @@ static int open_one(struct lupe_record *r, size_t ev, int c, int t)
 			continue;
 		}
 		return fd;
+	}
+	if (r->evs[ev].filter) {
+		int err = lupe_event_fd_set_filter(fd, r->evs[ev].filter);
+
+		if (err) {
+			close(fd);
+			return err;
+		}
 	}
 	*fd_at(r, ev, c, t) = fd;
 	return 0;
