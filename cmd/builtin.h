@@ -8,6 +8,7 @@
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_help(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);

@@ -26,6 +26,7 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
 	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
+	{ "probe",   cmd_probe,   0,          "define, list and delete dynamic probe events" },
 	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },
 	{ "report",  cmd_report,  0,          "show the profile in a perf.data" },
 	{ "script",  cmd_script,  NEED_PAGER, "print the samples of a perf.data as text" },
