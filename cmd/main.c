@@ -24,6 +24,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "annotate", cmd_annotate, NEED_PAGER, "show a symbol's samples per instruction, with source" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
 	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
 	{ "probe",   cmd_probe,   0,          "define, list and delete dynamic probe events" },

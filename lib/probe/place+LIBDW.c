@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <lupe/probe.h>
 #include "probe/probe-internal.h"
+#include "util/elf-func.h"
 #include "util/util.h"
 
 /* DWARF register numbers of x86-64, as the tracer spells them */
@@ -67,67 +68,6 @@ static void bin_close(struct bin *b)
 		dwarf_end(b->dw);
 	elf_end(b->elf);
 	close(b->fd);
-}
-
-/* The function symbol named name (.symtab, else .dynsym): its address and size. */
-static int find_func(Elf *elf, const char *name, GElf_Addr *addr, GElf_Xword *size)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		Elf_Scn *scn = NULL;
-		GElf_Shdr shdr;
-
-		while ((scn = elf_nextscn(elf, scn))) {
-			Elf_Data *data;
-
-			if (!gelf_getshdr(scn, &shdr) ||
-			    shdr.sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB))
-				continue;
-			data = elf_getdata(scn, NULL);
-			for (size_t i = 0; data && shdr.sh_entsize && i < shdr.sh_size / shdr.sh_entsize; i++) {
-				GElf_Sym sym;
-				const char *n;
-
-				if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-				    !sym.st_value)
-					continue;
-				n = elf_strptr(elf, shdr.sh_link, sym.st_name);
-				if (n && !strcmp(n, name)) {
-					*addr = sym.st_value;
-					*size = sym.st_size;
-					return 0;
-				}
-			}
-		}
-	}
-	return -ENOENT;
-}
-
-/* The function symbol holding addr: its name and start. */
-static const char *func_at(Elf *elf, GElf_Addr addr, GElf_Addr *start)
-{
-	for (int pass = 0; pass < 2; pass++) {
-		Elf_Scn *scn = NULL;
-		GElf_Shdr shdr;
-
-		while ((scn = elf_nextscn(elf, scn))) {
-			Elf_Data *data;
-
-			if (!gelf_getshdr(scn, &shdr) ||
-			    shdr.sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB))
-				continue;
-			data = elf_getdata(scn, NULL);
-			for (size_t i = 0; data && shdr.sh_entsize && i < shdr.sh_size / shdr.sh_entsize; i++) {
-				GElf_Sym sym;
-
-				if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-				    addr < sym.st_value || addr >= sym.st_value + (sym.st_size ? sym.st_size : 1))
-					continue;
-				*start = sym.st_value;
-				return elf_strptr(elf, shdr.sh_link, sym.st_name);
-			}
-		}
-	}
-	return NULL;
 }
 
 /* Through the PT_LOAD headers: an address to its file offset, or back (to_addr). */
@@ -397,7 +337,7 @@ int lupe_probe_place(struct lupe_probe *p)
 		return lupe_probe_fail(p, err, "cannot read '%s': %s", p->target,
 			    err == -LUPE_ERR_FORMAT ? "not an ELF file" : strerror(-err));
 	if (p->func) {
-		err = find_func(b.elf, p->func, &start, &size);
+		err = lupe_elf_find_func(b.elf, p->func, &start, &size);
 		if (err) {
 			lupe_probe_fail(p, err, "no function '%s' in '%s'", p->func, p->target);
 			goto out;
@@ -440,7 +380,7 @@ int lupe_probe_place(struct lupe_probe *p)
 			goto out;
 		}
 		p->addr = best;
-		fn = func_at(b.elf, best, &fstart);
+		fn = lupe_elf_func_at(b.elf, best, &fstart);
 		if (!p->event && fn)
 			p->event = strdup(fn);
 		if (!p->event) {
@@ -455,7 +395,7 @@ int lupe_probe_place(struct lupe_probe *p)
 	}
 	{
 		GElf_Addr fstart;
-		const char *fn = func_at(b.elf, p->addr, &fstart);
+		const char *fn = lupe_elf_func_at(b.elf, p->addr, &fstart);
 
 		if (fn && asprintf(&p->at, "%s+%" PRIu64, fn, (uint64_t)(p->addr - fstart)) < 0)
 			p->at = NULL;
@@ -566,7 +506,7 @@ void lupe_probe_event_describe(struct lupe_probe_event *ev)
 
 	if (ev->kernel || !ev->target || bin_open(&b, ev->target))
 		return;
-	if (!translate(b.elf, ev->off, &addr, 1) && (fn = func_at(b.elf, addr, &start))) {
+	if (!translate(b.elf, ev->off, &addr, 1) && (fn = lupe_elf_func_at(b.elf, addr, &start))) {
 		if (addr == start)
 			ev->place = strdup(fn);
 		else
