@@ -19,6 +19,8 @@ struct probe_opts {
 	const char *target;
 	char **adds, **dels;
 	int nr_adds, nr_dels;
+	char **joined; /* definitions made of several words, owned */
+	int nr_joined;
 	const char *vars;
 	int list, dry_run, quiet;
 };
@@ -79,7 +81,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 			if (asprintf(&joined, "%s %s", o->adds[o->nr_adds - 1], arg) < 0)
 				return ENOMEM;
-			o->adds[o->nr_adds - 1] = joined; /* NEEDSWORK: leaks the joined words until exit */
+			if (push(&o->joined, &o->nr_joined, joined)) {
+				free(joined);
+				return ENOMEM;
+			}
+			o->adds[o->nr_adds - 1] = joined;
 			return 0;
 		}
 		return push(&o->adds, &o->nr_adds, arg);
@@ -290,6 +296,9 @@ int cmd_probe(int argc, char **argv)
 	else
 		ret = add(&o);
 out:
+	for (int i = 0; i < o.nr_joined; i++)
+		free(o.joined[i]);
+	free(o.joined);
 	free(o.adds);
 	free(o.dels);
 	return ret;

@@ -331,7 +331,8 @@ void lupe_probe_clear(struct lupe_probe *p)
 	free(p->src);
 	free(p->where);
 	free(p->at);
-	for (int i = 0; i < p->nr_args; i++) {
+	/* every slot: a failed argument leaves its strings past nr_args */
+	for (int i = 0; i < LUPE_PROBE_MAX_ARGS; i++) {
 		free(p->args[i].name);
 		free(p->args[i].var);
 		free(p->args[i].fetch);
