@@ -115,19 +115,14 @@ static void print_event(FILE *f, const char *group, const char *event, const cha
 	fprintf(f, ")\n");
 }
 
-/* The words perf shows after "with": the variables, or the fetch arguments as given. */
+/* The words perf shows after "with": the arguments as given. */
 static void arg_words(const struct lupe_probe *p, char *buf, size_t size)
 {
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < p->nr_args && len < size; i++) {
-		const struct lupe_probe_arg *a = &p->args[i];
-
-		len += snprintf(buf + len, size - len, "%s%s", i ? " " : "", a->var ? a->var : a->fetch);
-		if (!a->var && a->type && len < size)
-			len += snprintf(buf + len, size - len, ":%s", a->type);
-	}
+	for (int i = 0; i < p->nr_args && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%s", i ? " " : "", p->args[i].text);
 }
 
 static int probe_failed(const char *def, const struct lupe_probe *p, int err)

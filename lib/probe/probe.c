@@ -90,13 +90,15 @@ static int parse_arg(struct lupe_probe *p, const char *s)
 				return lupe_probe_fail(p, -EINVAL, "argument '%s': only plain variable names are taken "
 					    "(no fields or array elements yet)", s);
 	}
+	a->text = strdup(s);
 	if (!a->name) {
+		/* perf names a variable argument after its whole text: "line:string" -> line_string */
 		if (a->var)
-			a->name = strdup(a->var);
+			a->name = event_name(s, strlen(s));
 		else if (asprintf(&a->name, "arg%d", p->nr_args + 1) < 0)
 			a->name = NULL;
 	}
-	if (!a->name)
+	if (!a->name || !a->text)
 		return -ENOMEM;
 	p->nr_args++;
 	return 0;
@@ -333,6 +335,7 @@ void lupe_probe_clear(struct lupe_probe *p)
 	free(p->at);
 	/* every slot: a failed argument leaves its strings past nr_args */
 	for (int i = 0; i < LUPE_PROBE_MAX_ARGS; i++) {
+		free(p->args[i].text);
 		free(p->args[i].name);
 		free(p->args[i].var);
 		free(p->args[i].fetch);

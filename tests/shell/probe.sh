@@ -25,20 +25,24 @@ got=$(grep -o 'arg1="[a-z]*"' ret.txt | tr '\n' ' ')
 ok "parse%return +0(\$retval):string: $got"
 
 # arguments by DWARF name, with the types perf gives them (char* as :string)
+"$PERF" probe -q -x "$TMPD/$W" 'parse line:string count' 2>/dev/null || fail "perf probe parse line:string count"
+grep "^p:$G/parse " /sys/kernel/tracing/uprobe_events > perf-fn.def
+"$PERF" probe -q -d "$G:parse"
 "$LUPE" probe -q -x "$TMPD/$W" 'parse line:string count' || fail "probe parse line:string count"
-grep -q "^p:$G/parse $TMPD/$W:0x[0-9a-f]* line=+0(%di):string count=%si:s64$" /sys/kernel/tracing/uprobe_events ||
-	fail "the definition is not perf's: $(grep "$G" /sys/kernel/tracing/uprobe_events)"
+grep "^p:$G/parse " /sys/kernel/tracing/uprobe_events > lupe-fn.def
+grep -q 'line_string=+0(%di):string count=%si:s64$' lupe-fn.def || fail "unexpected definition: $(cat lupe-fn.def)"
+diff -u perf-fn.def lupe-fn.def || fail "the definition is not perf's"
 "$LUPE" stat -x, -e "$G:parse" -e "$G:parse__return" -- "$TMPD/$W" -n 7 2> stat.csv > /dev/null || fail "stat of the probes"
 [ "$(awk -F, -v e="$G:parse" '$3 == e { print $1 }' stat.csv)" = 7 ] || fail "stat counts other than 7 calls: $(cat stat.csv)"
 "$LUPE" record -q -e "$G:parse" -o args.data -- "$TMPD/$W" -n 3 > /dev/null || fail "record -e $G:parse"
-"$LUPE" script -i args.data | grep -q 'line="line" count=2$' || fail "the arguments are not in script: $("$LUPE" script -i args.data)"
+"$LUPE" script -i args.data | grep -q 'line_string="line" count=2$' || fail "the arguments are not in script: $("$LUPE" script -i args.data)"
 "$LUPE" list 2>/dev/null | grep -q "$G:parse__return" || fail "lupe list does not show $G:parse__return"
 ok "arguments by name, counted by stat, printed by script, listed by list"
 
 # -l lists both, as perf probe -l does (perf adds @SRC, which lupe leaves out)
 "$LUPE" probe -l "$G:*" > l.out || fail "probe -l"
 [ "$(wc -l < l.out)" = 2 ] || fail "probe -l '$G:*' shows $(wc -l < l.out) events: $(cat l.out)"
-grep -q "^  $G:parse  *(on parse in $TMPD/$W with line count)$" l.out || fail "probe -l line: $(cat l.out)"
+grep -q "^  $G:parse  *(on parse in $TMPD/$W with line_string count)$" l.out || fail "probe -l line: $(cat l.out)"
 "$PERF" probe -l "$G:*" 2>/dev/null | sed 's/@[^ ]* in / in /' > perf-l.out
 diff -u perf-l.out l.out || fail "probe -l differs from perf probe -l (without @SRC)"
 

@@ -52,6 +52,13 @@ static void test_vars_and_names(void **state)
 	assert_string_equal(p.args[1].type, "u32");
 	assert_string_equal(p.args[2].fetch, "%di");
 	assert_string_equal(p.args[2].name, "arg3");
+	assert_string_equal(p.args[1].text, "cnt=count:u32");
+	lupe_probe_clear(&p);
+
+	/* perf's name for a typed variable: its text made a name */
+	assert_int_equal(lupe_probe_parse(&p, "parse line:string", NULL), 0);
+	assert_string_equal(p.args[0].name, "line_string");
+	assert_string_equal(p.args[0].var, "line");
 	lupe_probe_clear(&p);
 
 	assert_int_equal(lupe_probe_parse(&p, "demo.c:37 slot", NULL), 0);

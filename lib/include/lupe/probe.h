@@ -27,7 +27,8 @@
 #define LUPE_PROBE_MAX_ARGS 32
 
 struct lupe_probe_arg {
-	char *name;   /* "n", "arg1" */
+	char *text;   /* as given: "line:string", "cnt=count" */
+	char *name;   /* "n", "line_string" (perf's: the text made a name), "arg1" */
 	char *var;    /* the DWARF variable asked for, or NULL for a fetch argument */
 	char *fetch;  /* what the tracer fetches: "%di", "+0($retval)", "-8(%bp)" */
 	char *type;   /* "string", "u64", "x64"; NULL: the tracer's default */
