@@ -14,6 +14,7 @@
 #include <lupe/session.h>
 #include "annotate.h"
 #include "builtin.h"
+#include "pager.h"
 
 enum {
 	OPT_STDIO = 0x100,
@@ -111,7 +112,7 @@ static int annotate_one(const struct annotate_opts *o, const struct lupe_annotat
 	struct lupe_listing l;
 	struct annotate_view v = {
 		.event = event, .dso = dso->short_name, .source = !o->no_source,
-		.color = isatty(STDOUT_FILENO),
+		.color = isatty(STDOUT_FILENO) || pager_in_use(), /* less -R shows colours */
 	};
 	int err;
 

@@ -38,7 +38,13 @@ grep -Eq ':   j[a-z]+ +[0-9a-f]+ <spin\+0x[0-9a-f]+>$' lupe.spin || fail "no nam
 "$LUPE" annotate --stdio --no-source -s spin -i perf.data > nosrc.out || fail "--no-source"
 grep -q 'acc +=' nosrc.out && fail "--no-source printed source"
 hot lupe.spin > spin.hot; hot nosrc.out | diff - spin.hot > /dev/null || fail "--no-source changed the percentages"
-ok "source lines, --no-source, jump targets"
+grep -q $'\e' lupe.spin && fail "colours in a file"
+if command -v script > /dev/null; then
+	# on a terminal the hottest instruction (>= 5%) is red, as perf shows it
+	LUPE_PAGER=cat script -qc "'$LUPE' annotate --stdio -s spin -i perf.data" /dev/null < /dev/null > tty.out
+	grep -q $'\e\[31m *[0-9.]*\e\[m :' tty.out || fail "no red percentage on a terminal: $(head -20 tty.out | cat -v)"
+fi
+ok "source lines, --no-source, jump targets, hot lines in red"
 
 # errors
 "$LUPE" annotate --stdio -s no_such_symbol -i perf.data 2> e.err && fail "a symbol without samples was annotated"
