@@ -94,6 +94,20 @@ static int translate(Elf *elf, uint64_t in, uint64_t *out, int to_addr)
 	return -ENOENT;
 }
 
+/* asprintf() that gives NULL on failure (asprintf leaves its pointer undefined) */
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, f);
+	n = vasprintf(&s, f, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
 /* The DWARF scopes at addr, innermost first; *n of them. Free the array. */
 static Dwarf_Die *scopes_at(Dwarf *dw, Dwarf_Addr addr, int *n)
 {
@@ -327,7 +341,7 @@ int lupe_probe_place(struct lupe_probe *p)
 					    "(%%di, +0($retval)) here, not variable names such as '%s'",
 					    p->args[i].var);
 		if (p->off)
-			asprintf(&p->where, "%s+%" PRIu64, p->func, p->off);
+			p->where = fmt("%s+%" PRIu64, p->func, p->off);
 		else
 			p->where = strdup(p->func);
 		return p->where ? 0 : -ENOMEM;
@@ -349,9 +363,9 @@ int lupe_probe_place(struct lupe_probe *p)
 		}
 		p->addr = start + p->off;
 		if (p->off)
-			asprintf(&p->where, "%s+%" PRIu64, p->func, p->off);
+			p->where = fmt("%s+%" PRIu64, p->func, p->off);
 		else
-			asprintf(&p->where, "%s%s", p->func, p->retprobe ? "%return" : "");
+			p->where = fmt("%s%s", p->func, p->retprobe ? "%return" : "");
 	} else {
 		Dwarf_Line **lines = NULL;
 		size_t nlines = 0;
@@ -387,7 +401,7 @@ int lupe_probe_place(struct lupe_probe *p)
 			err = lupe_probe_fail(p, -ENOENT, "'%s:%d' is in no function", p->src, p->line);
 			goto out;
 		}
-		asprintf(&p->where, "@%s:%d", p->src, p->line);
+		p->where = fmt("@%s:%d", p->src, p->line);
 	}
 	if (!p->where) {
 		err = -ENOMEM;
@@ -510,7 +524,7 @@ void lupe_probe_event_describe(struct lupe_probe_event *ev)
 		if (addr == start)
 			ev->place = strdup(fn);
 		else
-			asprintf(&ev->place, "%s+%" PRIu64, fn, (uint64_t)(addr - start));
+			ev->place = fmt("%s+%" PRIu64, fn, (uint64_t)(addr - start));
 	}
 	bin_close(&b);
 }
