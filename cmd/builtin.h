@@ -6,11 +6,13 @@
 #include <argp.h>
 
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
+int cmd_annotate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);

@@ -24,11 +24,13 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "annotate", cmd_annotate, NEED_PAGER, "show a symbol's samples per instruction, with source" },
 	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
 	{ "flamegraph", cmd_flamegraph, 0,    "draw a perf.data as an interactive SVG flame graph" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
 	{ "inject",  cmd_inject,  0,          "copy a perf.data into a finalized file (recovers a cut one)" },
 	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
+	{ "probe",   cmd_probe,   0,          "define, list and delete dynamic probe events" },
 	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },
 	{ "report",  cmd_report,  0,          "show the profile in a perf.data" },
 	{ "script",  cmd_script,  NEED_PAGER, "print the samples of a perf.data as text" },

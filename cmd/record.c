@@ -22,16 +22,19 @@
 #include <lupe/workload.h>
 #include "builtin.h"
 #include <sys/stat.h>
+#include "filter-error.h"
 #include "parse-error.h"
 
 enum {
 	OPT_CALL_GRAPH = 0x100,
 	OPT_NO_INHERIT,
+	OPT_FILTER,
 };
 
 struct record_args {
 	struct lupe_record_opts o;
 	char **events;
+	char **filters; /* --filter after events[i], or NULL */
 	int nr_events;
 	const char *cpu_list, *pids, *tids;
 	int quiet;
@@ -40,6 +43,7 @@ struct record_args {
 
 static const struct argp_option options[] = {
 	{ "event", 'e', "EVENT", 0, "event to sample (repeat or comma-separate); default cycles, or cpu-clock without a hardware PMU", 0 },
+	{ "filter", OPT_FILTER, "FILTER", 0, "event filter (tracepoints: 'prev_pid > 0'), for the -e before it", 0 },
 	{ "freq", 'F', "HZ", 0, "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")", 0 },
 	{ "count", 'c', "N", 0, "sample every N events", 0 },
 	{ NULL, 'g', NULL, 0, "record frame-pointer call graphs", 0 },
@@ -112,13 +116,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e': {
 		char **n = realloc(a->events, (a->nr_events + 1) * sizeof(*n));
+		char **f = realloc(a->filters, (a->nr_events + 1) * sizeof(*f));
 
-		if (!n)
+		if (n)
+			a->events = n;
+		if (f)
+			a->filters = f;
+		if (!n || !f)
 			return ENOMEM;
-		a->events = n;
+		f[a->nr_events] = NULL;
 		n[a->nr_events++] = arg;
 		return 0;
 	}
+	case OPT_FILTER:
+		if (!a->nr_events)
+			argp_error(state, "--filter applies to the -e before it: give -e TRACEPOINT first");
+		a->filters[a->nr_events - 1] = arg;
+		return 0;
 	case 'F':
 		if (!strcmp(arg, "max"))
 			arg = "20000";
@@ -349,7 +363,11 @@ int cmd_record(int argc, char **argv)
 	a.o.workload = idx < argc && !a.pids && !a.tids;
 
 	for (int i = 0; i < a.nr_events; i++) {
+		size_t from = evs.nr;
+
 		err = ui_parse_events(&evs, a.events[i]);
+		if (!err && a.filters[i])
+			err = ui_events_set_filter(&evs, from, a.events[i], a.filters[i]);
 		if (err) {
 			ret = EXIT_USAGE;
 			goto out;
@@ -420,7 +438,9 @@ int cmd_record(int argc, char **argv)
 		break;
 	}
 	if (err) {
-		if (failed >= 0)
+		if (failed >= 0 && err == -LUPE_ERR_FILTER)
+			ui_filter_error(evs.events[failed].name, evs.events[failed].filter);
+		else if (failed >= 0)
 			/* the first task names the cause: another user's process, or a CPU (-1) */
 			open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));
 		else if (err == -EPERM)
@@ -509,6 +529,7 @@ out:
 	lupe_cpu_map_put(cpus);
 	lupe_event_list_clear(&evs);
 	free(a.events);
+	free(a.filters);
 	/*
 	 * perf re-raises the signal that stopped it, once the file is complete,
 	 * whatever the workload's status (our SIGTERM ended it)

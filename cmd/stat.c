@@ -21,6 +21,7 @@
 #include <lupe/evsel.h>
 #include <lupe/workload.h>
 #include "builtin.h"
+#include "filter-error.h"
 #include "parse-error.h"
 #include "stat-display.h"
 #include "stat-func.h"
@@ -28,6 +29,7 @@
 
 struct stat_opts {
 	char **events;
+	char **filters; /* --filter after events[i], or NULL */
 	int nr_events;
 	const char *pid, *tid, *cpu_list;
 	int system_wide;
@@ -43,6 +45,7 @@ struct stat_opts {
 	char **funcs;      /* --func SPEC: count inside these only (ui/stat-func.c) */
 	int nr_funcs;
 	int per_call;
+	int detailed; /* -d given this many times */
 	int argc;
 	char **argv;
 };
@@ -53,10 +56,12 @@ enum {
 	OPT_NO_BIG_NUM,
 	OPT_FUNC,
 	OPT_PER_CALL,
+	OPT_FILTER,
 };
 
 static const struct argp_option options[] = {
 	{ "event", 'e', "EVENT", 0, "event selector; use 'lupe list' to list available events", 0 },
+	{ "filter", OPT_FILTER, "FILTER", 0, "event filter (tracepoints: 'prev_pid > 0'), for the -e before it", 0 },
 	{ "pid", 'p', "PID", 0, "stat events on existing process id", 0 },
 	{ "tid", 't', "TID", 0, "stat events on existing thread id", 0 },
 	{ "all-cpus", 'a', NULL, 0, "system-wide collection from all CPUs", 0 },
@@ -74,6 +79,7 @@ static const struct argp_option options[] = {
 	{ "no-big-num", OPT_NO_BIG_NUM, NULL, 0, "print large numbers without thousands' separators", 0 },
 	{ "func", OPT_FUNC, "SPEC", 0, "count only inside a function: NAME, 'Glob::*', DSO:NAME or FILE:LINE-LINE (repeatable)", 0 },
 	{ "per-call", OPT_PER_CALL, NULL, 0, "with --func, also print one line per call", 0 },
+	{ "detailed", 'd', NULL, 0, "detailed run - start a lot of events (-d, -dd or -ddd)", 0 },
 	{ 0 }
 };
 
@@ -86,13 +92,23 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'e': {
 		char **specs = realloc(o->events, (o->nr_events + 1) * sizeof(*specs));
+		char **filters = realloc(o->filters, (o->nr_events + 1) * sizeof(*filters));
 
-		if (!specs)
+		if (specs)
+			o->events = specs;
+		if (filters)
+			o->filters = filters;
+		if (!specs || !filters)
 			argp_failure(state, EXIT_DIE, ENOMEM, "-e");
-		o->events = specs;
+		o->filters[o->nr_events] = NULL;
 		o->events[o->nr_events++] = arg;
 		return 0;
 	}
+	case OPT_FILTER:
+		if (!o->nr_events)
+			argp_error(state, "--filter applies to the -e before it: give -e TRACEPOINT first");
+		o->filters[o->nr_events - 1] = arg;
+		return 0;
 	case 'p':
 		o->pid = arg;
 		return 0;
@@ -156,6 +172,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_PER_CALL:
 		o->per_call = 1;
 		return 0;
+	case 'd':
+		o->detailed++;
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -173,6 +192,13 @@ static const struct argp argp = {
 /* counting CPUs rather than tasks, perf counts cpu-clock */
 #define DEFAULT_EVENTS_CPU \
 	"cpu-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,branches,branch-misses"
+
+/* -d, -dd, -ddd: perf's detailed sets (L1 and LLC; L1i and TLBs; prefetches) */
+static const char *const detailed_events[] = {
+	"L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+	"L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,iTLB-loads,iTLB-load-misses",
+	"L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
 
 struct stat_ctx {
 	struct stat_opts *o;
@@ -208,10 +234,21 @@ static int parse_events(struct stat_ctx *ctx)
 	int n = o->nr_events ? o->nr_events : 1;
 
 	for (int i = 0; i < n; i++) {
+		size_t from = ctx->events.nr;
 		int err = ui_parse_events(&ctx->events, o->nr_events ? o->events[i] : dflt);
 
 		if (err)
 			return err == -LUPE_ERR_PARSE ? EXIT_USAGE : 1;
+		if (o->nr_events && o->filters[i] &&
+		    ui_events_set_filter(&ctx->events, from, o->events[i], o->filters[i]))
+			return EXIT_USAGE;
+	}
+	/* perf 6.1 adds -d's sets after the events, given or default, in this order */
+	for (int i = 0; i < o->detailed && i < (int)(sizeof(detailed_events) / sizeof(*detailed_events)); i++) {
+		int err = ui_parse_events(&ctx->events, detailed_events[i]);
+
+		if (err)
+			return 1;
 	}
 	return 0;
 }
@@ -413,6 +450,10 @@ static void open_failed(struct stat_ctx *ctx, int err, const struct lupe_open_fa
 		return;
 	}
 	evsel = lupe_evlist_evsel(ctx->evlist, fail->evsel);
+	if (err == -LUPE_ERR_FILTER) {
+		ui_filter_error(lupe_evsel_name(evsel), ctx->events.events[fail->evsel].filter);
+		return;
+	}
 	error("%s", lupe_open_strerror(fail->err, lupe_evsel_attr(evsel), lupe_evsel_name(evsel),
 				       fail->cpu, fail->pid, msg, sizeof(msg)));
 }
@@ -729,5 +770,6 @@ int cmd_stat(int argc, char **argv)
 out:
 	free(o.events);
 	free(o.funcs);
+	free(o.filters);
 	return ret;
 }

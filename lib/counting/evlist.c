@@ -73,6 +73,10 @@ struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events)
 		evsel->tool = ev->tool;
 		evsel->leader = ev->leader;
 		evsel->group_size = ev->group_size > 0 ? ev->group_size : 1;
+		if (ev->filter && !(evsel->filter = strdup(ev->filter))) {
+			lupe_evlist_delete(evlist);
+			return err_ptr(-ENOMEM);
+		}
 	}
 	return evlist;
 }
@@ -95,6 +99,7 @@ void lupe_evlist_delete(struct lupe_evlist *evlist)
 
 		evsel_free_fds(evsel);
 		free(evsel->name);
+		free(evsel->filter);
 		free(evsel->ids);
 		free(evsel);
 	}
@@ -328,6 +333,14 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 			}
 			kernel_asked = !attr->exclude_kernel;
 			fd = open_with_fallbacks(attr, pid, cpu, group_fd, opts->sampling);
+			if (fd >= 0 && evsel->filter) {
+				int err = lupe_event_fd_set_filter(fd, evsel->filter);
+
+				if (err) {
+					close(fd);
+					fd = err;
+				}
+			}
 			if (fd >= 0) {
 				evsel->fds[slot] = fd;
 				if (kernel_asked && attr->exclude_kernel)

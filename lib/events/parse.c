@@ -38,6 +38,7 @@ void lupe_event_free(struct lupe_event *ev)
 	free(ev->group_name);
 	free(ev->cpus);
 	free(ev->config_terms);
+	free(ev->filter);
 	memset(ev, 0, sizeof(*ev));
 }
 

@@ -38,6 +38,7 @@ static const char *const lupe_errors[] = {
 	[LUPE_ERR_PARSE - LUPE_ERR_BASE] = "event syntax error",
 	[LUPE_ERR_NOT_SUPPORTED - LUPE_ERR_BASE] = "not supported on this machine",
 	[LUPE_ERR_NO_TRACEFS - LUPE_ERR_BASE] = "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)",
+	[LUPE_ERR_FILTER - LUPE_ERR_BASE] = "the kernel refused the filter",
 };
 
 const char *lupe_strerror(int err)

@@ -28,6 +28,7 @@ enum lupe_error {
 	LUPE_ERR_PARSE,                  /* an event spec does not parse */
 	LUPE_ERR_NOT_SUPPORTED,          /* the machine lacks what was asked for */
 	LUPE_ERR_NO_TRACEFS,             /* tracefs is not mounted and cannot be */
+	LUPE_ERR_FILTER,                 /* the kernel refused a tracepoint filter */
 	LUPE_ERR_MAX,
 };
 

@@ -58,6 +58,9 @@ struct lupe_event {
 	 * cpumask or cpus file: "0" for an uncore PMU, the P-cores for
 	 * cpu_core), as a CPU list; NULL when any CPU goes. */
 	char *cpus;
+	/* --filter EXPR given after this event's -e (tracepoints): set on
+	 * each fd after open with PERF_EVENT_IOC_SET_FILTER; NULL when none */
+	char *filter;
 };
 
 /* A growable array of events; the list owns each event's strings. */
@@ -146,5 +149,33 @@ struct lupe_event_desc_list {
 LUPE_API int lupe_events_list(struct lupe_event_desc_list *out, unsigned int mask,
 			      const char *glob);
 LUPE_API void lupe_event_desc_list_clear(struct lupe_event_desc_list *list);
+
+/*
+ * --filter: give filter (copied) to the tracepoint events of list from index
+ * from on, that is those of the last -e. Returns 0, or -EINVAL when none of
+ * them is a tracepoint, or -ENOMEM.
+ */
+LUPE_API int lupe_events_set_filter(struct lupe_event_list *list, size_t from,
+				    const char *filter);
+
+/* Set filter on an open tracepoint fd: 0, -LUPE_ERR_FILTER when refused, -errno. */
+LUPE_API int lupe_event_fd_set_filter(int fd, const char *filter);
+
+/*
+ * The fields of tracepoint name ("sched:sched_switch") from its tracefs
+ * format, common_* first, as a NULL-terminated array the caller frees with
+ * lupe_tracepoint_fields_free(). NULL and errno set when the event has no format.
+ */
+LUPE_API char **lupe_tracepoint_fields(const char *name);
+LUPE_API void lupe_tracepoint_fields_free(char **fields);
+
+/*
+ * Why a filter may be refused: the first word of filter compared or tested
+ * as a field ("prev_pidd" in "prev_pidd > 0") that is not one of fields
+ * (nor one the kernel adds: cpu, comm). Copies it into out and returns 1;
+ * 0 when every field is known.
+ */
+LUPE_API int lupe_filter_unknown_field(const char *filter, char *const *fields,
+				       char *out, size_t size);
 
 #endif

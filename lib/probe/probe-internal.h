@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Private to lib/probe: what probe.c asks of the ELF and DWARF side. */
+#ifndef LUPE_PROBE_INTERNAL_H
+#define LUPE_PROBE_INTERNAL_H
+
+#include <lupe/probe.h>
+
+/* Set ev->place to "FUNC" or "FUNC+OFF" for a uprobe's target and offset; leaves it NULL when unknown. */
+void lupe_probe_event_describe(struct lupe_probe_event *ev);
+
+/* Put the reason of a failure in p->why (printf style) and return err. */
+int lupe_probe_fail(struct lupe_probe *p, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

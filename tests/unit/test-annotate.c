@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Annotation: periods per instruction of a symbol, symbol order, and capstone's listing of this test's own code. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "util/elf-func.h"
+#include <lupe/annotate.h>
+#include <lupe/session.h>
+
+static void test_add_and_sort(void **state)
+{
+	struct lupe_annotation a = { 0 };
+	struct lupe_symbol cold = { 0x1000, 0x1010, "cold" }, hot = { 0x2000, 0x2040, "hot" };
+
+	assert_int_equal(lupe_annotation_add(&a, NULL, &cold, 0x1004, 10), 0);
+	assert_int_equal(lupe_annotation_add(&a, NULL, &hot, 0x2000, 5), 0);
+	assert_int_equal(lupe_annotation_add(&a, NULL, &hot, 0x2000, 7), 0);
+	assert_int_equal(lupe_annotation_add(&a, NULL, &hot, 0x203f, 1), 0);
+	/* outside the symbol: not counted */
+	assert_int_equal(lupe_annotation_add(&a, NULL, &hot, 0x2040, 100), 0);
+	lupe_annotation_sort(&a);
+	assert_int_equal(a.nr, 2);
+	assert_ptr_equal(a.syms[0].sym, &hot);
+	assert_int_equal(a.syms[0].nr_samples, 3);
+	assert_int_equal(a.syms[0].total_period, 13);
+	assert_int_equal(a.syms[0].period[0], 12);
+	assert_int_equal(a.syms[0].samples[0], 2);
+	assert_int_equal(a.syms[0].period[0x3f], 1);
+	assert_int_equal(a.syms[1].total_period, 10);
+	lupe_annotation_clear(&a);
+	assert_int_equal(a.nr, 0);
+}
+
+/* a function with a loop, so that the listing has a jump back into it */
+__attribute__((noinline)) unsigned long annotate_me(unsigned long n)
+{
+	volatile unsigned long acc = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		acc += i;
+	return acc;
+}
+
+static void test_disasm_self(void **state)
+{
+	struct lupe_listing l;
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512], path[256] = "";
+	unsigned long lo, off, base = 0;
+	int jumps = 0, sourced = 0, err;
+	uint64_t start, end;
+
+	/* this executable's load bias: its first mapping's start minus its offset */
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%*x %*s %lx %*s %*s %255s", &lo, &off, path) == 3 &&
+		    strstr(path, "test-annotate")) {
+			base = lo - off;
+			break;
+		}
+	}
+	fclose(f);
+	assert_true(base != 0);
+	{
+		/* the function's extent from the symbol table */
+		int fd = open(path, O_RDONLY);
+		Elf *elf;
+		GElf_Addr addr;
+		GElf_Xword size;
+
+		elf_version(EV_CURRENT);
+		elf = elf_begin(fd, ELF_C_READ, NULL);
+		assert_int_equal(lupe_elf_find_func(elf, "annotate_me", &addr, &size), 0);
+		elf_end(elf);
+		close(fd);
+		start = addr;
+		end = addr + size;
+		assert_int_equal(start, (uintptr_t)annotate_me - base);
+	}
+	err = lupe_disasm(path, "annotate_me", start, end, 0, &l);
+	if (err == -LUPE_ERR_NOT_SUPPORTED)
+		skip();
+	assert_int_equal(err, 0);
+	assert_true(l.nr >= 3);
+	assert_int_equal(l.insns[0].addr, start);
+	for (size_t i = 0; i < l.nr; i++) {
+		assert_true(l.insns[i].text[0] != '\0');
+		jumps += l.insns[i].jump;
+		sourced += l.insns[i].line > 0;
+		if (i)
+			assert_int_equal(l.insns[i].addr, l.insns[i - 1].addr + l.insns[i - 1].size);
+	}
+	assert_true(sourced > 0);
+	assert_non_null(strstr(l.files[0], "test-annotate.c"));
+	lupe_listing_clear(&l);
+	err = lupe_disasm(path, "annotate_me", start, end, LUPE_DISASM_NO_SOURCE, &l);
+	assert_int_equal(err, 0);
+	for (size_t i = 0; i < l.nr; i++)
+		assert_int_equal(l.insns[i].line, 0);
+	lupe_listing_clear(&l);
+	assert_true(jumps > 0); /* the loop */
+	assert_int_equal(lupe_disasm("/nonexistent", "x", 0x1000, 0x1010, 0, &l), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_add_and_sort),
+		cmocka_unit_test(test_disasm_self),
+	};
+
+	annotate_me(3);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
