@@ -282,6 +282,10 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 			 */
 			if (v->keys[k] == LUPE_SORT_COMM && e->thread && e->thread->comm)
 				len = (int)strlen(e->thread->comm);
+			/* perf sizes an inlined function's column by its name alone */
+			if (v->keys[k] == LUPE_SORT_SYM && e->sym && len > 10 &&
+			    !strcmp(buf + len - 10, " (inlined)"))
+				len -= 10;
 			if (len > width[k])
 				width[k] = len;
 		}

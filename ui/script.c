@@ -139,7 +139,14 @@ static void print_frame(struct obuf *o, const struct lupe_frame *fr, unsigned f,
 	}
 	if (f & SF_SYM) {
 		obuf_ch(o, ' ');
-		if (fr->sym) {
+		if (fr->sym && fr->inlined) {
+			/* perf: "NAME+0xOFF (inlined)" in place of the DSO */
+			obuf_mem(o, fr->sym->name, strlen(fr->sym->name) - strlen(" (inlined)"));
+			if (f & SF_SYMOFF) {
+				obuf_mem(o, "+0x", 3);
+				obuf_hex(o, fr->vaddr - fr->sym->start, 0);
+			}
+		} else if (fr->sym) {
 			obuf_str(o, fr->sym->name);
 			if (f & SF_SYMOFF) {
 				obuf_mem(o, "+0x", 3);
@@ -149,7 +156,9 @@ static void print_frame(struct obuf *o, const struct lupe_frame *fr, unsigned f,
 			obuf_mem(o, "[unknown]", 9);
 		}
 	}
-	if (f & SF_DSO) {
+	if ((f & SF_DSO) && fr->sym && fr->inlined) {
+		obuf_mem(o, " (inlined)", 10);
+	} else if (f & SF_DSO) {
 		obuf_mem(o, " (", 2);
 		obuf_str(o, fr->map ? fr->map->dso->long_name : "[unknown]");
 		obuf_ch(o, ')');

@@ -71,6 +71,7 @@ struct stack {
 	uint32_t nr_ips, nr_frames;
 	const uint64_t *ips;
 	struct rframe *frames;
+	struct rframe self; /* the entry itself when frames[0] is an inlined function */
 	uint64_t period, count;
 	struct stack *next_made; /* in the order stacks were first seen */
 };
@@ -197,7 +198,10 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 {
 	const char *trace = trace_text && (h->keymask & (1u << LUPE_SORT_TRACE)) ? intern(h, trace_text) : NULL;
 	const uint64_t *ips = sample->callchain;
-	uint32_t nr = (uint32_t)sample->nr_callchain;
+	uint64_t nr64 = sample->nr_callchain;
+	int completed = (h->opts.callchain || h->opts.children) &&
+			lupe_session_callchain(s, t, sample, &ips, &nr64);
+	uint32_t nr = (uint32_t)nr64;
 	const char *comm = thread_comm(h, t);
 	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
 	uint32_t gen = t->maps ? t->maps->gen : 0;
@@ -247,6 +251,12 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		if (ips == &sample->ip) {
 			one.callchain = NULL;
 			one.nr_callchain = 0;
+		} else if (completed) {
+			/* the unwound chain, not unwound twice */
+			one.callchain = st->ips;
+			one.nr_callchain = nr;
+			one.user_stack = NULL;
+			one.user_stack_size = 0;
 		}
 		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
 		if (!n && one.nr_callchain) {
@@ -268,6 +278,14 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 							 f->sym ? 0 : f->map ? f->addr : f->ip, kernel };
 		}
 		st->nr_frames = (uint32_t)n;
+		if (n && h->frames[0].inlined) {
+			/* perf's entry is the sample's own symbol; its chain starts inlined */
+			struct lupe_frame f;
+
+			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
+			st->self = st->frames[0];
+			st->self.sym = f.sym;
+		}
 	}
 	lupe_phash_fill(&h->stacks, (void **)slot, hash, st);
 	if (!h->last_made)
@@ -416,13 +434,15 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		     struct lupe_hist_entry **seen)
 {
 	int n = (int)st->nr_frames, nseen = 0, caller = h->opts.caller;
+	const struct rframe *self;
 	struct ekey k;
 	struct lupe_hist_entry *e;
 
 	if (!n)
 		return 0;
-	make_key(h, st, &st->frames[0], &k);
-	e = findnew_entry(h, t, &k, &st->frames[0], st);
+	self = st->self.sym ? &st->self : &st->frames[0];
+	make_key(h, st, self, &k);
+	e = findnew_entry(h, t, &k, self, st);
 	if (!e)
 		return -ENOMEM;
 	e->self += st->period;
@@ -438,8 +458,8 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	for (int i = 0; i < n; i++) {
 		int dup = 0;
 
-		make_key(h, st, &st->frames[i], &k);
-		e = findnew_entry(h, t, &k, &st->frames[i], st);
+		make_key(h, st, i ? &st->frames[i] : self, &k);
+		e = findnew_entry(h, t, &k, i ? &st->frames[i] : self, st);
 		if (!e)
 			return -ENOMEM;
 		for (int j = 0; j < nseen && !dup; j++)

@@ -13,7 +13,9 @@
 #include "data/format.h"
 #include "session/machine.h"
 #include "session/sample.h"
+#include "symbols/srcline.h"
 #include "symbols/symbols.h"
+#include "unwind/unwind.h"
 #include "util/util.h"
 
 struct chunk {
@@ -46,6 +48,11 @@ struct lupe_session {
 	struct rcache_ent *rc;
 	size_t rc_cap, rc_nr;
 	int stop;
+	/* callchain completion: DWARF unwinding, inlined frames */
+	struct lupe_unwinder *unwinder;
+	struct lupe_srcline *srcline;
+	int no_inline;
+	uint64_t cc[LUPE_SESSION_MAX_CHAIN];
 };
 
 /*
@@ -116,6 +123,8 @@ void lupe_session_delete(struct lupe_session *s)
 	}
 	free(s->q);
 	free(s->rc);
+	lupe_unwinder_delete(s->unwinder);
+	lupe_srcline_delete(s->srcline);
 	lupe_machine_delete(s->machine);
 	lupe_perf_file_close(s->file);
 	free(s);
@@ -213,13 +222,80 @@ void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint
 	s->rc_nr++;
 }
 
+/* ---- callchain completion: the unwound user part, inlined frames ---- */
+
+void lupe_session_set_inline(struct lupe_session *s, int on)
+{
+	s->no_inline = !on;
+}
+
+int lupe_session_callchain(struct lupe_session *s, struct lupe_thread *t,
+			   const struct lupe_sample *sample, const uint64_t **ips, uint64_t *nr)
+{
+	int n = 0;
+
+	if (lupe_unwind_wanted(sample)) {
+		if (!s->unwinder)
+			s->unwinder = lupe_unwinder_new();
+		if (s->unwinder)
+			n = lupe_callchain_complete(s->unwinder, t, sample, s->cc, (int)ARRAY_SIZE(s->cc));
+	}
+	if (n <= 0) {
+		*ips = sample->callchain;
+		*nr = sample->nr_callchain;
+		return 0;
+	}
+	*ips = s->cc;
+	*nr = (uint64_t)n;
+	return 1;
+}
+
+static struct lupe_srcline *srcline_cache(struct lupe_session *s)
+{
+	if (!s->srcline)
+		s->srcline = lupe_srcline_new();
+	return s->srcline;
+}
+
+/* The inlined frames that frames[n] stands for, in its place; returns how many it became. */
+static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int n, int max)
+{
+	struct lupe_frame base = frames[n];
+	const struct lupe_inline_frame *v;
+	struct lupe_srcline *c;
+	int k, i;
+
+	if (s->no_inline || base.kernel || !base.sym || !base.map || !(c = srcline_cache(s)))
+		return 1;
+	k = lupe_srcline_inlines(c, base.map->dso, base.vaddr, base.sym, &v);
+	for (i = 0; i < k && n + i < max; i++) {
+		frames[n + i] = base;
+		frames[n + i].sym = v[i].sym;
+		frames[n + i].inlined = (uint8_t)v[i].inlined;
+	}
+	return i ? i : 1;
+}
+
+int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f, const char **file,
+			 unsigned *line)
+{
+	struct lupe_srcline *c = srcline_cache(s);
+
+	if (!c || !f->map || f->kernel)
+		return -ENOENT;
+	return lupe_srcline_find(c, f->map->dso, f->vaddr, file, line);
+}
+
 int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			 const struct lupe_sample *sample, uint8_t cpumode,
 			 struct lupe_frame *frames, int max)
 {
 	int n = 0, kernel = 0;
+	const uint64_t *chain;
+	uint64_t nr;
 
-	if (!sample->callchain || !sample->nr_callchain) {
+	lupe_session_callchain(s, t, sample, &chain, &nr);
+	if (!chain || !nr) {
 		if (max < 1)
 			return 0;
 		lupe_session_resolve_ip(s, t, sample->ip,
@@ -227,8 +303,8 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 					cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &frames[0]);
 		return 1;
 	}
-	for (uint64_t i = 0; i < sample->nr_callchain && n < max; i++) {
-		uint64_t ip = sample->callchain[i];
+	for (uint64_t i = 0; i < nr && n < max; i++) {
+		uint64_t ip = chain[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			switch (ip) {
@@ -254,7 +330,8 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			resolve_uncached(NULL, ip, 1, &frames[n++]);
 			continue;
 		}
-		lupe_session_resolve_ip(s, t, ip, kernel, &frames[n++]);
+		lupe_session_resolve_ip(s, t, ip, kernel, &frames[n]);
+		n += expand_inlines(s, frames, n, max);
 	}
 	return n;
 }

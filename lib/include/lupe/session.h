@@ -57,7 +57,11 @@ struct lupe_frame {
 	const struct lupe_map *map;  /* NULL: no map covers ip */
 	const struct lupe_symbol *sym; /* NULL: unresolved */
 	uint8_t kernel;              /* kernel (or hypervisor) address space */
+	uint8_t inlined;             /* sym is an inlined function's ("NAME (inlined)") */
 };
+
+/* Entries in a completed callchain at most: perf's 127 unwound frames and a kernel chain. */
+#define LUPE_SESSION_MAX_CHAIN 512
 
 struct lupe_session;
 
@@ -85,13 +89,33 @@ LUPE_API struct lupe_perf_file *lupe_session_file(struct lupe_session *s);
 LUPE_API int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool);
 
 /*
- * Resolve the sample's callchain (or its ip when it has none) into up to
- * max frames, innermost first. Returns the number of frames. The frames
+ * Resolve the sample's callchain (completed as lupe_session_callchain()
+ * does; or its ip when it has none) into up to max frames, innermost
+ * first, user frames followed by the functions inlined there (innermost
+ * first, as perf shows them) unless lupe_session_set_inline(s, 0). Returns the number of frames. The frames
  * point into the session and stay valid until it is deleted.
  */
 LUPE_API int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 				  const struct lupe_sample *sample, uint8_t cpumode,
 				  struct lupe_frame *frames, int max);
+
+/*
+ * The sample's whole callchain: with a user register set and stack copy
+ * (--call-graph dwarf), its recorded (kernel) entries, PERF_CONTEXT_USER
+ * and the unwound user addresses; else its own. *ips points into the
+ * session (valid until the next call) or into the sample. Returns 1 when
+ * the chain was completed by unwinding, else 0.
+ */
+LUPE_API int lupe_session_callchain(struct lupe_session *s, struct lupe_thread *t,
+				    const struct lupe_sample *sample, const uint64_t **ips,
+				    uint64_t *nr);
+
+/* Show inlined functions as frames of their own in resolved chains (on by default; --no-inline). */
+LUPE_API void lupe_session_set_inline(struct lupe_session *s, int on);
+
+/* The source file and line of a resolved user frame: 0, or -ENOENT. *file lives as long as s. */
+LUPE_API int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f,
+				  const char **file, unsigned *line);
 
 /* Resolve one address in the given cpumode (PERF_RECORD_MISC_*). */
 LUPE_API void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t,
