@@ -72,6 +72,7 @@ struct stack {
 	const uint64_t *ips;
 	struct rframe *frames;
 	struct rframe self; /* the entry itself when frames[0] is an inlined function */
+	int self_depth;     /* then: the frames the sampled ip became, less one */
 	uint64_t period, count;
 	struct stack *next_made; /* in the order stacks were first seen */
 };
@@ -285,6 +286,8 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
 			st->self = st->frames[0];
 			st->self.sym = f.sym;
+			while (st->self_depth + 1 < n && h->frames[st->self_depth + 1].ip == h->frames[0].ip)
+				st->self_depth++;
 		}
 	}
 	lupe_phash_fill(&h->stacks, (void **)slot, hash, st);
@@ -347,6 +350,10 @@ static int same_sym(const struct lupe_hist_entry *e, const struct ekey *k)
 {
 	if (!e->sym || !k->sym)
 		return !e->sym && !k->sym && e->addr == k->addr;
+	if (e->sym != k->sym && (lupe_symbol_inlined(e->sym) || lupe_symbol_inlined(k->sym)) &&
+	    (strcmp(e->sym->name, k->sym->name) ||
+	     !(e->sym->start <= k->sym->end && e->sym->end >= k->sym->start)))
+		return 0;
 	return e->sym == k->sym || (e->sym->start == k->sym->start && e->sym->end == k->sym->end);
 }
 
@@ -398,6 +405,9 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 
 static int same_node(const struct lupe_cc_node *n, const struct rframe *f)
 {
+	if (n->sym && f->sym && n->sym != f->sym &&
+	    (lupe_symbol_inlined(n->sym) || lupe_symbol_inlined(f->sym)))
+		return !strcmp(n->sym->name, f->sym->name); /* perf matches inlined frames by name */
 	if (n->sym || f->sym)
 		return n->sym == f->sym;
 	return n->addr == f->addr && n->dso == f->dso;
@@ -454,12 +464,19 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 			return -ENOMEM;
 		return 0;
 	}
-	/* Children: every distinct entry on the stack gets the period once. */
-	for (int i = 0; i < n; i++) {
-		int dup = 0;
+	/*
+	 * Children: every distinct entry on the stack gets the period once:
+	 * the sample's own, then each frame's (inlined frames at the sample's
+	 * ip too, as perf counts them).
+	 */
+	for (int r = st->self.sym ? -1 : 0; r < n; r++) {
+		/* the sample's own entry, then outermost first: a recursive entry's chain starts at its outermost call */
+		int i = r < 0 ? -1 : r == 0 ? 0 : n - r;
+		const struct rframe *f = i < 0 ? self : &st->frames[i];
+		int dup = 0, at = i < 0 ? st->self_depth : i;
 
-		make_key(h, st, i ? &st->frames[i] : self, &k);
-		e = findnew_entry(h, t, &k, i ? &st->frames[i] : self, st);
+		make_key(h, st, f, &k);
+		e = findnew_entry(h, t, &k, f, st);
 		if (!e)
 			return -ENOMEM;
 		for (int j = 0; j < nseen && !dup; j++)
@@ -468,12 +485,12 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 			continue;
 		seen[nseen++] = e;
 		e->children += st->period;
-		if (i > e->depth)
-			e->depth = i;
+		if (at > e->depth)
+			e->depth = at;
 		if (!h->opts.callchain)
 			continue;
-		if (i == 0 ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
-		    chain_add(h, e, st->frames, i, caller ? -1 : 1, caller ? i + 1 : n - i, st->period))
+		if (f == self ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
+		    chain_add(h, e, st->frames, at, caller ? -1 : 1, caller ? at + 1 : n - at, st->period))
 			return -ENOMEM;
 	}
 	return 0;
@@ -549,7 +566,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 		       void *arg)
 {
 	struct phash t = { 0 };
-	struct lupe_hist_entry **seen = malloc(sizeof(*seen) * 1024), **v;
+	struct lupe_hist_entry **seen = malloc(sizeof(*seen) * (ARRAY_SIZE(h->frames) + 1)), **v;
 	long n = 0;
 
 	if (!seen)

@@ -17,6 +17,8 @@
 #include <dwarf.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,10 @@
 #include "symbols/srcline.h"
 #include "util/phash.h"
 #include "util/util.h"
+
+extern char **environ;
+
+#define MAX_INLINE 32 /* nesting depth of inlined calls kept at one address */
 
 struct dso_dw {
 	const struct lupe_dso *dso;
@@ -252,6 +258,50 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, unsigned
 		*file = dwarf_filesrc(files, w, NULL, NULL);
 }
 
+/*
+ * The name addr2line(1) gives the function at vaddr of path, as perf 6.1
+ * runs it: for code from assembler files bfd names the function by an ELF
+ * symbol it chooses among the aliases at that address (clone3 for
+ * __clone3, __memcpy_* for __memmove_*), by rules that the symbol table's
+ * order does not explain. Asked once per address of such code, which is
+ * rare (string functions, syscall stubs, thread start). NULL when
+ * addr2line is missing or says "??".
+ */
+static char *addr2line_function(const char *path, uint64_t vaddr)
+{
+	char addr[32], buf[512];
+	char *argv[] = { "addr2line", "-f", "-e", (char *)path, addr, NULL };
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(addr, sizeof(addr), "%#llx", (unsigned long long)vaddr);
+	if (pipe2(pipefd, O_CLOEXEC))
+		return NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "addr2line", &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return NULL;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	while (len < sizeof(buf) - 1 && (n = read(pipefd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	buf[len] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0] || !strcmp(buf, "??"))
+		return NULL;
+	return strdup(buf);
+}
+
 static int addr_eq(const void *item, const void *key)
 {
 	const struct addr_ent *e = item, *k = key;
@@ -293,32 +343,87 @@ static struct addr_ent *lookup(struct lupe_srcline *c, const struct lupe_dso *ds
 		e->file = intern_file(c, file);
 		e->line = line;
 	}
+	/*
+	 * addr2line names a function of an assembler file by the ELF symbol
+	 * bfd finds for the address, not by the DW_TAG_subprogram gas made.
+	 * NEEDSWORK: bfd may do the same for a C function whose symbol starts
+	 * where it does; we keep DWARF's name there, which agrees with perf on
+	 * the files tested.
+	 */
+	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler) {
+		char *a2l = addr2line_function(dso->long_name, vaddr);
+		const char *name = intern_file(c, a2l);
+
+		free(a2l);
+		if (!name)
+			goto out;
+
+		e->v = calloc(1, sizeof(*e->v));
+		e->names = calloc(1, sizeof(*e->names));
+		if (name && e->v && e->names) {
+			e->names[0] = name;
+			e->v[0].file = e->file;
+			e->v[0].line = e->line;
+			e->nr = 1;
+		}
+		goto out;
+	}
 	nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
 	if (nscopes <= 0)
 		goto out;
-	e->v = calloc((size_t)nscopes, sizeof(*e->v));
-	e->names = calloc((size_t)nscopes, sizeof(*e->names));
+	e->v = calloc(MAX_INLINE, sizeof(*e->v));
+	e->names = calloc(MAX_INLINE, sizeof(*e->names));
 	if (!e->v || !e->names)
 		goto out;
-	for (int i = 0; i < nscopes; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	/*
+	 * dwarf_getscopes() goes from an inlined instance into its abstract
+	 * definition: the instance's own callers come from
+	 * dwarf_getscopes_die() on it, as eu-addr2line -i does.
+	 */
+	for (int i = 0, n = nscopes; i < n && e->nr < MAX_INLINE;) {
+		Dwarf_Die *scope = &scopes[i];
+		int tag = dwarf_tag(scope);
 		const char *name;
+		Dwarf_Die *up = NULL;
 
-		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) {
+			i++;
 			continue;
-		name = intern_file(c, die_name(&scopes[i]));
+		}
+		name = intern_file(c, die_name(scope));
 		e->names[e->nr] = name ? name : "??";
 		e->v[e->nr].file = intern_file(c, file);
 		e->v[e->nr].line = line;
 		e->nr++;
 		if (tag == DW_TAG_subprogram)
 			break;
-		call_site(cu, &scopes[i], &file, &line);
+		call_site(cu, scope, &file, &line);
+		n = dwarf_getscopes_die(scope, &up);
+		free(scopes);
+		scopes = up;
+		if (n <= 0) {
+			scopes = NULL;
+			break;
+		}
+		i = 1;
 	}
 out:
 	free(scopes);
-	if (!e->v || !e->names)
+	if (!e->v || !e->names || !e->nr) {
+		free(e->v);
+		free(e->names);
+		e->v = NULL;
+		e->names = NULL;
 		e->nr = 0;
+	} else {
+		/* keep what was used: most addresses have one or two entries */
+		void *v = realloc(e->v, e->nr * sizeof(*e->v)), *nm = realloc(e->names, e->nr * sizeof(*e->names));
+
+		if (v)
+			e->v = v;
+		if (nm)
+			e->names = nm;
+	}
 	return e;
 }
 

@@ -18,6 +18,20 @@ struct lupe_symbol {
 	const char *name;
 };
 
+/*
+ * An inlined function shown as a frame of its own: its name ends in
+ * " (inlined)" and it spans the ELF symbol it was inlined into. perf
+ * matches such symbols by name (callchains) or by name and overlap
+ * (report entries), not by address.
+ */
+static inline int lupe_symbol_inlined(const struct lupe_symbol *sym)
+{
+	static const char sfx[] = " (inlined)";
+	size_t len = sym && sym->name ? __builtin_strlen(sym->name) : 0;
+
+	return len >= sizeof(sfx) - 1 && !__builtin_memcmp(sym->name + len - (sizeof(sfx) - 1), sfx, sizeof(sfx) - 1);
+}
+
 struct lupe_dso {
 	char *long_name;        /* path, "[kernel.kallsyms]", "[vdso]", "/tmp/perf-N.map" */
 	const char *short_name; /* its last component, as the Shared Object column shows it */
