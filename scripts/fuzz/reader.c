@@ -3,7 +3,10 @@
  * libFuzzer target: any bytes as a perf.data, read by the session as report
  * and script read it. Symbol lookups read the system's files (kallsyms,
  * libc's debug info), which is slow and not driven by the input: they run
- * only with FUZZ_RESOLVE=1.
+ * only with FUZZ_RESOLVE=1. Samples with a user stack copy and registers
+ * (--call-graph dwarf) are always unwound: the copy, the registers and the
+ * maps come from the input (truncated copies, zero sizes, missing
+ * registers, stack pointers outside the copy).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -24,8 +27,13 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 	if (resolve < 0)
 		resolve = getenv("FUZZ_RESOLVE") != NULL;
 	lupe_evsel_format_trace(evsel, sample, buf, sizeof(buf));
-	if (!resolve)
+	if (!resolve) {
+		const uint64_t *ips;
+		uint64_t nr;
+
+		lupe_session_callchain(s, thread, sample, &ips, &nr);
 		return 0;
+	}
 	lupe_session_resolve(s, thread, sample, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, frames, 256);
 	return 0;
 }
