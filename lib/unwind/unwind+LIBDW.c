@@ -19,8 +19,11 @@
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
 #include <fcntl.h>
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "session/machine.h"
 #include "unwind/unwind.h"
@@ -214,6 +217,34 @@ static struct proc *proc_for(struct lupe_unwinder *u, const struct lupe_maps *ma
 	return p;
 }
 
+/*
+ * An fd on a copy of this process's vdso: the recorded one when the file
+ * comes from this kernel, as lupe_elf_load_vdso() assumes for symbols.
+ * Made once; each report gets its own dup (libdwfl closes what it takes).
+ */
+static int vdso_fd(void)
+{
+	static int fd = -2;
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const void *)img;
+	size_t size;
+
+	if (fd == -2) {
+		fd = -1;
+		if (!img || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+			return -1;
+		size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+		if (size > (1u << 20))
+			return -1;
+		fd = memfd_create("lupe-vdso", MFD_CLOEXEC);
+		if (fd >= 0 && write(fd, img, size) != (ssize_t)size) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 0);
+}
+
 /* Report the module that covers pc, once. */
 static void report_module(struct lupe_unwinder *u, uint64_t pc)
 {
@@ -221,28 +252,41 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 	const struct lupe_map *m;
 	Dwfl_Module *mod;
 	uint64_t base;
+	int fd = -1;
 
 	if (dwfl_addrmodule(p->dwfl, pc))
 		return;
 	m = lupe_maps_find(u->t->maps, pc);
-	if (!m || !m->dso || m->dso->long_name[0] != '/')
+	if (!m || !m->dso)
+		return;
+	if (!strcmp(m->dso->long_name, "[vdso]"))
+		fd = vdso_fd();
+	else if (m->dso->long_name[0] != '/')
 		return;
 	base = m->start - m->pgoff;
-	for (size_t i = 0; i < p->nr_mods; i++)
-		if (p->mods[i].dso == m->dso)
-			return; /* reported, but not where pc is: a different mapping we leave alone */
+	for (size_t i = 0; i < p->nr_mods; i++) {
+		if (p->mods[i].dso == m->dso) {
+			/* reported, but not where pc is: a different mapping we leave alone */
+			if (fd >= 0)
+				close(fd);
+			return;
+		}
+	}
 	if (p->nr_mods == p->cap_mods) {
 		size_t cap = p->cap_mods ? p->cap_mods * 2 : 8;
 		struct reported *v = realloc(p->mods, cap * sizeof(*v));
 
-		if (!v)
+		if (!v) {
+			if (fd >= 0)
+				close(fd);
 			return;
+		}
 		p->mods = v;
 		p->cap_mods = cap;
 	}
 	p->mods[p->nr_mods++] = (struct reported){ m->dso, base, m->start };
 	dwfl_report_begin_add(p->dwfl);
-	mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, -1, base, false);
+	mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, fd, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!mod)
 		pr_debug("unwind: cannot use '%s': %s", m->dso->long_name, dwfl_errmsg(-1));
