@@ -272,6 +272,8 @@ static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int
 		frames[n + i] = base;
 		frames[n + i].sym = v[i].sym;
 		frames[n + i].inlined = (uint8_t)v[i].inlined;
+		frames[n + i].src_file = v[i].file;
+		frames[n + i].src_line = v[i].line;
 	}
 	return i ? i : 1;
 }
