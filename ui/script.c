@@ -132,33 +132,14 @@ static unsigned fields_for(const struct script_printer *p, const struct lupe_evs
 	return f;
 }
 
-/* "\n  FILE:LINE" as perf prints a frame's source line (the file's last component). */
+/* "\n  FILE:LINE": a frame's source line as perf prints it. */
 static void print_srcline(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr)
 {
-	const char *file = fr->src_file;
-	unsigned line = fr->src_line;
+	char buf[1024];
+	int n = lupe_session_srcline_text(s, fr, buf, sizeof(buf));
 
 	obuf_mem(o, "\n  ", 3);
-	if (fr->kernel || !fr->map) {
-		/* no source for the kernel here: perf shows symbol+offset, decimal */
-		if (fr->sym) {
-			obuf_str(o, fr->sym->name);
-			obuf_ch(o, '+');
-			obuf_dec(o, fr->vaddr - fr->sym->start, 0, ' ');
-		}
-		return;
-	}
-	if (!file && lupe_session_srcline(s, fr, &file, &line))
-		file = NULL;
-	if (!file || !line) {
-		obuf_mem(o, "??:0", 4);
-		return;
-	}
-	if (strrchr(file, '/'))
-		file = strrchr(file, '/') + 1;
-	obuf_str(o, file);
-	obuf_ch(o, ':');
-	obuf_dec(o, line, 0, ' ');
+	obuf_mem(o, buf, n < 0 ? 0 : n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
 static void print_frame(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr,

@@ -13,7 +13,6 @@
 #include "data/format.h"
 #include "session/machine.h"
 #include "session/sample.h"
-#include "symbols/srcline.h"
 #include "symbols/symbols.h"
 #include "unwind/unwind.h"
 #include "util/util.h"
@@ -48,11 +47,7 @@ struct lupe_session {
 	struct rcache_ent *rc;
 	size_t rc_cap, rc_nr;
 	int stop;
-	/* callchain completion: DWARF unwinding, inlined frames */
-	struct lupe_unwinder *unwinder;
-	struct lupe_srcline *srcline;
-	int no_inline;
-	uint64_t cc[LUPE_SESSION_MAX_CHAIN];
+	struct lupe_completer *completer; /* DWARF unwinding, inlined frames */
 };
 
 /*
@@ -123,8 +118,7 @@ void lupe_session_delete(struct lupe_session *s)
 	}
 	free(s->q);
 	free(s->rc);
-	lupe_unwinder_delete(s->unwinder);
-	lupe_srcline_delete(s->srcline);
+	lupe_completer_delete(s->completer);
 	lupe_machine_delete(s->machine);
 	lupe_perf_file_close(s->file);
 	free(s);
@@ -222,70 +216,39 @@ void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint
 	s->rc_nr++;
 }
 
-/* ---- callchain completion: the unwound user part, inlined frames ---- */
+/* ---- callchain completion (lib/unwind/complete.c): unwound user part, inlined frames ---- */
+
+static struct lupe_completer *completer(struct lupe_session *s)
+{
+	if (!s->completer)
+		s->completer = lupe_completer_new();
+	return s->completer;
+}
 
 void lupe_session_set_inline(struct lupe_session *s, int on)
 {
-	s->no_inline = !on;
+	if (completer(s))
+		lupe_completer_set_inline(s->completer, on);
 }
 
 int lupe_session_callchain(struct lupe_session *s, struct lupe_thread *t,
 			   const struct lupe_sample *sample, const uint64_t **ips, uint64_t *nr)
 {
-	int n = 0;
-
-	if (lupe_unwind_wanted(sample)) {
-		if (!s->unwinder)
-			s->unwinder = lupe_unwinder_new();
-		if (s->unwinder)
-			n = lupe_callchain_complete(s->unwinder, t, sample, s->cc, (int)ARRAY_SIZE(s->cc));
-	}
-	if (n <= 0) {
-		*ips = sample->callchain;
-		*nr = sample->nr_callchain;
-		return 0;
-	}
-	*ips = s->cc;
-	*nr = (uint64_t)n;
-	return 1;
-}
-
-static struct lupe_srcline *srcline_cache(struct lupe_session *s)
-{
-	if (!s->srcline)
-		s->srcline = lupe_srcline_new();
-	return s->srcline;
-}
-
-/* The inlined frames that frames[n] stands for, in its place; returns how many it became. */
-static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int n, int max)
-{
-	struct lupe_frame base = frames[n];
-	const struct lupe_inline_frame *v;
-	struct lupe_srcline *c;
-	int k, i;
-
-	if (s->no_inline || base.kernel || !base.sym || !base.map || !(c = srcline_cache(s)))
-		return 1;
-	k = lupe_srcline_inlines(c, base.map->dso, base.vaddr, base.sym, &v);
-	for (i = 0; i < k && n + i < max; i++) {
-		frames[n + i] = base;
-		frames[n + i].sym = v[i].sym;
-		frames[n + i].inlined = (uint8_t)v[i].inlined;
-		frames[n + i].src_file = v[i].file;
-		frames[n + i].src_line = v[i].line;
-	}
-	return i ? i : 1;
+	*ips = sample->callchain;
+	*nr = sample->nr_callchain;
+	return completer(s) ? lupe_completer_chain(s->completer, t, sample, ips, nr) : 0;
 }
 
 int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f, const char **file,
 			 unsigned *line)
 {
-	struct lupe_srcline *c = srcline_cache(s);
+	return completer(s) ? lupe_completer_srcline(s->completer, f, file, line) : -ENOMEM;
+}
 
-	if (!c || !f->map || f->kernel)
-		return -ENOENT;
-	return lupe_srcline_find(c, f->map->dso, f->vaddr, file, line);
+int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f, char *buf,
+			      size_t size)
+{
+	return completer(s) ? lupe_completer_srcline_text(s->completer, f, buf, size) : -ENOMEM;
 }
 
 int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
@@ -333,7 +296,7 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			continue;
 		}
 		lupe_session_resolve_ip(s, t, ip, kernel, &frames[n]);
-		n += expand_inlines(s, frames, n, max);
+		n += s->completer ? lupe_completer_inlines(s->completer, frames, n, max) : 1;
 	}
 	return n;
 }

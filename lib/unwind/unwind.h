@@ -52,4 +52,34 @@ int lupe_callchain_complete(struct lupe_unwinder *u, struct lupe_thread *t,
 /* The value of perf register idx (PERF_REG_X86_*) in s, 0 when there, -ENOENT when not. */
 int lupe_unwind_reg(const struct lupe_sample *s, int idx, uint64_t *val);
 
+/*
+ * The completion of a session's samples: an unwinder, the source line and
+ * inline cache, and the completed chain's buffer. One per session.
+ */
+struct lupe_completer;
+
+struct lupe_completer *lupe_completer_new(void);
+void lupe_completer_delete(struct lupe_completer *c);
+/* Inlined functions as frames of their own (on by default). */
+void lupe_completer_set_inline(struct lupe_completer *c, int on);
+/*
+ * *ips and *nr (the sample's own chain on entry) become the completed chain
+ * when the sample has a user stack to unwind: returns 1 then, *ips in c
+ * and valid until the next call; else 0.
+ */
+int lupe_completer_chain(struct lupe_completer *c, struct lupe_thread *t,
+			 const struct lupe_sample *s, const uint64_t **ips, uint64_t *nr);
+/*
+ * frames[n] (a resolved user frame) becomes the inlined functions at its
+ * address, innermost first, then its own function, within max. Returns
+ * how many frames it now takes (1 when nothing was inlined there).
+ */
+int lupe_completer_inlines(struct lupe_completer *c, struct lupe_frame *frames, int n, int max);
+/* The source file and line of a resolved frame: 0 or -ENOENT. */
+int lupe_completer_srcline(struct lupe_completer *c, const struct lupe_frame *f,
+			   const char **file, unsigned *line);
+/* perf's srcline text of a frame, see lupe_session_srcline_text(). */
+int lupe_completer_srcline_text(struct lupe_completer *c, const struct lupe_frame *f, char *buf,
+				size_t size);
+
 #endif

@@ -133,6 +133,15 @@ LUPE_API void lupe_session_set_inline(struct lupe_session *s, int on);
 LUPE_API int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f,
 				  const char **file, unsigned *line);
 
+/*
+ * A frame's source line as perf prints it (script -F srcline, --sort
+ * srcline): "file.c:LINE" (the file's last component), "??:0" when the
+ * DSO does not say, "sym+OFFSET" (decimal) for the kernel. Returns what
+ * snprintf() returns.
+ */
+LUPE_API int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f,
+				       char *buf, size_t size);
+
 /* Resolve one address in the given cpumode (PERF_RECORD_MISC_*). */
 LUPE_API void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t,
 				      uint64_t ip, int kernel, struct lupe_frame *f);
