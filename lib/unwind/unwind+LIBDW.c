@@ -63,12 +63,17 @@ struct lupe_unwinder {
 	int nr, max;
 };
 
+/*
+ * No separate debug info for unwinding: .eh_frame (and a file's own
+ * .debug_frame) answer, as for perf's libunwind. Looking further would
+ * make libdw open and decompress a library's whole DWARF (libc's is tens
+ * of MiB) each time CFI runs out at the outermost frame.
+ */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					    debuglink_crc, debuginfo_file_name);
+	return -1;
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
