@@ -255,7 +255,7 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			 const struct lupe_sample *sample, uint8_t cpumode,
 			 struct lupe_frame *frames, int max)
 {
-	int n = 0, kernel = 0;
+	int n = 0, kernel = 0, unwound = 0;
 	const uint64_t *chain;
 	uint64_t nr;
 
@@ -283,7 +283,9 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			case PERF_CONTEXT_USER:
 			case PERF_CONTEXT_GUEST:
 			case PERF_CONTEXT_GUEST_USER:
+			case LUPE_CONTEXT_USER_UNWOUND:
 				kernel = 0;
+				unwound = ip == LUPE_CONTEXT_USER_UNWOUND;
 				break;
 			default:
 				/* perf drops a chain with a context it does not know */
@@ -296,7 +298,7 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			continue;
 		}
 		lupe_session_resolve_ip(s, t, ip, kernel, &frames[n]);
-		n += s->completer ? lupe_completer_inlines(s->completer, frames, n, max) : 1;
+		n += unwound && s->completer ? lupe_completer_inlines(s->completer, frames, n, max) : 1;
 	}
 	return n;
 }

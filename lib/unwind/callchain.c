@@ -35,7 +35,7 @@ int lupe_callchain_complete(struct lupe_unwinder *u, struct lupe_thread *t,
 		memcpy(out, s->callchain, nr * sizeof(*out));
 		n = (int)nr;
 	}
-	out[n++] = PERF_CONTEXT_USER;
+	out[n++] = LUPE_CONTEXT_USER_UNWOUND;
 	got = lupe_unwind_user(u, t, s, out + n, max - n);
 	if (got <= 0)
 		return got == -ENOTSUP ? 0 : n - 1;

@@ -9,8 +9,8 @@
  *
  * The narrow interface: lupe_callchain_complete() turns a sample's recorded
  * callchain (the kernel part, with exclude_callchain_user) into the whole
- * chain perf builds: the kernel entries, PERF_CONTEXT_USER, then the unwound
- * user addresses, innermost first. The first user address is the sampled
+ * chain perf builds: the kernel entries, LUPE_CONTEXT_USER_UNWOUND, then the
+ * unwound user addresses, innermost first. The first user address is the sampled
  * ip; the others are return addresses minus one, as perf gives them (so
  * that they fall in the calling line and inline context).
  */
@@ -42,7 +42,7 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 
 /*
  * The complete callchain of s into out (at most max entries): its recorded
- * entries, then PERF_CONTEXT_USER and the unwound user addresses. Returns
+ * entries, then LUPE_CONTEXT_USER_UNWOUND and the unwound user addresses. Returns
  * the number of entries, or 0 when the sample has no user stack to unwind
  * (its own callchain is the whole answer).
  */

@@ -189,12 +189,12 @@ static void test_unwind_self(void **state)
 		assert_int_equal(lupe_unwind_user(f->u, f->t, &f->s, again, 64), n);
 		assert_memory_equal(again, ips, n * sizeof(*ips));
 	}
-	/* the completed chain: the (empty) recorded part, PERF_CONTEXT_USER, the frames */
+	/* the completed chain: the (empty) recorded part, the unwound-user marker, the frames */
 	{
 		uint64_t cc[64];
 
 		assert_int_equal(lupe_callchain_complete(f->u, f->t, &f->s, cc, 64), n + 1);
-		assert_int_equal(cc[0], PERF_CONTEXT_USER);
+		assert_int_equal(cc[0], LUPE_CONTEXT_USER_UNWOUND);
 		assert_int_equal(cc[1], f->ip);
 	}
 	/* max is honoured */

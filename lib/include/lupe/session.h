@@ -76,6 +76,14 @@ struct lupe_frame {
 	unsigned src_line;           /* else NULL (lupe_session_srcline() finds it) */
 };
 
+/*
+ * In a completed callchain, the context marker before the unwound user
+ * part (PERF_CONTEXT_USER's meaning, and: these frames came from DWARF
+ * unwinding, so they get their inlined functions, as perf 6.1 gives them
+ * only there). Not a value the kernel writes.
+ */
+#define LUPE_CONTEXT_USER_UNWOUND ((uint64_t)-1024)
+
 /* Entries in a completed callchain at most: perf's 127 unwound frames and a kernel chain. */
 #define LUPE_SESSION_MAX_CHAIN 512
 
@@ -107,8 +115,8 @@ LUPE_API int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool
 /*
  * Resolve the sample's callchain (completed as lupe_session_callchain()
  * does; or its ip when it has none) into up to max frames, innermost
- * first, user frames followed by the functions inlined there (innermost
- * first, as perf shows them) unless lupe_session_set_inline(s, 0). Returns the number of frames. The frames
+ * first; unwound user frames become the functions inlined there
+ * (innermost first, as perf shows them) unless lupe_session_set_inline(s, 0). Returns the number of frames. The frames
  * point into the session and stay valid until it is deleted.
  */
 LUPE_API int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
@@ -117,8 +125,8 @@ LUPE_API int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 
 /*
  * The sample's whole callchain: with a user register set and stack copy
- * (--call-graph dwarf), its recorded (kernel) entries, PERF_CONTEXT_USER
- * and the unwound user addresses; else its own. *ips points into the
+ * (--call-graph dwarf), its recorded (kernel) entries,
+ * LUPE_CONTEXT_USER_UNWOUND and the unwound user addresses; else its own. *ips points into the
  * session (valid until the next call) or into the sample. Returns 1 when
  * the chain was completed by unwinding, else 0.
  */
