@@ -35,7 +35,7 @@ static const struct argp_option options[] = {
 	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (not built yet: text is shown)", 0 },
 	{ "children", KEY_CHILDREN, NULL, 0, "accumulate callers' overhead (the default with callchains)", 0 },
 	{ "no-children", KEY_NO_CHILDREN, NULL, 0, "show self overhead only", 0 },
-	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace (default comm,dso,sym)", 0 },
+	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace,srcline (default comm,dso,sym)", 0 },
 	{ "show-nr-samples", 'n', NULL, 0, "show the number of samples of each entry", 0 },
 	{ "percent-limit", KEY_PERCENT_LIMIT, "PCT", 0, "hide entries below PCT percent", 0 },
 	{ "call-graph", 'g', "MODE", OPTION_ARG_OPTIONAL,
@@ -136,7 +136,7 @@ static int in_id_list(const char *list, int id)
 
 static int parse_sort(const char *s, struct report_view *v)
 {
-	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace" };
+	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline" };
 	char *copy = strdup(s), *tok, *save;
 
 	v->nr_keys = 0;
@@ -147,7 +147,7 @@ static int parse_sort(const char *s, struct report_view *v)
 			if (!strcmp(tok, names[i]))
 				break;
 		if (i == sizeof(names) / sizeof(*names) || v->nr_keys == 8) {
-			error("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace)", tok);
+			error("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace,srcline)", tok);
 			free(copy);
 			return -1;
 		}

@@ -210,6 +210,7 @@ static const char *key_head(enum lupe_sort_key k)
 	case LUPE_SORT_SYM: return "Symbol";
 	case LUPE_SORT_CPU: return "CPU";
 	case LUPE_SORT_TRACE: return "Trace output";
+	case LUPE_SORT_SRCLINE: return "Source:Line";
 	}
 	return "";
 }
@@ -227,6 +228,7 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char 
 	case LUPE_SORT_SYM: sym_col(e, buf, size); break;
 	case LUPE_SORT_CPU: snprintf(buf, size, "%03d", e->cpu); break;
 	case LUPE_SORT_TRACE: snprintf(buf, size, "%s", e->trace ? e->trace : ""); break;
+	case LUPE_SORT_SRCLINE: snprintf(buf, size, "%s", e->srcline ? e->srcline : ""); break;
 	}
 }
 
@@ -320,9 +322,10 @@ void report_print_hists(FILE *fp, const struct report_view *v, const struct lupe
 		if (v->show_nr)
 			fprintf(fp, "  %12llu", (unsigned long long)e->nr_samples);
 		for (int k = 0; k < v->nr_keys; k++) {
-			/* perf pads every column but a last symbol or trace one */
+			/* perf pads every column but a last symbol, trace or srcline one */
 			int pad = k + 1 < v->nr_keys ||
-				  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE);
+				  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE &&
+				   v->keys[k] != LUPE_SORT_SRCLINE);
 
 			key_val(e, v->keys[k], buf, sizeof(buf));
 			if (v->keys[k] == LUPE_SORT_COMM)

@@ -58,6 +58,7 @@ struct rframe {
 	const struct lupe_symbol *sym;
 	uint64_t addr;
 	int kernel;
+	const char *srcline; /* with LUPE_SORT_SRCLINE */
 };
 
 struct stack {
@@ -276,7 +277,14 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
 
 			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
-							 f->sym ? 0 : f->map ? f->addr : f->ip, kernel };
+							 f->sym ? 0 : f->map ? f->addr : f->ip, kernel, NULL };
+			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
+				char buf[1024];
+
+				lupe_session_srcline_text(s, f, buf, sizeof(buf));
+				if (!(st->frames[i].srcline = intern(h, buf)))
+					return -ENOMEM;
+			}
 		}
 		st->nr_frames = (uint32_t)n;
 		if (n && h->frames[0].inlined) {
@@ -286,6 +294,13 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
 			st->self = st->frames[0];
 			st->self.sym = f.sym;
+			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
+				char buf[1024];
+
+				lupe_session_srcline_text(s, &f, buf, sizeof(buf));
+				if (!(st->self.srcline = intern(h, buf)))
+					return -ENOMEM;
+			}
 			while (st->self_depth + 1 < n && h->frames[st->self_depth + 1].ip == h->frames[0].ip)
 				st->self_depth++;
 		}
@@ -301,7 +316,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 /* ---- entries ---- */
 
 struct ekey {
-	const char *comm, *trace;
+	const char *comm, *trace, *srcline;
 	int pid, tid, cpu;
 	const struct lupe_dso *dso;
 	const struct lupe_symbol *sym;
@@ -323,6 +338,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 	k->cpu = m & (1u << LUPE_SORT_CPU) ? st->cpu : 0;
 	if (m & ((1u << LUPE_SORT_DSO) | (1u << LUPE_SORT_SYM)))
 		k->dso = f ? f->dso : NULL;
+	k->srcline = f && (m & (1u << LUPE_SORT_SRCLINE)) ? f->srcline : NULL;
 	if (f && (m & (1u << LUPE_SORT_SYM))) {
 		k->sym = f->sym;
 		k->addr = f->sym ? 0 : f->addr;
@@ -334,7 +350,7 @@ static uint64_t key_hash(const struct ekey *k)
 	uint64_t h = mix((uintptr_t)k->trace, (uintptr_t)k->comm);
 
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
-	h = mix(h, (uint64_t)(uint32_t)k->cpu);
+	h = mix(h, (uint64_t)(uint32_t)k->cpu ^ (uintptr_t)k->srcline);
 	/* perf compares DSOs by short name and symbols by address range */
 	h = mix(h, k->dso ? lupe_phash_str(k->dso->short_name) : 0);
 	h = mix(h, k->sym ? k->sym->start ^ (k->sym->end << 1) : 0);
@@ -365,6 +381,7 @@ static int entry_eq(const void *item, const void *key)
 
 	return !((m & (1u << LUPE_SORT_COMM) && e->comm != k->comm) ||
 		 (m & (1u << LUPE_SORT_TRACE) && e->trace != k->trace) ||
+		 (m & (1u << LUPE_SORT_SRCLINE) && e->srcline != k->srcline) ||
 		 (m & (1u << LUPE_SORT_PID) && e->tid != k->pid) ||
 		 (m & (1u << LUPE_SORT_TID) && e->tid != k->tid) ||
 		 (m & (1u << LUPE_SORT_CPU) && e->cpu != k->cpu) ||
@@ -397,6 +414,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 		e->dso = f->dso;
 		e->sym = f->sym;
 		e->addr = f->addr;
+		e->srcline = k->srcline;
 		e->kernel = f->kernel;
 	}
 	lupe_phash_fill(t, (void **)slot, hash, e);
@@ -546,6 +564,9 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (sort_mode_children && x->children != y->children)
 		return x->children > y->children ? -1 : 1;
+	/* source lines sort by name, as perf's srcline key compares them */
+	if (sort_mode_children && x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
+		return c;
 	/* perf breaks children ties by position on the stack, callers first */
 	if (sort_mode_children && x->depth != y->depth)
 		return x->depth > y->depth ? -1 : 1;
@@ -554,6 +575,8 @@ static int cmp_entry(const void *a, const void *b)
 	if (x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
 		return c;
 	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
+		return c;
+	if (x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
 		return c;
 	if ((c = strcmp(dso_name(x), dso_name(y))))
 		return c;
