@@ -80,6 +80,10 @@ static void read_build_ids(struct lupe_session *s)
 		if (memchr(name, 0, len) && name[0] == '/' && (dso = lupe_machine_findnew_dso(s->machine, name))) {
 			memcpy(dso->build_id, r.data, bsz);
 			dso->build_id_size = bsz;
+		} else if (memchr(name, 0, len) && !strcmp(name, "[kernel.kallsyms]")) {
+			/* for the kernel's DSO when its map comes: where its kallsyms copy is */
+			memcpy(s->machine->kernel_id, r.data, bsz);
+			s->machine->kernel_id_size = bsz;
 		}
 		p += r.header.size;
 	}

@@ -11,7 +11,8 @@
  *
  * Cost: a lookup is a CU search and a scope walk (microseconds once the CU
  * is parsed); answers are cached per (DSO, address) for the session, which
- * perf does too but after running addr2line(1) for each.
+ * perf does too but after running addr2line(1) for each. The first lookup
+ * in a DSO pays for libdw decompressing its DWARF (libc's: about 40 ms).
  */
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -260,13 +261,41 @@ static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, unsigned
 }
 
 /*
- * The name addr2line(1) gives the function at vaddr of path, as perf 6.1
- * runs it: for code from assembler files bfd names the function by an ELF
- * symbol it chooses among the aliases at that address (clone3 for
- * __clone3, __memcpy_* for __memmove_*), by rules that the symbol table's
- * order does not explain. Asked once per address of such code, which is
- * rare (string functions, syscall stubs, thread start). NULL when
- * addr2line is missing or says "??".
+ * The function addr2line(1) names at addr of an assembler CU, as bfd's
+ * DWARF reader chooses it: gas (2.40) writes one DW_TAG_subprogram per
+ * symbol of the file, aliases included (__clone3, __GI___clone3, clone3),
+ * and bfd takes the smallest that covers the address, the last one in the
+ * CU among equals. NULL when none covers it. (Checked against addr2line
+ * at three addresses of every assembler function of libc and ld.so.)
+ */
+static const char *asm_function(Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Die child;
+	const char *best = NULL;
+	Dwarf_Addr best_len = 0;
+
+	if (dwarf_child(cu, &child))
+		return NULL;
+	do {
+		Dwarf_Addr lo, hi;
+		const char *name;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &lo) ||
+		    dwarf_highpc(&child, &hi) || addr < lo || addr >= hi || !(name = die_name(&child)))
+			continue;
+		if (!best || hi - lo <= best_len) {
+			best = name;
+			best_len = hi - lo;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+	return best;
+}
+
+/*
+ * The name addr2line(1) gives the function at vaddr of path, for an
+ * assembler CU where asm_function() finds none: bfd then falls back to
+ * ELF symbols by rules of its own. Rare (it was never needed on the files
+ * tested). NULL when addr2line is missing or says "??".
  */
 static char *addr2line_function(const char *path, uint64_t vaddr)
 {
@@ -345,17 +374,21 @@ static struct addr_ent *lookup(struct lupe_srcline *c, const struct lupe_dso *ds
 		e->line = line;
 	}
 	/*
-	 * addr2line names a function of an assembler file by the ELF symbol
-	 * bfd finds for the address, not by the DW_TAG_subprogram gas made.
-	 * NEEDSWORK: bfd may do the same for a C function whose symbol starts
-	 * where it does; we keep DWARF's name there, which agrees with perf on
-	 * the files tested.
+	 * addr2line names a function of an assembler file by bfd's choice
+	 * among the DW_TAG_subprograms gas made for its aliases (see
+	 * asm_function()). NEEDSWORK: bfd may name a C function by an ELF
+	 * symbol that starts where it does; we keep DWARF's name there, which
+	 * agrees with perf on the files tested.
 	 */
 	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler) {
-		char *a2l = addr2line_function(dso->long_name, vaddr);
-		const char *name = intern_file(c, a2l);
+		const char *name = intern_file(c, asm_function(cu, vaddr - bias));
 
-		free(a2l);
+		if (!name) {
+			char *a2l = addr2line_function(dso->long_name, vaddr);
+
+			name = intern_file(c, a2l);
+			free(a2l);
+		}
 		if (!name)
 			goto out;
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "symbols/build-id.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 
@@ -120,8 +121,14 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 	struct lupe_symbol *out;
 	size_t n = 0;
 
+	size_t sorted = 1;
+
+	/* kallsyms comes sorted: then there is nothing to sort */
+	while (sorted < b->nr && b->v[sorted - 1].start <= b->v[sorted].start)
+		sorted++;
 	/* qsort is not stable; the tie-break on position in cmp_start makes it so. */
-	qsort(b->v, b->nr, sizeof(*b->v), cmp_start);
+	if (sorted < b->nr)
+		qsort(b->v, b->nr, sizeof(*b->v), cmp_start);
 	/* perf fixes kallsyms' ends before it drops aliases, ELF's after */
 	if (b->kallsyms)
 		fixup_end(b);
@@ -174,13 +181,14 @@ static int kallsyms_line(const char *p, const char *end, unsigned long long *add
 }
 
 /*
- * /proc/kallsyms, read in large blocks and parsed by hand: its 200,000
- * lines cost more in sscanf() than the kernel takes to print them.
+ * A kallsyms file (/proc/kallsyms or a copy), read in large blocks and
+ * parsed by hand: its 200,000 lines cost more in sscanf() than the kernel
+ * takes to print them.
  */
-static int load_kallsyms(struct lupe_dso *dso)
+static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
 {
 	struct symtab_build b = { .kallsyms = 1 };
-	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t size = 1 << 18, have = 0;
 	char *buf = malloc(size);
 	ssize_t n;
@@ -227,6 +235,30 @@ static int load_kallsyms(struct lupe_dso *dso)
 		err = lupe_symtab_finish(&b, dso);
 	lupe_symtab_build_free(&b);
 	return err;
+}
+
+void lupe_dso_set_kernel_build_id(struct lupe_dso *dso, const uint8_t *id, int size)
+{
+	if (size < 0 || size > (int)sizeof(dso->kernel_id))
+		return;
+	memcpy(dso->kernel_id, id, (size_t)size);
+	dso->kernel_id_size = size;
+}
+
+/* The copy perf's record keeps of the recorded kernel's kallsyms, else this kernel's. */
+static int load_kallsyms(struct lupe_dso *dso)
+{
+	const char *home = getenv("HOME");
+	char path[4096], hex[41];
+
+	if (home && dso->kernel_id_size > 0) {
+		lupe_build_id_hex(dso->kernel_id, dso->kernel_id_size, hex);
+		if (snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) <
+			    (int)sizeof(path) &&
+		    !load_kallsyms_file(dso, path))
+			return 0;
+	}
+	return load_kallsyms_file(dso, "/proc/kallsyms");
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME" per line, in hex, as JITs write it. */
