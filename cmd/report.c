@@ -9,6 +9,7 @@
 #include <lupe/hist.h>
 #include <lupe/report.h>
 #include <lupe/session.h>
+#include <lupe/unwind.h>
 #include "builtin.h"
 #include "header.h"
 #include "hist.h"
@@ -16,12 +17,12 @@
 
 enum {
 	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
-	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI,
+	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI, KEY_INLINE, KEY_NO_INLINE,
 };
 
 struct report_opts {
 	const char *input;
-	int force, header, header_only;
+	int force, header, header_only, no_inline;
 	int cg_pending;
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
 	struct report_print_opts print;
@@ -34,7 +35,7 @@ static const struct argp_option options[] = {
 	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (not built yet: text is shown)", 0 },
 	{ "children", KEY_CHILDREN, NULL, 0, "accumulate callers' overhead (the default with callchains)", 0 },
 	{ "no-children", KEY_NO_CHILDREN, NULL, 0, "show self overhead only", 0 },
-	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace (default comm,dso,sym)", 0 },
+	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace,srcline (default comm,dso,sym)", 0 },
 	{ "show-nr-samples", 'n', NULL, 0, "show the number of samples of each entry", 0 },
 	{ "percent-limit", KEY_PERCENT_LIMIT, "PCT", 0, "hide entries below PCT percent", 0 },
 	{ "call-graph", 'g', "MODE", OPTION_ARG_OPTIONAL,
@@ -46,6 +47,8 @@ static const struct argp_option options[] = {
 	{ "pid", KEY_PID, "LIST", 0, "only these process ids", 0 },
 	{ "tid", KEY_TID, "LIST", 0, "only these thread ids", 0 },
 	{ "symbols", KEY_SYMBOLS, "LIST", 0, "only these symbols", 0 },
+	{ "inline", KEY_INLINE, NULL, 0, "show inlined functions in callchains (the default)", 0 },
+	{ "no-inline", KEY_NO_INLINE, NULL, 0, "do not show inlined functions in callchains", 0 },
 	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
 	{ "header-only", KEY_HEADER_ONLY, NULL, 0, "show only the data header", 0 },
 	{ 0 }
@@ -81,6 +84,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_TID: o->rep.tids = arg; return 0;
 	case KEY_SYMBOLS: o->rep.symbols = arg; return 0;
 	case KEY_HEADER: o->header = 1; return 0;
+	case KEY_INLINE: o->no_inline = 0; return 0;
+	case KEY_NO_INLINE: o->no_inline = 1; return 0;
 	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
@@ -114,6 +119,9 @@ static int report(struct report_opts *o)
 	s = lupe_session_new(o->input, o->force);
 	if (!s)
 		return 1;
+	lupe_session_set_inline(s, !o->no_inline);
+	if (lupe_unwind_install(s) == -ENOMEM)
+		die("out of memory");
 	f = lupe_session_file(s);
 	if (o->header || o->header_only)
 		print_header(stdout, f, o->input, 1);

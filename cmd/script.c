@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/session.h>
+#include <lupe/unwind.h>
 #include "builtin.h"
 #include "header.h"
 #include "script.h"
@@ -11,11 +12,11 @@
 struct script_opts {
 	const char *input;
 	int force;
-	int header;
+	int header, no_inline;
 	const char *fields;
 };
 
-enum { KEY_HEADER = 0x100, KEY_HEADER_ONLY };
+enum { KEY_HEADER = 0x100, KEY_HEADER_ONLY, KEY_INLINE, KEY_NO_INLINE };
 
 static const struct argp_option options[] = {
 	{ "input", 'i', "FILE", 0, "input file name (default: perf.data; - reads stdin)", 0 },
@@ -23,6 +24,8 @@ static const struct argp_option options[] = {
 	{ "fields", 'F', "FIELDS", 0,
 	  "fields to print: comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace", 0 },
 	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
+	{ "inline", KEY_INLINE, NULL, 0, "show inlined functions in callchains (the default)", 0 },
+	{ "no-inline", KEY_NO_INLINE, NULL, 0, "do not show inlined functions in callchains", 0 },
 	{ 0 }
 };
 
@@ -42,6 +45,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case KEY_HEADER:
 		o->header = 1;
+		return 0;
+	case KEY_INLINE:
+	case KEY_NO_INLINE:
+		o->no_inline = key == KEY_NO_INLINE;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -93,6 +100,9 @@ int cmd_script(int argc, char **argv)
 	s = lupe_session_new(o.input, o.force);
 	if (!s)
 		return 1; /* the library said why */
+	lupe_session_set_inline(s, !o.no_inline);
+	if (lupe_unwind_install(s) == -ENOMEM)
+		die("out of memory");
 	{
 		char why[256];
 		const char *bad = script_check_fields(&st.p, s, why, sizeof(why));

@@ -171,33 +171,90 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 	fputc('\n', g->fp);
 }
 
+/* A chain that ends at a node with hits, for flat and folded output. */
+struct flat_path {
+	uint64_t hit;
+	size_t seq;
+	int depth;
+	const struct lupe_cc_node **nodes;
+};
+
+struct flat_set {
+	struct flat_path *v;
+	size_t nr, cap;
+};
+
+/* Post-order, as perf's __sort_chain_flat() inserts them. */
+static void collect_flat_paths(struct gctx *g, const struct lupe_cc_node **path, int depth,
+			       const struct lupe_cc_node *n, struct flat_set *set)
+{
+	path[depth++] = n;
+	if (depth < 1024)
+		for (const struct lupe_cc_node *c = n->child; c; c = c->next)
+			collect_flat_paths(g, path, depth, c, set);
+	if (!n->hit || n->hit < g->min_hit)
+		return;
+	if (set->nr == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 64;
+		struct flat_path *v = realloc(set->v, cap * sizeof(*v));
+
+		if (!v)
+			return;
+		set->v = v;
+		set->cap = cap;
+	}
+	set->v[set->nr].nodes = malloc(depth * sizeof(*path));
+	if (!set->v[set->nr].nodes)
+		return;
+	memcpy(set->v[set->nr].nodes, path, depth * sizeof(*path));
+	set->v[set->nr].depth = depth;
+	set->v[set->nr].hit = n->hit;
+	set->v[set->nr].seq = set->nr;
+	set->nr++;
+}
+
+/* Largest first; equal ones in the order they came (perf's rb tree puts them right). */
+static int cmp_flat(const void *a, const void *b)
+{
+	const struct flat_path *x = a, *y = b;
+
+	if (x->hit != y->hit)
+		return x->hit > y->hit ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, int depth,
 			     const struct lupe_cc_node *n, int folded)
 {
+	struct flat_set set = { 0 };
 	char name[1024];
 
-	path[depth++] = n;
-	if (n->hit && n->hit >= g->min_hit) {
+	collect_flat_paths(g, path, depth, n, &set);
+	qsort(set.v, set.nr, sizeof(*set.v), cmp_flat);
+	for (size_t k = 0; k < set.nr; k++) {
+		const struct flat_path *fp = &set.v[k];
+		int d = fp->depth;
+
 		if (folded) {
-			fprintf(g->fp, "%.2f%% ", pct(n->hit, g->total));
-			for (int i = 1; i < depth; i++) {
-				node_name(path[i], name, sizeof(name));
+			fprintf(g->fp, "%.2f%% ", pct(fp->hit, g->total));
+			for (int i = 1; i < d; i++) {
+				node_name(fp->nodes[i], name, sizeof(name));
 				fprintf(g->fp, "%s%s", i > 1 ? ";" : "", name);
 			}
 			fputc('\n', g->fp);
 		} else {
-			fprintf(g->fp, "           %.2f%%\n", pct(n->hit, g->total));
-			for (int i = 1; i < depth; i++) {
-				node_name(path[i], name, sizeof(name));
+			/* perf's flat value is the node's cumulated one, folded's its own hits */
+			fprintf(g->fp, "           %.2f%%\n", pct(fp->nodes[d - 1]->cumul, g->total));
+			for (int i = 1; i < d; i++) {
+				node_name(fp->nodes[i], name, sizeof(name));
 				fprintf(g->fp, "                %s\n", name);
 			}
 			fputc('\n', g->fp);
 		}
 	}
-	if (depth >= 1024)
-		return;
-	for (const struct lupe_cc_node *c = n->child; c; c = c->next)
-		print_flat_paths(g, path, depth, c, folded);
+	for (size_t k = 0; k < set.nr; k++)
+		free((void *)set.v[k].nodes);
+	free(set.v);
 }
 
 static const char *key_head(enum lupe_sort_key k)
@@ -210,6 +267,7 @@ static const char *key_head(enum lupe_sort_key k)
 	case LUPE_SORT_SYM: return "Symbol";
 	case LUPE_SORT_CPU: return "CPU";
 	case LUPE_SORT_TRACE: return "Trace output";
+	case LUPE_SORT_SRCLINE: return "Source:Line";
 	}
 	return "";
 }
@@ -227,6 +285,7 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char 
 	case LUPE_SORT_SYM: sym_col(e, buf, size); break;
 	case LUPE_SORT_CPU: snprintf(buf, size, "%03d", e->cpu); break;
 	case LUPE_SORT_TRACE: snprintf(buf, size, "%s", e->trace ? e->trace : ""); break;
+	case LUPE_SORT_SRCLINE: snprintf(buf, size, "%s", e->srcline ? e->srcline : ""); break;
 	}
 }
 
@@ -283,6 +342,10 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 			 */
 			if (v->keys[k] == LUPE_SORT_COMM && e->thread && e->thread->comm)
 				len = (int)strlen(e->thread->comm);
+			/* perf sizes an inlined function's column by its name alone */
+			if (v->keys[k] == LUPE_SORT_SYM && e->sym && len > 10 &&
+			    !strcmp(buf + len - 10, " (inlined)"))
+				len -= 10;
 			if (len > width[k])
 				width[k] = len;
 		}
@@ -317,9 +380,10 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 		if (po->show_nr)
 			fprintf(fp, "  %12llu", (unsigned long long)e->nr_samples);
 		for (int k = 0; k < v->nr_keys; k++) {
-			/* perf pads every column but a last symbol or trace one */
+			/* perf pads every column but a last symbol, trace or srcline one */
 			int pad = k + 1 < v->nr_keys ||
-				  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE);
+				  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE &&
+				   v->keys[k] != LUPE_SORT_SRCLINE);
 
 			key_val(e, v->keys[k], buf, sizeof(buf));
 			if (v->keys[k] == LUPE_SORT_COMM)

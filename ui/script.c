@@ -14,6 +14,7 @@ static const struct {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "period", SF_PERIOD }, { "trace", SF_TRACE },
+	{ "srcline", SF_SRCLINE },
 };
 
 int script_parse_fields(const char *spec, unsigned *fields, const char **bad)
@@ -131,7 +132,18 @@ static unsigned fields_for(const struct script_printer *p, const struct lupe_evs
 	return f;
 }
 
-static void print_frame(struct obuf *o, const struct lupe_frame *fr, unsigned f, int in_chain)
+/* "\n  FILE:LINE": a frame's source line as perf prints it. */
+static void print_srcline(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr)
+{
+	char buf[1024];
+	int n = lupe_session_srcline_text(s, fr, buf, sizeof(buf));
+
+	obuf_mem(o, "\n  ", 3);
+	obuf_mem(o, buf, n < 0 ? 0 : n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static void print_frame(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr,
+			unsigned f, int in_chain)
 {
 	if (f & SF_IP) {
 		obuf_ch(o, in_chain ? '\t' : ' ');
@@ -139,7 +151,14 @@ static void print_frame(struct obuf *o, const struct lupe_frame *fr, unsigned f,
 	}
 	if (f & SF_SYM) {
 		obuf_ch(o, ' ');
-		if (fr->sym) {
+		if (fr->sym && fr->inlined) {
+			/* perf: "NAME+0xOFF (inlined)" in place of the DSO */
+			obuf_mem(o, fr->sym->name, strlen(fr->sym->name) - strlen(" (inlined)"));
+			if (f & SF_SYMOFF) {
+				obuf_mem(o, "+0x", 3);
+				obuf_hex(o, fr->vaddr - fr->sym->start, 0);
+			}
+		} else if (fr->sym) {
 			obuf_str(o, fr->sym->name);
 			if (f & SF_SYMOFF) {
 				obuf_mem(o, "+0x", 3);
@@ -149,11 +168,15 @@ static void print_frame(struct obuf *o, const struct lupe_frame *fr, unsigned f,
 			obuf_mem(o, "[unknown]", 9);
 		}
 	}
-	if (f & SF_DSO) {
+	if ((f & SF_DSO) && !(fr->sym && fr->inlined)) {
 		obuf_mem(o, " (", 2);
 		obuf_str(o, fr->map ? lupe_dso_long_name(fr->map->dso) : "[unknown]");
 		obuf_ch(o, ')');
 	}
+	if (f & SF_SRCLINE)
+		print_srcline(o, s, fr);
+	if (fr->sym && fr->inlined && (f & (SF_DSO | SF_SRCLINE)))
+		obuf_mem(o, " (inlined)", 10);
 	if (in_chain)
 		obuf_ch(o, '\n');
 }
@@ -220,16 +243,16 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 			obuf_mem(o, buf, n);
 		}
 	}
-	if (f & (SF_IP | SF_SYM | SF_DSO)) {
+	if (f & (SF_IP | SF_SYM | SF_DSO | SF_SRCLINE)) {
 		int n = lupe_session_resolve(s, thread, sample, cpumode, p->frames,
 					     (int)(sizeof(p->frames) / sizeof(*p->frames)));
 
 		if (has_chain) {
 			obuf_ch(o, '\n');
 			for (int i = 0; i < n; i++)
-				print_frame(o, &p->frames[i], f, 1);
+				print_frame(o, s, &p->frames[i], f, 1);
 		} else if (n) {
-			print_frame(o, &p->frames[0], f, 0);
+			print_frame(o, s, &p->frames[0], f, 0);
 		}
 	}
 	obuf_ch(o, '\n');

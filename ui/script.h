@@ -19,6 +19,7 @@ enum script_field {
 	SF_DSO = 1 << 9,
 	SF_PERIOD = 1 << 10,
 	SF_TRACE = 1 << 11,
+	SF_SRCLINE = 1 << 12,
 };
 
 struct script_printer {

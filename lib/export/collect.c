@@ -16,6 +16,7 @@
 #include <lupe/export.h>
 #include <lupe/evlist.h>
 #include <lupe/session.h>
+#include <lupe/unwind.h>
 #include "export/profile.h"
 #include "symbols/symbols.h"
 #include "util/phash.h"
@@ -372,7 +373,10 @@ struct lupe_profile *lupe_profile_collect(const char *path, const struct lupe_co
 		collect_free(c);
 		return err_ptr(err);
 	}
-	err = lupe_session_process(s, &c->tool);
+	/* --call-graph dwarf: stacks are keyed and resolved on the unwound chains */
+	err = lupe_unwind_install(s);
+	if (!err || err == -ENOTSUP)
+		err = lupe_session_process(s, &c->tool);
 	if (!err)
 		err = c->err;
 	st = lupe_session_stats(s);

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <lupe/symbols.h>
 #include "export/profile.h"
 #include "util/util.h"
 
@@ -70,7 +71,11 @@ size_t lupe_profile_folded_name(const struct lupe_profile *p, uint32_t func, cha
 	 * last ")": a DSO named "/x (deleted)" leaves "sym (/x" as the symbol
 	 * and "deleted)" as the DSO. Do the same to the same text.
 	 */
-	snprintf(line, sizeof(line), "%s (%s)", sym, dso);
+	/* an inlined function's frame reads "NAME (inlined)", in place of "sym (dso)" */
+	if (lupe_symbol_inlined(&(struct lupe_symbol){ .name = sym }))
+		snprintf(line, sizeof(line), "%s", sym);
+	else
+		snprintf(line, sizeof(line), "%s (%s)", sym, dso);
 	for (sep = strstr(line, " ("), mod = NULL; sep; sep = strstr(sep + 1, " ("))
 		mod = sep;
 	*mod = 0; /* there is one: the format put it there */

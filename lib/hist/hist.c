@@ -59,6 +59,7 @@ struct rframe {
 	uint64_t addr;
 	uint64_t ip; /* as recorded: keys an unresolved callchain entry, as perf keys it */
 	int kernel;
+	const char *srcline; /* with LUPE_SORT_SRCLINE */
 };
 
 struct stack {
@@ -72,6 +73,8 @@ struct stack {
 	uint32_t nr_ips, nr_frames;
 	const uint64_t *ips;
 	struct rframe *frames;
+	struct rframe self; /* the entry itself when frames[0] is an inlined function */
+	int self_depth;     /* then: the frames the sampled ip became, less one */
 	uint64_t period, count;
 	struct stack *next_made; /* in the order stacks were first seen */
 };
@@ -212,7 +215,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 {
 	const char *trace = trace_text && (h->keymask & (1u << LUPE_SORT_TRACE)) ? intern(h, trace_text) : NULL;
 	const uint64_t *ips = sample->callchain;
-	uint32_t nr = (uint32_t)sample->nr_callchain;
+	uint32_t nr = (uint32_t)sample->nr_callchain; /* completed by the session's callchain step */
 	const char *comm = thread_comm(h, t);
 	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
 	uint32_t gen = lupe_thread_maps_gen(t);
@@ -280,9 +283,33 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
 
 			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
-							 f->sym ? 0 : f->map ? f->addr : f->ip, f->ip, kernel };
+							 f->sym ? 0 : f->map ? f->addr : f->ip, f->ip, kernel, NULL };
+			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
+				char buf[1024];
+
+				lupe_session_srcline_text(s, f, buf, sizeof(buf));
+				if (!(st->frames[i].srcline = intern(h, buf)))
+					return -ENOMEM;
+			}
 		}
 		st->nr_frames = (uint32_t)n;
+		if (n && h->frames[0].inlined) {
+			/* perf's entry is the sample's own symbol; its chain starts inlined */
+			struct lupe_frame f;
+
+			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
+			st->self = st->frames[0];
+			st->self.sym = f.sym;
+			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
+				char buf[1024];
+
+				lupe_session_srcline_text(s, &f, buf, sizeof(buf));
+				if (!(st->self.srcline = intern(h, buf)))
+					return -ENOMEM;
+			}
+			while (st->self_depth + 1 < n && h->frames[st->self_depth + 1].ip == h->frames[0].ip)
+				st->self_depth++;
+		}
 	}
 	lupe_phash_fill(&h->stacks, (void **)slot, hash, st);
 	if (!h->last_made)
@@ -295,7 +322,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 /* ---- entries ---- */
 
 struct ekey {
-	const char *comm, *trace;
+	const char *comm, *trace, *srcline;
 	int pid, tid, cpu;
 	const struct lupe_dso *dso;
 	const struct lupe_symbol *sym;
@@ -323,6 +350,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 	k->cpu = m & (1u << LUPE_SORT_CPU) ? st->cpu : 0;
 	if (m & ((1u << LUPE_SORT_DSO) | (1u << LUPE_SORT_SYM)))
 		k->dso = f ? f->dso : NULL;
+	k->srcline = f && (m & (1u << LUPE_SORT_SRCLINE)) ? f->srcline : NULL;
 	if (f && (m & (1u << LUPE_SORT_SYM))) {
 		k->sym = f->sym;
 		k->addr = f->sym ? 0 : chain ? f->ip : f->addr;
@@ -334,7 +362,7 @@ static uint64_t key_hash(const struct ekey *k)
 	uint64_t h = mix((uintptr_t)k->trace, (uintptr_t)k->comm);
 
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
-	h = mix(h, (uint64_t)(uint32_t)k->cpu);
+	h = mix(h, (uint64_t)(uint32_t)k->cpu ^ (uintptr_t)k->srcline);
 	/* perf compares DSOs by short name and symbols by address range */
 	h = mix(h, k->dso ? lupe_phash_str(k->dso->short_name) : 0);
 	h = mix(h, k->sym ? k->sym->start ^ (k->sym->end << 1) : 0);
@@ -350,6 +378,10 @@ static int same_sym(const struct lupe_hist_entry *e, const struct ekey *k)
 {
 	if (!e->sym || !k->sym)
 		return !e->sym && !k->sym && e->addr == k->addr;
+	if (e->sym != k->sym && (lupe_symbol_inlined(e->sym) || lupe_symbol_inlined(k->sym)) &&
+	    (strcmp(e->sym->name, k->sym->name) ||
+	     !(e->sym->start <= k->sym->end && e->sym->end >= k->sym->start)))
+		return 0;
 	return e->sym == k->sym || (e->sym->start == k->sym->start && e->sym->end == k->sym->end);
 }
 
@@ -361,6 +393,7 @@ static int entry_eq(const void *item, const void *key)
 
 	return !((m & (1u << LUPE_SORT_COMM) && e->comm != k->comm) ||
 		 (m & (1u << LUPE_SORT_TRACE) && e->trace != k->trace) ||
+		 (m & (1u << LUPE_SORT_SRCLINE) && e->srcline != k->srcline) ||
 		 (m & (1u << LUPE_SORT_PID) && e->tid != k->pid) ||
 		 (m & (1u << LUPE_SORT_TID) && e->tid != k->tid) ||
 		 (m & (1u << LUPE_SORT_CPU) && e->cpu != k->cpu) ||
@@ -393,6 +426,7 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 		e->dso = f->dso;
 		e->sym = f->sym;
 		e->addr = f->sym || !(k->keymask & (1u << LUPE_SORT_SYM)) ? f->addr : k->addr;
+		e->srcline = k->srcline;
 		e->kernel = f->kernel;
 	}
 	lupe_phash_fill(t, (void **)slot, hash, e);
@@ -401,6 +435,9 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 
 static int same_node(const struct lupe_cc_node *n, const struct rframe *f)
 {
+	if (n->sym && f->sym && n->sym != f->sym &&
+	    (lupe_symbol_inlined(n->sym) || lupe_symbol_inlined(f->sym)))
+		return !strcmp(n->sym->name, f->sym->name); /* perf matches inlined frames by name */
 	if (n->sym || f->sym)
 		return n->sym == f->sym;
 	return n->addr == f->addr && n->dso == f->dso;
@@ -437,13 +474,15 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		     struct lupe_hist_entry **seen)
 {
 	int n = (int)st->nr_frames, nseen = 0, caller = h->opts.caller;
+	const struct rframe *self;
 	struct ekey k;
 	struct lupe_hist_entry *e;
 
 	if (!n)
 		return 0;
-	make_key(h, st, &st->frames[0], 0, &k);
-	e = findnew_entry(h, t, &k, &st->frames[0], st);
+	self = st->self.sym ? &st->self : &st->frames[0];
+	make_key(h, st, self, 0, &k);
+	e = findnew_entry(h, t, &k, self, st);
 	if (!e)
 		return -ENOMEM;
 	e->self += st->period;
@@ -454,13 +493,23 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		return -ENOMEM;
 	if (!h->opts.children)
 		return 0;
-	/* Children: every distinct entry on the stack gets the period once. */
+	/*
+	 * Children: every distinct entry on the stack gets the period once:
+	 * the sample's own (above), then each frame's, the innermost and
+	 * then outermost first: a recursive entry's chain starts at its
+	 * outermost call. Inlined frames at the sample's ip count too, as
+	 * perf counts them.
+	 */
 	seen[nseen++] = e;
-	for (int i = 0; i < n; i++) {
+	if (st->self.sym && st->self_depth > e->depth)
+		e->depth = st->self_depth;
+	for (int r = 0; r < n; r++) {
+		int at = r == 0 ? 0 : n - r;
+		const struct rframe *f = &st->frames[at];
 		int dup = 0;
 
-		make_key(h, st, &st->frames[i], 1, &k);
-		e = findnew_entry(h, t, &k, &st->frames[i], st);
+		make_key(h, st, f, 1, &k);
+		e = findnew_entry(h, t, &k, f, st);
 		if (!e)
 			return -ENOMEM;
 		for (int j = 0; j < nseen && !dup; j++)
@@ -469,12 +518,12 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 			continue;
 		seen[nseen++] = e;
 		e->children += st->period;
-		if (i > e->depth)
-			e->depth = i;
+		if (at > e->depth)
+			e->depth = at;
 		if (!h->opts.callchain)
 			continue;
-		if (i == 0 ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
-		    chain_add(h, e, st->frames, i, caller ? -1 : 1, caller ? i + 1 : n - i, st->period))
+		if (at == 0 ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
+		    chain_add(h, e, st->frames, at, caller ? -1 : 1, caller ? at + 1 : n - at, st->period))
 			return -ENOMEM;
 	}
 	return 0;
@@ -529,6 +578,9 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 
 	if (sort_mode_children && x->children != y->children)
 		return x->children > y->children ? -1 : 1;
+	/* source lines sort by name, as perf's srcline key compares them */
+	if (sort_mode_children && x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
+		return c;
 	/* perf breaks children ties by position on the stack, callers first */
 	if (sort_mode_children && x->depth != y->depth)
 		return x->depth > y->depth ? -1 : 1;
@@ -537,6 +589,8 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 	if (x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
 		return c;
 	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
+		return c;
+	if (x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
 		return c;
 	if ((c = strcmp(dso_name(x), dso_name(y))))
 		return c;

@@ -54,7 +54,7 @@ static int in_id_list(const char *list, int id)
 
 static int parse_sort(const char *s, struct lupe_report_view *v)
 {
-	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace" };
+	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline" };
 	char *copy = strdup(s), *tok, *save;
 
 	if (!copy)
@@ -67,7 +67,7 @@ static int parse_sort(const char *s, struct lupe_report_view *v)
 			if (!strcmp(tok, names[i]))
 				break;
 		if (i == ARRAY_SIZE(names) || v->nr_keys == 8) {
-			pr_err("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace)", tok);
+			pr_err("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace,srcline)", tok);
 			free(copy);
 			return -EINVAL;
 		}

@@ -23,6 +23,8 @@ struct machine {
 	struct lupe_maps *kmaps;
 	struct phash dsos;    /* by long_name */
 	uint32_t next_gen;
+	uint8_t kernel_id[20]; /* the recorded kernel's build-id (the file's header), if known */
+	int kernel_id_size;
 };
 
 struct machine *lupe_machine_new(void);

@@ -8,6 +8,7 @@
  * ordering queue's chunks only while they wait. Nothing is allocated per
  * record: the completed callchain lives in one session buffer.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/session.h>
@@ -18,12 +19,11 @@
 #include "session/ordered.h"
 #include "sampling/sample.h"
 #include "symbols/symbols.h"
+#include "symbols/srcline.h"
 #include "util/util.h"
 
 /* live data: a record may come this late behind the newest one (perf top's idea) */
 #define LIVE_WINDOW_NS 1000000000ULL
-/* frames a user-stack unwinder may add to a sample's callchain */
-#define UNWIND_MAX 256
 
 struct rcache_ent {
 	const void *maps;
@@ -43,10 +43,12 @@ struct lupe_session {
 	struct lupe_ordered *oe;
 	struct rcache_ent *rc;
 	size_t rc_cap, rc_nr;
-	uint64_t *chain;             /* the completed callchain of the current sample */
-	size_t chain_cap;
+	uint64_t chain[LUPE_SESSION_MAX_CHAIN]; /* the completed callchain of the current sample */
 	lupe_unwind_fn unwind;
 	void *unwind_arg;
+	void (*unwind_release)(void *arg);
+	struct lupe_srcline *srcline; /* source lines and inlined frames, made on first use */
+	int no_inline;
 	int stop;
 };
 
@@ -78,6 +80,10 @@ static void read_build_ids(struct lupe_session *s)
 		if (memchr(name, 0, len) && name[0] == '/' && (dso = lupe_machine_findnew_dso(s->machine, name))) {
 			memcpy(dso->build_id, r.data, bsz);
 			dso->build_id_size = bsz;
+		} else if (memchr(name, 0, len) && !strcmp(name, "[kernel.kallsyms]")) {
+			/* for the kernel's DSO when its map comes: where its kallsyms copy is */
+			memcpy(s->machine->kernel_id, r.data, bsz);
+			s->machine->kernel_id_size = bsz;
 		}
 		p += r.header.size;
 	}
@@ -139,7 +145,9 @@ void lupe_session_delete(struct lupe_session *s)
 		return;
 	lupe_ordered_delete(s->oe);
 	free(s->rc);
-	free(s->chain);
+	if (s->unwind_release)
+		s->unwind_release(s->unwind_arg);
+	lupe_srcline_delete(s->srcline);
 	lupe_machine_delete(s->machine);
 	lupe_source_delete(s->own);
 	free(s);
@@ -160,10 +168,14 @@ const struct lupe_session_stats *lupe_session_stats(const struct lupe_session *s
 	return &s->stats;
 }
 
-void lupe_session_set_unwinder(struct lupe_session *s, lupe_unwind_fn fn, void *arg)
+void lupe_session_set_unwinder(struct lupe_session *s, lupe_unwind_fn fn, void *arg,
+			       void (*release)(void *arg))
 {
+	if (s->unwind_release)
+		s->unwind_release(s->unwind_arg);
 	s->unwind = fn;
 	s->unwind_arg = arg;
+	s->unwind_release = release;
 }
 
 /* ---- the resolve cache: (address space, ip) -> frame ---- */
@@ -248,13 +260,82 @@ void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint
 	s->rc_nr++;
 }
 
+/* ---- source lines and inlined frames (symbols/srcline.h) ---- */
+
+static struct lupe_srcline *srcline(struct lupe_session *s)
+{
+	if (!s->srcline)
+		s->srcline = lupe_srcline_new();
+	return s->srcline;
+}
+
+void lupe_session_set_inline(struct lupe_session *s, int on)
+{
+	s->no_inline = !on;
+}
+
+/*
+ * frames[n] (a resolved unwound user frame) becomes the inlined functions
+ * at its address, innermost first, then its own function, within max.
+ * Returns how many frames it now takes (1 when nothing was inlined there).
+ */
+static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int n, int max)
+{
+	struct lupe_frame base = frames[n];
+	const struct lupe_inline_frame *v;
+	int k, i;
+
+	if (s->no_inline || base.kernel || !base.sym || !base.map || !srcline(s))
+		return 1;
+	k = lupe_srcline_inlines(s->srcline, base.map->dso, base.vaddr, base.sym, &v);
+	for (i = 0; i < k && n + i < max; i++) {
+		frames[n + i] = base;
+		frames[n + i].sym = v[i].sym;
+		frames[n + i].inlined = (uint8_t)v[i].inlined;
+		frames[n + i].src_file = v[i].file;
+		frames[n + i].src_line = v[i].line;
+	}
+	return i ? i : 1;
+}
+
+int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f, const char **file,
+			 unsigned *line)
+{
+	if (!f->map || f->kernel)
+		return -ENOENT;
+	if (!srcline(s))
+		return -ENOMEM;
+	return lupe_srcline_find(s->srcline, f->map->dso, f->vaddr, file, line);
+}
+
+int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f, char *buf,
+			      size_t size)
+{
+	const char *file = f->src_file, *slash;
+	unsigned line = f->src_line;
+
+	if (f->kernel || !f->map)
+		return f->sym ? snprintf(buf, size, "%s+%llu", f->sym->name,
+					 (unsigned long long)(f->vaddr - f->sym->start))
+			      : snprintf(buf, size, "??:0");
+	if (!file && lupe_session_srcline(s, f, &file, &line))
+		file = NULL;
+	if (!file || !line)
+		return snprintf(buf, size, "??:0");
+	if ((slash = strrchr(file, '/')))
+		file = slash + 1;
+	return snprintf(buf, size, "%s:%u", file, line);
+}
+
 int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			 const struct lupe_sample *sample, uint8_t cpumode,
 			 struct lupe_frame *frames, int max)
 {
-	int n = 0, kernel = 0;
+	int n = 0, kernel = 0, unwound = 0;
+	const uint64_t *chain = sample->callchain;
+	uint64_t nr = sample->nr_callchain;
 
-	if (!sample->callchain || !sample->nr_callchain) {
+	if (!chain || !nr) {
 		if (max < 1)
 			return 0;
 		lupe_session_resolve_ip(s, t, sample->ip,
@@ -262,8 +343,8 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 					cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &frames[0]);
 		return 1;
 	}
-	for (uint64_t i = 0; i < sample->nr_callchain && n < max; i++) {
-		uint64_t ip = sample->callchain[i];
+	for (uint64_t i = 0; i < nr && n < max; i++) {
+		uint64_t ip = chain[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			switch (ip) {
@@ -277,7 +358,9 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			case PERF_CONTEXT_USER:
 			case PERF_CONTEXT_GUEST:
 			case PERF_CONTEXT_GUEST_USER:
+			case LUPE_CONTEXT_USER_UNWOUND:
 				kernel = 0;
+				unwound = ip == LUPE_CONTEXT_USER_UNWOUND;
 				break;
 			default:
 				/* perf drops a chain with a context it does not know */
@@ -289,7 +372,8 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			resolve_uncached(NULL, ip, 1, &frames[n++]);
 			continue;
 		}
-		lupe_session_resolve_ip(s, t, ip, kernel, &frames[n++]);
+		lupe_session_resolve_ip(s, t, ip, kernel, &frames[n]);
+		n += unwound ? expand_inlines(s, frames, n, max) : 1;
 	}
 	return n;
 }
@@ -301,29 +385,24 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
  * part and the user part the kernel recorded stay as they are (no copy);
  * a sample that carries user registers and stack (--call-graph dwarf, where
  * the kernel recorded no user part) gets the user frames of the installed
- * unwinder appended after PERF_CONTEXT_USER, in the session's buffer.
+ * unwinder appended after LUPE_CONTEXT_USER_UNWOUND, in the session's
+ * buffer. This is the one place where chains are completed; resolving
+ * adds the inlined functions of the unwound part.
  */
 int lupe_session_complete_callchain(struct lupe_session *s, struct lupe_thread *t,
 				    struct lupe_sample *sample)
 {
-	size_t nr = sample->callchain ? sample->nr_callchain : 0, need;
+	size_t nr = sample->callchain ? sample->nr_callchain : 0;
 	int n;
 
-	if (!s->unwind || !sample->user_regs || !sample->user_stack_size)
+	if (!s->unwind || !sample->user_regs || !sample->user_stack_size ||
+	    nr + 2 > LUPE_SESSION_MAX_CHAIN)
 		return 0;
-	need = nr + 1 + UNWIND_MAX;
-	if (need > s->chain_cap) {
-		uint64_t *c = realloc(s->chain, need * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		s->chain = c;
-		s->chain_cap = need;
-	}
 	if (nr)
 		memcpy(s->chain, sample->callchain, nr * sizeof(*s->chain));
-	s->chain[nr] = PERF_CONTEXT_USER;
-	n = s->unwind(s->unwind_arg, s, t, sample, s->chain + nr + 1, UNWIND_MAX);
+	s->chain[nr] = LUPE_CONTEXT_USER_UNWOUND;
+	n = s->unwind(s->unwind_arg, s, t, sample, s->chain + nr + 1,
+		      (int)(LUPE_SESSION_MAX_CHAIN - nr - 1));
 	if (n <= 0) {
 		if (n < 0)
 			s->stats.nr_unwind_errors++;

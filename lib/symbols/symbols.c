@@ -6,9 +6,12 @@
  */
 #include <ctype.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "symbols/build-id.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 
@@ -118,8 +121,13 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 	struct lupe_symbol *out;
 	size_t n = 0;
 
+	size_t sorted = 1;
+
+	/* kallsyms comes sorted: then there is nothing to sort */
+	while (sorted < b->nr && b->v[sorted - 1].start <= b->v[sorted].start)
+		sorted++;
 	/* qsort is not stable; the tie-break on position in cmp_start makes it so. */
-	if (b->nr) /* a binary without symbols: v is NULL, which qsort may not take */
+	if (sorted < b->nr)
 		qsort(b->v, b->nr, sizeof(*b->v), cmp_start);
 	/* perf fixes kallsyms' ends before it drops aliases, ELF's after */
 	if (b->kallsyms)
@@ -151,41 +159,106 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 	return 0;
 }
 
-static int load_kallsyms(struct lupe_dso *dso)
+/* One line of /proc/kallsyms: "ADDR TYPE NAME[\t[MODULE]]". Returns 0 when it is not one. */
+static int kallsyms_line(const char *p, const char *end, unsigned long long *addr, char *type,
+			 const char **name, size_t *len)
+{
+	unsigned long long a = 0;
+	const char *q;
+
+	for (; p < end && isxdigit((unsigned char)*p); p++)
+		a = a * 16 + (unsigned)(isdigit((unsigned char)*p) ? *p - '0' : (*p | 0x20) - 'a' + 10);
+	if (p + 3 > end || *p != ' ' || p[2] != ' ')
+		return 0;
+	*addr = a;
+	*type = p[1];
+	*name = p += 3;
+	for (q = p; q < end && *q != '\t' && *q != ' '; q++)
+		;
+	*len = (size_t)(q - p);
+	/* module symbols: NEEDSWORK per-module maps */
+	return *len && *len < 256 && !memchr(q, '[', (size_t)(end - q));
+}
+
+/*
+ * A kallsyms file (/proc/kallsyms or a copy), read in large blocks and
+ * parsed by hand: its 200,000 lines cost more in sscanf() than the kernel
+ * takes to print them.
+ */
+static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
 {
 	struct symtab_build b = { .kallsyms = 1 };
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t size = 1 << 18, have = 0;
+	char *buf = malloc(size);
+	ssize_t n;
 	int err = 0;
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[256];
-		int binding;
-
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (strchr(line, '[')) /* module symbols: NEEDSWORK per-module maps */
-			continue;
-		switch (toupper((unsigned char)type)) {
-		case 'T': case 'W': case 'D': case 'B':
-			break;
-		default:
-			continue;
-		}
-		binding = type == 'W' || type == 'w' ? STB_WEAK : isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-		if ((err = lupe_symtab_add(&b, addr, 0, name, strlen(name), binding)))
-			break;
+	if (fd < 0 || !buf) {
+		err = fd < 0 ? -errno : -ENOMEM;
+		if (fd >= 0)
+			close(fd);
+		free(buf);
+		return err;
 	}
-	fclose(f);
+	while (!err && (n = read(fd, buf + have, size - have)) > 0) {
+		char *p = buf, *end = buf + have + n, *nl;
+
+		while (!err && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+			unsigned long long addr;
+			const char *name;
+			size_t len;
+			char type;
+			int binding;
+
+			if (kallsyms_line(p, nl, &addr, &type, &name, &len)) {
+				switch (toupper((unsigned char)type)) {
+				case 'T': case 'W': case 'D': case 'B':
+					binding = type == 'W' || type == 'w' ? STB_WEAK :
+						  isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+					err = lupe_symtab_add(&b, addr, 0, name, len, binding);
+					break;
+				}
+			}
+			p = nl + 1;
+		}
+		have = (size_t)(end - p);
+		memmove(buf, p, have);
+		if (have == size)
+			have = 0; /* a line longer than the buffer: drop it */
+	}
+	close(fd);
+	free(buf);
 	if (!err && !b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */
 	if (!err)
 		err = lupe_symtab_finish(&b, dso);
 	lupe_symtab_build_free(&b);
 	return err;
+}
+
+void lupe_dso_set_kernel_build_id(struct lupe_dso *dso, const uint8_t *id, int size)
+{
+	if (size < 0 || size > (int)sizeof(dso->kernel_id))
+		return;
+	memcpy(dso->kernel_id, id, (size_t)size);
+	dso->kernel_id_size = size;
+}
+
+/* The copy perf's record keeps of the recorded kernel's kallsyms, else this kernel's. */
+static int load_kallsyms(struct lupe_dso *dso)
+{
+	const char *home = getenv("HOME");
+	char path[4096], hex[41];
+
+	if (home && dso->kernel_id_size > 0) {
+		lupe_build_id_hex(dso->kernel_id, dso->kernel_id_size, hex);
+		if (snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) <
+			    (int)sizeof(path) &&
+		    !load_kallsyms_file(dso, path))
+			return 0;
+	}
+	return load_kallsyms_file(dso, "/proc/kallsyms");
 }
 
 /* /tmp/perf-PID.map: "START SIZE NAME" per line, in hex, as JITs write it. */

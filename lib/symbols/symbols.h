@@ -27,6 +27,8 @@ struct lupe_dso {
 	int nr_loads;
 	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
 	unsigned seq;           /* order of creation: orders equal callchain branches as perf */
+	uint8_t kernel_id[20];  /* the kernel: its build-id in the file (perf's kallsyms copy) */
+	int kernel_id_size;
 	struct lupe_dso *next;
 };
 
@@ -48,6 +50,15 @@ int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const
 /* Sort, drop aliases as perf does (choose_best_symbol), fix up ends. */
 int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso);
 void lupe_symtab_build_free(struct symtab_build *b);
+
+/*
+ * The kernel's build-id as the file recorded it: its symbols then come from
+ * the copy of kallsyms perf keeps in its build-id cache
+ * (~/.debug/[kernel.kallsyms]/BUILDID/kallsyms) when there is one, a
+ * regular file read at disk speed where /proc/kallsyms makes the kernel
+ * print 100,000 lines; else from /proc/kallsyms.
+ */
+void lupe_dso_set_kernel_build_id(struct lupe_dso *dso, const uint8_t *id, int size);
 
 /* Load dso's symbols if that was not tried yet. Returns 0 or an error (logged at debug). */
 int lupe_dso_load(struct lupe_dso *dso);

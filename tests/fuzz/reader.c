@@ -3,7 +3,10 @@
  * libFuzzer target: any bytes as a perf.data, read by the session as report
  * and script read it. Symbol lookups read the system's files (kallsyms,
  * libc's debug info), which is slow and not driven by the input: they run
- * only with FUZZ_RESOLVE=1.
+ * only with FUZZ_RESOLVE=1. Samples with a user stack copy and registers
+ * (--call-graph dwarf) are always unwound: the copy, the registers and the
+ * maps come from the input (truncated copies, zero sizes, missing
+ * registers, stack pointers outside the copy).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -12,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <lupe/session.h>
+#include <lupe/unwind.h>
 
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
 		     const struct lupe_sample *sample, struct lupe_thread *thread,
@@ -25,7 +29,7 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 		resolve = getenv("FUZZ_RESOLVE") != NULL;
 	lupe_evsel_format_trace(evsel, sample, buf, sizeof(buf));
 	if (!resolve)
-		return 0;
+		return 0; /* the session's callchain step unwound it already */
 	lupe_session_resolve(s, thread, sample, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, frames, 256);
 	return 0;
 }
@@ -42,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	s = lupe_session_new(path, 1);
 	if (s) {
+		lupe_unwind_install(s);
 		lupe_session_process(s, &tool);
 		lupe_session_delete(s);
 	}

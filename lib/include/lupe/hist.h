@@ -19,6 +19,7 @@ enum lupe_sort_key {
 	LUPE_SORT_SYM,
 	LUPE_SORT_CPU,
 	LUPE_SORT_TRACE, /* a tracepoint's formatted fields */
+	LUPE_SORT_SRCLINE, /* the entry's source file:line (DWARF), as perf's srcline */
 };
 
 struct lupe_hist_opts {
@@ -43,6 +44,7 @@ struct lupe_hist_entry {
 	const char *comm;              /* at the first sample */
 	const struct lupe_thread *thread; /* its comm now is the last one, which perf's "pid" shows */
 	const char *trace;             /* with LUPE_SORT_TRACE */
+	const char *srcline;           /* with LUPE_SORT_SRCLINE */
 	int pid, tid, cpu;
 	const struct lupe_dso *dso;    /* NULL: no map */
 	const struct lupe_symbol *sym; /* NULL: unresolved */

@@ -22,7 +22,7 @@
 
 struct lupe_report_opts {
 	size_t sz;              /* sizeof(struct lupe_report_opts) */
-	/* sort keys, comma-separated: comm,pid,tid,dso,sym,cpu,trace;
+	/* sort keys, comma-separated: comm,pid,tid,dso,sym,cpu,trace,srcline;
 	 * NULL: comm,dso,sym (trace when every event is a tracepoint, as perf) */
 	const char *sort;
 	/* perf's -g parameter: graph|fractal|flat|folded|none[,MIN_PERCENT][,caller|callee];

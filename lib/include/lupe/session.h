@@ -43,7 +43,21 @@ struct lupe_frame {
 	const struct lupe_map *map;  /* NULL: no map covers ip */
 	const struct lupe_symbol *sym; /* NULL: unresolved */
 	uint8_t kernel;              /* kernel (or hypervisor) address space */
+	uint8_t inlined;             /* sym is an inlined function's ("NAME (inlined)") */
+	const char *src_file;        /* with inlined frames: the frame's source line, */
+	unsigned src_line;           /* else NULL (lupe_session_srcline() finds it) */
 };
+
+/*
+ * In a completed callchain, the context marker before the unwound user
+ * part (PERF_CONTEXT_USER's meaning, and: these frames came from DWARF
+ * unwinding, so they get their inlined functions, as perf 6.1 gives them
+ * only there). Not a value the kernel writes.
+ */
+#define LUPE_CONTEXT_USER_UNWOUND ((uint64_t)-1024)
+
+/* Entries in a completed callchain at most: perf's 127 unwound frames and a kernel chain. */
+#define LUPE_SESSION_MAX_CHAIN 512
 
 struct lupe_session;
 
@@ -94,32 +108,57 @@ LUPE_API int lupe_session_read(struct lupe_session *s, struct lupe_source *src,
 LUPE_API int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool);
 
 /*
- * A user-stack unwinder (lib/unwind, --call-graph dwarf): write up to max
- * user-space ips of the sample's stack, innermost first, into ips. Returns
- * how many, or a negative error (the sample keeps its kernel part).
+ * A user-stack unwinder (lib/unwind's lupe_unwind_install(), for
+ * --call-graph dwarf): write up to max user-space ips of the sample's
+ * stack, innermost first, into ips. Returns how many (0: nothing could be
+ * unwound), or a negative error; either way the sample keeps its kernel
+ * part. release(arg), when not NULL, runs when the unwinder is replaced or
+ * the session is deleted.
  */
 typedef int (*lupe_unwind_fn)(void *arg, struct lupe_session *s, struct lupe_thread *t,
 			      const struct lupe_sample *sample, uint64_t *ips, int max);
-LUPE_API void lupe_session_set_unwinder(struct lupe_session *s, lupe_unwind_fn fn, void *arg);
+LUPE_API void lupe_session_set_unwinder(struct lupe_session *s, lupe_unwind_fn fn, void *arg,
+					void (*release)(void *arg));
 
 /*
  * The callchain step, run on every sample before the tool sees it: the
  * kernel and user parts the kernel recorded stay; a sample with user
- * registers and stack gets the unwinder's frames appended after
- * PERF_CONTEXT_USER (sample->callchain then points into a session buffer,
- * valid until the next sample). Returns 0 or -ENOMEM.
+ * registers and stack gets, with an unwinder installed, its recorded
+ * (kernel) entries, LUPE_CONTEXT_USER_UNWOUND and the unwound user
+ * addresses (sample->callchain then points into a session buffer, valid
+ * until the next sample). Consumers of raw chains read
+ * LUPE_CONTEXT_USER_UNWOUND as PERF_CONTEXT_USER. Returns 0 or -ENOMEM.
  */
 LUPE_API int lupe_session_complete_callchain(struct lupe_session *s, struct lupe_thread *t,
 					     struct lupe_sample *sample);
 
 /*
- * Resolve the sample's callchain (or its ip when it has none) into up to
- * max frames, innermost first. Returns the number of frames. The frames
+ * Resolve the sample's (completed) callchain, or its ip when it has none,
+ * into up to max frames, innermost first; unwound user frames (after
+ * LUPE_CONTEXT_USER_UNWOUND) become the functions inlined there (innermost
+ * first, as perf shows them) unless lupe_session_set_inline(s, 0).
+ * Returns the number of frames. The frames
  * point into the session and stay valid until it is deleted.
  */
 LUPE_API int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 				  const struct lupe_sample *sample, uint8_t cpumode,
 				  struct lupe_frame *frames, int max);
+
+/* Show inlined functions as frames of their own in resolved chains (on by default; --no-inline). */
+LUPE_API void lupe_session_set_inline(struct lupe_session *s, int on);
+
+/* The source file and line of a resolved user frame: 0, or -ENOENT. *file lives as long as s. */
+LUPE_API int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f,
+				  const char **file, unsigned *line);
+
+/*
+ * A frame's source line as perf prints it (script -F srcline, --sort
+ * srcline): "file.c:LINE" (the file's last component), "??:0" when the
+ * DSO does not say, "sym+OFFSET" (decimal) for the kernel. Returns what
+ * snprintf() returns.
+ */
+LUPE_API int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f,
+				       char *buf, size_t size);
 
 /* Resolve one address in the given cpumode (PERF_RECORD_MISC_*). */
 LUPE_API void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t,

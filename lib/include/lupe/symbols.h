@@ -7,6 +7,7 @@
 #ifndef LUPE_SYMBOLS_PUBLIC_H
 #define LUPE_SYMBOLS_PUBLIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <lupe/core.h>
 
@@ -14,6 +15,21 @@ struct lupe_symbol {
 	uint64_t start, end; /* in the DSO's address space (its ELF vaddrs) */
 	const char *name;
 };
+
+/*
+ * An inlined function shown as a frame of its own: its name ends in
+ * " (inlined)" and it spans the ELF symbol it was inlined into. perf
+ * matches such symbols by name (callchains) or by name and overlap
+ * (report entries), not by address.
+ */
+static inline int lupe_symbol_inlined(const struct lupe_symbol *sym)
+{
+	static const char sfx[] = " (inlined)";
+	size_t len = sym && sym->name ? __builtin_strlen(sym->name) : 0;
+
+	return len >= sizeof(sfx) - 1 &&
+	       !__builtin_memcmp(sym->name + len - (sizeof(sfx) - 1), sfx, sizeof(sfx) - 1);
+}
 
 struct lupe_dso;
 

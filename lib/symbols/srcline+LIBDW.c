@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Source lines and inlined frames with libdw. Each DSO gets an offline Dwfl
+ * with the one module at bias 0, so that addresses are the DSO's own
+ * vaddrs; its DWARF is looked for by libdwfl's standard search (the file,
+ * .gnu_debuglink, /usr/lib/debug and its .build-id tree), then in the
+ * ~/.debug build-id cache perf keeps. The inlined frames of an address come
+ * from dwarf_getscopes(): each DW_TAG_inlined_subroutine that covers it,
+ * then the enclosing DW_TAG_subprogram; an inlined frame's line is the call
+ * site (DW_AT_call_file/DW_AT_call_line) of the frame inside it.
+ *
+ * Cost: a lookup is a CU search and a scope walk (microseconds once the CU
+ * is parsed); answers are cached per (DSO, address) for the session, which
+ * perf does too but after running addr2line(1) for each. The first lookup
+ * in a DSO pays for libdw decompressing its DWARF (libc's: about 40 ms).
+ */
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "symbols/srcline.h"
+#include "symbols/symbols.h"
+#include "util/phash.h"
+#include "util/util.h"
+
+extern char **environ;
+
+#define MAX_INLINE 32 /* nesting depth of inlined calls kept at one address */
+
+struct dso_dw {
+	const struct lupe_dso *dso;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+};
+
+struct addr_ent {
+	const struct lupe_dso *dso;
+	uint64_t vaddr;
+	const struct lupe_symbol *sym;
+	int nr;
+	struct lupe_inline_frame *v; /* .sym set for e->sym */
+	const char **names;          /* of each v[i], as DWARF gives it */
+	const char *file; /* of the address itself */
+	unsigned line;
+};
+
+struct inl_sym {
+	struct lupe_symbol sym;
+	const struct lupe_symbol *base;
+	char name[];
+};
+
+struct lupe_srcline {
+	struct phash dsos;  /* struct dso_dw by dso */
+	struct phash addrs; /* struct addr_ent by (dso, vaddr) */
+	struct phash syms;  /* struct inl_sym by (base, name) */
+	struct phash files; /* file names, one copy each */
+};
+
+struct lupe_srcline *lupe_srcline_new(void)
+{
+	return calloc(1, sizeof(struct lupe_srcline));
+}
+
+void lupe_srcline_delete(struct lupe_srcline *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->dsos.cap; i++) {
+		struct dso_dw *d = c->dsos.items[i];
+
+		if (d && d->dwfl)
+			dwfl_end(d->dwfl);
+		free(d);
+	}
+	for (size_t i = 0; i < c->addrs.cap; i++) {
+		struct addr_ent *e = c->addrs.items[i];
+
+		if (e) {
+			free(e->v);
+			free(e->names);
+		}
+		free(e);
+	}
+	for (size_t i = 0; i < c->syms.cap; i++)
+		free(c->syms.items[i]);
+	for (size_t i = 0; i < c->files.cap; i++)
+		free(c->files.items[i]);
+	lupe_phash_free(&c->dsos);
+	lupe_phash_free(&c->addrs);
+	lupe_phash_free(&c->syms);
+	lupe_phash_free(&c->files);
+	free(c);
+}
+
+/* libdwfl's search, then perf's ~/.debug/.build-id/xx/yyyy/debug. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					      debuglink_file, debuglink_crc, debuginfo_file_name);
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	const char *home = getenv("HOME");
+	char path[PATH_MAX];
+	int len, n;
+
+	if (fd >= 0 || !home)
+		return fd;
+	len = dwfl_module_build_id(mod, &id, &vaddr);
+	if (len <= 1)
+		return fd;
+	n = snprintf(path, sizeof(path), "%s/.debug/.build-id/%02x/", home, id[0]);
+	for (int i = 1; i < len && n < (int)sizeof(path) - 3; i++)
+		n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
+	if (n >= (int)sizeof(path) - 8)
+		return fd;
+	strcat(path, "/debug");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*debuginfo_file_name = strdup(path);
+	return fd;
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = find_debuginfo,
+};
+
+static int dso_eq(const void *item, const void *key)
+{
+	return ((const struct dso_dw *)item)->dso == key;
+}
+
+static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *dso)
+{
+	uint64_t h = lupe_phash_mix(0, (uint64_t)(uintptr_t)dso);
+	void **slot = lupe_phash_find(&c->dsos, h, dso_eq, dso);
+	struct dso_dw *d;
+
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return ((struct dso_dw *)*slot)->mod;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->dso = dso;
+	lupe_phash_fill(&c->dsos, slot, h, d);
+	if (dso->kernel || dso->long_name[0] != '/')
+		return NULL;
+	d->dwfl = dwfl_begin(&callbacks);
+	if (!d->dwfl)
+		return NULL;
+	dwfl_report_begin(d->dwfl);
+	d->mod = dwfl_report_elf(d->dwfl, dso->short_name, dso->long_name, -1, 0, false);
+	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (!d->mod)
+		pr_debug("srcline: cannot read '%s': %s", dso->long_name, dwfl_errmsg(-1));
+	return d->mod;
+}
+
+static int str_eq(const void *item, const void *key)
+{
+	return !strcmp(item, key);
+}
+
+static const char *intern_file(struct lupe_srcline *c, const char *f)
+{
+	uint64_t h;
+	void **slot;
+	char *copy;
+
+	if (!f)
+		return NULL;
+	h = lupe_phash_str(f);
+	slot = lupe_phash_find(&c->files, h, str_eq, f);
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot;
+	copy = strdup(f);
+	if (copy)
+		lupe_phash_fill(&c->files, slot, h, copy);
+	return copy;
+}
+
+struct sym_key {
+	const struct lupe_symbol *base;
+	const char *name;
+};
+
+static int sym_eq(const void *item, const void *key)
+{
+	const struct inl_sym *s = item;
+	const struct sym_key *k = key;
+	size_t len = strlen(k->name);
+
+	return s->base == k->base && !strncmp(s->name, k->name, len) &&
+	       !strcmp(s->name + len, " (inlined)");
+}
+
+static const struct lupe_symbol *inline_sym(struct lupe_srcline *c, const struct lupe_symbol *base,
+					    const char *name)
+{
+	struct sym_key k = { base, name };
+	uint64_t h = lupe_phash_mix(lupe_phash_str(name), (uint64_t)(uintptr_t)base);
+	void **slot = lupe_phash_find(&c->syms, h, sym_eq, &k);
+	struct inl_sym *s;
+	size_t len = strlen(name);
+
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return &((struct inl_sym *)*slot)->sym;
+	s = malloc(sizeof(*s) + len + sizeof(" (inlined)"));
+	if (!s)
+		return NULL;
+	memcpy(s->name, name, len);
+	memcpy(s->name + len, " (inlined)", sizeof(" (inlined)"));
+	s->base = base;
+	s->sym = (struct lupe_symbol){ base->start, base->end, s->name };
+	lupe_phash_fill(&c->syms, slot, h, s);
+	return &s->sym;
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+
+	/* addr2line names C++ functions by their linkage name */
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (!n && dwarf_attr_integrate(die, DW_AT_name, &a))
+		n = dwarf_formstring(&a);
+	return n;
+}
+
+static void call_site(Dwarf_Die *cu, Dwarf_Die *inl, const char **file, unsigned *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_attr(inl, DW_AT_call_line, &a) && !dwarf_formudata(&a, &w))
+		*line = (unsigned)w;
+	if (dwarf_attr(inl, DW_AT_call_file, &a) && !dwarf_formudata(&a, &w) &&
+	    !dwarf_getsrcfiles(cu, &files, &nfiles) && w < nfiles)
+		*file = dwarf_filesrc(files, w, NULL, NULL);
+}
+
+/*
+ * The function addr2line(1) names at addr of an assembler CU, as bfd's
+ * DWARF reader chooses it: gas (2.40) writes one DW_TAG_subprogram per
+ * symbol of the file, aliases included (__clone3, __GI___clone3, clone3),
+ * and bfd takes the smallest that covers the address, the last one in the
+ * CU among equals. NULL when none covers it. (Checked against addr2line
+ * at three addresses of every assembler function of libc and ld.so.)
+ */
+static const char *asm_function(Dwarf_Die *cu, Dwarf_Addr addr)
+{
+	Dwarf_Die child;
+	const char *best = NULL;
+	Dwarf_Addr best_len = 0;
+
+	if (dwarf_child(cu, &child))
+		return NULL;
+	do {
+		Dwarf_Addr lo, hi;
+		const char *name;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &lo) ||
+		    dwarf_highpc(&child, &hi) || addr < lo || addr >= hi || !(name = die_name(&child)))
+			continue;
+		if (!best || hi - lo <= best_len) {
+			best = name;
+			best_len = hi - lo;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+	return best;
+}
+
+/*
+ * The name addr2line(1) gives the function at vaddr of path, for an
+ * assembler CU where asm_function() finds none: bfd then falls back to
+ * ELF symbols by rules of its own. Rare (it was never needed on the files
+ * tested). NULL when addr2line is missing or says "??".
+ */
+static char *addr2line_function(const char *path, uint64_t vaddr)
+{
+	char addr[32], buf[512];
+	char *argv[] = { "addr2line", "-f", "-e", (char *)path, addr, NULL };
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status;
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(addr, sizeof(addr), "%#llx", (unsigned long long)vaddr);
+	if (pipe2(pipefd, O_CLOEXEC))
+		return NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	if (posix_spawnp(&pid, "addr2line", &fa, NULL, argv, environ)) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return NULL;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	while (len < sizeof(buf) - 1 && (n = read(pipefd[0], buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	buf[len] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (!buf[0] || !strcmp(buf, "??"))
+		return NULL;
+	return strdup(buf);
+}
+
+static int addr_eq(const void *item, const void *key)
+{
+	const struct addr_ent *e = item, *k = key;
+
+	return e->dso == k->dso && e->vaddr == k->vaddr;
+}
+
+/* Compute what DWARF says of (dso, vaddr), once. */
+static struct addr_ent *lookup(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr)
+{
+	struct addr_ent key = { .dso = dso, .vaddr = vaddr }, *e;
+	uint64_t h = lupe_phash_mix((uint64_t)(uintptr_t)dso, vaddr);
+	void **slot = lupe_phash_find(&c->addrs, h, addr_eq, &key);
+	Dwfl_Module *mod;
+	Dwarf_Die *cu, *scopes = NULL;
+	Dwarf_Addr bias;
+	Dwfl_Line *l;
+	const char *file = NULL;
+	unsigned line = 0;
+	int nscopes;
+
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	*e = key;
+	lupe_phash_fill(&c->addrs, slot, h, e);
+	mod = dso_module(c, dso);
+	if (!mod || !(cu = dwfl_module_addrdie(mod, vaddr, &bias)))
+		return e;
+	if ((l = dwfl_module_getsrc(mod, vaddr))) {
+		int ln = 0;
+
+		file = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
+		line = ln > 0 ? (unsigned)ln : 0;
+		e->file = intern_file(c, file);
+		e->line = line;
+	}
+	/*
+	 * addr2line names a function of an assembler file by bfd's choice
+	 * among the DW_TAG_subprograms gas made for its aliases (see
+	 * asm_function()). NEEDSWORK: bfd may name a C function by an ELF
+	 * symbol that starts where it does; we keep DWARF's name there, which
+	 * agrees with perf on the files tested.
+	 */
+	if (dwarf_srclang(cu) == DW_LANG_Mips_Assembler) {
+		const char *name = intern_file(c, asm_function(cu, vaddr - bias));
+
+		if (!name) {
+			char *a2l = addr2line_function(dso->long_name, vaddr);
+
+			name = intern_file(c, a2l);
+			free(a2l);
+		}
+		if (!name)
+			goto out;
+
+		e->v = calloc(1, sizeof(*e->v));
+		e->names = calloc(1, sizeof(*e->names));
+		if (name && e->v && e->names) {
+			e->names[0] = name;
+			e->v[0].file = e->file;
+			e->v[0].line = e->line;
+			e->nr = 1;
+		}
+		goto out;
+	}
+	nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
+	if (nscopes <= 0)
+		goto out;
+	e->v = calloc(MAX_INLINE, sizeof(*e->v));
+	e->names = calloc(MAX_INLINE, sizeof(*e->names));
+	if (!e->v || !e->names)
+		goto out;
+	/*
+	 * dwarf_getscopes() goes from an inlined instance into its abstract
+	 * definition: the instance's own callers come from
+	 * dwarf_getscopes_die() on it, as eu-addr2line -i does.
+	 */
+	for (int i = 0, n = nscopes; i < n && e->nr < MAX_INLINE;) {
+		Dwarf_Die *scope = &scopes[i];
+		int tag = dwarf_tag(scope);
+		const char *name;
+		Dwarf_Die *up = NULL;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) {
+			i++;
+			continue;
+		}
+		name = intern_file(c, die_name(scope));
+		e->names[e->nr] = name ? name : "??";
+		e->v[e->nr].file = intern_file(c, file);
+		e->v[e->nr].line = line;
+		e->nr++;
+		if (tag == DW_TAG_subprogram)
+			break;
+		call_site(cu, scope, &file, &line);
+		n = dwarf_getscopes_die(scope, &up);
+		free(scopes);
+		scopes = up;
+		if (n <= 0) {
+			scopes = NULL;
+			break;
+		}
+		i = 1;
+	}
+out:
+	free(scopes);
+	if (!e->v || !e->names || !e->nr) {
+		free(e->v);
+		free(e->names);
+		e->v = NULL;
+		e->names = NULL;
+		e->nr = 0;
+	} else {
+		/* keep what was used: most addresses have one or two entries */
+		void *v = realloc(e->v, e->nr * sizeof(*e->v)), *nm = realloc(e->names, e->nr * sizeof(*e->names));
+
+		if (v)
+			e->v = v;
+		if (nm)
+			e->names = nm;
+	}
+	return e;
+}
+
+int lupe_srcline_inlines(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr,
+			 const struct lupe_symbol *sym, const struct lupe_inline_frame **out)
+{
+	struct addr_ent *e;
+
+	if (!dso || !sym)
+		return 0;
+	e = lookup(c, dso, vaddr);
+	if (!e || !e->nr)
+		return 0;
+	if (e->sym != sym) {
+		/* perf's new_inline_sym(): the ELF symbol where the names agree */
+		for (int i = 0; i < e->nr; i++) {
+			struct lupe_inline_frame *f = &e->v[i];
+
+			f->inlined = strcmp(e->names[i], sym->name) != 0;
+			f->sym = f->inlined ? inline_sym(c, sym, e->names[i]) : sym;
+			if (!f->sym)
+				return 0;
+		}
+		e->sym = sym;
+	}
+	*out = e->v;
+	return e->nr;
+}
+
+int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr,
+		      const char **file, unsigned *line)
+{
+	struct addr_ent *e;
+
+	if (!dso)
+		return -ENOENT;
+	e = lookup(c, dso, vaddr);
+	if (!e || !e->file)
+		return -ENOENT;
+	*file = e->file;
+	*line = e->line;
+	return 0;
+}
