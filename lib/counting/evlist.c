@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <lupe/evlist.h>
 #include <lupe/evsel.h>
+#include "counting/close.h"
 #include "util/util.h"
 
 struct lupe_evsel {
@@ -357,10 +358,35 @@ void lupe_evlist_set_tool_times(struct lupe_evlist *evlist, uint64_t duration_ns
 	evlist->tool_ns[LUPE_TOOL_SYSTEM_TIME] = system_ns;
 }
 
+/* The fds whose close waits in the kernel go to lupe_close_slow_fds() together. */
+static void evlist_close_slow(struct lupe_evlist *evlist)
+{
+	int n = evlist->ncpus * evlist->nthreads, nr = 0, *slow;
+
+	for (int i = 0; i < evlist->nr; i++)
+		if (evlist->evsels[i].fds && lupe_close_is_slow(&evlist->evsels[i].attr))
+			nr += n;
+	if (!nr || !(slow = malloc(nr * sizeof(*slow))))
+		return; /* out of memory: evsel_close() closes them one by one */
+	nr = 0;
+	for (int i = 0; i < evlist->nr; i++) {
+		struct lupe_evsel *evsel = &evlist->evsels[i];
+
+		if (!evsel->fds || !lupe_close_is_slow(&evsel->attr))
+			continue;
+		for (int s = 0; s < n; s++) {
+			if (evsel->fds[s] >= 0)
+				slow[nr++] = evsel->fds[s];
+			evsel->fds[s] = -1;
+		}
+	}
+	lupe_close_slow_fds(slow, nr);
+	free(slow);
+}
+
 void lupe_evlist_close(struct lupe_evlist *evlist)
 {
-	/* NEEDSWORK: closing tracepoint events blocks ~37 ms each in the kernel;
-	 * closing from a few threads would hide most of it for big globs. */
+	evlist_close_slow(evlist);
 	for (int i = 0; i < evlist->nr; i++)
 		evsel_close(&evlist->evsels[i]);
 }
