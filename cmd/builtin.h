@@ -6,6 +6,7 @@
 #include <argp.h>
 
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
+int cmd_exporter(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);

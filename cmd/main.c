@@ -24,6 +24,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
+	{ "exporter", cmd_exporter, 0,        "serve perf counters to Prometheus (/metrics)" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
 	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
 	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },

@@ -4,6 +4,7 @@
  * groups through the leader's fd and read in one go (PERF_FORMAT_GROUP), so
  * that the members' values belong to the same moment.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -154,11 +155,17 @@ static void stat_attr(const struct lupe_evsel *evsel, const struct lupe_evlist_o
 	attr->enable_on_exec = is_leader(evsel) && opts->enable_on_exec;
 }
 
+/* A field of opts, or 0 when the caller's struct is older than the field. */
+#define OPT(opts, field) \
+	((opts)->sz >= offsetof(struct lupe_evlist_opts, field) + sizeof((opts)->field) ? \
+	 (opts)->field : 0)
+
 static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *opts,
 		      struct lupe_open_failure *fail)
 {
 	struct lupe_evlist *evlist = evsel->evlist;
 	struct lupe_evsel *leader = &evlist->evsels[evsel->leader];
+	unsigned long flags = OPT(opts, cgroup) ? PERF_FLAG_PID_CGROUP : 0;
 	struct perf_event_attr attr;
 
 	stat_attr(evsel, opts, &attr);
@@ -174,7 +181,7 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 				if (group_fd < 0) /* the leader is not counted here */
 					continue;
 			}
-			fd = lupe_perf_event_open(&attr, pid, cpu, group_fd, 0);
+			fd = lupe_perf_event_open(&attr, pid, cpu, group_fd, flags);
 			if (fd >= 0) {
 				evsel->fds[slot] = fd;
 				continue;

@@ -23,6 +23,8 @@ struct lupe_evlist_opts {
 	size_t sz;          /* sizeof(struct lupe_evlist_opts) */
 	int inherit;        /* count the children the threads fork (a workload) */
 	int enable_on_exec; /* start counting at the thread's next exec (a held workload) */
+	int cgroup;         /* the thread map holds fds of cgroup directories, not pids:
+			     * count what runs in each cgroup (perf stat -G); needs a CPU map */
 };
 
 /* Why lupe_evlist_open() stopped: the event and where it was opened. */
