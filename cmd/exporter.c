@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <mntent.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -417,23 +418,48 @@ static int listen_on(const char *spec, char *shown, size_t size, int *loopback)
 	return fd;
 }
 
-/* The cgroup NAME under the cgroup2 mount (or perf_event's v1 hierarchy), as perf -G takes it. */
+/*
+ * Where perf_event cgroups live, as perf finds it: a v1 hierarchy with the
+ * perf_event controller, else the cgroup2 mount (perf_event is implicit
+ * there). Returns 0 with the path in dir, or -1.
+ */
+static int cgroup_root(char *dir, size_t size)
+{
+	FILE *f = setmntent("/proc/self/mounts", "r");
+	struct mntent *m;
+	int found = 0;
+
+	while (f && (m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "cgroup") && hasmntopt(m, "perf_event")) {
+			snprintf(dir, size, "%s", m->mnt_dir);
+			found = 1;
+			break;
+		}
+		if (!strcmp(m->mnt_type, "cgroup2") && !found) {
+			snprintf(dir, size, "%s", m->mnt_dir);
+			found = 1;
+		}
+	}
+	if (f)
+		endmntent(f);
+	return found ? 0 : -1;
+}
+
+/* The cgroup NAME, relative to that root, as perf -G takes it. */
 static int open_cgroup(const char *name)
 {
-	static const char *const roots[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/perf_event" };
-	char path[4096];
+	char root[2048], path[4096];
+	int fd;
 
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
-		int fd;
-
-		snprintf(path, sizeof(path), "%s/%s", roots[i], name);
-		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0)
-			return fd;
-	}
-	return error("cannot count cgroup '%s': no such cgroup under /sys/fs/cgroup "
-		     "(give its path relative to the cgroup mount, as 'system.slice/cron.service')",
-		     name);
+	if (cgroup_root(root, sizeof(root)))
+		return error("cannot count cgroup '%s': no cgroup2 or perf_event cgroup "
+			     "hierarchy is mounted", name);
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot count cgroup '%s': no such cgroup under %s (give its path "
+			     "relative to it, as 'system.slice/cron.service')", name, root);
+	return fd;
 }
 
 static int add_target(struct exporter *x, const char *label, const char *value)
