@@ -49,7 +49,11 @@ static int cmp_int(const void *a, const void *b)
 static void __attribute__((noreturn)) closer(const int *fds, int n)
 {
 	unsigned int lo = 0;
+	sigset_t none;
 
+	/* the parent may block SIGTERM (it waits for it): the closer must not */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	setsid();
 	/* hold no mount busy; a failure changes nothing that matters */
 	(void)!chdir("/");
