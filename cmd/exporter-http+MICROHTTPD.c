@@ -17,7 +17,48 @@ struct exporter_http {
 	struct MHD_Daemon *daemon;
 	exporter_page_fn page;
 	void *arg;
+	const char *user, *password; /* basic authentication; user NULL: none */
 };
+
+/* Equal strings, in a time that does not tell how much of them matched. */
+static int same(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned char diff = la != lb;
+
+	for (size_t i = 0; i < la; i++)
+		diff |= (unsigned char)a[i] ^ (unsigned char)b[i % (lb ? lb : 1)];
+	return !diff;
+}
+
+static int authorized(struct exporter_http *http, struct MHD_Connection *conn)
+{
+	char *pass = NULL, *user;
+	int ok;
+
+	if (!http->user)
+		return 1;
+	user = MHD_basic_auth_get_username_password(conn, &pass);
+	ok = user && pass && same(user, http->user) && same(pass, http->password);
+	MHD_free(user);
+	MHD_free(pass);
+	return ok;
+}
+
+static enum MHD_Result deny(struct MHD_Connection *conn)
+{
+	static const char body[] = "authentication required\n";
+	struct MHD_Response *resp;
+	enum MHD_Result ret;
+
+	resp = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body,
+					       MHD_RESPMEM_PERSISTENT);
+	if (!resp)
+		return MHD_NO;
+	ret = MHD_queue_basic_auth_fail_response(conn, "lupe exporter", resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
 
 static enum MHD_Result reply(struct MHD_Connection *conn, int status, char *body, size_t len,
 			     const char *ctype)
@@ -61,11 +102,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
+	if (!authorized(http, conn))
+		return deny(conn);
 	status = http->page(http->arg, url, &body, &len, &ctype);
 	return reply(conn, status, body, len, ctype);
 }
 
-struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg)
+struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg,
+					  const char *user, const char *password)
 {
 	struct exporter_http *http = calloc(1, sizeof(*http));
 
@@ -73,6 +117,8 @@ struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, 
 		return NULL;
 	http->page = page;
 	http->arg = arg;
+	http->user = user;
+	http->password = password;
 	/*
 	 * Port 0: the socket is already bound. No MHD_USE_ERROR_LOG: a bad
 	 * request from a client is the client's problem, not a line on our

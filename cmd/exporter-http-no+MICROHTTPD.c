@@ -6,7 +6,8 @@
 
 const int exporter_http_available = 0;
 
-struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg)
+struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg,
+					  const char *user, const char *password)
 {
 	close(listen_fd);
 	errno = ENOSYS;

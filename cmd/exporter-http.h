@@ -25,10 +25,13 @@ struct exporter_http;
 /*
  * Serve on listen_fd (bound and listening; the server takes it over) from
  * a thread of its own. Malformed requests get 400 from the server and do
- * not stop it; methods other than GET and HEAD get 405. Returns NULL with
- * errno set on failure.
+ * not stop it; methods other than GET and HEAD get 405. With user set
+ * (not NULL), every request must carry HTTP basic authentication with user
+ * and password, or gets 401; the strings must outlive the server. Returns
+ * NULL with errno set on failure.
  */
-struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg);
+struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg,
+					  const char *user, const char *password);
 
 /* Stop serving, close the socket and free; NULL is ok. */
 void exporter_http_stop(struct exporter_http *http);

@@ -54,6 +54,7 @@ struct exp_opts {
 	int nr_cgroups;
 	int system_wide;
 	enum names names;
+	const char *auth_file;
 };
 
 /* One set of counters with its label: the CPUs, one cgroup on the CPUs, or one process. */
@@ -87,6 +88,7 @@ struct exporter {
 enum {
 	OPT_LISTEN = 0x100,
 	OPT_NAMES,
+	OPT_AUTH_FILE,
 };
 
 static const struct argp_option options[] = {
@@ -97,6 +99,7 @@ static const struct argp_option options[] = {
 	{ "cgroup", 'G', "NAME", 0, "count what runs in the cgroup NAME (a list, or given again), per CPU", 0 },
 	{ "pid", 'p', "PID", 0, "count the processes of a list of pids, each on its own", 0 },
 	{ "names", OPT_NAMES, "STYLE", 0, "metric names: lupe (default) or node_exporter (its perf collector's)", 0 },
+	{ "basic-auth-file", OPT_AUTH_FILE, "FILE", 0, "require HTTP basic authentication with the USER:PASSWORD in FILE", 0 },
 	{ 0 }
 };
 
@@ -144,6 +147,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			o->names = NAMES_NODE_EXPORTER;
 		else
 			argp_error(state, "--names takes lupe or node_exporter, not '%s'", arg);
+		return 0;
+	case OPT_AUTH_FILE:
+		o->auth_file = arg;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "the exporter runs no command: count one with -p PID or -G CGROUP");
@@ -665,11 +671,31 @@ static void describe(struct exporter *x, char *buf, size_t size)
 			 lupe_cpu_map_nr(x->cpus), lupe_cpu_map_nr(x->cpus) > 1 ? "s" : "");
 }
 
+/* USER:PASSWORD from the first line of path, into buf; *password points into it. */
+static int read_auth(const char *path, char *buf, size_t size, char **password)
+{
+	FILE *f = fopen(path, "r");
+	char *colon;
+
+	if (!f)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	if (!fgets(buf, size, f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = 0;
+	colon = strchr(buf, ':');
+	if (!colon || colon == buf || !colon[1])
+		return error("cannot use '%s': its first line must be USER:PASSWORD", path);
+	*colon = 0;
+	*password = colon + 1;
+	return 0;
+}
+
 static int exporter_run(struct exp_opts *o)
 {
 	struct exporter x = { .o = o };
 	struct exporter_http *http = NULL;
-	char addr[300], what[128];
+	char addr[300], what[128], auth[512], *password = NULL;
 	sigset_t sigs;
 	int fd = -1, loopback = 0, ret, sig;
 
@@ -691,6 +717,8 @@ static int exporter_run(struct exp_opts *o)
 	if (ret)
 		goto out;
 	ret = 1;
+	if (o->auth_file && read_auth(o->auth_file, auth, sizeof(auth), &password))
+		goto out;
 	/* the port first: a refused address must not cost an open of every counter */
 	fd = listen_on(o->listen, addr, sizeof(addr), &loopback);
 	if (fd < 0)
@@ -699,7 +727,7 @@ static int exporter_run(struct exp_opts *o)
 		goto out;
 	for (int t = 0; t < x.nr_targets; t++)
 		lupe_evlist_enable(x.targets[t].evlist);
-	http = exporter_http_start(fd, page, &x);
+	http = exporter_http_start(fd, page, &x, password ? auth : NULL, password);
 	fd = -1; /* the server owns it now, or closed it */
 	if (!http) {
 		error("cannot start the HTTP server: %s", strerror(errno));

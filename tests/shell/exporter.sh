@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe exporter: promtool accepts what it serves, -p/-G/tracepoint glob counts, a fast start and stop with 360 tracepoints, junk requests get 400 while it keeps serving, bad events/ports are one sentence and a non-zero exit
+# lupe exporter: promtool accepts what it serves, basic auth, -p/-G/tracepoint glob counts, a fast start and stop with 360 tracepoints, junk requests get 400 while it keeps serving, bad events/ports are one sentence and a non-zero exit
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/exporter.sh"
 need_root
@@ -66,6 +66,18 @@ grep -q "no-such-event" unknown.err || fail "unknown event said: $(cat unknown.e
 "$LUPE" exporter --listen nonsense > /dev/null 2> bad.err && fail "--listen nonsense exited 0"
 grep -q "cannot listen on 'nonsense'" bad.err || fail "bad address said: $(cat bad.err)"
 ok "port in use, bind refused, unknown event, bad address"
+
+# basic authentication through the library: 401 without the password, 200 with it
+printf 'prom:s3cret\n' > auth
+start_lupe auth -e page-faults --basic-auth-file auth
+code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$LUPE_PORT/metrics")
+[ "$code" = 401 ] || fail "no credentials answered $code, want 401"
+code=$(curl -s -o /dev/null -w '%{http_code}' -u prom:wrong "http://127.0.0.1:$LUPE_PORT/metrics")
+[ "$code" = 401 ] || fail "a wrong password answered $code, want 401"
+curl -sf -u prom:s3cret "http://127.0.0.1:$LUPE_PORT/metrics" | grep -q '^lupe_events_total' ||
+	fail "the right password got no metrics"
+kill "$LUPE_PID"
+ok "basic authentication"
 
 # SIGTERM: a clean exit 0
 kill "$LUPE_PID"
