@@ -109,7 +109,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 }
 
 struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg,
-					  const char *user, const char *password)
+					  const struct exporter_http_opts *opts)
 {
 	struct exporter_http *http = calloc(1, sizeof(*http));
 
@@ -117,20 +117,35 @@ struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, 
 		return NULL;
 	http->page = page;
 	http->arg = arg;
-	http->user = user;
-	http->password = password;
+	http->user = opts->user;
+	http->password = opts->password;
+	if (opts->tls_cert && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		free(http);
+		errno = ENOTSUP;
+		return NULL;
+	}
 	/*
 	 * Port 0: the socket is already bound. No MHD_USE_ERROR_LOG: a bad
 	 * request from a client is the client's problem, not a line on our
 	 * stderr. Connections are limited and time out, so a slow client
 	 * cannot hold the exporter.
 	 */
-	http->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0,
-					NULL, NULL, on_request, http,
-					MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
-					MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
-					MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
-					MHD_OPTION_END);
+	if (opts->tls_cert)
+		http->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+						MHD_USE_TLS, 0, NULL, NULL, on_request, http,
+						MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+						MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+						MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+						MHD_OPTION_HTTPS_MEM_CERT, opts->tls_cert,
+						MHD_OPTION_HTTPS_MEM_KEY, opts->tls_key,
+						MHD_OPTION_END);
+	else
+		http->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL, 0,
+						NULL, NULL, on_request, http,
+						MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+						MHD_OPTION_CONNECTION_LIMIT, (unsigned int)64,
+						MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+						MHD_OPTION_END);
 	if (!http->daemon) {
 		free(http);
 		errno = errno ? errno : EIO;

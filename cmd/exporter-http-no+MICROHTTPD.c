@@ -7,7 +7,7 @@
 const int exporter_http_available = 0;
 
 struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg,
-					  const char *user, const char *password)
+					  const struct exporter_http_opts *opts)
 {
 	close(listen_fd);
 	errno = ENOSYS;

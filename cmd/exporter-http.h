@@ -22,16 +22,21 @@ typedef int (*exporter_page_fn)(void *arg, const char *path, char **body, size_t
 
 struct exporter_http;
 
+/* How to serve; NULL fields are features left off. The strings must outlive the server. */
+struct exporter_http_opts {
+	const char *user, *password; /* HTTP basic authentication: 401 without them */
+	const char *tls_cert;        /* PEM certificate chain and key: HTTPS only */
+	const char *tls_key;
+};
+
 /*
  * Serve on listen_fd (bound and listening; the server takes it over) from
  * a thread of its own. Malformed requests get 400 from the server and do
- * not stop it; methods other than GET and HEAD get 405. With user set
- * (not NULL), every request must carry HTTP basic authentication with user
- * and password, or gets 401; the strings must outlive the server. Returns
- * NULL with errno set on failure.
+ * not stop it; methods other than GET and HEAD get 405. Returns NULL with
+ * errno set on failure (ENOTSUP: the library cannot do TLS).
  */
 struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg,
-					  const char *user, const char *password);
+					  const struct exporter_http_opts *opts);
 
 /* Stop serving, close the socket and free; NULL is ok. */
 void exporter_http_stop(struct exporter_http *http);

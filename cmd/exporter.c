@@ -55,6 +55,7 @@ struct exp_opts {
 	int system_wide;
 	enum names names;
 	const char *auth_file;
+	const char *tls_cert, *tls_key;
 };
 
 /* One set of counters with its label: the CPUs, one cgroup on the CPUs, or one process. */
@@ -89,6 +90,8 @@ enum {
 	OPT_LISTEN = 0x100,
 	OPT_NAMES,
 	OPT_AUTH_FILE,
+	OPT_TLS_CERT,
+	OPT_TLS_KEY,
 };
 
 static const struct argp_option options[] = {
@@ -100,6 +103,8 @@ static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "count the processes of a list of pids, each on its own", 0 },
 	{ "names", OPT_NAMES, "STYLE", 0, "metric names: lupe (default) or node_exporter (its perf collector's)", 0 },
 	{ "basic-auth-file", OPT_AUTH_FILE, "FILE", 0, "require HTTP basic authentication with the USER:PASSWORD in FILE", 0 },
+	{ "tls-cert", OPT_TLS_CERT, "FILE", 0, "serve HTTPS with this PEM certificate (and --tls-key)", 0 },
+	{ "tls-key", OPT_TLS_KEY, "FILE", 0, "the PEM private key of --tls-cert", 0 },
 	{ 0 }
 };
 
@@ -150,6 +155,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_AUTH_FILE:
 		o->auth_file = arg;
+		return 0;
+	case OPT_TLS_CERT:
+		o->tls_cert = arg;
+		return 0;
+	case OPT_TLS_KEY:
+		o->tls_key = arg;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "the exporter runs no command: count one with -p PID or -G CGROUP");
@@ -691,11 +702,43 @@ static int read_auth(const char *path, char *buf, size_t size, char **password)
 	return 0;
 }
 
+/* A whole PEM file, NUL-terminated and malloc'ed; NULL after saying why. */
+static char *read_pem(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t n;
+
+	if (!f || !m) {
+		error("cannot read '%s': %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		if (m)
+			fclose(m);
+		free(buf);
+		return NULL;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	fclose(m);
+	if (!strstr(buf, "-----BEGIN ")) {
+		error("cannot use '%s': not a PEM file (-----BEGIN ... lines)", path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static int exporter_run(struct exp_opts *o)
 {
 	struct exporter x = { .o = o };
 	struct exporter_http *http = NULL;
-	char addr[300], what[128], auth[512], *password = NULL;
+	char addr[300], what[128], auth[512], *password = NULL, *cert = NULL, *key = NULL;
+	struct exporter_http_opts hopts = { NULL, NULL, NULL, NULL };
 	sigset_t sigs;
 	int fd = -1, loopback = 0, ret, sig;
 
@@ -719,6 +762,9 @@ static int exporter_run(struct exp_opts *o)
 	ret = 1;
 	if (o->auth_file && read_auth(o->auth_file, auth, sizeof(auth), &password))
 		goto out;
+	if (o->tls_cert && (!(cert = read_pem(o->tls_cert)) || !(key = read_pem(o->tls_key))))
+		goto out;
+	hopts = (struct exporter_http_opts){ password ? auth : NULL, password, cert, key };
 	/* the port first: a refused address must not cost an open of every counter */
 	fd = listen_on(o->listen, addr, sizeof(addr), &loopback);
 	if (fd < 0)
@@ -727,14 +773,21 @@ static int exporter_run(struct exp_opts *o)
 		goto out;
 	for (int t = 0; t < x.nr_targets; t++)
 		lupe_evlist_enable(x.targets[t].evlist);
-	http = exporter_http_start(fd, page, &x, password ? auth : NULL, password);
+	http = exporter_http_start(fd, page, &x, &hopts);
 	fd = -1; /* the server owns it now, or closed it */
 	if (!http) {
-		error("cannot start the HTTP server: %s", strerror(errno));
+		if (errno == ENOTSUP)
+			error("cannot serve HTTPS: this libmicrohttpd was built without TLS");
+		else if (cert)
+			error("cannot serve HTTPS with '%s' and '%s': the TLS library refused them "
+			      "(is the key the certificate's, both PEM?)", o->tls_cert, o->tls_key);
+		else
+			error("cannot start the HTTP server: %s", strerror(errno));
 		goto out;
 	}
 	describe(&x, what, sizeof(what));
-	fprintf(stderr, "lupe exporter: serving %s at http://%s/metrics%s\n", what, addr,
+	fprintf(stderr, "lupe exporter: serving %s at %s://%s/metrics%s\n", what,
+		cert ? "https" : "http", addr,
 		loopback ? " (loopback only: --listen 0.0.0.0:PORT serves other machines)" : "");
 	fflush(stderr);
 	while (sigwait(&sigs, &sig) == 0 && sig != SIGTERM && sig != SIGINT && sig != SIGHUP)
@@ -745,6 +798,8 @@ out:
 	if (fd >= 0)
 		close(fd);
 	teardown(&x);
+	free(cert);
+	free(key);
 	return ret;
 }
 
@@ -756,6 +811,8 @@ static int check_opts(const struct exp_opts *o)
 		return error("-p counts processes wherever they run: it cannot be used with -a or -C");
 	if (o->pids && o->nr_cgroups)
 		return error("-G counts cgroups on CPUs and -p counts processes: pick one");
+	if (!o->tls_cert != !o->tls_key)
+		return error("HTTPS needs both --tls-cert and --tls-key");
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe exporter: promtool accepts what it serves, basic auth, -p/-G/tracepoint glob counts, a fast start and stop with 360 tracepoints, junk requests get 400 while it keeps serving, bad events/ports are one sentence and a non-zero exit
+# lupe exporter: promtool accepts what it serves, basic auth, HTTPS, -p/-G/tracepoint glob counts, a fast start and stop with 360 tracepoints, junk requests get 400 while it keeps serving, bad events/ports are one sentence and a non-zero exit
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/exporter.sh"
 need_root
@@ -78,6 +78,25 @@ curl -sf -u prom:s3cret "http://127.0.0.1:$LUPE_PORT/metrics" | grep -q '^lupe_e
 	fail "the right password got no metrics"
 kill "$LUPE_PID"
 ok "basic authentication"
+
+# HTTPS through the library, with a certificate made for 127.0.0.1
+if command -v openssl > /dev/null &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout key.pem -out cert.pem -days 1 \
+		-subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 > /dev/null 2>&1; then
+	"$LUPE" exporter --listen 127.0.0.1:0 -e page-faults --tls-cert cert.pem --tls-key key.pem 2> tls.err &
+	EXPORTER_PIDS+=($!)
+	wait_for tls.err serving || fail "no HTTPS exporter: $(cat tls.err)"
+	port=$(sed -n 's|.*https://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' tls.err)
+	curl -sf --max-time 10 --cacert cert.pem "https://127.0.0.1:$port/metrics" | grep -q '^lupe_events_total' ||
+		fail "no metrics over HTTPS"
+	curl -sf --max-time 10 "http://127.0.0.1:$port/metrics" > /dev/null && fail "plain HTTP served on the HTTPS port"
+	"$LUPE" exporter --listen 127.0.0.1:0 -e page-faults --tls-cert cert.pem --tls-key cert.pem 2> badkey.err &&
+		fail "a certificate as its own key was accepted"
+	grep -q "cannot serve HTTPS with 'cert.pem' and 'cert.pem'" badkey.err || fail "bad key said: $(cat badkey.err)"
+	ok "HTTPS"
+else
+	echo "no openssl to make a certificate: HTTPS not tested"
+fi
 
 # SIGTERM: a clean exit 0
 kill "$LUPE_PID"
