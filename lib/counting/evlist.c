@@ -4,6 +4,7 @@
  * groups through the leader's fd and read in one go (PERF_FORMAT_GROUP), so
  * that the members' values belong to the same moment.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <lupe/evlist.h>
 #include "counting/evsel.h"
 #include "sampling/sample.h"
+#include "counting/close.h"
 #include "util/util.h"
 
 /* Values of the group read format: nr, enabled, running, then {value, id} each. */
@@ -277,10 +279,10 @@ static void stat_attr(const struct lupe_evsel *evsel, const struct lupe_evlist_o
  * worked, so that later opens and the attrs written to perf.data agree.
  */
 static int open_with_fallbacks(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
-			       int sampling)
+			       unsigned long flags, int sampling)
 {
 	for (;;) {
-		int fd = lupe_perf_event_open(attr, pid, cpu, group_fd, 0);
+		int fd = lupe_perf_event_open(attr, pid, cpu, group_fd, flags);
 
 		if (fd >= 0 || !sampling)
 			return fd;
@@ -307,12 +309,18 @@ static void user_space_only(struct lupe_evsel *evsel)
 	}
 }
 
+/* A field of opts, or 0 when the caller's struct is older than the field. */
+#define OPT(opts, field) \
+	((opts)->sz >= offsetof(struct lupe_evlist_opts, field) + sizeof((opts)->field) ? \
+	 (opts)->field : 0)
+
 static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *opts,
 		      struct lupe_open_failure *fail)
 {
 	struct lupe_evlist *evlist = evsel->evlist;
 	struct lupe_evsel *leader = evlist->evsels[evsel->leader];
 	struct perf_event_attr stat, *attr = &evsel->attr;
+	unsigned long flags = OPT(opts, cgroup) ? PERF_FLAG_PID_CGROUP : 0;
 
 	if (!opts->sampling) {
 		stat_attr(evsel, opts, &stat);
@@ -332,7 +340,7 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 					continue;
 			}
 			kernel_asked = !attr->exclude_kernel;
-			fd = open_with_fallbacks(attr, pid, cpu, group_fd, opts->sampling);
+			fd = open_with_fallbacks(attr, pid, cpu, group_fd, flags, opts->sampling);
 			if (fd >= 0 && evsel->filter) {
 				int err = lupe_event_fd_set_filter(fd, evsel->filter);
 
@@ -533,10 +541,35 @@ void lupe_evlist_set_tool_times(struct lupe_evlist *evlist, uint64_t duration_ns
 	evlist->tool_ns[LUPE_TOOL_SYSTEM_TIME] = system_ns;
 }
 
+/* The fds whose close waits in the kernel go to lupe_close_slow_fds() together. */
+static void evlist_close_slow(struct lupe_evlist *evlist)
+{
+	int n = evlist->ncpus * evlist->nthreads, nr = 0, *slow;
+
+	for (int i = 0; i < evlist->nr; i++)
+		if (evlist->evsels[i]->fds && lupe_close_is_slow(&evlist->evsels[i]->attr))
+			nr += n;
+	if (!nr || !(slow = malloc(nr * sizeof(*slow))))
+		return; /* out of memory: evsel_close() closes them one by one */
+	nr = 0;
+	for (int i = 0; i < evlist->nr; i++) {
+		struct lupe_evsel *evsel = evlist->evsels[i];
+
+		if (!evsel->fds || !lupe_close_is_slow(&evsel->attr))
+			continue;
+		for (int s = 0; s < n; s++) {
+			if (evsel->fds[s] >= 0)
+				slow[nr++] = evsel->fds[s];
+			evsel->fds[s] = -1;
+		}
+	}
+	lupe_close_slow_fds(slow, nr);
+	free(slow);
+}
+
 void lupe_evlist_close(struct lupe_evlist *evlist)
 {
-	/* NEEDSWORK: closing tracepoint events blocks ~37 ms each in the kernel;
-	 * closing from a few threads would hide most of it for big globs. */
+	evlist_close_slow(evlist);
 	for (int i = 0; i < evlist->nr; i++)
 		evsel_close(evlist->evsels[i]);
 }

@@ -32,6 +32,8 @@ struct lupe_evlist_opts {
 	 * error, a thread of several that exited meanwhile is skipped.
 	 */
 	int sampling;
+	int cgroup;         /* the thread map holds fds of cgroup directories, not pids:
+			     * count what runs in each cgroup (perf stat -G); needs a CPU map */
 };
 
 /* Why lupe_evlist_open() stopped: the event and where it was opened. */
