@@ -48,3 +48,21 @@ const char *lupe_strerror(int err)
 		return lupe_errors[err - LUPE_ERR_BASE];
 	return strerror(err);
 }
+
+static __thread char last_error[512];
+
+int lupe_set_error(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	va_end(ap);
+	pr_debug("%s", last_error);
+	return err;
+}
+
+const char *lupe_last_error(void)
+{
+	return last_error;
+}

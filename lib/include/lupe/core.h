@@ -34,6 +34,16 @@ enum lupe_error {
 /* A sentence (lowercase, no full stop) for -err, errno values included. */
 LUPE_API const char *lupe_strerror(int err);
 
+/*
+ * The last failure of a liblupe call on the calling thread, as a sentence
+ * that says what went wrong and what to do ("cannot open 'cycles': no
+ * hardware PMU on this machine (try task-clock)"); "" when none was set.
+ * Set by the calls documented to set it (the measure, counter, sampler and
+ * reader APIs, lupe_evlist_parse()); thread-local, so threads do not see
+ * each other's errors.
+ */
+LUPE_API const char *lupe_last_error(void);
+
 enum lupe_log_level {
 	LUPE_LOG_ERROR,
 	LUPE_LOG_WARN,
