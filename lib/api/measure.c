@@ -94,13 +94,14 @@ int lupe_measure(struct lupe_evlist *events, lupe_measure_fn fn, void *arg,
 	tools = has_tool_events(events);
 	if (tools)
 		getrusage(RUSAGE_THREAD, &ru0);
+	/* the wall time spans the counting window, so task-clock <= wall_ns */
+	t0 = now_ns(CLOCK_MONOTONIC);
 	err = lupe_evlist_enable(events);
 	if (err)
 		goto out;
-	t0 = now_ns(CLOCK_MONOTONIC);
 	fn(arg);
-	res->wall_ns = now_ns(CLOCK_MONOTONIC) - t0;
 	err = lupe_evlist_disable(events);
+	res->wall_ns = now_ns(CLOCK_MONOTONIC) - t0;
 	if (err)
 		goto out;
 	if (tools) {

@@ -46,7 +46,7 @@ struct lupe_value {
 
 struct lupe_measure_result {
 	int nr;                   /* values[0..nr), in the list's order */
-	uint64_t wall_ns;         /* the callback's wall time (CLOCK_MONOTONIC) */
+	uint64_t wall_ns;         /* wall time of the counting window around the call (CLOCK_MONOTONIC) */
 	struct lupe_value values[LUPE_MEASURE_MAX];
 };
 
