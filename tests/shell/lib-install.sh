@@ -70,3 +70,7 @@ $got
 $want"
 done
 ok "read-perfdata's top symbols equal lupe report's: $(echo $want)"
+# and from a pipe: lupe record -o - | read-perfdata -
+top=$("$LUPE" record -q -o - -- "$WORKLOADS/demo" -n 30 2>/dev/null | pc/read-perfdata - 3 | awk '/%/ {print $3; exit}')
+[ "$top" = spin ] || fail "read-perfdata - (pipe mode): top symbol '$top', want spin"
+ok "read-perfdata reads a pipe"

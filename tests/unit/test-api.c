@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <lupe/lupe.h>
@@ -68,6 +69,16 @@ static void test_measure(void **state)
 	assert_true(res.values[0].val > 0 && res.values[0].val <= res.wall_ns);
 	assert_true(res.values[1].val >= pages);
 	assert_int_equal(res.values[2].val, res.wall_ns);
+	/* a group is read in one go: its members share the leader's times */
+	lupe_evlist_delete(ev);
+	ev = lupe_evlist_parse("{task-clock,page-faults}");
+	assert_int_equal(lupe_measure(ev, touch, &pages, &res), 0);
+	assert_int_equal(res.nr, 2);
+	assert_true(res.values[1].val >= pages);
+	assert_int_equal(res.values[0].ena, res.values[1].ena);
+	assert_int_equal(res.values[0].run, res.values[1].run);
+	lupe_evlist_delete(ev);
+	ev = lupe_evlist_parse("task-clock,page-faults,duration_time");
 	/* the list is reusable: a second measure counts afresh */
 	pages = 8;
 	assert_int_equal(lupe_measure(ev, touch, &pages, &res), 0);
@@ -241,6 +252,40 @@ static void test_sampler(void **state)
 	assert_true(seen.deep > seen.resolved / 2);
 }
 
+/* Refused by perf_event_paranoid: the sentence names the knob and what to do. */
+static void test_denied(void **state)
+{
+	struct lupe_evlist *ev;
+	struct lupe_measure_result res;
+	unsigned long n = 10;
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0 || lupe_perf_event_paranoid() < 2)
+		skip(); /* needs root to drop to nobody, and a kernel that refuses nobody */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int err;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		ev = lupe_evlist_parse("task-clock");
+		err = lupe_measure(ev, spin, &n, &res);
+		if ((err != -EACCES && err != -EPERM) ||
+		    !strstr(lupe_last_error(), "perf_event_paranoid") ||
+		    !strstr(lupe_last_error(), "task-clock:u"))
+			_exit(3);
+		/* what the sentence suggests works */
+		lupe_evlist_delete(ev);
+		ev = lupe_evlist_parse("task-clock:u");
+		_exit(lupe_measure(ev, spin, &n, &res) ? 4 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_reader_errors(void **state)
 {
 	char path[] = "/tmp/lupe-test-api.XXXXXX";
@@ -270,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_tracepoint),
 		cmocka_unit_test(test_sampler),
+		cmocka_unit_test(test_denied),
 		cmocka_unit_test(test_reader_errors),
 	};
 
