@@ -6,6 +6,9 @@
  * every CPU x thread of a target, read and summed. Groups open their members with the leader's
  * fd and are read in one go. Tool events (duration_time, user_time,
  * system_time) have no fd: the caller hands in their values.
+ *
+ * Thread-safety: an evlist (and its evsels) is used by one thread at a time;
+ * distinct evlists are independent.
  */
 #ifndef LUPE_EVLIST_H
 #define LUPE_EVLIST_H
