@@ -8,6 +8,10 @@
  *   use the private range LUPE_ERR_BASE..; lupe_strerror() names both kinds.
  * - The library never prints and never exits: it reports through the log
  *   callback that the program installs with lupe_log_set().
+ * - Thread-safety is stated per object in each header: an object is used by
+ *   one thread at a time, distinct objects are independent. The log sink
+ *   and level are process-wide (set them before starting threads); the sink
+ *   may be called from any thread that calls the library.
  */
 #ifndef LUPE_CORE_H
 #define LUPE_CORE_H

@@ -5,6 +5,10 @@
  * and globs, raw rNNN, pmu/term=val/, mem: breakpoints, modifiers, groups,
  * comma lists). The result is a list of events with their perf_event_attr
  * filled in, ready to open. Documentation/event-specs.md has the grammar.
+ *
+ * Thread-safety: parsing and listing may run on several threads at once
+ * with distinct lists; lupe_events_set_sysfs()/_set_tracefs() are
+ * process-wide: call them before starting threads.
  */
 #ifndef LUPE_EVENTS_H
 #define LUPE_EVENTS_H
