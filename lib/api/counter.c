@@ -86,7 +86,9 @@ struct lupe_counter *lupe_counter_new(const char *spec, pid_t pid, int cpu)
 		lupe_counter_delete(c);
 		return err_ptr(err);
 	}
-	map_pages(c);
+	/* rdpmc reads the counter of the thread that runs it: only for our own thread */
+	if (pid == 0 || pid == gettid())
+		map_pages(c);
 	return c;
 }
 

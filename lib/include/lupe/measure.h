@@ -92,7 +92,9 @@ LUPE_API int lupe_counter_nr(const struct lupe_counter *c);
 
 /*
  * 1 when reads go through rdpmc (every event a hardware counter, the
- * mmapped page's cap_user_rdpmc set), 0 when they use read(2).
+ * mmapped page's cap_user_rdpmc set, the counter on the calling thread:
+ * pid 0), 0 when they use read(2). rdpmc reads are valid only on the
+ * thread that created the counter.
  */
 LUPE_API int lupe_counter_rdpmc(const struct lupe_counter *c);
 
