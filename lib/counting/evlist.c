@@ -434,8 +434,10 @@ static int evlist_ioctl(struct lupe_evlist *evlist, unsigned long req)
 		/* members follow their leader */
 		if (!is_leader(evsel) || !evsel->fds)
 			continue;
+		/* PERF_IOC_FLAG_GROUP: the members too (a reset must clear them) */
 		for (int s = 0; s < evlist->ncpus * evlist->nthreads; s++)
-			if (evsel->fds[s] >= 0 && ioctl(evsel->fds[s], req, 0) < 0)
+			if (evsel->fds[s] >= 0 &&
+			    ioctl(evsel->fds[s], req, in_group(evsel) ? PERF_IOC_FLAG_GROUP : 0) < 0)
 				err = -errno;
 	}
 	return err;
@@ -449,6 +451,11 @@ int lupe_evlist_enable(struct lupe_evlist *evlist)
 int lupe_evlist_disable(struct lupe_evlist *evlist)
 {
 	return evlist_ioctl(evlist, PERF_EVENT_IOC_DISABLE);
+}
+
+int lupe_evlist_reset(struct lupe_evlist *evlist)
+{
+	return evlist_ioctl(evlist, PERF_EVENT_IOC_RESET);
 }
 
 /* One leader's group read, handed out to itself and the members open with it. */

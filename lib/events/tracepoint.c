@@ -108,6 +108,31 @@ int lupe_tracepoint_id(const char *sys, const char *name, __u64 *id)
 	return err == -ENOTDIR ? -ENOENT : err;
 }
 
+long long lupe_tracepoint_lookup(const char *sys_name)
+{
+	const char *colon = sys_name ? strchr(sys_name, ':') : NULL;
+	char sys[256];
+	__u64 id;
+	int err;
+
+	if (!colon || colon == sys_name || !colon[1] || (size_t)(colon - sys_name) >= sizeof(sys))
+		return lupe_set_error(-EINVAL, "cannot look up tracepoint '%s': give it as 'system:name'",
+				      sys_name ? sys_name : "");
+	memcpy(sys, sys_name, colon - sys_name);
+	sys[colon - sys_name] = '\0';
+	err = lupe_tracepoint_id(sys, colon + 1, &id);
+	if (err == -ENOENT)
+		return lupe_set_error(err, "no tracepoint '%s' ('lupe list tracepoint' shows them)",
+				      sys_name);
+	if (err == -EACCES)
+		return lupe_set_error(err, "cannot look up tracepoint '%s': tracefs is closed to "
+				      "this user (run as root)", sys_name);
+	if (err)
+		return lupe_set_error(err, "cannot look up tracepoint '%s': %s", sys_name,
+				      lupe_strerror(err));
+	return (long long)id;
+}
+
 bool lupe_tracepoint_system_exists(const char *sys)
 {
 	const char *tracefs = lupe_tracefs_dir();

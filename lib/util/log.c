@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "util/util.h"
 
@@ -48,4 +49,32 @@ const char *lupe_strerror(int err)
 	if (err >= LUPE_ERR_BASE && err < LUPE_ERR_MAX)
 		return lupe_errors[err - LUPE_ERR_BASE];
 	return strerror(err);
+}
+
+/*
+ * One pointer per thread, initial-exec: no __tls_get_addr (and no NEEDED
+ * ld.so) in the static binary, and 8 bytes of static TLS in liblupe.so.
+ * The sentence's buffer is allocated at a thread's first error.
+ * NEEDSWORK: it is not freed when the thread exits (512 bytes per thread
+ * that ever failed); a pthread key with a destructor would free it.
+ */
+#define LAST_ERROR_SIZE 512
+static __thread char *last_error __attribute__((tls_model("initial-exec")));
+
+int lupe_set_error(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!last_error && !(last_error = malloc(LAST_ERROR_SIZE)))
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(last_error, LAST_ERROR_SIZE, fmt, ap);
+	va_end(ap);
+	pr_debug("%s", last_error);
+	return err;
+}
+
+const char *lupe_last_error(void)
+{
+	return last_error ? last_error : "";
 }

@@ -34,6 +34,13 @@ static inline int libc_err(int ret)
 	return ret < 0 ? -errno : ret;
 }
 
+/*
+ * Set the calling thread's lupe_last_error() sentence (lowercase, no full
+ * stop) and return err, so that a failing path reads
+ * `return lupe_set_error(err, "cannot ...")`. Also logged at debug level.
+ */
+int lupe_set_error(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Read a whole small file (sysfs, procfs) into buf, NUL-terminated, without
  * the final newline. Returns the length or a negative errno. */
 int lupe_read_small_file(const char *path, char *buf, size_t size);

@@ -8,6 +8,10 @@
  *   use the private range LUPE_ERR_BASE..; lupe_strerror() names both kinds.
  * - The library never prints and never exits: it reports through the log
  *   callback that the program installs with lupe_log_set().
+ * - Thread-safety is stated per object in each header: an object is used by
+ *   one thread at a time, distinct objects are independent. The log sink
+ *   and level are process-wide (set them before starting threads); the sink
+ *   may be called from any thread that calls the library.
  */
 #ifndef LUPE_CORE_H
 #define LUPE_CORE_H
@@ -34,6 +38,16 @@ enum lupe_error {
 
 /* A sentence (lowercase, no full stop) for -err, errno values included. */
 LUPE_API const char *lupe_strerror(int err);
+
+/*
+ * The last failure of a liblupe call on the calling thread, as a sentence
+ * that says what went wrong and what to do ("cannot open 'cycles': no
+ * hardware PMU on this machine (try task-clock)"); "" when none was set.
+ * Set by the calls documented to set it (the measure, counter, sampler and
+ * reader APIs, lupe_evlist_parse()); thread-local, so threads do not see
+ * each other's errors.
+ */
+LUPE_API const char *lupe_last_error(void);
 
 enum lupe_log_level {
 	LUPE_LOG_ERROR,

@@ -3,7 +3,7 @@
  * Counter values and the arithmetic perf stat does on them: sums over CPUs
  * and threads, deltas between reads (-I), scaling by enabled/running time
  * when the kernel multiplexed a counter, and running mean/stddev over
- * repeated runs (-r). Pure functions: no kernel needed.
+ * repeated runs (-r). Pure functions: no kernel needed, thread-safe.
  */
 #ifndef LUPE_COUNTS_H
 #define LUPE_COUNTS_H

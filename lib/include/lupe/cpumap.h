@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Sets of CPUs (-C LIST, the online CPUs) and of threads (-p, -t, a workload). */
+/*
+ * Sets of CPUs (-C LIST, the online CPUs) and of threads (-p, -t, a workload).
+ * Thread-safety: get/put are not atomic; share a map between threads only
+ * while no thread takes or drops a reference.
+ */
 #ifndef LUPE_CPUMAP_H
 #define LUPE_CPUMAP_H
 

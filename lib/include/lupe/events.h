@@ -5,6 +5,10 @@
  * and globs, raw rNNN, pmu/term=val/, mem: breakpoints, modifiers, groups,
  * comma lists). The result is a list of events with their perf_event_attr
  * filled in, ready to open. Documentation/event-specs.md has the grammar.
+ *
+ * Thread-safety: parsing and listing may run on several threads at once
+ * with distinct lists; lupe_events_set_sysfs()/_set_tracefs() are
+ * process-wide: call them before starting threads.
  */
 #ifndef LUPE_EVENTS_H
 #define LUPE_EVENTS_H
@@ -104,6 +108,15 @@ LUPE_API int lupe_events_set_tracefs(const char *dir);
  * LUPE_ERR_NO_TRACEFS, or to EACCES when it is mounted but closed to us.
  */
 LUPE_API const char *lupe_tracefs_dir(void);
+
+/*
+ * The id of a tracepoint ("sched:sched_switch"), what perf_event_attr.config
+ * takes with type PERF_TYPE_TRACEPOINT. Returns the id (>= 0), or a
+ * negative errno: -EINVAL without the ':', -ENOENT for an unknown one,
+ * -LUPE_ERR_NO_TRACEFS or -EACCES when tracefs is missing or closed to us;
+ * lupe_last_error() then says what to do. Thread-safe.
+ */
+LUPE_API long long lupe_tracepoint_lookup(const char *sys_name);
 
 /* What `lupe list` shows: one kind per section, in perf's order. */
 enum lupe_event_kind {

@@ -6,12 +6,16 @@
  * every CPU x thread of a target, read and summed. Groups open their members with the leader's
  * fd and are read in one go. Tool events (duration_time, user_time,
  * system_time) have no fd: the caller hands in their values.
+ *
+ * Thread-safety: an evlist (and its evsels) is used by one thread at a time;
+ * distinct evlists are independent.
  */
 #ifndef LUPE_EVLIST_H
 #define LUPE_EVLIST_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <lupe/core.h>
 #include <lupe/counts.h>
 #include <lupe/cpumap.h>
@@ -89,8 +93,30 @@ LUPE_API int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *c
 			      struct lupe_thread_map *threads,
 			      const struct lupe_evlist_opts *opts,
 			      struct lupe_open_failure *fail);
+/* Start, stop and zero every open counter (a group through its leader). 0 or a negative errno. */
 LUPE_API int lupe_evlist_enable(struct lupe_evlist *evlist);
 LUPE_API int lupe_evlist_disable(struct lupe_evlist *evlist);
+LUPE_API int lupe_evlist_reset(struct lupe_evlist *evlist);
+
+/*
+ * The one-liner: a list from an event spec in perf's -e grammar
+ * ("task-clock,{instructions,cache-misses}:u"), groups kept. Returns NULL
+ * with errno set (LUPE_ERR_PARSE for a bad spec, ENOMEM) and
+ * lupe_last_error() saying where the spec went wrong. The caller owns the
+ * list (lupe_evlist_delete()). lupe_events_parse() is the same parser for
+ * callers that want the attrs before opening.
+ */
+LUPE_API struct lupe_evlist *lupe_evlist_parse(const char *spec);
+
+/*
+ * Open every event on one task and CPU, as perf_event_open(2) takes them:
+ * pid 0 the calling thread, a pid/tid that thread, -1 every task (with a
+ * cpu); cpu -1 any CPU, or one CPU. The counters start disabled (call
+ * lupe_evlist_enable()); events the machine lacks are marked unsupported
+ * and skipped. Returns 0 or a negative errno, with lupe_last_error() saying
+ * what to do (perf_event_paranoid, a missing PMU).
+ */
+LUPE_API int lupe_evlist_open_task(struct lupe_evlist *evlist, pid_t pid, int cpu);
 
 /*
  * Read every open counter: the values are cumulative since open. Tool

@@ -9,6 +9,7 @@
  * a function of the model alone, writes to the FILE * it is given and
  * prints nothing else, so a test can build a model by hand
  * (lupe_profile_add_*) and check a writer's output.
+ * Thread-safety: a profile is built and written by one thread at a time.
  */
 #ifndef LUPE_EXPORT_H
 #define LUPE_EXPORT_H

@@ -4,6 +4,7 @@
  * self and children (cumulative) periods and callchain trees. Samples are
  * first aggregated by identical stack (same thread state, same addresses),
  * so the work and the memory grow with distinct stacks, not with samples.
+ * Thread-safety: a histogram is used by one thread at a time.
  */
 #ifndef LUPE_HIST_H
 #define LUPE_HIST_H

@@ -4,6 +4,7 @@
  * mode ("-": records arrive on stdin, attrs and features as records).
  * COMPRESSED records are opened transparently: lupe_perf_file_next() yields
  * the records inside them.
+ * Thread-safety: a perf file is read by one thread at a time.
  */
 #ifndef LUPE_PERFDATA_H
 #define LUPE_PERFDATA_H

@@ -11,6 +11,9 @@
  *   while (...) lupe_record_poll(rec, timeout);
  *   lupe_record_stop(rec);     disable, drain, lost counts, features, header
  *   lupe_record_delete(rec);
+ *
+ * Thread-safety: a recording or live source is driven by one thread;
+ * lupe_live_stop() may come from another (it sets a flag and disables).
  */
 #ifndef LUPE_RECORD_H
 #define LUPE_RECORD_H

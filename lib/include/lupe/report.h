@@ -11,6 +11,8 @@
  *   ... lupe_report_hists(rep, idx), lupe_report_view(rep) ...
  *   lupe_report_reset(rep);           forget the samples (top -z)
  *   lupe_report_delete(rep);
+ *
+ * Thread-safety: a report is fed and printed by one thread at a time.
  */
 #ifndef LUPE_REPORT_H
 #define LUPE_REPORT_H

@@ -12,6 +12,9 @@
  * or, for a file in one call:
  *   s = lupe_session_new(path, force);
  *   lupe_session_process(s, &tool);
+ *
+ * Thread-safety: a session, its threads, maps, DSOs and resolve cache are
+ * used by one thread at a time; distinct sessions are independent.
  */
 #ifndef LUPE_SESSION_H
 #define LUPE_SESSION_H

@@ -5,6 +5,7 @@
  * (lupe_live_source(), lupe/record.h). A source hands each record to an
  * emit callback; the session behind the callback orders, decodes and
  * dispatches them the same way whatever the source.
+ * Thread-safety: a source is read by one thread at a time.
  */
 #ifndef LUPE_SOURCE_H
 #define LUPE_SOURCE_H

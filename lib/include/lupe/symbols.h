@@ -3,6 +3,7 @@
  * What a resolved address points at: a DSO (an ELF file, the kernel, the
  * vdso, a perf-PID.map) and one of its symbols. DSOs belong to the session
  * that found them; their symbol tables load lazily on the first lookup.
+ * Thread-safety: DSOs belong to their session: the session's thread only.
  */
 #ifndef LUPE_SYMBOLS_PUBLIC_H
 #define LUPE_SYMBOLS_PUBLIC_H

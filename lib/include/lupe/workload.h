@@ -3,6 +3,7 @@
  * A workload started the way perf starts one: forked first and held before
  * exec, so that events can be opened on its pid with enable_on_exec and
  * count from its first instruction; released with lupe_workload_start().
+ * Thread-safety: one struct lupe_workload is driven by one thread.
  */
 #ifndef LUPE_WORKLOAD_H
 #define LUPE_WORKLOAD_H
