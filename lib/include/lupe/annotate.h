@@ -81,6 +81,7 @@ enum {
  */
 LUPE_API int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end,
 			 unsigned int flags, struct lupe_listing *out);
+/* Free the instructions and file names l holds and zero it; l may be reused. */
 LUPE_API void lupe_listing_clear(struct lupe_listing *l);
 
 /*

@@ -32,6 +32,7 @@ struct lupe_func_spec {
 
 /* Parse spec. Returns 0, or -LUPE_ERR_PARSE for an empty part or a bad range. */
 LUPE_API int lupe_func_spec_parse(const char *spec, struct lupe_func_spec *out);
+/* Free the strings of spec and zero it. */
 LUPE_API void lupe_func_spec_clear(struct lupe_func_spec *spec);
 
 /* One place to count: a function, or a source range. */
@@ -68,6 +69,7 @@ struct lupe_func_error {
 LUPE_API int lupe_func_resolve(const char *spec, const char *exe, pid_t pid,
 			       struct lupe_func_target **targets, int *nr,
 			       struct lupe_func_error *err);
+/* Free the targets lupe_func_resolve() appended, and the array. */
 LUPE_API void lupe_func_targets_free(struct lupe_func_target *targets, int nr);
 
 /* Per-call and per-thread figures of one target. */
@@ -114,6 +116,7 @@ LUPE_API void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_fu
  */
 LUPE_API int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int nr_tids,
 				    int enable_on_exec, struct lupe_open_failure *fail);
+/* Start counting (one ioctl per group leader). Returns 0 or a negative errno. */
 LUPE_API int lupe_func_session_enable(struct lupe_func_session *s);
 
 /*

@@ -81,6 +81,7 @@ LUPE_API char *lupe_probe_definition(const struct lupe_probe *p);
  */
 LUPE_API int lupe_probe_add(struct lupe_probe *p);
 
+/* Free every string p holds (arguments included) and zero it. */
 LUPE_API void lupe_probe_clear(struct lupe_probe *p);
 
 /* One probe event of uprobe_events or kprobe_events. */
