@@ -355,8 +355,9 @@ static void draw(struct browser *b)
 	SLsmg_gotorc(1, 0);
 	SLsmg_set_color(C_NORMAL);
 	if (b->th->view) {
-		buf[0] = ' ';
-		report_format_head(buf + 1, sizeof(buf) - 1, b->th->view, &b->th->po, b->width);
+		/* where --stdio has "# ", as the entries have the marker and a space */
+		buf[0] = buf[1] = ' ';
+		report_format_head(buf + 2, sizeof(buf) - 2, b->th->view, &b->th->po, b->width);
 		SLsmg_write_nstring(buf, (unsigned)cols);
 	}
 	for (int i = 0; i < nlist && b->top + i < b->nr_rows; i++) {
