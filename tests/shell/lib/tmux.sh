@@ -1,0 +1,42 @@
+# Helpers for tests that drive a TUI in tmux. Source after common.sh:
+#   . "$(dirname "$0")/lib/tmux.sh"
+# Each test gets its own tmux server (socket lupe-test-PID), killed on exit,
+# and one 120x40 window running a plain bash with the prompt "lupe-test$ ".
+command -v tmux >/dev/null || skip "no tmux (scripts/bootstrap installs it)"
+TMUX_SOCK=lupe-test-$$
+tm() { tmux -L "$TMUX_SOCK" "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+unset TMUX
+
+# tm_start: the window, a shell in $TMPD.
+tm_start() {
+	tm new-session -d -x 120 -y 40 -c "$TMPD" "env -i PATH=\"$PATH\" TERM=screen PS1='lupe-test\$ ' bash --norc --noprofile" ||
+		fail "tmux cannot start a session"
+	tm_wait 'lupe-test\$' 5 || fail "no shell prompt in tmux"
+}
+# tm_keys KEYS...: send keys (tmux key names) to the window.
+tm_keys() { tm send-keys -t 0 "$@"; }
+# tm_screen: the window's text now.
+tm_screen() { tm capture-pane -p -t 0; }
+# tm_wait REGEX [SECS]: until the screen matches (1 when it never did).
+tm_wait() {
+	local i n=$(( ${2:-10} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		tm_screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# tm_settle: until the screen stops changing (a redraw is done).
+tm_settle() {
+	local a b i
+	a=$(tm_screen)
+	for ((i = 0; i < 20; i++)); do
+		sleep 0.15
+		b=$(tm_screen)
+		[ "$a" = "$b" ] && return 0
+		a=$b
+	done
+}
+# tm_child: the pid of what the window's shell runs now (empty: nothing).
+tm_child() { pgrep -P "$(tm display -p -t 0 '#{pane_pid}')" | head -1; }
