@@ -402,6 +402,22 @@ static void draw(struct browser *b)
 	SLsmg_refresh();
 }
 
+/*
+ * A key, with a lone ESC told from the start of an escape sequence by
+ * whether more follows within 100 ms (SLkp_getkey would wait for it).
+ */
+static int getkey(void)
+{
+	int k = SLang_getkey();
+
+	if (k == SLANG_GETKEY_ERROR)
+		return SL_KEY_ERR;
+	if (k == 27 && SLang_input_pending(1) <= 0)
+		return 27;
+	SLang_ungetkey((unsigned char)k);
+	return SLkp_getkey();
+}
+
 static void show_help(void)
 {
 	static const char *const lines[] = {
@@ -430,7 +446,7 @@ static void show_help(void)
 	while (!got_signal && SLang_input_pending(1) <= 0)
 		;
 	if (!got_signal)
-		SLkp_getkey();
+		getkey();
 }
 
 /* Read a line on the status row; returns 0 on Enter, -1 on ESC or a signal. */
@@ -750,7 +766,7 @@ int tui_browse_hists(struct tui_hists *th)
 		if (SLang_input_pending(1) <= 0 || got_signal)
 			continue;
 		{
-			int k = SLkp_getkey();
+			int k = getkey();
 
 			if (k == SL_KEY_ERR) /* the terminal went away */
 				break;
