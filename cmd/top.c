@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <lupe/cpumap.h>
 #include <lupe/events.h>
 #include <lupe/evlist.h>
@@ -80,7 +81,7 @@ static const struct argp_option options[] = {
 	{ "hide_kernel_symbols", 'K', NULL, 0, "leave the kernel out (not sampled)", 0 },
 	{ "hide_user_symbols", 'U', NULL, 0, "leave user space out (not sampled)", 0 },
 	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu (default dso,sym)", 0 },
-	{ "entries", 'E', "N", 0, "show at most N entries", 0 },
+	{ "entries", 'E', "N", 0, "show at most N entries (--stdio: what fits the terminal, or 20)", 0 },
 	{ "stdio", KEY_STDIO, NULL, 0, "print the table at each refresh (for pipes and logs)", 0 },
 	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (the default)", 0 },
 	{ 0 }
@@ -422,6 +423,12 @@ int cmd_top(int argc, char **argv)
 		return EXIT_USAGE;
 	if (a.tui < 0)
 		a.tui = 1;
+	/* perf top --stdio shows what fits a screen: its rows less the header, 20 without one */
+	if (!a.tui && !a.entries) {
+		struct winsize ws;
+
+		a.entries = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 15 ? ws.ws_row - 12 : 20;
+	}
 	if (a.tui && !tui_built())
 		return error("the TUI is not built into this lupe (slang was missing): use --stdio");
 	if (a.tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
