@@ -430,13 +430,13 @@ int cmd_top(int argc, char **argv)
 		a.entries = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 15 ? ws.ws_row - 12 : 20;
 	}
 	if (a.tui && !tui_built())
-		return error("the TUI is not built into this lupe (slang was missing): use --stdio");
+		return error("the TUI is not built into this lupe (slang was missing): use --stdio"), 1;
 	if (a.tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return error("lupe top needs a terminal for its TUI: use --stdio to print the table"), 1;
 
 	t = calloc(1, sizeof(*t));
 	if (!t)
-		return error("out of memory");
+		return error("out of memory"), 1;
 	t->a = &a;
 	pthread_mutex_init(&t->mutex, NULL);
 	a.o.system_wide = !a.pids && !a.tids;

@@ -2,6 +2,7 @@
 # the TUIs leave no lupe process and a working terminal after q, Ctrl-C, SIGINT, SIGTERM, SIGHUP and a killed pane
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/tmux.sh"
+why=$(have_tui) || skip "$why"
 "$LUPE" record -q -o demo.data -- "$WORKLOADS/demo" -n 50 >/dev/null 2>&1 || skip "cannot record here"
 tm_start
 tm_keys "lupe_bin='$LUPE'; stty -g >tty.before" Enter

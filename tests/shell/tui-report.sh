@@ -2,6 +2,7 @@
 # lupe report's TUI in tmux: same top-10 as --stdio, Enter shows callers, / filters, d zooms, P writes the rows, q exits 0
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/tmux.sh"
+why=$(have_tui) || skip "$why"
 "$LUPE" record -q -g -o demo.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || skip "cannot record here"
 "$LUPE" report -i demo.data -h | grep -q -- '--tui' || fail "report -h has no --tui"
 
@@ -42,6 +43,37 @@ tui_entries | awk -v d="$dso" '$4 != d { bad = 1 } END { exit bad }' || fail "an
 tm_keys d; tm_settle
 [ "$(tui_entries | wc -l)" = "$all" ] || fail "d again did not zoom out"
 ok "d zooms into $dso and out"
+
+# t and s: zoom into the thread and the symbol, the header says so, ESC/Left undo
+tm_keys Home; tm_settle
+tm_keys t; tm_settle
+tm_screen | head -1 | grep -q "Thread: demo(" || fail "t: no thread zoom in the header: $(tm_screen | head -1)"
+tm_keys s; tm_settle
+tm_screen | head -1 | grep -q "Symbol: " || fail "s: no symbol zoom in the header"
+[ "$(tui_entries | wc -l)" = 1 ] || fail "s: the symbol zoom shows $(tui_entries | wc -l) entries, want 1"
+tm_keys Left; tm_settle
+tm_screen | head -1 | grep -q "Symbol: " && fail "Left did not undo the symbol zoom"
+tm_keys Escape; tm_settle
+tm_screen | head -1 | grep -q "Thread: " && fail "ESC did not undo the thread zoom"
+[ "$(tui_entries | wc -l)" = "$all" ] || fail "after the zooms out, $(tui_entries | wc -l) entries, want $all"
+ok "t and s zoom, Left and ESC undo"
+
+# h: the key help, any key closes it; End then H: the hottest entry is selected again
+tm_keys h; tm_wait 'zoom into the DSO' 3 || fail "h shows no help"
+tm_keys x; tm_settle
+tm_screen | grep -q 'zoom into the DSO' && fail "a key did not close the help"
+tm_keys End; tm_settle; tm_keys H; tm_settle
+tm_screen | sed -n 3p | grep -q "$(stdio_entries | head -1 | awk '{print $NF}')" || fail "H did not go back to the hottest entry"
+ok "h helps, H finds the hottest entry"
+
+# a resize redraws: the status line follows the window's last row
+tm resize-window -t 0 -x 100 -y 30
+tm_settle
+tm_screen | sed -n 30p | grep -q "Press '?' for help" || fail "no redraw after a resize: $(tm_screen | tail -3)"
+tm resize-window -t 0 -x 120 -y 40
+tm_settle
+tm_screen | sed -n 40p | grep -q "Press '?' for help" || fail "no redraw after the resize back"
+ok "a resize redraws"
 
 # P: a file whose rows are the rows on screen
 tm_keys P; tm_wait 'lupe.hist.0 written' 3 || fail "P wrote nothing: $(tm_screen | tail -1)"

@@ -2,7 +2,11 @@
 #   . "$(dirname "$0")/lib/tmux.sh"
 # Each test gets its own tmux server (socket lupe-test-PID), killed on exit,
 # and one 120x40 window running a plain bash with the prompt "lupe-test$ ".
-command -v tmux >/dev/null || skip "no tmux (scripts/bootstrap installs it)"
+# have_tui: tmux is here and lupe was built with the TUI (slang)
+have_tui() {
+	command -v tmux >/dev/null || { echo "no tmux (scripts/bootstrap installs it)"; return 1; }
+	! "$LUPE" top </dev/null 2>&1 | grep -q 'TUI is not built' || { echo "lupe is built without the TUI (slang)"; return 1; }
+}
 TMUX_SOCK=lupe-test-$$
 tm() { tmux -L "$TMUX_SOCK" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
