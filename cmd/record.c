@@ -23,6 +23,7 @@
 #include "builtin.h"
 #include <sys/stat.h>
 #include "parse-error.h"
+#include "sample-opts.h"
 
 enum {
 	OPT_CALL_GRAPH = 0x100,
@@ -137,19 +138,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->o.callgraph = LUPE_CALLGRAPH_FP;
 		return 0;
 	case OPT_CALL_GRAPH:
-		if (!strcmp(arg, "fp")) {
-			a->o.callgraph = LUPE_CALLGRAPH_FP;
-		} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
-			a->o.callgraph = LUPE_CALLGRAPH_DWARF;
-			a->o.stack_size = 8192;
-			if (arg[5]) {
-				if (parse_u64(arg + 6, &v) || !v || v > 65528)
-					argp_error(state, "invalid dwarf stack size '%s': give bytes up to 65528", arg + 6);
-				a->o.stack_size = (uint32_t)((v + 7) & ~7ULL);
-			}
-		} else {
-			argp_error(state, "unknown call graph mode '%s': use fp or dwarf[,SIZE]", arg);
-		}
+		sample_parse_call_graph(state, arg, &a->o);
 		return 0;
 	case 'a':
 		a->o.system_wide = 1;
@@ -266,14 +255,6 @@ static int check_freq(struct record_args *a)
 		a->o.freq = (unsigned int)max;
 	}
 	return 0;
-}
-
-/* The counting library's sentence for a refused open, shared with stat. */
-static int open_error(const struct lupe_event *ev, int err)
-{
-	char buf[512];
-
-	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, -1, buf, sizeof(buf)));
 }
 
 static int output_error(const char *path, int err)
@@ -419,7 +400,7 @@ int cmd_record(int argc, char **argv)
 	}
 	if (err) {
 		if (failed >= 0)
-			open_error(&evs.events[failed], err);
+			sample_open_error(&evs.events[failed], err);
 		else if (err == -EPERM)
 			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
 			      a.o.mmap_pages ? a.o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES);

@@ -36,6 +36,7 @@
 #include "builtin.h"
 #include "hist.h"
 #include "parse-error.h"
+#include "sample-opts.h"
 #include "tui/tui.h"
 
 enum { KEY_STDIO = 0x100, KEY_TUI, KEY_CALL_GRAPH };
@@ -125,18 +126,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->o.period = (uint64_t)v;
 		return 0;
 	case 'g': a->o.callgraph = LUPE_CALLGRAPH_FP; return 0;
-	case KEY_CALL_GRAPH:
-		if (!strcmp(arg, "fp")) {
-			a->o.callgraph = LUPE_CALLGRAPH_FP;
-		} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
-			a->o.callgraph = LUPE_CALLGRAPH_DWARF;
-			a->o.stack_size = arg[5] ? (uint32_t)((strtoul(arg + 6, NULL, 10) + 7) & ~7UL) : 8192;
-			if (!a->o.stack_size || a->o.stack_size > 65528)
-				argp_error(state, "invalid dwarf stack size '%s': give bytes up to 65528", arg + 6);
-		} else {
-			argp_error(state, "unknown call graph mode '%s': use fp or dwarf[,SIZE]", arg);
-		}
-		return 0;
+	case KEY_CALL_GRAPH: sample_parse_call_graph(state, arg, &a->o); return 0;
 	case 'd':
 		if (parse_num(arg, &v))
 			argp_error(state, "invalid delay '%s': give seconds", arg);
@@ -344,13 +334,6 @@ static int run_stdio(struct top *t, int nr_cpus)
 
 /* ---- setup ---- */
 
-static int open_error(const struct lupe_event *ev, int err)
-{
-	char buf[512];
-
-	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, -1, buf, sizeof(buf)));
-}
-
 /* Open the events (perf's default: cycles, else cpu-clock); the live source or NULL. */
 static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list *evs,
 				     struct lupe_cpu_map *cpus, struct lupe_thread_map *threads)
@@ -389,7 +372,7 @@ static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list 
 		err = lupe_live_start(src);
 	if (err) {
 		if (failed >= 0)
-			open_error(&evs->events[failed], err);
+			sample_open_error(&evs->events[failed], err);
 		else if (err == -EPERM)
 			error("cannot mmap the rings: over kernel.perf_event_mlock_kb (try a lower -F)");
 		else

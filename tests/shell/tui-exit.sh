@@ -34,29 +34,26 @@ check report key:C-c '$lupe_bin report -i demo.data'
 check report INT '$lupe_bin report -i demo.data'
 check report TERM '$lupe_bin report -i demo.data'
 check report HUP '$lupe_bin report -i demo.data'
+# kill_pane WHAT CMD: start CMD in a fresh window, kill the window's pane; CMD must end
+kill_pane() {
+	local pid i
+	tm kill-server 2>/dev/null
+	tm_start
+	tm_keys "$2" Enter
+	tm_wait 'Samples: |waiting for samples' 8 || fail "$1 did not start in the new pane"
+	pid=$(tm_child)
+	tm kill-pane -t 0
+	for ((i = 0; i < 50; i++)); do alive "$pid" || break; sleep 0.1; done
+	alive "$pid" && fail "$1 ($pid) still runs after its pane was killed"
+	ok "$1 ends when its pane is killed"
+}
+
 if "$LUPE" top --stdio -d 0.2 -p $$ >/dev/null 2>&1 & sleep 0.5; kill -INT $! 2>/dev/null; wait $!; then
 	check top key:q '$lupe_bin top -d 0.5'
 	check top INT '$lupe_bin top -d 0.5'
 	check top TERM '$lupe_bin top -d 0.5'
-	# a killed pane: the terminal goes away under top
-	tm_keys clear Enter
-	tm_keys '$lupe_bin top -d 0.5' Enter
-	tm_wait 'Samples: |waiting for samples' 8 || fail "top did not start"
-	pid=$(tm_child)
-	tm kill-pane -t 0
-	for ((i = 0; i < 50; i++)); do alive "$pid" || break; sleep 0.1; done
-	alive "$pid" && fail "top ($pid) still runs after its pane was killed"
-	ok "top ends when its pane is killed"
+	kill_pane top "'$LUPE' top -d 0.5"
 else
 	echo "top cannot sample here: its part is left out"
 fi
-# and report in a pane that is killed
-tm kill-server 2>/dev/null
-tm_start
-tm_keys "'$LUPE' report -i '$TMPD/demo.data'" Enter
-tm_wait 'Samples: ' 8 || fail "report did not start in the new pane"
-pid=$(tm_child)
-tm kill-pane -t 0
-for ((i = 0; i < 50; i++)); do alive "$pid" || break; sleep 0.1; done
-alive "$pid" && fail "report ($pid) still runs after its pane was killed"
-ok "report ends when its pane is killed"
+kill_pane report "'$LUPE' report -i '$TMPD/demo.data'"
