@@ -63,6 +63,7 @@ struct top {
 	int cur;
 	struct lupe_tool tool;             /* hands samples to rep[cur] */
 	struct tui_hists th;
+	int enabled;                       /* the events, once the /proc state is out */
 	volatile int reader_done;
 	int reader_ret;
 };
@@ -159,11 +160,25 @@ static const struct argp argp = {
 
 /* ---- the reader thread and what it feeds ---- */
 
+/* PERF_RECORD_FINISHED_INIT: the live source has synthesized the state in /proc */
+#define TOP_FINISHED_INIT 82
+
 static int locked_emit(void *arg, const struct perf_event_header *ev, int stable)
 {
 	struct top *t = arg;
 	int ret;
 
+	/*
+	 * The events start after the synthesis, so that top's own reading of
+	 * /proc and kallsyms is not the first thing its profile shows. A task
+	 * that starts in those few ms and maps files before the events are on
+	 * is missed, as it would be by a later start of top.
+	 */
+	if (!t->enabled && ev->type == TOP_FINISHED_INIT) {
+		t->enabled = 1;
+		if ((ret = lupe_live_start(t->live)) < 0)
+			return ret;
+	}
 	pthread_mutex_lock(&t->mutex);
 	ret = t->emit(t->emit_arg, ev, stable);
 	pthread_mutex_unlock(&t->mutex);
@@ -368,15 +383,13 @@ static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list 
 		}
 		break;
 	}
-	if (!err)
-		err = lupe_live_start(src);
 	if (err) {
 		if (failed >= 0)
 			sample_open_error(&evs->events[failed], err);
 		else if (err == -EPERM)
 			error("cannot mmap the rings: over kernel.perf_event_mlock_kb (try a lower -F)");
 		else
-			error("cannot start sampling: %s", lupe_strerror(err));
+			error("cannot open the events: %s", lupe_strerror(err));
 		lupe_source_delete(src);
 		return NULL;
 	}
@@ -480,6 +493,7 @@ int cmd_top(int argc, char **argv)
 	lupe_live_stop(t->live);
 	pthread_join(tid, NULL);
 	if (t->reader_ret < 0 && !ret) {
+		/* NEEDSWORK: an enable that fails is only said when top ends */
 		error("reading the rings failed: %s", lupe_strerror(t->reader_ret));
 		ret = 1;
 	}

@@ -34,7 +34,8 @@ check report key:C-c '$lupe_bin report -i demo.data'
 check report INT '$lupe_bin report -i demo.data'
 check report TERM '$lupe_bin report -i demo.data'
 check report HUP '$lupe_bin report -i demo.data'
-# kill_pane WHAT CMD: start CMD in a fresh window, kill the window's pane; CMD must end
+# kill_pane WHAT CMD [KEYS]: start CMD in a fresh window, send KEYS (a help
+# screen, a prompt, half an escape sequence), kill the window's pane; CMD must end
 kill_pane() {
 	local pid i
 	tm kill-server 2>/dev/null
@@ -42,10 +43,11 @@ kill_pane() {
 	tm_keys "$2" Enter
 	tm_wait 'Samples: |waiting for samples' 8 || fail "$1 did not start in the new pane"
 	pid=$(tm_child)
+	[ -n "${3:-}" ] && tm_keys $3 && sleep 0.3
 	tm kill-pane -t 0
 	for ((i = 0; i < 50; i++)); do alive "$pid" || break; sleep 0.1; done
-	alive "$pid" && fail "$1 ($pid) still runs after its pane was killed"
-	ok "$1 ends when its pane is killed"
+	alive "$pid" && { kill -KILL "$pid"; fail "$1 ($pid) still runs after its pane was killed${3:+ (keys: $3)}"; }
+	ok "$1 ends when its pane is killed${3:+ (keys: $3)}"
 }
 
 if "$LUPE" top --stdio -d 0.2 -p $$ >/dev/null 2>&1 & sleep 0.5; kill -INT $! 2>/dev/null; wait $!; then
@@ -57,3 +59,6 @@ else
 	echo "top cannot sample here: its part is left out"
 fi
 kill_pane report "'$LUPE' report -i '$TMPD/demo.data'"
+kill_pane report "'$LUPE' report -i '$TMPD/demo.data'" h
+kill_pane report "'$LUPE' report -i '$TMPD/demo.data'" /
+kill_pane report "'$LUPE' report -i '$TMPD/demo.data'" "-H 1b 5b"

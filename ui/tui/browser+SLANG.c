@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <slang.h>
 #include <stdio.h>
@@ -73,6 +74,23 @@ static volatile sig_atomic_t got_signal, resized;
 static void on_signal(int sig)
 {
 	got_signal = sig;
+	SLKeyBoard_Quit = 1; /* a read looping inside slang returns */
+}
+
+/*
+ * Wait up to 100 ms for a key: 1 when one is there, 0 when none came, -1
+ * when the terminal has gone (a hung-up tty reads EOF for ever, and
+ * slang's read would spin on it).
+ */
+static int wait_key(void)
+{
+	struct pollfd p = { .fd = SLang_TT_Read_FD, .events = POLLIN };
+
+	if (SLang_Input_Buffer_Len)
+		return 1;
+	if (poll(&p, 1, 100) <= 0)
+		return 0;
+	return p.revents & (POLLHUP | POLLERR | POLLNVAL) ? -1 : 1;
 }
 
 static void on_winch(int sig)
@@ -403,19 +421,51 @@ static void draw(struct browser *b)
 }
 
 /*
- * A key, with a lone ESC told from the start of an escape sequence by
- * whether more follows within 100 ms (SLkp_getkey would wait for it).
+ * A key. Escape sequences are decoded here rather than by SLkp_getkey():
+ * on an unknown or cut sequence slang flushes the input, and on a tty that
+ * hung up that flush never ends. A lone ESC is told from a sequence by
+ * whether more follows within 100 ms. Returns SL_KEY_ERR when the terminal
+ * went away, 0 for a sequence lupe does not use.
  */
 static int getkey(void)
 {
-	int k = SLang_getkey();
+	static const struct {
+		const char *seq;
+		int key;
+	} seqs[] = {
+		{ "[A", SL_KEY_UP }, { "OA", SL_KEY_UP }, { "[B", SL_KEY_DOWN }, { "OB", SL_KEY_DOWN },
+		{ "[C", SL_KEY_RIGHT }, { "OC", SL_KEY_RIGHT }, { "[D", SL_KEY_LEFT }, { "OD", SL_KEY_LEFT },
+		{ "[5~", SL_KEY_PPAGE }, { "[6~", SL_KEY_NPAGE },
+		{ "[H", SL_KEY_HOME }, { "OH", SL_KEY_HOME }, { "[1~", SL_KEY_HOME }, { "[7~", SL_KEY_HOME },
+		{ "[F", SL_KEY_END }, { "OF", SL_KEY_END }, { "[4~", SL_KEY_END }, { "[8~", SL_KEY_END },
+		{ "OM", SL_KEY_ENTER },
+	};
+	char seq[16];
+	size_t n = 0;
+	int k = SLang_getkey(), w;
 
 	if (k == SLANG_GETKEY_ERROR)
 		return SL_KEY_ERR;
-	if (k == 27 && SLang_input_pending(1) <= 0)
+	if (k != 27)
+		return k;
+	/* the rest of a sequence: up to its final letter or ~ */
+	while (n + 1 < sizeof(seq) && (w = wait_key()) > 0) {
+		k = SLang_getkey();
+		if (k == SLANG_GETKEY_ERROR)
+			return SL_KEY_ERR;
+		seq[n++] = (char)k;
+		if (n > 1 && ((k >= 'A' && k <= 'Z') || (k >= 'a' && k <= 'z') || k == '~'))
+			break;
+	}
+	if (w < 0)
+		return SL_KEY_ERR;
+	seq[n] = 0;
+	if (!n)
 		return 27;
-	SLang_ungetkey((unsigned char)k);
-	return SLkp_getkey();
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		if (!strcmp(seq, seqs[i].seq))
+			return seqs[i].key;
+	return 0;
 }
 
 static void show_help(void)
@@ -434,7 +484,7 @@ static void show_help(void)
 		"",
 		"press any key",
 	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0]));
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), k = 0;
 
 	SLsmg_set_color(C_TITLE);
 	for (int i = 0; i < n; i++) {
@@ -443,9 +493,9 @@ static void show_help(void)
 		SLsmg_write_nstring((char *)lines[i], 68);
 	}
 	SLsmg_refresh();
-	while (!got_signal && SLang_input_pending(1) <= 0)
+	while (!got_signal && !(k = wait_key()))
 		;
-	if (!got_signal)
+	if (!got_signal && k > 0)
 		getkey();
 }
 
@@ -458,7 +508,7 @@ static int prompt(const char *what, char *out, size_t size)
 	buf[0] = 0;
 	for (;;) {
 		char line[200];
-		int k;
+		int k = 0;
 
 		snprintf(line, sizeof(line), "%s%s", what, buf);
 		SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
@@ -466,9 +516,9 @@ static int prompt(const char *what, char *out, size_t size)
 		SLsmg_write_nstring(line, (unsigned)SLtt_Screen_Cols);
 		SLsmg_gotorc(SLtt_Screen_Rows - 1, (int)strlen(line));
 		SLsmg_refresh();
-		while (!got_signal && SLang_input_pending(1) <= 0)
+		while (!got_signal && !(k = wait_key()))
 			;
-		if (got_signal)
+		if (got_signal || k < 0)
 			return -1;
 		k = SLang_getkey();
 		if (k == '\r' || k == '\n') {
@@ -704,7 +754,6 @@ static int term_init(void)
 			term ? term : "");
 		return -1;
 	}
-	SLkp_init();
 	if (SLang_init_tty(-1, 0, 0) < 0) {
 		fprintf(stderr, "lupe: cannot set up the terminal (use --stdio)\n");
 		return -1;
@@ -763,12 +812,15 @@ int tui_browse_hists(struct tui_hists *th)
 			unlock(th);
 			dirty = 0;
 		}
-		if (SLang_input_pending(1) <= 0 || got_signal)
-			continue;
 		{
-			int k = getkey();
+			int k = wait_key();
 
-			if (k == SL_KEY_ERR) /* the terminal went away */
+			if (k < 0) /* the terminal went away */
+				break;
+			if (!k || got_signal)
+				continue;
+			k = getkey();
+			if (k == SL_KEY_ERR || got_signal)
 				break;
 			lock(th);
 			quit = handle_key(&b, k);

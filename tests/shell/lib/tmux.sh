@@ -14,8 +14,13 @@ unset TMUX
 
 # tm_start: the window, a shell in $TMPD.
 tm_start() {
-	tm new-session -d -x 120 -y 40 -c "$TMPD" "env -i PATH=\"$PATH\" TERM=screen PS1='lupe-test\$ ' bash --norc --noprofile" ||
-		fail "tmux cannot start a session"
+	local i
+	# a server that was just killed may still be going away: try again
+	for ((i = 0; i < 20; i++)); do
+		tm new-session -d -x 120 -y 40 -c "$TMPD" "env -i PATH=\"$PATH\" TERM=screen PS1='lupe-test\$ ' bash --norc --noprofile" 2>/dev/null && break
+		sleep 0.2
+	done
+	[ "$i" -lt 20 ] || fail "tmux cannot start a session"
 	tm_wait 'lupe-test\$' 5 || fail "no shell prompt in tmux"
 }
 # tm_keys KEYS...: send keys (tmux key names) to the window.
