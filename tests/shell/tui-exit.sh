@@ -9,6 +9,12 @@ tm_keys "lupe_bin='$LUPE'; stty -g >tty.before" Enter
 # alive PID: whether PID still runs (a zombie does not count)
 alive() { [ -d /proc/$1 ] && ! grep -q '^State:.*Z' /proc/$1/status 2>/dev/null; }
 
+# where PID waits (for a failure's message)
+where() {
+	echo "state: $(grep -E '^State' /proc/$1/status) wchan: $(cat /proc/$1/wchan 2>/dev/null)" >&2
+	command -v gdb >/dev/null && gdb -q -batch -p "$1" -ex 'thread apply all bt 8' 2>&1 | grep '^#' >&2
+}
+
 # run CMD in the pane, end it with HOW (a key or a signal), then check the pane
 check() {
 	local what=$1 how=$2 cmd=$3 pid i
@@ -22,7 +28,7 @@ check() {
 	*) kill -"$how" "$pid" ;;
 	esac
 	for ((i = 0; i < 50; i++)); do alive "$pid" || break; sleep 0.1; done
-	alive "$pid" && fail "$what: lupe ($pid) still runs after $how"
+	alive "$pid" && { where "$pid"; fail "$what: lupe ($pid) still runs after $how"; }
 	# the terminal is back: a command prints normally and the modes are the same
 	tm_keys 'stty -g >tty.after; cmp -s tty.before tty.after && echo "tty-ok-$((6*7))"' Enter
 	tm_wait '^tty-ok-42' 5 || fail "$what: the terminal is not restored after $how: $(tm_screen | tail -5)"
@@ -46,7 +52,7 @@ kill_pane() {
 	[ -n "${3:-}" ] && tm_keys $3 && sleep 0.3
 	tm kill-pane -t 0
 	for ((i = 0; i < 50; i++)); do alive "$pid" || break; sleep 0.1; done
-	alive "$pid" && { kill -KILL "$pid"; fail "$1 ($pid) still runs after its pane was killed${3:+ (keys: $3)}"; }
+	alive "$pid" && { where "$pid"; kill -KILL "$pid"; fail "$1 ($pid) still runs after its pane was killed${3:+ (keys: $3)}"; }
 	ok "$1 ends when its pane is killed${3:+ (keys: $3)}"
 }
 

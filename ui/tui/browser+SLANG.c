@@ -75,6 +75,14 @@ static void on_signal(int sig)
 {
 	got_signal = sig;
 	SLKeyBoard_Quit = 1; /* a read looping inside slang returns */
+	/*
+	 * Someone ends us (or the terminal went): should a slang loop not
+	 * notice, SIGALRM's default action ends the process in 3 s (the
+	 * way out after a signal takes a few ms).
+	 * NEEDSWORK: under load a killed pane once left report running; the
+	 * place it waited is not found yet.
+	 */
+	alarm(3);
 }
 
 /*
