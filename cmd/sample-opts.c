@@ -18,7 +18,9 @@ void sample_parse_call_graph(struct argp_state *state, const char *arg, struct l
 			unsigned long long v = strtoull(arg + 6, &end, 10);
 
 			if (end == arg + 6 || *end || !v || v > 65528)
-				argp_error(state, "invalid dwarf stack size '%s': give bytes up to 65528", arg + 6);
+				argp_error(state,
+					   "invalid dwarf stack size '%s': give bytes up to 65528",
+					   arg + 6);
 			o->stack_size = (uint32_t)((v + 7) & ~7ULL);
 		}
 	} else {

@@ -55,15 +55,15 @@ struct top {
 	struct top_args *a;
 	pthread_mutex_t mutex;
 	struct lupe_source *live;
-	struct lupe_source wrap;           /* the live source, each record under the mutex */
-	lupe_emit_fn emit;                 /* the session's, behind the wrap */
+	struct lupe_source wrap; /* the live source, each record under the mutex */
+	lupe_emit_fn emit;	 /* the session's, behind the wrap */
 	void *emit_arg;
 	struct lupe_session *s;
-	struct lupe_report *rep[2];        /* fed: rep[cur]; with -z the other is shown */
+	struct lupe_report *rep[2]; /* fed: rep[cur]; with -z the other is shown */
 	int cur;
-	struct lupe_tool tool;             /* hands samples to rep[cur] */
+	struct lupe_tool tool; /* hands samples to rep[cur] */
 	struct tui_hists th;
-	int enabled;                       /* the events, once the /proc state is out */
+	int enabled; /* the events, once the /proc state is out */
 	volatile int reader_done;
 	int reader_ret;
 };
@@ -73,8 +73,10 @@ static const struct argp_option options[] = {
 	{ "cpu", 'C', "LIST", 0, "only these CPUs", 0 },
 	{ "pid", 'p', "PID", 0, "only these processes (comma list)", 0 },
 	{ "tid", 't', "TID", 0, "only these threads (comma list)", 0 },
-	{ "event", 'e', "EVENT", 0, "event to sample; default cycles, or cpu-clock without a hardware PMU", 0 },
-	{ "freq", 'F', "HZ", 0, "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")", 0 },
+	{ "event", 'e', "EVENT", 0,
+	  "event to sample; default cycles, or cpu-clock without a hardware PMU", 0 },
+	{ "freq", 'F', "HZ", 0,
+	  "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")", 0 },
 	{ "count", 'c', "N", 0, "sample every N events", 0 },
 	{ NULL, 'g', NULL, 0, "sample callchains (frame pointers)", 0 },
 	{ "call-graph", KEY_CALL_GRAPH, "MODE", 0, "fp, or dwarf[,SIZE]", 0 },
@@ -83,7 +85,8 @@ static const struct argp_option options[] = {
 	{ "hide_kernel_symbols", 'K', NULL, 0, "leave the kernel out (not sampled)", 0 },
 	{ "hide_user_symbols", 'U', NULL, 0, "leave user space out (not sampled)", 0 },
 	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu (default dso,sym)", 0 },
-	{ "entries", 'E', "N", 0, "show at most N entries (--stdio: what fits the terminal, or 20)", 0 },
+	{ "entries", 'E', "N", 0, "show at most N entries (--stdio: what fits the terminal, or 20)",
+	  0 },
 	{ "stdio", KEY_STDIO, NULL, 0, "print the table at each refresh (for pipes and logs)", 0 },
 	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (the default)", 0 },
 	{ 0 }
@@ -145,17 +148,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_STDIO: a->tui = 0; return 0;
 	case KEY_TUI: a->tui = 1; return 0;
 	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s' (top watches the system, -p or -t)", arg);
+		argp_error(state, "unexpected argument '%s' (top watches the system, -p or -t)",
+			   arg);
 		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
+	default: return ARGP_ERR_UNKNOWN;
 	}
 }
 
 static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
-	.doc = "Show where the system (or -p/-t tasks) spends its time, live, the way perf top does.",
+	.doc = "Show where the system (or -p/-t tasks) spends its time, live, the way perf top "
+	       "does.",
 };
 
 /* ---- the reader thread and what it feeds ---- */
@@ -229,7 +233,8 @@ static int top_sample(struct lupe_tool *tool, struct lupe_session *s, struct lup
 	return inner->sample(inner, s, evsel, sample, thread, ev);
 }
 
-static int top_other(struct lupe_tool *tool, struct lupe_session *s, const struct perf_event_header *ev)
+static int top_other(struct lupe_tool *tool, struct lupe_session *s,
+		     const struct perf_event_header *ev)
 {
 	struct lupe_tool *inner = lupe_report_tool(top_of_tool(tool)->rep[top_of_tool(tool)->cur]);
 
@@ -295,7 +300,10 @@ static void print_refresh(struct top *t, int nr_cpus, double secs)
 
 	printf("   LupeTop: %8.0f samples/sec  lost: %llu [%s], (%s",
 	       th->nr_samples / (secs > 0 ? secs : 1), (unsigned long long)th->nr_lost,
-	       th->evsel ? lupe_evsel_name(th->evsel) : "", t->a->pids ? "pid " : t->a->tids ? "tid " : "all");
+	       th->evsel ? lupe_evsel_name(th->evsel) : "",
+	       t->a->pids   ? "pid "
+	       : t->a->tids ? "tid "
+			    : "all");
 	if (t->a->pids || t->a->tids)
 		printf("%s", t->a->pids ? t->a->pids : t->a->tids);
 	printf(", %d CPU%s)\n", nr_cpus, nr_cpus == 1 ? "" : "s");
@@ -338,7 +346,8 @@ static int run_stdio(struct top *t, int nr_cpus)
 		now = now_ms();
 		pthread_mutex_lock(&t->mutex);
 		refresh(&t->th);
-		print_refresh(t, nr_cpus, t->a->zero ? (now - last) / 1000.0 : (now - start) / 1000.0);
+		print_refresh(t, nr_cpus,
+			      t->a->zero ? (now - last) / 1000.0 : (now - start) / 1000.0);
 		pthread_mutex_unlock(&t->mutex);
 		last = now;
 		if (done) /* every task we watched has exited */
@@ -387,7 +396,8 @@ static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list 
 		if (failed >= 0)
 			sample_open_error(&evs->events[failed], err);
 		else if (err == -EPERM)
-			error("cannot mmap the rings: over kernel.perf_event_mlock_kb (try a lower -F)");
+			error("cannot mmap the rings: over kernel.perf_event_mlock_kb (try a lower "
+			      "-F)");
 		else
 			error("cannot open the events: %s", lupe_strerror(err));
 		lupe_source_delete(src);
@@ -398,7 +408,9 @@ static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list 
 
 int cmd_top(int argc, char **argv)
 {
-	struct top_args a = { .o = { .sz = sizeof(struct lupe_record_opts) }, .delay = 2, .tui = -1 };
+	struct top_args a = { .o = { .sz = sizeof(struct lupe_record_opts) },
+			      .delay = 2,
+			      .tui = -1 };
 	struct lupe_report_opts ro = { .sz = sizeof(ro), .children = -1 };
 	struct lupe_event_list evs = { 0 };
 	struct lupe_cpu_map *cpus = NULL;
@@ -423,12 +435,18 @@ int cmd_top(int argc, char **argv)
 	if (!a.tui && !a.entries) {
 		struct winsize ws;
 
-		a.entries = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 15 ? ws.ws_row - 12 : 20;
+		a.entries = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 15
+				    ? ws.ws_row - 12
+				    : 20;
 	}
 	if (a.tui && !tui_built())
-		return error("the TUI is not built into this lupe (slang was missing): use --stdio"), 1;
+		return error("the TUI is not built into this lupe (slang was missing): use "
+			     "--stdio"),
+		       1;
 	if (a.tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return error("lupe top needs a terminal for its TUI: use --stdio to print the table"), 1;
+		return error("lupe top needs a terminal for its TUI: use --stdio to print the "
+			     "table"),
+		       1;
 
 	t = calloc(1, sizeof(*t));
 	if (!t)
@@ -439,12 +457,14 @@ int cmd_top(int argc, char **argv)
 	a.o.sample_cpu = 1;
 	cpus = lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
 	if (!cpus) {
-		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online", strerror(errno));
+		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online",
+		      strerror(errno));
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (a.pids || a.tids)
-		threads = a.pids ? lupe_thread_map_new_pids(a.pids) : lupe_thread_map_new_tids(a.tids);
+		threads = a.pids ? lupe_thread_map_new_pids(a.pids)
+				 : lupe_thread_map_new_tids(a.tids);
 	else
 		threads = lupe_thread_map_new_one(-1);
 	if (!threads) {
@@ -468,8 +488,12 @@ int cmd_top(int argc, char **argv)
 	t->tool.sample = top_sample;
 	t->tool.other = top_other;
 	t->th = (struct tui_hists){
-		.title = "lupe top", .refresh_ms = (int)(a.delay * 1000), .refresh = refresh,
-		.lock = lock, .unlock = unlock, .arg = t,
+		.title = "lupe top",
+		.refresh_ms = (int)(a.delay * 1000),
+		.refresh = refresh,
+		.lock = lock,
+		.unlock = unlock,
+		.arg = t,
 		.po = { .max_entries = a.entries },
 	};
 

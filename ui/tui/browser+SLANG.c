@@ -34,8 +34,8 @@ struct row {
 	struct lupe_hist_entry *e;
 	const struct lupe_cc_node *n; /* ROW_NODE */
 	int depth;
-	double pct;                   /* ROW_NODE: < 0 continues a run, no percentage */
-	char *text;                   /* ROW_PATH: the folded path */
+	double pct; /* ROW_NODE: < 0 continues a run, no percentage */
+	char *text; /* ROW_PATH: the folded path */
 };
 
 /* What names an entry across top's refreshes (the entries are rebuilt). */
@@ -306,9 +306,11 @@ static void row_text(const struct browser *b, const struct row *r, char *buf, si
 
 	switch (r->kind) {
 	case ROW_ENTRY:
-		buf[0] = !r->e->chain.child || b->th->view->cg == LUPE_CG_NONE ? ' ' :
-			 expanded(b, r->e) ? '-' : '+';
-		report_format_entry(buf + 1, size - 1, b->th->view, &b->th->po, b->width, r->e, b->total);
+		buf[0] = !r->e->chain.child || b->th->view->cg == LUPE_CG_NONE ? ' '
+			 : expanded(b, r->e)				       ? '-'
+									       : '+';
+		report_format_entry(buf + 1, size - 1, b->th->view, &b->th->po, b->width, r->e,
+				    b->total);
 		break;
 	case ROW_NODE:
 		report_node_name(r->n, name, sizeof(name));
@@ -318,9 +320,7 @@ static void row_text(const struct browser *b, const struct row *r, char *buf, si
 		else
 			snprintf(buf, size, "%*s%s", indent + 10, "", name);
 		break;
-	case ROW_PATH:
-		snprintf(buf, size, "%12s%.2f%% %s", "", r->pct, r->text);
-		break;
+	case ROW_PATH: snprintf(buf, size, "%12s%.2f%% %s", "", r->pct, r->text); break;
 	}
 }
 
@@ -338,11 +338,12 @@ static void header_text(const struct browser *b, char *buf, size_t size)
 			 (unsigned long long)th->nr_lost);
 		return;
 	}
-	len += (size_t)snprintf(buf + len, size - len,
-				"Samples: %llu%s of event '%s', Lost: %llu, Event count (approx.): %llu",
-				(unsigned long long)n, u[0] == ' ' ? "" : u,
-				th->evsel ? lupe_evsel_name(th->evsel) : "",
-				(unsigned long long)th->nr_lost, (unsigned long long)b->total);
+	len += (size_t)snprintf(
+		buf + len, size - len,
+		"Samples: %llu%s of event '%s', Lost: %llu, Event count (approx.): %llu",
+		(unsigned long long)n, u[0] == ' ' ? "" : u,
+		th->evsel ? lupe_evsel_name(th->evsel) : "", (unsigned long long)th->nr_lost,
+		(unsigned long long)b->total);
 	if (b->zthread_on && len < size)
 		len += (size_t)snprintf(buf + len, size - len, ", Thread: %s", b->zthread_name);
 	if (b->zdso_on && len < size)
@@ -411,19 +412,22 @@ static void draw(struct browser *b)
 			size_t off = b->th->view->children ? 21 : 11;
 
 			if (strlen(buf) > off)
-				SLsmg_write_nstring(buf + off, (unsigned)(cols > (int)off ? cols - (int)off : 0));
+				SLsmg_write_nstring(
+					buf + off,
+					(unsigned)(cols > (int)off ? cols - (int)off : 0));
 		}
 	}
 	SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
 	SLsmg_set_color(C_STATUS);
 	if (b->msg[0])
 		SLsmg_write_nstring(b->msg, (unsigned)cols);
-	else if (b->th->refresh_ms)
-		snprintf(buf, sizeof(buf), "Press '?' for help on key bindings, refresh every %gs",
-			 b->th->refresh_ms / 1000.0),
+	else {
+		snprintf(buf, sizeof(buf), "Press '?' for help on key bindings");
+		if (b->th->refresh_ms)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 ", refresh every %gs", b->th->refresh_ms / 1000.0);
 		SLsmg_write_nstring(buf, (unsigned)cols);
-	else
-		SLsmg_write_nstring("Press '?' for help on key bindings", (unsigned)cols);
+	}
 	SLsmg_gotorc(SLtt_Screen_Rows - 1, cols - 1);
 	SLsmg_refresh();
 }
@@ -441,11 +445,12 @@ static int getkey(void)
 		const char *seq;
 		int key;
 	} seqs[] = {
-		{ "[A", SL_KEY_UP }, { "OA", SL_KEY_UP }, { "[B", SL_KEY_DOWN }, { "OB", SL_KEY_DOWN },
-		{ "[C", SL_KEY_RIGHT }, { "OC", SL_KEY_RIGHT }, { "[D", SL_KEY_LEFT }, { "OD", SL_KEY_LEFT },
-		{ "[5~", SL_KEY_PPAGE }, { "[6~", SL_KEY_NPAGE },
-		{ "[H", SL_KEY_HOME }, { "OH", SL_KEY_HOME }, { "[1~", SL_KEY_HOME }, { "[7~", SL_KEY_HOME },
-		{ "[F", SL_KEY_END }, { "OF", SL_KEY_END }, { "[4~", SL_KEY_END }, { "[8~", SL_KEY_END },
+		{ "[A", SL_KEY_UP },	 { "OA", SL_KEY_UP },	 { "[B", SL_KEY_DOWN },
+		{ "OB", SL_KEY_DOWN },	 { "[C", SL_KEY_RIGHT }, { "OC", SL_KEY_RIGHT },
+		{ "[D", SL_KEY_LEFT },	 { "OD", SL_KEY_LEFT },	 { "[5~", SL_KEY_PPAGE },
+		{ "[6~", SL_KEY_NPAGE }, { "[H", SL_KEY_HOME },	 { "OH", SL_KEY_HOME },
+		{ "[1~", SL_KEY_HOME },	 { "[7~", SL_KEY_HOME }, { "[F", SL_KEY_END },
+		{ "OF", SL_KEY_END },	 { "[4~", SL_KEY_END },	 { "[8~", SL_KEY_END },
 		{ "OM", SL_KEY_ENTER },
 	};
 	char seq[16];
@@ -627,7 +632,8 @@ static void zoom(struct browser *b, int key)
 		if (!b->zsym_on && e) {
 			b->zsym = e->sym;
 			b->zaddr = e->addr;
-			snprintf(b->zsym_name, sizeof(b->zsym_name), "%s", sym_name(e, buf, sizeof(buf)));
+			snprintf(b->zsym_name, sizeof(b->zsym_name), "%s",
+				 sym_name(e, buf, sizeof(buf)));
 			b->zsym_on = 1;
 		} else {
 			b->zsym_on = 0;
@@ -667,9 +673,18 @@ static int handle_key(struct browser *b, int k)
 
 	b->msg[0] = 0;
 	switch (k) {
-	case SL_KEY_UP: if (b->sel > 0) b->sel--; break;
-	case SL_KEY_DOWN: if (b->sel + 1 < b->nr_rows) b->sel++; break;
-	case SL_KEY_PPAGE: b->sel = b->sel > page ? b->sel - page : 0; b->top = b->sel; break;
+	case SL_KEY_UP:
+		if (b->sel > 0)
+			b->sel--;
+		break;
+	case SL_KEY_DOWN:
+		if (b->sel + 1 < b->nr_rows)
+			b->sel++;
+		break;
+	case SL_KEY_PPAGE:
+		b->sel = b->sel > page ? b->sel - page : 0;
+		b->top = b->sel;
+		break;
 	case SL_KEY_NPAGE:
 		b->sel = b->sel + page < b->nr_rows ? b->sel + page : b->nr_rows - 1;
 		if (b->sel < 0)
@@ -677,14 +692,19 @@ static int handle_key(struct browser *b, int k)
 		break;
 	case SL_KEY_HOME: b->sel = 0; break;
 	case SL_KEY_END: b->sel = b->nr_rows ? b->nr_rows - 1 : 0; break;
-	case '\r': case '\n': case '+': case SL_KEY_ENTER: case SL_KEY_RIGHT:
+	case '\r':
+	case '\n':
+	case '+':
+	case SL_KEY_ENTER:
+	case SL_KEY_RIGHT:
 		if (!e || (k == SL_KEY_RIGHT && expanded(b, e)))
 			break;
 		toggle(b, e);
 		rebuild(b);
 		select_entry(b, e);
 		break;
-	case 'E': case 'C':
+	case 'E':
+	case 'C':
 		b->expand_all = k == 'E';
 		b->nr_toggled = 0;
 		rebuild(b);
@@ -696,12 +716,10 @@ static int handle_key(struct browser *b, int k)
 			b->sel = 0;
 		}
 		break;
-	case 'd': case 't': case 's':
-		zoom(b, k);
-		break;
-	case SL_KEY_LEFT:
-		zoom_out(b);
-		break;
+	case 'd':
+	case 't':
+	case 's': zoom(b, k); break;
+	case SL_KEY_LEFT: zoom_out(b); break;
 	case 27:
 		if (!zoom_out(b))
 			return 1;
@@ -722,8 +740,11 @@ static int handle_key(struct browser *b, int k)
 		break;
 	}
 	case 'P': print_view(b); break;
-	case 'h': case '?': show_help(); break;
-	case 'q': case 'Q': case 3: return 1;
+	case 'h':
+	case '?': show_help(); break;
+	case 'q':
+	case 'Q':
+	case 3: return 1;
 	default: break;
 	}
 	return 0;
@@ -758,7 +779,8 @@ static int term_init(void)
 		return -1;
 	}
 	if (!term || SLtt_initialize(term) < 0) {
-		fprintf(stderr, "lupe: the terminal type '%s' is unknown (set TERM or use --stdio)\n",
+		fprintf(stderr,
+			"lupe: the terminal type '%s' is unknown (set TERM or use --stdio)\n",
 			term ? term : "");
 		return -1;
 	}

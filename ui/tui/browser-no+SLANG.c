@@ -10,6 +10,7 @@ int tui_built(void)
 
 int tui_browse_hists(struct tui_hists *th)
 {
-	fprintf(stderr, "lupe: the TUI is not built into this lupe (slang was missing): showing text\n");
+	fprintf(stderr,
+		"lupe: the TUI is not built into this lupe (slang was missing): showing text\n");
 	return -1;
 }

@@ -15,7 +15,7 @@
 #include "hist.h"
 
 struct tui_hists {
-	const char *title;    /* shown first on the header line (NULL: none) */
+	const char *title; /* shown first on the header line (NULL: none) */
 	/* What is browsed; top's refresh updates these. view NULL: no sample yet. */
 	const struct lupe_report_view *view;
 	const struct lupe_evsel *evsel;
