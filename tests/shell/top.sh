@@ -5,7 +5,7 @@
 # -w 2,2,6: compute_c 60% of the work (self), spin 40% (under leaf_a and leaf_b)
 "$WORKLOADS/demo" -s 30 -t 2 -w 2,2,6 >/dev/null &
 wl=$!
-trap 'kill $wl 2>/dev/null; tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap 'kill $wl 2>/dev/null; tm kill-server 2>/dev/null; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCK"; rm -rf "$TMPD"' EXIT
 sleep 0.3
 
 # the share of SYM in refresh block N of a --stdio log
@@ -68,6 +68,8 @@ tm_start
 tm_keys "'$LUPE' top -d 1 -p $wl" Enter
 tm_wait 'lupe top: Samples' 5 || fail "the TUI did not start: $(tm_screen)"
 tm_wait '^ +[0-9.]+% +demo +\[\.\] compute_c' 4 || fail "compute_c not first in the TUI: $(tm_screen | head -5)"
+# the second refresh at least: more samples, less noise
+sleep 1.2
 c=$(tm_screen | sed -n 3p | awk '{ sub("%", "", $1); print $1 }')
 near "$c" 60 || fail "TUI: compute_c at $c%, want 60 +- 5"
 tm_screen | head -1 | grep -q 'Lost: [0-9]' || fail "no lost count in the header"

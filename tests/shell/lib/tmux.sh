@@ -9,7 +9,7 @@ have_tui() {
 }
 TMUX_SOCK=lupe-test-$$
 tm() { tmux -L "$TMUX_SOCK" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap 'tm kill-server 2>/dev/null; rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TMUX_SOCK"; rm -rf "$TMPD"' EXIT
 unset TMUX
 
 # tm_start: the window, a shell in $TMPD.
