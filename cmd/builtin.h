@@ -18,6 +18,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

@@ -36,6 +36,7 @@ static const struct cmd_struct commands[] = {
 	{ "report",  cmd_report,  0,          "show the profile in a perf.data" },
 	{ "script",  cmd_script,  NEED_PAGER, "print the samples of a perf.data as text" },
 	{ "stat",    cmd_stat,    0,          "count events for a command, a pid or the system" },
+	{ "top",     cmd_top,     0,          "show where the system spends its time, live" },
 	{ "trace",   cmd_trace,   0,          "trace the syscalls of a command, as strace does" },
 	{ "version", cmd_version, 0,          "print lupe's version" },
 };

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include "filter-error.h"
 #include "parse-error.h"
+#include "sample-opts.h"
 
 enum {
 	OPT_CALL_GRAPH = 0x100,
@@ -151,19 +152,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->o.callgraph = LUPE_CALLGRAPH_FP;
 		return 0;
 	case OPT_CALL_GRAPH:
-		if (!strcmp(arg, "fp")) {
-			a->o.callgraph = LUPE_CALLGRAPH_FP;
-		} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
-			a->o.callgraph = LUPE_CALLGRAPH_DWARF;
-			a->o.stack_size = 8192;
-			if (arg[5]) {
-				if (parse_u64(arg + 6, &v) || !v || v > 65528)
-					argp_error(state, "invalid dwarf stack size '%s': give bytes up to 65528", arg + 6);
-				a->o.stack_size = (uint32_t)((v + 7) & ~7ULL);
-			}
-		} else {
-			argp_error(state, "unknown call graph mode '%s': use fp or dwarf[,SIZE]", arg);
-		}
+		sample_parse_call_graph(state, arg, &a->o);
 		return 0;
 	case 'a':
 		a->o.system_wide = 1;
@@ -280,14 +269,6 @@ static int check_freq(struct record_args *a)
 		a->o.freq = (unsigned int)max;
 	}
 	return 0;
-}
-
-/* The counting library's sentence for a refused open, shared with stat. */
-static int open_error(const struct lupe_event *ev, int err, pid_t pid)
-{
-	char buf[512];
-
-	return error("%s", lupe_open_strerror(err, &ev->attr, ev->name, -1, pid, buf, sizeof(buf)));
 }
 
 static int output_error(const char *path, int err)
@@ -442,7 +423,7 @@ int cmd_record(int argc, char **argv)
 			ui_filter_error(evs.events[failed].name, evs.events[failed].filter);
 		else if (failed >= 0)
 			/* the first task names the cause: another user's process, or a CPU (-1) */
-			open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));
+			sample_open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));
 		else if (err == -EPERM)
 			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
 			      a.o.mmap_pages ? a.o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES);

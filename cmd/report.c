@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lupe report: the profile in a perf.data as perf report --stdio shows it.
- * Without --stdio on a terminal the same text is shown (the TUI comes later).
+ * On a terminal without --stdio the same histogram opens in the TUI
+ * browser (ui/tui); without a terminal, or without slang, text is printed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lupe/hist.h>
 #include <lupe/report.h>
 #include <lupe/session.h>
@@ -14,6 +16,7 @@
 #include "header.h"
 #include "hist.h"
 #include "pager.h"
+#include "tui/tui.h"
 
 enum {
 	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
@@ -23,6 +26,7 @@ enum {
 struct report_opts {
 	const char *input;
 	int force, header, header_only, no_inline;
+	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
 	int cg_pending;
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
 	struct report_print_opts print;
@@ -31,8 +35,8 @@ struct report_opts {
 static const struct argp_option options[] = {
 	{ "input", 'i', "FILE", 0, "input file name (default: perf.data; - reads stdin)", 0 },
 	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "stdio", KEY_STDIO, NULL, 0, "plain text output (the default for now)", 0 },
-	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (not built yet: text is shown)", 0 },
+	{ "stdio", KEY_STDIO, NULL, 0, "plain text output (the default without a terminal)", 0 },
+	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (the default on a terminal)", 0 },
 	{ "children", KEY_CHILDREN, NULL, 0, "accumulate callers' overhead (the default with callchains)", 0 },
 	{ "no-children", KEY_NO_CHILDREN, NULL, 0, "show self overhead only", 0 },
 	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace,srcline (default comm,dso,sym)", 0 },
@@ -64,7 +68,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'i': o->input = arg; return 0;
 	case 'f': o->force = 1; return 0;
-	case KEY_STDIO: case KEY_TUI: return 0;
+	case KEY_STDIO: o->tui = 0; return 0;
+	case KEY_TUI: o->tui = 1; return 0;
 	case KEY_CHILDREN: o->rep.children = 1; return 0;
 	case KEY_NO_CHILDREN: o->rep.children = 0; return 0;
 	case 's': o->rep.sort = arg; return 0;
@@ -104,8 +109,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
-	.doc = "Show the profile in a perf.data file, the way perf report --stdio does.",
+	.doc = "Show the profile in a perf.data file, the way perf report does.",
 };
+
+/* The TUI on the first event with samples; -1 when it could not start. */
+static int browse(struct report_opts *o, struct lupe_report *rep, struct lupe_perf_file *f,
+		  const struct lupe_session_stats *st)
+{
+	const struct lupe_report_view *view = lupe_report_view(rep);
+
+	for (size_t i = 0; view && i < lupe_perf_file_nr_evsels(f); i++) {
+		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
+		struct tui_hists th = {
+			.view = view, .evsel = e, .h = lupe_report_hists(rep, (int)i),
+			.nr_samples = lupe_evsel_stats(e)->nr_samples, .nr_lost = st->nr_lost_samples,
+			.po = o->print,
+		};
+
+		if (!th.nr_samples || !th.h)
+			continue;
+		/* NEEDSWORK: perf offers an event menu when there are several */
+		return tui_browse_hists(&th);
+	}
+	return -1;
+}
 
 static int report(struct report_opts *o)
 {
@@ -129,7 +156,7 @@ static int report(struct report_opts *o)
 		lupe_session_delete(s);
 		return 0;
 	}
-	if (!o->header)
+	if (!o->header && !o->tui)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	rep = lupe_report_new(&o->rep);
 	if (!rep)
@@ -158,9 +185,19 @@ static int report(struct report_opts *o)
 		warning("processed %llu samples and lost %.2f%% of them",
 			(unsigned long long)all, 100.0 * (double)st->nr_lost_samples / (double)all);
 	}
-	printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
 	if (lupe_report_finish(rep) < 0)
 		goto out;
+	if (o->tui) {
+		int rc = browse(o, rep, f, st);
+
+		if (rc >= 0) {
+			ret = rc ? rc : err ? 1 : 0;
+			goto out;
+		}
+		/* no terminal after all: the text */
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	}
+	printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
 	/* no view: the filters let no sample through */
 	for (size_t i = 0; (view = lupe_report_view(rep)) && i < lupe_perf_file_nr_evsels(f); i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
@@ -181,6 +218,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {
 		.input = "perf.data",
+		.tui = -1,
 		.rep = { .sz = sizeof(struct lupe_report_opts), .children = -1 },
 	};
 	int idx;
@@ -190,6 +228,10 @@ int cmd_report(int argc, char **argv)
 	/* refuse bad --sort and -g values before reading anything */
 	if (lupe_report_check_opts(&o.rep))
 		return EXIT_USAGE;
-	setup_pager();
+	/* perf's choice: the TUI on a terminal, text on a pipe or without slang */
+	if (o.tui < 0)
+		o.tui = tui_built() && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !o.header_only;
+	if (!o.tui)
+		setup_pager();
 	return report(&o);
 }

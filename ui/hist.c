@@ -289,7 +289,7 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char 
 	}
 }
 
-static const char *units(uint64_t *v)
+const char *report_units(uint64_t *v)
 {
 	if (*v > 1000000000ULL) {
 		*v /= 1000000000ULL;
@@ -306,29 +306,21 @@ static const char *units(uint64_t *v)
 	return " ";
 }
 
-void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
-			const struct lupe_evsel *evsel,
-			struct lupe_hists *h, uint64_t nr_samples)
+void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
+		   struct lupe_hists *h, int width[8], long *shown)
 {
-	uint64_t total = lupe_hists_total_period(h), n = nr_samples;
-	const char *u = units(&n);
-	int width[8] = { 0 };
-	long shown = 0;
+	uint64_t total = lupe_hists_total_period(h);
 	struct lupe_hist_entry *e;
-	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
-			  v->cg_fractal, v->cg_min_percent };
-	const struct lupe_cc_node **path = NULL;
 	char buf[2048];
 
-	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, lupe_evsel_name(evsel));
-	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
-	/* which entries show, and the width of each key column */
+	memset(width, 0, 8 * sizeof(*width));
+	*shown = 0;
 	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {
 		double p = pct(v->children ? e->children : e->self, total);
 
-		if (p < po->percent_limit)
+		if (p < po->percent_limit || (po->max_entries && i >= po->max_entries))
 			break;
-		shown = i + 1;
+		*shown = i + 1;
 		for (int k = 0; k < v->nr_keys; k++) {
 			int len;
 
@@ -353,12 +345,70 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 	for (int k = 0; k < v->nr_keys; k++)
 		if ((int)strlen(key_head(v->keys[k])) > width[k])
 			width[k] = (int)strlen(key_head(v->keys[k]));
-	fputs(v->children ? "# Children      Self" : "# Overhead", fp);
-	if (po->show_nr)
-		fputs("       Samples", fp);
-	for (int k = 0; k < v->nr_keys; k++)
-		fprintf(fp, "  %-*s", width[k], key_head(v->keys[k]));
-	fputs("\n# ........", fp);
+}
+
+void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
+			const struct report_print_opts *po, const int width[8])
+{
+	size_t n = (size_t)snprintf(buf, size, "%s%s", v->children ? "Children      Self" : "Overhead",
+				    po->show_nr ? "       Samples" : "");
+
+	for (int k = 0; k < v->nr_keys && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, "  %-*s", width[k], key_head(v->keys[k]));
+}
+
+void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
+			 const struct report_print_opts *po, const int width[8],
+			 const struct lupe_hist_entry *e, uint64_t total)
+{
+	char val[2048];
+	size_t n;
+
+	if (v->children)
+		n = (size_t)snprintf(buf, size, "  %7.2f%%  %7.2f%%", pct(e->children, total),
+				     pct(e->self, total));
+	else
+		n = (size_t)snprintf(buf, size, "  %7.2f%%", pct(e->self, total));
+	if (po->show_nr && n < size)
+		n += (size_t)snprintf(buf + n, size - n, "  %12llu", (unsigned long long)e->nr_samples);
+	for (int k = 0; k < v->nr_keys && n < size; k++) {
+		/* perf pads every column but a last symbol, trace or srcline one */
+		int pad = k + 1 < v->nr_keys ||
+			  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE &&
+			   v->keys[k] != LUPE_SORT_SRCLINE);
+
+		key_val(e, v->keys[k], val, sizeof(val));
+		if (v->keys[k] == LUPE_SORT_COMM)
+			n += (size_t)snprintf(buf + n, size - n, "  %-*.*s", width[k], width[k], val);
+		else
+			n += (size_t)snprintf(buf + n, size - n, "  %-*s", pad ? width[k] : 0, val);
+	}
+}
+
+void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size)
+{
+	node_name(n, buf, size);
+}
+
+void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
+			const struct lupe_evsel *evsel,
+			struct lupe_hists *h, uint64_t nr_samples)
+{
+	uint64_t total = lupe_hists_total_period(h), n = nr_samples;
+	const char *u = report_units(&n);
+	int width[8];
+	long shown;
+	struct lupe_hist_entry *e;
+	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
+			  v->cg_fractal, v->cg_min_percent };
+	const struct lupe_cc_node **path = NULL;
+	char buf[4096];
+
+	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, lupe_evsel_name(evsel));
+	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
+	report_widths(v, po, h, width, &shown);
+	report_format_head(buf, sizeof(buf), v, po, width);
+	fprintf(fp, "# %s\n# ........", buf);
 	if (v->children)
 		fputs("  ........", fp);
 	if (po->show_nr)
@@ -373,25 +423,8 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 		path = malloc(1024 * sizeof(*path));
 	for (long i = 0; i < shown; i++) {
 		e = lupe_hists_entry(h, i);
-		if (v->children)
-			fprintf(fp, "  %7.2f%%  %7.2f%%", pct(e->children, total), pct(e->self, total));
-		else
-			fprintf(fp, "  %7.2f%%", pct(e->self, total));
-		if (po->show_nr)
-			fprintf(fp, "  %12llu", (unsigned long long)e->nr_samples);
-		for (int k = 0; k < v->nr_keys; k++) {
-			/* perf pads every column but a last symbol, trace or srcline one */
-			int pad = k + 1 < v->nr_keys ||
-				  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE &&
-				   v->keys[k] != LUPE_SORT_SRCLINE);
-
-			key_val(e, v->keys[k], buf, sizeof(buf));
-			if (v->keys[k] == LUPE_SORT_COMM)
-				fprintf(fp, "  %-*.*s", width[k], width[k], buf);
-			else
-				fprintf(fp, "  %-*s", pad ? width[k] : 0, buf);
-		}
-		fputc('\n', fp);
+		report_format_entry(buf, sizeof(buf), v, po, width, e, total);
+		fprintf(fp, "%s\n", buf);
 		if (v->cg == LUPE_CG_GRAPH)
 			print_graph(&g, &e->chain, v->children ? e->children : e->self);
 		else if (path && (v->cg == LUPE_CG_FLAT || v->cg == LUPE_CG_FOLDED))

@@ -11,7 +11,25 @@
 struct report_print_opts {
 	int show_nr;          /* -n: a Samples column */
 	double percent_limit; /* hide entries below this percentage */
+	long max_entries;     /* show at most this many entries (0: all; top -E) */
 };
+
+/*
+ * The pieces of the layout, for the TUI's rows (one code path for both
+ * views): the key columns' widths and how many entries show, the column
+ * heads and an entry's line (both without the "# " / newline).
+ */
+void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
+		   struct lupe_hists *h, int width[8], long *shown);
+void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
+			const struct report_print_opts *po, const int width[8]);
+void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
+			 const struct report_print_opts *po, const int width[8],
+			 const struct lupe_hist_entry *e, uint64_t total);
+/* A callchain node's function name (or address). */
+void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size);
+/* v scaled to K/M/G as perf's "Samples: 1K"; returns the unit (" " for none). */
+const char *report_units(uint64_t *v);
 
 /* The "# Samples: ..." block, the column heads and the entries with their chains. */
 void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,

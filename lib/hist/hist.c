@@ -164,28 +164,16 @@ static const char *intern(struct lupe_hists *h, const char *s)
 	return copy;
 }
 
-/* The thread's comm, interned once per change of comm (cached in t->priv). */
-struct comm_cache {
-	const char *raw;
-	const char *interned;
-};
-
+/*
+ * The thread's comm, interned in this histogram. Not cached in the
+ * thread: a thread outlives a reset (top -z) and is seen by several
+ * histograms (one per event, two reports in top -z), and a cache in one
+ * histogram's arena dangled after its reset. A comm is at most 16 bytes:
+ * hashing it per sample costs little.
+ */
 static const char *thread_comm(struct lupe_hists *h, struct lupe_thread *t)
 {
-	struct comm_cache *c = t->priv;
-
-	if (!c) {
-		c = arena_alloc(&h->arena, sizeof(*c));
-		if (!c)
-			return NULL;
-		c->raw = NULL;
-		t->priv = c;
-	}
-	if (c->raw != t->comm) {
-		c->raw = t->comm;
-		c->interned = intern(h, t->comm ? t->comm : ":-1");
-	}
-	return c->interned;
+	return intern(h, t->comm ? t->comm : ":-1");
 }
 
 /* The key of a stack being looked up. */

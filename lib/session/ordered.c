@@ -198,8 +198,20 @@ int lupe_ordered_queue(struct lupe_ordered *o, const struct perf_event_header *e
 	}
 	/* a window: flush in steps of half of it, so that the sort is not per record */
 	if (o->window && o->max_time > o->window &&
-	    o->max_time - o->window > o->last_flush + o->window / 2)
-		return flush_upto(o, o->max_time - o->window);
+	    o->max_time - o->window > o->last_flush + o->window / 2) {
+		uint64_t limit = o->max_time - o->window;
+		int err = flush_upto(o, limit);
+
+		/*
+		 * Everything up to limit is out, even when nothing was that
+		 * old (live data starts 1 s later than the window's first
+		 * step): else each record flushed and sorted the queue again
+		 * until the first second had passed.
+		 */
+		if (o->last_flush < limit)
+			o->last_flush = limit;
+		return err;
+	}
 	return 0;
 }
 

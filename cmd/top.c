@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lupe top: report on the live source. A reader thread runs the session
+ * over the live rings (system-wide by default, the /proc state synthesized
+ * first, then COMM/MMAP2/EXIT as they come) into report's consumer; the
+ * main thread re-finishes the same report on a timer and shows it, in the
+ * TUI or, with --stdio, as report's text each refresh.
+ *
+ * One mutex keeps the two apart: the reader takes it around each record it
+ * hands to the session (uncontended, a few tens of ns), the main thread
+ * while it finishes and looks at the entries. With -z the reader feeds one
+ * of two reports while the other is shown, and they swap at each refresh,
+ * so the entries on screen are never freed under the browser.
+ *
+ * Cost: the session orders live data in a 1 s window and each sample is a
+ * hash lookup in the histogram; a refresh is a sort of the distinct
+ * entries. Nothing is written anywhere.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <lupe/cpumap.h>
+#include <lupe/events.h>
+#include <lupe/evlist.h>
+#include <lupe/evsel.h>
+#include <lupe/record.h>
+#include <lupe/report.h>
+#include <lupe/session.h>
+#include <lupe/source.h>
+#include "builtin.h"
+#include "hist.h"
+#include "parse-error.h"
+#include "sample-opts.h"
+#include "tui/tui.h"
+
+enum { KEY_STDIO = 0x100, KEY_TUI, KEY_CALL_GRAPH };
+
+struct top_args {
+	struct lupe_record_opts o;
+	char **events;
+	int nr_events;
+	const char *cpu_list, *pids, *tids, *sort;
+	double delay;
+	int zero, hide_kernel, hide_user, tui;
+	long entries;
+};
+
+struct top {
+	struct top_args *a;
+	pthread_mutex_t mutex;
+	struct lupe_source *live;
+	struct lupe_source wrap; /* the live source, each record under the mutex */
+	lupe_emit_fn emit;	 /* the session's, behind the wrap */
+	void *emit_arg;
+	struct lupe_session *s;
+	struct lupe_report *rep[2]; /* fed: rep[cur]; with -z the other is shown */
+	int cur;
+	struct lupe_tool tool; /* hands samples to rep[cur] */
+	struct tui_hists th;
+	int enabled; /* the events, once the /proc state is out */
+	volatile int reader_done;
+	int reader_ret;
+};
+
+static const struct argp_option options[] = {
+	{ "all-cpus", 'a', NULL, 0, "system-wide (the default)", 0 },
+	{ "cpu", 'C', "LIST", 0, "only these CPUs", 0 },
+	{ "pid", 'p', "PID", 0, "only these processes (comma list)", 0 },
+	{ "tid", 't', "TID", 0, "only these threads (comma list)", 0 },
+	{ "event", 'e', "EVENT", 0,
+	  "event to sample; default cycles, or cpu-clock without a hardware PMU", 0 },
+	{ "freq", 'F', "HZ", 0,
+	  "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")", 0 },
+	{ "count", 'c', "N", 0, "sample every N events", 0 },
+	{ NULL, 'g', NULL, 0, "sample callchains (frame pointers)", 0 },
+	{ "call-graph", KEY_CALL_GRAPH, "MODE", 0, "fp, or dwarf[,SIZE]", 0 },
+	{ "delay", 'd', "SECS", 0, "refresh every SECS seconds (default 2)", 0 },
+	{ "zero", 'z', NULL, 0, "zero the histogram at each refresh", 0 },
+	{ "hide_kernel_symbols", 'K', NULL, 0, "leave the kernel out (not sampled)", 0 },
+	{ "hide_user_symbols", 'U', NULL, 0, "leave user space out (not sampled)", 0 },
+	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu (default dso,sym)", 0 },
+	{ "entries", 'E', "N", 0, "show at most N entries (--stdio: what fits the terminal, or 20)",
+	  0 },
+	{ "stdio", KEY_STDIO, NULL, 0, "print the table at each refresh (for pipes and logs)", 0 },
+	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (the default)", 0 },
+	{ 0 }
+};
+
+static int parse_num(const char *arg, double *v)
+{
+	char *end;
+
+	*v = strtod(arg, &end);
+	return end == arg || *end || *v <= 0;
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct top_args *a = state->input;
+	double v;
+
+	switch (key) {
+	case 'a': return 0;
+	case 'C': a->cpu_list = arg; return 0;
+	case 'p': a->pids = arg; return 0;
+	case 't': a->tids = arg; return 0;
+	case 'e': {
+		char **n = realloc(a->events, (size_t)(a->nr_events + 1) * sizeof(*n));
+
+		if (!n)
+			return ENOMEM;
+		a->events = n;
+		n[a->nr_events++] = arg;
+		return 0;
+	}
+	case 'F':
+		if (parse_num(arg, &v) || v > 1000000)
+			argp_error(state, "invalid frequency '%s': give samples per second", arg);
+		a->o.freq = (unsigned int)v;
+		return 0;
+	case 'c':
+		if (parse_num(arg, &v))
+			argp_error(state, "invalid count '%s': give events per sample", arg);
+		a->o.period = (uint64_t)v;
+		return 0;
+	case 'g': a->o.callgraph = LUPE_CALLGRAPH_FP; return 0;
+	case KEY_CALL_GRAPH: sample_parse_call_graph(state, arg, &a->o); return 0;
+	case 'd':
+		if (parse_num(arg, &v))
+			argp_error(state, "invalid delay '%s': give seconds", arg);
+		a->delay = v;
+		return 0;
+	case 'z': a->zero = 1; return 0;
+	case 'K': a->hide_kernel = 1; return 0;
+	case 'U': a->hide_user = 1; return 0;
+	case 's': a->sort = arg; return 0;
+	case 'E':
+		if (parse_num(arg, &v))
+			argp_error(state, "invalid number of entries '%s'", arg);
+		a->entries = (long)v;
+		return 0;
+	case KEY_STDIO: a->tui = 0; return 0;
+	case KEY_TUI: a->tui = 1; return 0;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s' (top watches the system, -p or -t)",
+			   arg);
+		return EINVAL;
+	default: return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp argp = {
+	.options = options,
+	.parser = parse_opt,
+	.doc = "Show where the system (or -p/-t tasks) spends its time, live, the way perf top "
+	       "does.",
+};
+
+/* ---- the reader thread and what it feeds ---- */
+
+/* PERF_RECORD_FINISHED_INIT: the live source has synthesized the state in /proc */
+#define TOP_FINISHED_INIT 82
+
+static int locked_emit(void *arg, const struct perf_event_header *ev, int stable)
+{
+	struct top *t = arg;
+	int ret;
+
+	/*
+	 * The events start after the synthesis, so that top's own reading of
+	 * /proc and kallsyms is not the first thing its profile shows. A task
+	 * that starts in those few ms and maps files before the events are on
+	 * is missed, as it would be by a later start of top.
+	 */
+	if (!t->enabled && ev->type == TOP_FINISHED_INIT) {
+		t->enabled = 1;
+		if ((ret = lupe_live_start(t->live)) < 0)
+			return ret;
+	}
+	pthread_mutex_lock(&t->mutex);
+	ret = t->emit(t->emit_arg, ev, stable);
+	pthread_mutex_unlock(&t->mutex);
+	return ret;
+}
+
+static struct top *top_of_wrap(struct lupe_source *src)
+{
+	return (struct top *)((char *)src - offsetof(struct top, wrap));
+}
+
+static int wrap_read(struct lupe_source *src, lupe_emit_fn emit, void *arg)
+{
+	struct top *t = top_of_wrap(src);
+
+	t->emit = emit;
+	t->emit_arg = arg;
+	return lupe_source_read(t->live, locked_emit, t);
+}
+
+static struct lupe_evlist *wrap_evlist(struct lupe_source *src)
+{
+	return lupe_source_evlist(top_of_wrap(src)->live);
+}
+
+static void wrap_destroy(struct lupe_source *src)
+{
+}
+
+static const struct lupe_source_ops wrap_ops = {
+	.evlist = wrap_evlist,
+	.read = wrap_read,
+	.destroy = wrap_destroy,
+	.live = 1,
+};
+
+static struct top *top_of_tool(struct lupe_tool *tool)
+{
+	return (struct top *)((char *)tool - offsetof(struct top, tool));
+}
+
+static int top_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+		      const struct lupe_sample *sample, struct lupe_thread *thread,
+		      const struct perf_event_header *ev)
+{
+	struct lupe_tool *inner = lupe_report_tool(top_of_tool(tool)->rep[top_of_tool(tool)->cur]);
+
+	return inner->sample(inner, s, evsel, sample, thread, ev);
+}
+
+static int top_other(struct lupe_tool *tool, struct lupe_session *s,
+		     const struct perf_event_header *ev)
+{
+	struct lupe_tool *inner = lupe_report_tool(top_of_tool(tool)->rep[top_of_tool(tool)->cur]);
+
+	return inner->other ? inner->other(inner, s, ev) : 0;
+}
+
+static void *reader(void *arg)
+{
+	struct top *t = arg;
+
+	t->reader_ret = lupe_session_read(t->s, &t->wrap, &t->tool);
+	t->reader_done = 1;
+	return NULL;
+}
+
+/* ---- the refresh: with the mutex held ---- */
+
+static void refresh(struct tui_hists *th)
+{
+	struct top *t = th->arg;
+	struct lupe_report *rep = t->rep[t->cur];
+	struct lupe_evlist *el = lupe_source_evlist(t->live);
+	const struct lupe_session_stats *st = lupe_session_stats(t->s);
+
+	lupe_report_finish(rep);
+	th->view = lupe_report_view(rep);
+	th->h = NULL;
+	for (int i = 0; th->view && i < lupe_evlist_nr(el) && !th->h; i++) {
+		th->h = lupe_report_hists(rep, i);
+		th->evsel = lupe_evlist_evsel(el, i);
+	}
+	th->nr_samples = th->h ? lupe_hists_nr_samples(th->h) : 0;
+	th->nr_lost = st->nr_lost + st->nr_lost_samples;
+	if (t->a->zero) {
+		/* show this one; the reader starts afresh on the other */
+		t->cur ^= 1;
+		lupe_report_reset(t->rep[t->cur]);
+	}
+}
+
+static void lock(struct tui_hists *th)
+{
+	pthread_mutex_lock(&((struct top *)th->arg)->mutex);
+}
+
+static void unlock(struct tui_hists *th)
+{
+	pthread_mutex_unlock(&((struct top *)th->arg)->mutex);
+}
+
+/* ---- --stdio ---- */
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void print_refresh(struct top *t, int nr_cpus, double secs)
+{
+	struct tui_hists *th = &t->th;
+
+	printf("   LupeTop: %8.0f samples/sec  lost: %llu [%s], (%s",
+	       th->nr_samples / (secs > 0 ? secs : 1), (unsigned long long)th->nr_lost,
+	       th->evsel ? lupe_evsel_name(th->evsel) : "",
+	       t->a->pids   ? "pid "
+	       : t->a->tids ? "tid "
+			    : "all");
+	if (t->a->pids || t->a->tids)
+		printf("%s", t->a->pids ? t->a->pids : t->a->tids);
+	printf(", %d CPU%s)\n", nr_cpus, nr_cpus == 1 ? "" : "s");
+	printf("-------------------------------------------------------------------------------\n");
+	if (th->view && th->h)
+		report_print_hists(stdout, th->view, &th->po, th->evsel, th->h, th->nr_samples);
+	else
+		printf("# no samples yet\n\n");
+	fflush(stdout);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int run_stdio(struct top *t, int nr_cpus)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa = { .sa_handler = on_stop };
+	long start = now_ms(), last = start;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	while (!stop_signal) {
+		long next = last + t->th.refresh_ms, now;
+		int done;
+
+		while (!stop_signal && !t->reader_done && (now = now_ms()) < next) {
+			struct timespec ts = { 0, 100 * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
+		if (stop_signal)
+			break;
+		done = t->reader_done;
+		now = now_ms();
+		pthread_mutex_lock(&t->mutex);
+		refresh(&t->th);
+		print_refresh(t, nr_cpus,
+			      t->a->zero ? (now - last) / 1000.0 : (now - start) / 1000.0);
+		pthread_mutex_unlock(&t->mutex);
+		last = now;
+		if (done) /* every task we watched has exited */
+			break;
+	}
+	return stop_signal && stop_signal != SIGINT ? 128 + stop_signal : 0;
+}
+
+/* ---- setup ---- */
+
+/* Open the events (perf's default: cycles, else cpu-clock); the live source or NULL. */
+static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list *evs,
+				     struct lupe_cpu_map *cpus, struct lupe_thread_map *threads)
+{
+	int default_event = !a->nr_events, failed, err;
+	struct lupe_source *src;
+
+	for (int i = 0; i < a->nr_events; i++)
+		if (ui_parse_events(evs, a->events[i]))
+			return NULL;
+	if (default_event && ui_parse_events(evs, "cycles"))
+		return NULL;
+	for (;;) {
+		for (size_t i = 0; i < evs->nr; i++) {
+			evs->events[i].attr.exclude_kernel |= a->hide_kernel;
+			evs->events[i].attr.exclude_user |= a->hide_user;
+		}
+		src = lupe_live_source_new(&a->o, evs->events, evs->nr, cpus, threads);
+		if (!src) {
+			error("cannot sample: %s", strerror(errno));
+			return NULL;
+		}
+		err = lupe_live_open(src, &failed);
+		if (default_event && failed == 0 &&
+		    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
+			lupe_source_delete(src);
+			lupe_event_list_clear(evs);
+			default_event = 0;
+			if (ui_parse_events(evs, "cpu-clock"))
+				return NULL;
+			continue;
+		}
+		break;
+	}
+	if (err) {
+		if (failed >= 0)
+			sample_open_error(&evs->events[failed], err, lupe_thread_map_pid(threads, 0));
+		else if (err == -EPERM)
+			error("cannot mmap the rings: over kernel.perf_event_mlock_kb (try a lower "
+			      "-F)");
+		else
+			error("cannot open the events: %s", lupe_strerror(err));
+		lupe_source_delete(src);
+		return NULL;
+	}
+	return src;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct top_args a = { .o = { .sz = sizeof(struct lupe_record_opts) },
+			      .delay = 2,
+			      .tui = -1 };
+	struct lupe_report_opts ro = { .sz = sizeof(ro), .children = -1 };
+	struct lupe_event_list evs = { 0 };
+	struct lupe_cpu_map *cpus = NULL;
+	struct lupe_thread_map *threads = NULL;
+	struct top *t;
+	sigset_t all, old;
+	pthread_t tid;
+	int idx, ret = 1;
+
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a))
+		return EXIT_USAGE;
+	if ((a.pids || a.tids) && a.cpu_list)
+		return error("-C and -p/-t do not go together: choose CPUs or tasks"), EXIT_USAGE;
+	if (a.hide_kernel && a.hide_user)
+		return error("-K and -U together hide everything: choose one"), EXIT_USAGE;
+	ro.sort = a.sort ? a.sort : "dso,sym";
+	if (lupe_report_check_opts(&ro))
+		return EXIT_USAGE;
+	if (a.tui < 0)
+		a.tui = 1;
+	/* perf top --stdio shows what fits a screen: its rows less the header, 20 without one */
+	if (!a.tui && !a.entries) {
+		struct winsize ws;
+
+		a.entries = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 15
+				    ? ws.ws_row - 12
+				    : 20;
+	}
+	if (a.tui && !tui_built())
+		return error("the TUI is not built into this lupe (slang was missing): use "
+			     "--stdio"),
+		       1;
+	if (a.tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return error("lupe top needs a terminal for its TUI: use --stdio to print the "
+			     "table"),
+		       1;
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return error("out of memory"), 1;
+	t->a = &a;
+	pthread_mutex_init(&t->mutex, NULL);
+	a.o.system_wide = !a.pids && !a.tids;
+	a.o.sample_cpu = 1;
+	cpus = lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
+	if (!cpus) {
+		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online",
+		      strerror(errno));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (a.pids || a.tids)
+		threads = a.pids ? lupe_thread_map_new_pids(a.pids)
+				 : lupe_thread_map_new_tids(a.tids);
+	else
+		threads = lupe_thread_map_new_one(-1);
+	if (!threads) {
+		error("cannot watch '%s': %s", a.pids ? a.pids : a.tids,
+		      errno == ESRCH ? "no such process" : "give a comma list of numbers");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	t->live = open_live(&a, &evs, cpus, threads);
+	if (!t->live)
+		goto out;
+	t->s = lupe_session_create();
+	t->rep[0] = lupe_report_new(&ro);
+	t->rep[1] = a.zero ? lupe_report_new(&ro) : NULL;
+	if (!t->s || !t->rep[0] || (a.zero && !t->rep[1])) {
+		error("cannot set up the report: %s", strerror(errno));
+		goto out;
+	}
+	t->wrap.ops = &wrap_ops;
+	t->tool = *lupe_report_tool(t->rep[0]);
+	t->tool.sample = top_sample;
+	t->tool.other = top_other;
+	t->th = (struct tui_hists){
+		.title = "lupe top",
+		.refresh_ms = (int)(a.delay * 1000),
+		.refresh = refresh,
+		.lock = lock,
+		.unlock = unlock,
+		.arg = t,
+		.po = { .max_entries = a.entries },
+	};
+
+	/* signals go to the main thread: it owns the terminal */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&tid, NULL, reader, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		error("cannot start the reader thread: %s", strerror(ret));
+		ret = 1;
+		goto out;
+	}
+	if (a.tui) {
+		ret = tui_browse_hists(&t->th);
+		if (ret < 0)
+			ret = 1;
+	} else {
+		ret = run_stdio(t, lupe_cpu_map_nr(cpus));
+	}
+	lupe_live_stop(t->live);
+	pthread_join(tid, NULL);
+	if (t->reader_ret < 0 && !ret) {
+		/* NEEDSWORK: an enable that fails is only said when top ends */
+		error("reading the rings failed: %s", lupe_strerror(t->reader_ret));
+		ret = 1;
+	}
+out:
+	if (t) {
+		lupe_report_delete(t->rep[0]);
+		lupe_report_delete(t->rep[1]);
+		lupe_session_delete(t->s);
+		lupe_source_delete(t->live);
+		pthread_mutex_destroy(&t->mutex);
+		free(t);
+	}
+	lupe_event_list_clear(&evs);
+	lupe_cpu_map_put(cpus);
+	lupe_thread_map_put(threads);
+	free(a.events);
+	return ret;
+}

@@ -1,0 +1,873 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The hists browser (slang): perf report's TUI over the same entries and
+ * the same line layout as --stdio (ui/hist.c formats both). The entries
+ * become a flat list of rows (an entry, then its callchain when expanded)
+ * rebuilt whenever the view changes: a filter, a zoom, an expansion, or
+ * top's refresh, which frees the entries the rows pointed to. Only the
+ * rows on screen are formatted, so a refresh costs the rebuild of the row
+ * list, not a redraw of the whole histogram.
+ *
+ * The terminal is the browser's from init to reset: every way out of the
+ * key loop (a key, SIGINT/SIGTERM/SIGHUP, a read error when the terminal
+ * went away) passes through the one reset at the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <slang.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <lupe/evlist.h>
+#include "tui/tui.h"
+
+enum { C_NORMAL, C_HIGH, C_MEDIUM, C_SELECTED, C_TITLE, C_STATUS };
+
+enum row_kind { ROW_ENTRY, ROW_NODE, ROW_PATH };
+
+struct row {
+	enum row_kind kind;
+	struct lupe_hist_entry *e;
+	const struct lupe_cc_node *n; /* ROW_NODE */
+	int depth;
+	double pct; /* ROW_NODE: < 0 continues a run, no percentage */
+	char *text; /* ROW_PATH: the folded path */
+};
+
+/* What names an entry across top's refreshes (the entries are rebuilt). */
+struct ekey {
+	const void *sym, *dso;
+	uint64_t addr;
+	const char *comm;
+	int tid, cpu;
+};
+
+struct browser {
+	struct tui_hists *th;
+	struct row *rows;
+	long nr_rows, alloc;
+	long top, sel;
+	int width[8];
+	long shown;
+	uint64_t total;
+	int expand_all;
+	struct ekey *toggled; /* entries whose expansion differs from expand_all */
+	int nr_toggled, alloc_toggled;
+	/* zooms and the filter */
+	int zdso_on, zthread_on, zsym_on;
+	const struct lupe_dso *zdso;
+	int ztid;
+	char zthread_name[64];
+	const struct lupe_symbol *zsym;
+	uint64_t zaddr;
+	char zsym_name[128];
+	char filter[128];
+	char msg[256];
+};
+
+static volatile sig_atomic_t got_signal, resized;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	SLKeyBoard_Quit = 1; /* a read looping inside slang returns */
+	/*
+	 * Someone ends us (or the terminal went): should a slang loop not
+	 * notice, SIGALRM's default action ends the process in 3 s (the
+	 * way out after a signal takes a few ms).
+	 * NEEDSWORK: under load a killed pane once left report running; the
+	 * place it waited is not found yet.
+	 */
+	alarm(3);
+}
+
+/*
+ * Wait up to 100 ms for a key: 1 when one is there, 0 when none came, -1
+ * when the terminal has gone (a hung-up tty reads EOF for ever, and
+ * slang's read would spin on it).
+ */
+static int wait_key(void)
+{
+	struct pollfd p = { .fd = SLang_TT_Read_FD, .events = POLLIN };
+
+	if (SLang_Input_Buffer_Len)
+		return 1;
+	if (poll(&p, 1, 100) <= 0)
+		return 0;
+	return p.revents & (POLLHUP | POLLERR | POLLNVAL) ? -1 : 1;
+}
+
+static void on_winch(int sig)
+{
+	resized = 1;
+}
+
+int tui_built(void)
+{
+	return 1;
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static const char *sym_name(const struct lupe_hist_entry *e, char *buf, size_t size)
+{
+	if (e->sym)
+		return e->sym->name;
+	snprintf(buf, size, "%#llx", (unsigned long long)e->addr);
+	return buf;
+}
+
+static struct ekey key_of(const struct lupe_hist_entry *e)
+{
+	return (struct ekey){ e->sym, e->dso, e->sym ? 0 : e->addr, e->comm, e->tid, e->cpu };
+}
+
+static int toggled_at(const struct browser *b, const struct lupe_hist_entry *e)
+{
+	struct ekey k = key_of(e);
+
+	for (int i = 0; i < b->nr_toggled; i++)
+		if (!memcmp(&b->toggled[i], &k, sizeof(k)))
+			return i;
+	return -1;
+}
+
+static int expanded(const struct browser *b, const struct lupe_hist_entry *e)
+{
+	return b->expand_all ^ (toggled_at(b, e) >= 0);
+}
+
+static void toggle(struct browser *b, const struct lupe_hist_entry *e)
+{
+	int i = toggled_at(b, e);
+
+	if (i >= 0) {
+		b->toggled[i] = b->toggled[--b->nr_toggled];
+		return;
+	}
+	if (b->nr_toggled == b->alloc_toggled) {
+		int n = b->alloc_toggled ? 2 * b->alloc_toggled : 16;
+		struct ekey *t = realloc(b->toggled, (size_t)n * sizeof(*t));
+
+		if (!t)
+			return;
+		b->toggled = t;
+		b->alloc_toggled = n;
+	}
+	b->toggled[b->nr_toggled++] = key_of(e);
+}
+
+static struct row *add_row(struct browser *b, enum row_kind kind, struct lupe_hist_entry *e)
+{
+	struct row *r;
+
+	if (b->nr_rows == b->alloc) {
+		long n = b->alloc ? 2 * b->alloc : 256;
+		struct row *rows = realloc(b->rows, (size_t)n * sizeof(*rows));
+
+		if (!rows)
+			return NULL;
+		b->rows = rows;
+		b->alloc = n;
+	}
+	r = &b->rows[b->nr_rows++];
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->e = e;
+	return r;
+}
+
+static void clear_rows(struct browser *b)
+{
+	for (long i = 0; i < b->nr_rows; i++)
+		free(b->rows[i].text);
+	b->nr_rows = 0;
+}
+
+/* The callchain as graph rows: a branch with its percentage, then its run. */
+static void add_graph(struct browser *b, struct lupe_hist_entry *e,
+		      const struct lupe_cc_node *parent, uint64_t level, int depth)
+{
+	const struct lupe_report_view *v = b->th->view;
+	uint64_t ltotal = v->cg_fractal ? level : b->total;
+	uint64_t min_hit = (uint64_t)((double)ltotal * v->cg_min_percent / 100.0);
+
+	if (depth > 64)
+		return;
+	for (const struct lupe_cc_node *c = parent->child; c; c = c->next) {
+		const struct lupe_cc_node *n = c;
+		struct row *r;
+
+		if (!c->cumul || c->cumul < min_hit)
+			continue;
+		r = add_row(b, ROW_NODE, e);
+		if (!r)
+			return;
+		r->n = c;
+		r->depth = depth;
+		r->pct = pct(c->cumul, ltotal);
+		while (!n->hit && n->child && !n->child->next) {
+			n = n->child;
+			if (!(r = add_row(b, ROW_NODE, e)))
+				return;
+			r->n = n;
+			r->depth = depth;
+			r->pct = -1;
+		}
+		add_graph(b, e, n, n->cumul - n->hit, depth + 1);
+	}
+}
+
+/* flat and folded: one row per path that ends in a hit, as "NN.NN% a;b;c". */
+static void add_paths(struct browser *b, struct lupe_hist_entry *e,
+		      const struct lupe_cc_node **path, int depth, const struct lupe_cc_node *n)
+{
+	char name[512];
+
+	path[depth++] = n;
+	if (n->hit && depth > 1) {
+		size_t len = 0, size = 64;
+		char *text = malloc(size);
+		struct row *r;
+
+		for (int i = 1; text && i < depth; i++) {
+			report_node_name(path[i], name, sizeof(name));
+			while (text && len + strlen(name) + 2 > size)
+				text = realloc(text, size *= 2);
+			if (text)
+				len += (size_t)sprintf(text + len, "%s%s", i > 1 ? ";" : "", name);
+		}
+		if (!text || !(r = add_row(b, ROW_PATH, e))) {
+			free(text);
+			return;
+		}
+		r->text = text;
+		r->pct = pct(n->hit, b->total);
+	}
+	if (depth >= 256)
+		return;
+	for (const struct lupe_cc_node *c = n->child; c; c = c->next)
+		add_paths(b, e, path, depth, c);
+}
+
+static int passes(const struct browser *b, const struct lupe_hist_entry *e)
+{
+	char buf[32];
+
+	if (b->zdso_on && e->dso != b->zdso)
+		return 0;
+	if (b->zthread_on && e->tid != b->ztid)
+		return 0;
+	if (b->zsym_on && (e->sym != b->zsym || (!e->sym && e->addr != b->zaddr)))
+		return 0;
+	return !b->filter[0] || strstr(sym_name(e, buf, sizeof(buf)), b->filter);
+}
+
+static void rebuild(struct browser *b)
+{
+	const struct lupe_report_view *v = b->th->view;
+	const struct lupe_cc_node *path[256];
+
+	clear_rows(b);
+	if (!v || !b->th->h) {
+		b->shown = 0;
+		return;
+	}
+	b->total = lupe_hists_total_period(b->th->h);
+	report_widths(v, &b->th->po, b->th->h, b->width, &b->shown);
+	for (long i = 0; i < b->shown; i++) {
+		struct lupe_hist_entry *e = lupe_hists_entry(b->th->h, i);
+
+		if (!passes(b, e) || !add_row(b, ROW_ENTRY, e))
+			continue;
+		if (v->cg == LUPE_CG_NONE || !e->chain.child || !expanded(b, e))
+			continue;
+		if (v->cg == LUPE_CG_GRAPH)
+			add_graph(b, e, &e->chain, v->children ? e->children : e->self, 0);
+		else
+			add_paths(b, e, path, 0, &e->chain);
+	}
+	if (b->sel >= b->nr_rows)
+		b->sel = b->nr_rows ? b->nr_rows - 1 : 0;
+}
+
+/* A row's text as shown (and as P writes it). */
+static void row_text(const struct browser *b, const struct row *r, char *buf, size_t size)
+{
+	char name[1024];
+	int indent;
+
+	switch (r->kind) {
+	case ROW_ENTRY:
+		buf[0] = !r->e->chain.child || b->th->view->cg == LUPE_CG_NONE ? ' '
+			 : expanded(b, r->e)				       ? '-'
+									       : '+';
+		report_format_entry(buf + 1, size - 1, b->th->view, &b->th->po, b->width, r->e,
+				    b->total);
+		break;
+	case ROW_NODE:
+		report_node_name(r->n, name, sizeof(name));
+		indent = 12 + 3 * r->depth;
+		if (r->pct >= 0)
+			snprintf(buf, size, "%*s--%.2f%%--%s", indent, "", r->pct, name);
+		else
+			snprintf(buf, size, "%*s%s", indent + 10, "", name);
+		break;
+	case ROW_PATH: snprintf(buf, size, "%12s%.2f%% %s", "", r->pct, r->text); break;
+	}
+}
+
+static void header_text(const struct browser *b, char *buf, size_t size)
+{
+	const struct tui_hists *th = b->th;
+	uint64_t n = th->nr_samples;
+	const char *u = report_units(&n);
+	size_t len = 0;
+
+	if (th->title)
+		len = (size_t)snprintf(buf, size, "%s: ", th->title);
+	if (!th->view || !th->h) {
+		snprintf(buf + len, size - len, "waiting for samples, Lost: %llu",
+			 (unsigned long long)th->nr_lost);
+		return;
+	}
+	len += (size_t)snprintf(
+		buf + len, size - len,
+		"Samples: %llu%s of event '%s', Lost: %llu, Event count (approx.): %llu",
+		(unsigned long long)n, u[0] == ' ' ? "" : u,
+		th->evsel ? lupe_evsel_name(th->evsel) : "", (unsigned long long)th->nr_lost,
+		(unsigned long long)b->total);
+	if (b->zthread_on && len < size)
+		len += (size_t)snprintf(buf + len, size - len, ", Thread: %s", b->zthread_name);
+	if (b->zdso_on && len < size)
+		len += (size_t)snprintf(buf + len, size - len, ", DSO: %s",
+					b->zdso ? lupe_dso_short_name(b->zdso) : "[unknown]");
+	if (b->zsym_on && len < size)
+		len += (size_t)snprintf(buf + len, size - len, ", Symbol: %s", b->zsym_name);
+	if (b->filter[0] && len < size)
+		snprintf(buf + len, size - len, ", Filter: '%s'", b->filter);
+}
+
+static int pct_color(double p)
+{
+	return p >= 5.0 ? C_HIGH : p >= 0.5 ? C_MEDIUM : C_NORMAL;
+}
+
+static int list_rows(void)
+{
+	return SLtt_Screen_Rows > 3 ? SLtt_Screen_Rows - 3 : 1;
+}
+
+static void draw(struct browser *b)
+{
+	char buf[4096];
+	int cols = SLtt_Screen_Cols, nlist = list_rows();
+
+	if (b->sel < b->top)
+		b->top = b->sel;
+	if (b->sel >= b->top + nlist)
+		b->top = b->sel - nlist + 1;
+	SLsmg_cls();
+	header_text(b, buf, sizeof(buf));
+	SLsmg_gotorc(0, 0);
+	SLsmg_set_color(C_TITLE);
+	SLsmg_write_nstring(buf, (unsigned)cols);
+	SLsmg_gotorc(1, 0);
+	SLsmg_set_color(C_NORMAL);
+	if (b->th->view) {
+		/* where --stdio has "# ", as the entries have the marker and a space */
+		buf[0] = buf[1] = ' ';
+		report_format_head(buf + 2, sizeof(buf) - 2, b->th->view, &b->th->po, b->width);
+		SLsmg_write_nstring(buf, (unsigned)cols);
+	}
+	for (int i = 0; i < nlist && b->top + i < b->nr_rows; i++) {
+		const struct row *r = &b->rows[b->top + i];
+		int selected = b->top + i == b->sel;
+
+		row_text(b, r, buf, sizeof(buf));
+		SLsmg_gotorc(2 + i, 0);
+		if (selected || r->kind != ROW_ENTRY) {
+			SLsmg_set_color(selected ? C_SELECTED : C_NORMAL);
+			SLsmg_write_nstring(buf, (unsigned)cols);
+			continue;
+		}
+		/* the overhead columns in perf's colours: hotter is redder */
+		SLsmg_set_color(C_NORMAL);
+		SLsmg_write_nchars(buf, 1);
+		for (int k = 0; k < (b->th->view->children ? 2 : 1); k++) {
+			uint64_t v = b->th->view->children && !k ? r->e->children : r->e->self;
+
+			SLsmg_set_color(pct_color(pct(v, b->total)));
+			SLsmg_write_nchars(buf + 1 + 10 * k, 10);
+		}
+		SLsmg_set_color(C_NORMAL);
+		{
+			size_t off = b->th->view->children ? 21 : 11;
+
+			if (strlen(buf) > off)
+				SLsmg_write_nstring(
+					buf + off,
+					(unsigned)(cols > (int)off ? cols - (int)off : 0));
+		}
+	}
+	SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
+	SLsmg_set_color(C_STATUS);
+	if (b->msg[0])
+		SLsmg_write_nstring(b->msg, (unsigned)cols);
+	else {
+		snprintf(buf, sizeof(buf), "Press '?' for help on key bindings");
+		if (b->th->refresh_ms)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+				 ", refresh every %gs", b->th->refresh_ms / 1000.0);
+		SLsmg_write_nstring(buf, (unsigned)cols);
+	}
+	SLsmg_gotorc(SLtt_Screen_Rows - 1, cols - 1);
+	SLsmg_refresh();
+}
+
+/*
+ * A key. Escape sequences are decoded here rather than by SLkp_getkey():
+ * on an unknown or cut sequence slang flushes the input, and on a tty that
+ * hung up that flush never ends. A lone ESC is told from a sequence by
+ * whether more follows within 100 ms. Returns SL_KEY_ERR when the terminal
+ * went away, 0 for a sequence lupe does not use.
+ */
+static int getkey(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} seqs[] = {
+		{ "[A", SL_KEY_UP },	 { "OA", SL_KEY_UP },	 { "[B", SL_KEY_DOWN },
+		{ "OB", SL_KEY_DOWN },	 { "[C", SL_KEY_RIGHT }, { "OC", SL_KEY_RIGHT },
+		{ "[D", SL_KEY_LEFT },	 { "OD", SL_KEY_LEFT },	 { "[5~", SL_KEY_PPAGE },
+		{ "[6~", SL_KEY_NPAGE }, { "[H", SL_KEY_HOME },	 { "OH", SL_KEY_HOME },
+		{ "[1~", SL_KEY_HOME },	 { "[7~", SL_KEY_HOME }, { "[F", SL_KEY_END },
+		{ "OF", SL_KEY_END },	 { "[4~", SL_KEY_END },	 { "[8~", SL_KEY_END },
+		{ "OM", SL_KEY_ENTER },
+	};
+	char seq[16];
+	size_t n = 0;
+	int k = SLang_getkey(), w;
+
+	if (k == SLANG_GETKEY_ERROR)
+		return SL_KEY_ERR;
+	if (k != 27)
+		return k;
+	/* the rest of a sequence: up to its final letter or ~ */
+	while (n + 1 < sizeof(seq) && (w = wait_key()) > 0) {
+		k = SLang_getkey();
+		if (k == SLANG_GETKEY_ERROR)
+			return SL_KEY_ERR;
+		seq[n++] = (char)k;
+		if (n > 1 && ((k >= 'A' && k <= 'Z') || (k >= 'a' && k <= 'z') || k == '~'))
+			break;
+	}
+	if (w < 0)
+		return SL_KEY_ERR;
+	seq[n] = 0;
+	if (!n)
+		return 27;
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
+		if (!strcmp(seq, seqs[i].seq))
+			return seqs[i].key;
+	return 0;
+}
+
+static void show_help(void)
+{
+	static const char *const lines[] = {
+		"UP/DOWN PGUP/PGDN HOME/END  move",
+		"ENTER + RIGHT   expand/collapse the callchain",
+		"E / C           expand / collapse all callchains",
+		"/               filter by symbol (empty: none)",
+		"d / t / s       zoom into the DSO / thread / symbol (again: out)",
+		"LEFT / ESC      zoom out (ESC at the top: quit)",
+		"H               the hottest entry",
+		"P               print the view to lupe.hist.N",
+		"h / ?           this help",
+		"q / ESC / ^C    quit",
+		"",
+		"press any key",
+	};
+	int n = (int)(sizeof(lines) / sizeof(lines[0])), k = 0;
+
+	SLsmg_set_color(C_TITLE);
+	for (int i = 0; i < n; i++) {
+		SLsmg_gotorc(3 + i, 4);
+		SLsmg_write_nstring(" ", 1);
+		SLsmg_write_nstring((char *)lines[i], 68);
+	}
+	SLsmg_refresh();
+	while (!got_signal && !(k = wait_key()))
+		;
+	if (!got_signal && k > 0)
+		getkey();
+}
+
+/* Read a line on the status row; returns 0 on Enter, -1 on ESC or a signal. */
+static int prompt(const char *what, char *out, size_t size)
+{
+	char buf[128];
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (;;) {
+		char line[200];
+		int k = 0;
+
+		snprintf(line, sizeof(line), "%s%s", what, buf);
+		SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
+		SLsmg_set_color(C_STATUS);
+		SLsmg_write_nstring(line, (unsigned)SLtt_Screen_Cols);
+		SLsmg_gotorc(SLtt_Screen_Rows - 1, (int)strlen(line));
+		SLsmg_refresh();
+		while (!got_signal && !(k = wait_key()))
+			;
+		if (got_signal || k < 0)
+			return -1;
+		k = SLang_getkey();
+		if (k == '\r' || k == '\n') {
+			snprintf(out, size, "%s", buf);
+			return 0;
+		}
+		if (k == 27 || k == 3 || k == SLANG_GETKEY_ERROR)
+			return -1;
+		if ((k == 127 || k == 8) && len)
+			buf[--len] = 0;
+		else if (k >= ' ' && k < 127 && len + 1 < sizeof(buf)) {
+			buf[len++] = (char)k;
+			buf[len] = 0;
+		}
+	}
+}
+
+/* P: the rows of the view, as shown, to the first free lupe.hist.N. */
+static void print_view(struct browser *b)
+{
+	char name[64], buf[4096];
+	FILE *fp = NULL;
+	int fd = -1;
+
+	for (int i = 0; i < 1000 && fd < 0; i++) {
+		snprintf(name, sizeof(name), "lupe.hist.%d", i);
+		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+		snprintf(b->msg, sizeof(b->msg), "cannot write '%s': %s", name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	header_text(b, buf, sizeof(buf));
+	fprintf(fp, "# %s\n", buf);
+	if (b->th->view) {
+		report_format_head(buf, sizeof(buf), b->th->view, &b->th->po, b->width);
+		fprintf(fp, "# %s\n", buf);
+	}
+	for (long i = 0; i < b->nr_rows; i++) {
+		size_t len;
+
+		row_text(b, &b->rows[i], buf, sizeof(buf));
+		len = strlen(buf);
+		while (len && buf[len - 1] == ' ')
+			buf[--len] = 0;
+		fprintf(fp, "%s\n", buf);
+	}
+	if (fclose(fp))
+		snprintf(b->msg, sizeof(b->msg), "cannot write '%s': %s", name, strerror(errno));
+	else
+		snprintf(b->msg, sizeof(b->msg), "%s written", name);
+}
+
+static struct lupe_hist_entry *selected_entry(const struct browser *b)
+{
+	return b->sel < b->nr_rows ? b->rows[b->sel].e : NULL;
+}
+
+/* Put the selection back on e's row (after a rebuild). */
+static void select_entry(struct browser *b, const struct lupe_hist_entry *e)
+{
+	for (long i = 0; e && i < b->nr_rows; i++)
+		if (b->rows[i].kind == ROW_ENTRY && b->rows[i].e == e) {
+			b->sel = i;
+			return;
+		}
+}
+
+static void zoom(struct browser *b, int key)
+{
+	struct lupe_hist_entry *e = selected_entry(b);
+	char buf[32];
+
+	switch (key) {
+	case 'd':
+		if (!b->zdso_on && e) {
+			b->zdso = e->dso;
+			b->zdso_on = 1;
+		} else {
+			b->zdso_on = 0;
+		}
+		break;
+	case 't':
+		if (!b->zthread_on && e) {
+			b->ztid = e->tid;
+			snprintf(b->zthread_name, sizeof(b->zthread_name), "%s(%d)",
+				 e->comm ? e->comm : "", e->tid);
+			b->zthread_on = 1;
+		} else {
+			b->zthread_on = 0;
+		}
+		break;
+	case 's':
+		if (!b->zsym_on && e) {
+			b->zsym = e->sym;
+			b->zaddr = e->addr;
+			snprintf(b->zsym_name, sizeof(b->zsym_name), "%s",
+				 sym_name(e, buf, sizeof(buf)));
+			b->zsym_on = 1;
+		} else {
+			b->zsym_on = 0;
+		}
+		break;
+	}
+	rebuild(b);
+	b->sel = 0;
+	select_entry(b, e);
+}
+
+/* Left/ESC: undo the last narrowing; 0 when there was none. */
+static int zoom_out(struct browser *b)
+{
+	struct lupe_hist_entry *e = selected_entry(b);
+
+	if (b->zsym_on)
+		b->zsym_on = 0;
+	else if (b->zthread_on)
+		b->zthread_on = 0;
+	else if (b->zdso_on)
+		b->zdso_on = 0;
+	else if (b->filter[0])
+		b->filter[0] = 0;
+	else
+		return 0;
+	rebuild(b);
+	select_entry(b, e);
+	return 1;
+}
+
+/* One key; returns 1 to quit. */
+static int handle_key(struct browser *b, int k)
+{
+	struct lupe_hist_entry *e = selected_entry(b);
+	long page = list_rows();
+
+	b->msg[0] = 0;
+	switch (k) {
+	case SL_KEY_UP:
+		if (b->sel > 0)
+			b->sel--;
+		break;
+	case SL_KEY_DOWN:
+		if (b->sel + 1 < b->nr_rows)
+			b->sel++;
+		break;
+	case SL_KEY_PPAGE:
+		b->sel = b->sel > page ? b->sel - page : 0;
+		b->top = b->sel;
+		break;
+	case SL_KEY_NPAGE:
+		b->sel = b->sel + page < b->nr_rows ? b->sel + page : b->nr_rows - 1;
+		if (b->sel < 0)
+			b->sel = 0;
+		break;
+	case SL_KEY_HOME: b->sel = 0; break;
+	case SL_KEY_END: b->sel = b->nr_rows ? b->nr_rows - 1 : 0; break;
+	case '\r':
+	case '\n':
+	case '+':
+	case SL_KEY_ENTER:
+	case SL_KEY_RIGHT:
+		if (!e || (k == SL_KEY_RIGHT && expanded(b, e)))
+			break;
+		toggle(b, e);
+		rebuild(b);
+		select_entry(b, e);
+		break;
+	case 'E':
+	case 'C':
+		b->expand_all = k == 'E';
+		b->nr_toggled = 0;
+		rebuild(b);
+		select_entry(b, e);
+		break;
+	case '/':
+		if (!prompt("Filter by symbol: ", b->filter, sizeof(b->filter))) {
+			rebuild(b);
+			b->sel = 0;
+		}
+		break;
+	case 'd':
+	case 't':
+	case 's': zoom(b, k); break;
+	case SL_KEY_LEFT: zoom_out(b); break;
+	case 27:
+		if (!zoom_out(b))
+			return 1;
+		break;
+	case 'H': {
+		/* the largest share among the entries on view (zooms keep the order) */
+		uint64_t best = 0;
+
+		for (long i = 0; i < b->nr_rows; i++) {
+			const struct lupe_hist_entry *r = b->rows[i].e;
+			uint64_t v = b->th->view->children ? r->children : r->self;
+
+			if (b->rows[i].kind == ROW_ENTRY && (v > best || !i)) {
+				best = v;
+				b->sel = i;
+			}
+		}
+		break;
+	}
+	case 'P': print_view(b); break;
+	case 'h':
+	case '?': show_help(); break;
+	case 'q':
+	case 'Q':
+	case 3: return 1;
+	default: break;
+	}
+	return 0;
+}
+
+static void lock(struct tui_hists *th)
+{
+	if (th->lock)
+		th->lock(th);
+}
+
+static void unlock(struct tui_hists *th)
+{
+	if (th->unlock)
+		th->unlock(th);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static int term_init(void)
+{
+	char *term = getenv("TERM");
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "lupe: the TUI needs a terminal (use --stdio)\n");
+		return -1;
+	}
+	if (!term || SLtt_initialize(term) < 0) {
+		fprintf(stderr,
+			"lupe: the terminal type '%s' is unknown (set TERM or use --stdio)\n",
+			term ? term : "");
+		return -1;
+	}
+	if (SLang_init_tty(-1, 0, 0) < 0) {
+		fprintf(stderr, "lupe: cannot set up the terminal (use --stdio)\n");
+		return -1;
+	}
+	SLang_set_abort_signal(NULL);
+	SLtt_get_screen_size();
+	if (SLsmg_init_smg() < 0) {
+		SLang_reset_tty();
+		fprintf(stderr, "lupe: cannot set up the terminal (use --stdio)\n");
+		return -1;
+	}
+	SLtt_set_color(C_NORMAL, NULL, "default", "default");
+	SLtt_set_color(C_HIGH, NULL, "red", "default");
+	SLtt_set_color(C_MEDIUM, NULL, "green", "default");
+	SLtt_set_color(C_SELECTED, NULL, "black", "cyan");
+	SLtt_set_color(C_TITLE, NULL, "white", "blue");
+	SLtt_set_color(C_STATUS, NULL, "white", "blue");
+	return 0;
+}
+
+int tui_browse_hists(struct tui_hists *th)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal }, wa = { .sa_handler = on_winch }, old[4];
+	struct browser b = { .th = th };
+	long next = th->refresh_ms ? now_ms() + th->refresh_ms : 0;
+	int quit = 0, dirty = 1, ret = 0;
+
+	if (term_init())
+		return -1;
+	got_signal = resized = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	sigaction(SIGWINCH, &wa, &old[3]);
+	lock(th);
+	rebuild(&b);
+	unlock(th);
+	while (!quit && !got_signal) {
+		if (resized) {
+			resized = 0;
+			SLtt_get_screen_size();
+			SLsmg_reinit_smg();
+			dirty = 1;
+		}
+		if (next && now_ms() >= next) {
+			lock(th);
+			th->refresh(th);
+			rebuild(&b);
+			unlock(th);
+			next = now_ms() + th->refresh_ms;
+			dirty = 1;
+		}
+		if (dirty) {
+			lock(th);
+			draw(&b);
+			unlock(th);
+			dirty = 0;
+		}
+		{
+			int k = wait_key();
+
+			if (k < 0) /* the terminal went away */
+				break;
+			if (!k || got_signal)
+				continue;
+			k = getkey();
+			if (k == SL_KEY_ERR || got_signal)
+				break;
+			lock(th);
+			quit = handle_key(&b, k);
+			unlock(th);
+			dirty = 1;
+		}
+	}
+	/* Ctrl-C is a way to quit, as q is; the others are someone ending us */
+	if (got_signal && got_signal != SIGINT)
+		ret = 128 + got_signal;
+	SLsmg_reset_smg();
+	SLang_reset_tty();
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	sigaction(SIGWINCH, &old[3], NULL);
+	clear_rows(&b);
+	free(b.rows);
+	free(b.toggled);
+	return ret;
+}
