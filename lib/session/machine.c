@@ -318,14 +318,14 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 		maps = m->kmaps;
 		if (!strncmp(filename, "[kernel.kallsyms]", 17)) {
 			/*
-			 * The map ends where the record says (_etext), as perf's
-			 * does: JIT'd BPF programs and trampolines above it are
-			 * [unknown] in perf. A zero length (kptr_restrict at record
-			 * time) covers the rest of the address space, as in perf.
+			 * kallsyms covers all kernel text, .init included
+			 * (start_kernel in an idle stack): so does the map.
+			 * NEEDSWORK: perf splits the [bpf] and module symbols
+			 * of kallsyms into maps of their own, so a sample in
+			 * JIT'd BPF code is [unknown] there, kernel.kallsyms here.
 			 */
 			filename = "[kernel.kallsyms]";
-			if (!len)
-				len = ~0ULL - start;
+			len = ~0ULL - start;
 		}
 		identity = 1;
 	} else {
