@@ -67,32 +67,6 @@ struct collect {
 	int err;
 };
 
-/* Whether word is in the comma-separated list (NULL: everything is). */
-static int in_list(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	if (!list)
-		return 1;
-	for (const char *p = list; p && *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && !strncmp(p, word, n))
-			return 1;
-		p = comma ? comma + 1 : NULL;
-	}
-	return 0;
-}
-
-static int in_id_list(const char *list, int id)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", id);
-	return in_list(list, buf);
-}
-
 static int ptr_eq_dso(const void *arg, uint32_t idx)
 {
 	const struct collect *c = arg;
@@ -302,11 +276,11 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 	uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	long th, leaf, event;
 
-	if (c->o.pids && !in_id_list(c->o.pids, (int)sample->pid))
+	if (c->o.pids && !lupe_list_has_id(c->o.pids, (int)sample->pid))
 		return 0;
-	if (c->o.tids && !in_id_list(c->o.tids, (int)sample->tid))
+	if (c->o.tids && !lupe_list_has_id(c->o.tids, (int)sample->tid))
 		return 0;
-	if (c->o.comms && !in_list(c->o.comms, thread->comm ? thread->comm : ""))
+	if (c->o.comms && !lupe_list_has(c->o.comms, thread->comm ? thread->comm : ""))
 		return 0;
 	if ((event = event_index(c, evsel)) < 0 || (th = thread_index(c, thread)) < 0 ||
 	    (leaf = stack_leaf(c, s, thread, sample, cpumode)) < 0) {

@@ -25,33 +25,6 @@ struct lupe_report {
 	char trace[4096];
 };
 
-/* Whether word is in the comma-separated list (NULL: everything is). */
-static int in_list(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = list;
-
-	if (!list)
-		return 1;
-	while (p && *p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && !strncmp(p, word, n))
-			return 1;
-		p = comma ? comma + 1 : NULL;
-	}
-	return 0;
-}
-
-static int in_id_list(const char *list, int id)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "%d", id);
-	return in_list(list, buf);
-}
-
 static int parse_sort(const char *s, struct lupe_report_view *v)
 {
 	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline" };
@@ -239,11 +212,11 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 	struct lupe_hists *h;
 	int err;
 
-	if (o->pids && !in_id_list(o->pids, (int)sample->pid))
+	if (o->pids && !lupe_list_has_id(o->pids, (int)sample->pid))
 		return 0;
-	if (o->tids && !in_id_list(o->tids, (int)sample->tid))
+	if (o->tids && !lupe_list_has_id(o->tids, (int)sample->tid))
 		return 0;
-	if (o->comms && !in_list(o->comms, thread->comm ? thread->comm : ""))
+	if (o->comms && !lupe_list_has(o->comms, thread->comm ? thread->comm : ""))
 		return 0;
 	if (!rep->ready && (err = setup_view(rep, s)))
 		return err;
@@ -259,10 +232,10 @@ static int keep_entry(const struct lupe_hist_entry *e, void *arg)
 {
 	const struct lupe_report_opts *o = arg;
 
-	if (o->dsos && !(e->dso && (in_list(o->dsos, lupe_dso_short_name(e->dso)) ||
-				    in_list(o->dsos, lupe_dso_long_name(e->dso)))))
+	if (o->dsos && !(e->dso && (lupe_list_has(o->dsos, lupe_dso_short_name(e->dso)) ||
+				    lupe_list_has(o->dsos, lupe_dso_long_name(e->dso)))))
 		return 0;
-	if (o->symbols && !(e->sym && in_list(o->symbols, e->sym->name)))
+	if (o->symbols && !(e->sym && lupe_list_has(o->symbols, e->sym->name)))
 		return 0;
 	return 1;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,4 +69,29 @@ fail:
 		errno = err;
 	}
 	return NULL;
+}
+
+int lupe_list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (!list)
+		return 1;
+	for (const char *p = list; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && !strncmp(p, word, n))
+			return 1;
+		p = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}
+
+int lupe_list_has_id(const char *list, int id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", id);
+	return lupe_list_has(list, buf);
 }

@@ -50,6 +50,14 @@ int lupe_read_small_file(const char *path, char *buf, size_t size);
 char *lupe_read_whole_file(const char *path, size_t *len);
 
 /*
+ * Whether word is an item of a comma-separated list, as perf's --comms,
+ * --dsos, --symbols take them; a NULL list holds everything. _id: the
+ * decimal id (--pid, --tid lists).
+ */
+int lupe_list_has(const char *list, const char *word);
+int lupe_list_has_id(const char *list, int id);
+
+/*
  * An opts struct whose first field is its size (sz), checked as libbpf's
  * OPTS_VALID does: at least the size field, and any bytes past what this
  * build knows (known) must be zero, so that a newer caller's options are
