@@ -123,12 +123,18 @@ IFS='|' read -r before zb zl za zm pct label <<< "$res"
 python3 - "$before" "$zb" "$zl" "$za" "$zm" "$pct" "$label" g.data.ref <<'PY' || fail "zoom or search misbehave in the browser: $res"
 import sys
 before, zb, zl, za, zm, pct = map(float, sys.argv[1:7]); label, ref = sys.argv[7], sys.argv[8]
-total = leaves = 0
+total = leaves = cb = lb = 0
 for line in open(ref):
     stack, n = line.rsplit(' ', 1); total += int(n)
-    if any(f.startswith('leaf_') for f in stack.split(';')): leaves += int(n)
+    frames = stack.split(';')
+    if any(f.startswith('leaf_') for f in frames): leaves += int(n)
+    if 'compute_b' in frames:
+        cb += int(n)
+        lb += int(n) if 'leaf_b' in frames else 0
 assert before < 1180 * 0.5, before          # compute_b is about 30% before the click
-assert zb == 1180 and abs(zl - 1180) < 2, (zb, zl)   # ... the whole width after it
+# ... the whole width after it, and its child leaf_b its share of compute_b
+# (a sample in compute_b's own code is not leaf_b's)
+assert zb == 1180 and abs(zl - 1180.0 * lb / cb) < 2, (zb, zl, lb, cb)
 assert za == -1                              # compute_a is hidden
 assert zm == 1180                            # a caller spans the width (greyed)
 assert abs(pct - 100.0 * leaves / total) < 0.05, (pct, leaves / total)
