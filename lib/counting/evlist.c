@@ -4,7 +4,6 @@
  * groups through the leader's fd and read in one go (PERF_FORMAT_GROUP), so
  * that the members' values belong to the same moment.
  */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +57,18 @@ struct lupe_evsel *lupe_evlist_add(struct lupe_evlist *evlist, const struct perf
 	return evsel;
 }
 
+struct lupe_evsel *lupe_evlist_add_event(struct lupe_evlist *evlist, const struct lupe_event *ev)
+{
+	struct lupe_evsel *evsel = lupe_evlist_add(evlist, &ev->attr, ev->name ? ev->name : "");
+
+	if (!evsel)
+		return NULL;
+	evsel->tool = ev->tool;
+	if (ev->filter && !(evsel->filter = strdup(ev->filter)))
+		return err_ptr(-ENOMEM); /* the list owns evsel and frees it */
+	return evsel;
+}
+
 struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events)
 {
 	struct lupe_evlist *evlist = lupe_evlist_new_empty();
@@ -66,19 +77,14 @@ struct lupe_evlist *lupe_evlist_new(const struct lupe_event_list *events)
 		return NULL;
 	for (size_t i = 0; i < events->nr; i++) {
 		const struct lupe_event *ev = &events->events[i];
-		struct lupe_evsel *evsel = lupe_evlist_add(evlist, &ev->attr, ev->name ? ev->name : "");
+		struct lupe_evsel *evsel = lupe_evlist_add_event(evlist, ev);
 
 		if (!evsel) {
 			lupe_evlist_delete(evlist);
 			return err_ptr(-ENOMEM);
 		}
-		evsel->tool = ev->tool;
 		evsel->leader = ev->leader;
 		evsel->group_size = ev->group_size > 0 ? ev->group_size : 1;
-		if (ev->filter && !(evsel->filter = strdup(ev->filter))) {
-			lupe_evlist_delete(evlist);
-			return err_ptr(-ENOMEM);
-		}
 	}
 	return evlist;
 }
@@ -309,18 +315,13 @@ static void user_space_only(struct lupe_evsel *evsel)
 	}
 }
 
-/* A field of opts, or 0 when the caller's struct is older than the field. */
-#define OPT(opts, field) \
-	((opts)->sz >= offsetof(struct lupe_evlist_opts, field) + sizeof((opts)->field) ? \
-	 (opts)->field : 0)
-
 static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *opts,
 		      struct lupe_open_failure *fail)
 {
 	struct lupe_evlist *evlist = evsel->evlist;
 	struct lupe_evsel *leader = evlist->evsels[evsel->leader];
 	struct perf_event_attr stat, *attr = &evsel->attr;
-	unsigned long flags = OPT(opts, cgroup) ? PERF_FLAG_PID_CGROUP : 0;
+	unsigned long flags = opts->cgroup ? PERF_FLAG_PID_CGROUP : 0; /* opts: the zero-extended copy */
 
 	if (!opts->sampling) {
 		stat_attr(evsel, opts, &stat);

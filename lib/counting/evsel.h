@@ -52,4 +52,10 @@ int lupe_evsel_set_ids(struct lupe_evsel *evsel, const uint64_t *ids, size_t nr)
 /* Name an event from its attr the way perf does ("cpu-clock", "cycles:u"). */
 char *lupe_evsel_name_from_attr(const struct perf_event_attr *attr);
 
+/*
+ * Add an evsel for a parsed event: attr, name, tool kind and tracepoint
+ * filter (the group is the caller's). NULL + errno; the list owns the evsel.
+ */
+struct lupe_evsel *lupe_evlist_add_event(struct lupe_evlist *evlist, const struct lupe_event *ev);
+
 #endif

@@ -121,13 +121,9 @@ struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
 	if (!l->evlist)
 		goto nomem;
 	l->nr_evs = nr_events;
-	for (size_t i = 0; i < nr_events; i++) {
-		struct lupe_evsel *e = lupe_evlist_add(l->evlist, &events[i].attr,
-						       events[i].name ? events[i].name : "");
-
-		if (!e || (events[i].filter && !(e->filter = strdup(events[i].filter))))
+	for (size_t i = 0; i < nr_events; i++)
+		if (!lupe_evlist_add_event(l->evlist, &events[i]))
 			goto nomem;
-	}
 	l->cpus = lupe_cpu_map_get(cpus);
 	l->threads = lupe_thread_map_get(threads);
 	l->nr_cpus = lupe_cpu_map_nr(cpus);
