@@ -77,7 +77,8 @@ PY
 	done
 	ok "go tool pprof -top agrees with lupe report --stdio --no-children (perf's and lupe's recordings)"
 else
-	echo "note: no go (golang-go) here: the pprof check is left out"
+	# the pprof check is the point of --to pprof: no go is a broken setup, not a pass
+	fail "no go (golang-go) to read the pprof output: scripts/bootstrap installs it"
 fi
 
 # firefox: the Gecko profile's tables hold together and carry every sample
