@@ -456,6 +456,7 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 			put_ptr(b, v);
 		return;
 	case K_BUF_IN:
+	case K_PTR:
 		m = find_buf(en, i);
 		if (m)
 			put_quoted(b, m, max_strlen, false);
@@ -468,13 +469,6 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 			put_quoted(b, m, max_strlen, !strcmp(info->name, "getrandom"));
 		else if (ex && ex->ret == 0 && v)
 			put(b, "\"\"");
-		else
-			put_ptr(b, v);
-		return;
-	case K_PTR:
-		m = find_buf(en, i);
-		if (m)
-			put_quoted(b, m, max_strlen, false);
 		else
 			put_ptr(b, v);
 		return;
