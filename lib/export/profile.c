@@ -114,9 +114,7 @@ void lupe_profile_delete(struct lupe_profile *p)
 	if (!p)
 		return;
 	q = p->priv;
-	for (size_t i = 0; i < q->strings.cap; i++)
-		free(q->strings.items[i]);
-	lupe_phash_free(&q->strings);
+	lupe_phash_free_strings(&q->strings);
 	lupe_ihash_free(&q->dsos);
 	lupe_ihash_free(&q->funcs);
 	lupe_ihash_free(&q->nodes);
@@ -133,24 +131,9 @@ void lupe_profile_delete(struct lupe_profile *p)
 	free(p);
 }
 
-static int str_eq(const void *item, const void *key)
-{
-	return !strcmp(item, key);
-}
-
 const char *lupe_profile_intern(struct lupe_profile *p, const char *s)
 {
-	uint64_t hash = lupe_phash_str(s);
-	char **slot = (char **)lupe_phash_find(&p->priv->strings, hash, str_eq, s), *copy;
-
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return *slot;
-	copy = strdup(s);
-	if (copy)
-		lupe_phash_fill(&p->priv->strings, (void **)slot, hash, copy);
-	return copy;
+	return lupe_phash_intern(&p->priv->strings, s);
 }
 
 long lupe_profile_add_event(struct lupe_profile *p, const char *name, int tracepoint,

@@ -112,9 +112,7 @@ void lupe_hists_delete(struct lupe_hists *h)
 	if (!h)
 		return;
 	lupe_hists_reset(h);
-	for (size_t i = 0; i < h->strings.cap; i++)
-		free(h->strings.items[i]);
-	lupe_phash_free(&h->strings);
+	lupe_phash_free_strings(&h->strings);
 	free(h);
 }
 
@@ -143,25 +141,10 @@ uint64_t lupe_hists_nr_samples(const struct lupe_hists *h)
 	return h->nr_samples;
 }
 
-static int str_eq(const void *item, const void *key)
-{
-	return !strcmp(item, key);
-}
-
 /* One copy of each string, so that entries can compare comms by pointer. */
 static const char *intern(struct lupe_hists *h, const char *s)
 {
-	uint64_t hash = lupe_phash_str(s);
-	char **slot = (char **)lupe_phash_find(&h->strings, hash, str_eq, s), *copy;
-
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return *slot;
-	copy = strdup(s);
-	if (copy)
-		lupe_phash_fill(&h->strings, (void **)slot, hash, copy);
-	return copy;
+	return lupe_phash_intern(&h->strings, s);
 }
 
 /*

@@ -90,12 +90,10 @@ void lupe_srcline_delete(struct lupe_srcline *c)
 	}
 	for (size_t i = 0; i < c->syms.cap; i++)
 		free(c->syms.items[i]);
-	for (size_t i = 0; i < c->files.cap; i++)
-		free(c->files.items[i]);
 	lupe_phash_free(&c->dsos);
 	lupe_phash_free(&c->addrs);
 	lupe_phash_free(&c->syms);
-	lupe_phash_free(&c->files);
+	lupe_phash_free_strings(&c->files);
 	free(c);
 }
 
@@ -167,29 +165,9 @@ static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *ds
 	return d->mod;
 }
 
-static int str_eq(const void *item, const void *key)
-{
-	return !strcmp(item, key);
-}
-
 static const char *intern_file(struct lupe_srcline *c, const char *f)
 {
-	uint64_t h;
-	void **slot;
-	char *copy;
-
-	if (!f)
-		return NULL;
-	h = lupe_phash_str(f);
-	slot = lupe_phash_find(&c->files, h, str_eq, f);
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return *slot;
-	copy = strdup(f);
-	if (copy)
-		lupe_phash_fill(&c->files, slot, h, copy);
-	return copy;
+	return f ? lupe_phash_intern(&c->files, f) : NULL;
 }
 
 struct sym_key {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
+#include <string.h>
 #include "util/phash.h"
 
 uint64_t lupe_phash_str(const char *s)
@@ -76,4 +77,32 @@ void lupe_phash_free(struct phash *t)
 	t->items = NULL;
 	t->hashes = NULL;
 	t->nr = t->cap = 0;
+}
+
+static int str_eq(const void *item, const void *key)
+{
+	return !strcmp(item, key);
+}
+
+const char *lupe_phash_intern(struct phash *t, const char *s)
+{
+	uint64_t hash = lupe_phash_str(s);
+	void **slot = lupe_phash_find(t, hash, str_eq, s);
+	char *copy;
+
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot;
+	copy = strdup(s);
+	if (copy)
+		lupe_phash_fill(t, slot, hash, copy);
+	return copy;
+}
+
+void lupe_phash_free_strings(struct phash *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->items[i]);
+	lupe_phash_free(t);
 }

@@ -30,6 +30,14 @@ void lupe_phash_fill(struct phash *t, void **slot, uint64_t hash, void *item);
 /* Frees the table, not the items. */
 void lupe_phash_free(struct phash *t);
 
+/*
+ * A table of strings: one copy of each, so that keys compare by pointer.
+ * Returns the table's copy of s (made on first sight), NULL when out of
+ * memory. lupe_phash_free_strings() frees the copies and the table.
+ */
+const char *lupe_phash_intern(struct phash *t, const char *s);
+void lupe_phash_free_strings(struct phash *t);
+
 /* A hash of a string and a mixer of 64-bit words, for keys. */
 uint64_t lupe_phash_str(const char *s);
 uint64_t lupe_phash_mix(uint64_t h, uint64_t v);
