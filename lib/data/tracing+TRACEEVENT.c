@@ -259,26 +259,34 @@ void *lupe_tracing_event(void *tep, uint64_t id, const char **sys, const char **
 	return e;
 }
 
-int lupe_evsel_format_trace(const struct lupe_evsel *evsel, const struct lupe_sample *sample,
-			    char *buf, size_t size)
+int lupe_tep_print_info(void *tep, int cpu, const void *raw, size_t len, char *buf,
+			size_t size)
 {
-	struct tep_event *e = evsel->tp_format;
 	struct tep_record rec;
 	struct trace_seq s;
 	int n;
 
-	if (!e || !sample->raw)
-		return -ENOENT;
 	memset(&rec, 0, sizeof(rec));
-	rec.cpu = (int)sample->cpu;
-	rec.size = (int)sample->raw_size;
-	rec.data = (void *)sample->raw;
+	rec.cpu = cpu;
+	rec.size = (int)len;
+	rec.data = (void *)raw;
 	trace_seq_init(&s);
-	tep_print_event(e->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&s);
 	n = (int)s.len;
 	if (size)
 		snprintf(buf, size, "%s", s.buffer);
 	trace_seq_destroy(&s);
 	return n;
+}
+
+int lupe_evsel_format_trace(const struct lupe_evsel *evsel, const struct lupe_sample *sample,
+			    char *buf, size_t size)
+{
+	struct tep_event *e = evsel->tp_format;
+
+	if (!e || !sample->raw)
+		return -ENOENT;
+	return lupe_tep_print_info(e->tep, (int)sample->cpu, sample->raw, sample->raw_size, buf,
+				   size);
 }

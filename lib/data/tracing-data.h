@@ -16,4 +16,12 @@
  */
 int lupe_tracing_data_build(struct fbuf *b, char *const *names, size_t nr);
 
+/*
+ * A tracepoint record's fields as perf prints them (libtraceevent's
+ * TEP_PRINT_INFO; tep is a struct tep_handle, which finds the event by the
+ * record's type), into buf with a NUL. Returns the full length. With libtraceevent only.
+ */
+int lupe_tep_print_info(void *tep, int cpu, const void *raw, size_t len, char *buf,
+			size_t size);
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 #include <lupe/events.h>
+#include "data/tracing-data.h"
 #include "trace/internal.h"
 #include "util/util.h"
 
@@ -40,11 +41,8 @@ int lupe_tp_load_format(const char *sys, const char *name)
 
 int lupe_tracepoint_format(const void *raw, size_t len, char *buf, size_t size)
 {
-	struct tep_record rec;
-	struct trace_seq s;
 	unsigned short id;
 	struct tep_event *e;
-	int n;
 
 	if (size)
 		buf[0] = '\0';
@@ -54,15 +52,5 @@ int lupe_tracepoint_format(const void *raw, size_t len, char *buf, size_t size)
 	e = tep_find_event(tep, id);
 	if (!e)
 		return 0;
-	memset(&rec, 0, sizeof(rec));
-	rec.size = (int)len;
-	rec.data = (void *)raw;
-	trace_seq_init(&s);
-	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&s);
-	n = (int)s.len;
-	if (size)
-		snprintf(buf, size, "%s", s.buffer);
-	trace_seq_destroy(&s);
-	return n;
+	return lupe_tep_print_info(tep, 0, raw, len, buf, size);
 }
