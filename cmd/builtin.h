@@ -26,6 +26,9 @@ int cmd_version(int argc, char **argv);
 #define EXIT_DIE   128 /* die(): a fatal error */
 #define EXIT_USAGE 129 /* a usage error: bad option, bad event spec */
 
+/* Report through error()/warning() and exit 129 on usage errors (msg.c). */
+void cmd_setup(void);
+
 /* Print "lupe: " and the message to stderr; error() returns -1, die() exits 128. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -5,7 +5,7 @@
  * what we wrote to stdout really got out.
  */
 #include <errno.h>
-#include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,13 @@
 #include "pager.h"
 
 #define NEED_PAGER 0x1 /* page the output when stdout is a terminal */
+/*
+ * The command is its own executable, lupe-NAME, found next to lupe (the
+ * build tree) or in lupe's libexec directory, as git runs git-remote-https:
+ * a long-running daemon should not map the libraries of every other
+ * command (the exporter's memory is half what it is inside lupe).
+ */
+#define HELPER     0x2
 
 struct cmd_struct {
 	const char *name;
@@ -26,7 +33,7 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "annotate", cmd_annotate, NEED_PAGER, "show a symbol's samples per instruction, with source" },
 	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
-	{ "exporter", cmd_exporter, 0,        "serve perf counters to Prometheus (/metrics)" },
+	{ "exporter", NULL,      HELPER,      "serve perf counters to Prometheus (/metrics)" },
 	{ "flamegraph", cmd_flamegraph, 0,    "draw a perf.data as an interactive SVG flame graph" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
 	{ "inject",  cmd_inject,  0,          "copy a perf.data into a finalized file (recovers a cut one)" },
@@ -40,54 +47,6 @@ static const struct cmd_struct commands[] = {
 	{ "trace",   cmd_trace,   0,          "trace the syscalls of a command, as strace does" },
 	{ "version", cmd_version, 0,          "print lupe's version" },
 };
-
-static void vreport(const char *prefix, const char *fmt, va_list ap)
-{
-	fflush(stdout);
-	fprintf(stderr, "lupe: %s", prefix);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-int error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("", fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-void warning(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport("", fmt, ap);
-	va_end(ap);
-	exit(EXIT_DIE);
-}
-
-/* The library's messages reach the user through here. */
-static void lib_log(enum lupe_log_level level, const char *fmt, va_list ap)
-{
-	static const char *const prefix[] = {
-		[LUPE_LOG_ERROR] = "", [LUPE_LOG_WARN] = "warning: ",
-		[LUPE_LOG_INFO] = "", [LUPE_LOG_DEBUG] = "debug: ",
-	};
-
-	vreport(prefix[level], fmt, ap);
-}
 
 static void print_usage(FILE *f)
 {
@@ -193,9 +152,33 @@ static int check_stdout(int status)
 	return status;
 }
 
+/* Exec lupe-NAME for a HELPER command; returns only on failure. */
+static int run_helper(const struct cmd_struct *cmd, char **argv)
+{
+	char self[PATH_MAX], path[PATH_MAX + 32];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (len > 0) {
+		self[len] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/lupe-%s", self, cmd->name);
+			execv(path, argv);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/lupe-%s", LUPE_LIBEXEC_DIR, cmd->name);
+	execv(path, argv);
+	return error("cannot run '%s': %s (reinstall lupe)", path, strerror(errno)), 1;
+}
+
 static int run_command(const struct cmd_struct *cmd, int argc, char **argv)
 {
 	int status;
+
+	if (cmd->flags & HELPER)
+		return run_helper(cmd, argv);
 
 	if (cmd->flags & NEED_PAGER)
 		setup_pager();
@@ -207,8 +190,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd_struct *cmd;
 
-	argp_err_exit_status = EXIT_USAGE;
-	lupe_log_set(lib_log);
+	cmd_setup();
 	argv++;
 	argc--;
 

@@ -8,6 +8,9 @@
  *
  * x86-64 only. NEEDSWORK: other machines need their capstone arch and mode
  * from e_machine.
+ *
+ * capstone is loaded on the first disassembly (util/dl.h): linked in, its
+ * tables cost every lupe process 3 MiB of memory and their relocation.
  */
 #include <capstone/capstone.h>
 #include <errno.h>
@@ -19,8 +22,36 @@
 #include <string.h>
 #include <unistd.h>
 #include <lupe/annotate.h>
+#include "util/dl.h"
 #include "util/elf-func.h"
 #include "util/util.h"
+
+/* capstone's SONAME follows its API version: libcapstone.so.4 for 4.x */
+#define SONAME_OF(major) "libcapstone.so." #major
+#define CAPSTONE_SONAME(major) SONAME_OF(major)
+
+static struct {
+	typeof(cs_open) *open;
+	typeof(cs_option) *option;
+	typeof(cs_disasm) *disasm;
+	typeof(cs_insn_group) *insn_group;
+	typeof(cs_free) *free;
+	typeof(cs_close) *close;
+} cs_fn;
+
+static int load_capstone(void)
+{
+	const struct lupe_dl_sym syms[] = {
+		{ "cs_open", (void **)&cs_fn.open },
+		{ "cs_option", (void **)&cs_fn.option },
+		{ "cs_disasm", (void **)&cs_fn.disasm },
+		{ "cs_insn_group", (void **)&cs_fn.insn_group },
+		{ "cs_free", (void **)&cs_fn.free },
+		{ "cs_close", (void **)&cs_fn.close },
+	};
+
+	return cs_fn.close ? 0 : lupe_dl_bind(CAPSTONE_SONAME(CS_API_MAJOR), syms, ARRAY_SIZE(syms));
+}
 
 /* The bytes of [start, end) from the section that holds them. */
 static uint8_t *read_range(Elf *elf, int fd, uint64_t start, uint64_t end)
@@ -101,6 +132,9 @@ int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end
 	memset(out, 0, sizeof(*out));
 	if (end <= start)
 		return -EINVAL;
+	err = load_capstone();
+	if (err)
+		return err;
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -119,14 +153,14 @@ int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end
 		err = -errno;
 		goto out_elf;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	if (cs_fn.open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
 		err = -LUPE_ERR_NOT_SUPPORTED;
 		goto out_code;
 	}
-	cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_fn.option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_fn.option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	/* capstone stops at bytes it cannot decode; what came before is kept */
-	n = cs_disasm(cs, code, end - start, start, 0, &insn);
+	n = cs_fn.disasm(cs, code, end - start, start, 0, &insn);
 	out->insns = calloc(n ? n : 1, sizeof(*out->insns));
 	if (!out->insns) {
 		err = -ENOMEM;
@@ -135,8 +169,8 @@ int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end
 	for (size_t i = 0; i < n; i++) {
 		struct lupe_insn *li = &out->insns[out->nr++];
 		const cs_x86 *x86 = &insn[i].detail->x86;
-		bool jump = cs_insn_group(cs, &insn[i], CS_GRP_JUMP);
-		bool call = cs_insn_group(cs, &insn[i], CS_GRP_CALL);
+		bool jump = cs_fn.insn_group(cs, &insn[i], CS_GRP_JUMP);
+		bool call = cs_fn.insn_group(cs, &insn[i], CS_GRP_CALL);
 
 		li->addr = insn[i].address;
 		li->size = insn[i].size;
@@ -155,8 +189,8 @@ int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end
 		lupe_listing_add_lines(out, path); /* without DWARF the listing has no lines */
 out_cs:
 	if (insn)
-		cs_free(insn, n);
-	cs_close(&cs);
+		cs_fn.free(insn, n);
+	cs_fn.close(&cs);
 out_code:
 	free(code);
 out_elf:
