@@ -4,7 +4,6 @@
  * (the ELF symbol tables, .plt, build-id notes, program headers, a
  * .gnu_debuglink), loaded as report loads a DSO, then looked up.
  */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,9 +11,11 @@
 #include <unistd.h>
 #include "session/machine.h"
 #include "symbols/symbols.h"
+#include "membound.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	size_t base = fuzz_mem_begin();
 	struct machine *m;
 	struct lupe_dso *dso;
 	char path[64];
@@ -35,5 +36,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lupe_machine_delete(m);
 out:
 	close(fd);
+	fuzz_mem_end(base, size);
 	return 0;
 }

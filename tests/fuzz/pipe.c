@@ -5,13 +5,13 @@
  * records, read through stdio one at a time. Input that does not start with
  * a pipe header gets one, so that every input reaches the record parser.
  */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <lupe/session.h>
+#include "membound.h"
 
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
 		     const struct lupe_sample *sample, struct lupe_thread *thread,
@@ -25,6 +25,7 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	size_t base = fuzz_mem_begin();
 	static const uint8_t hdr[16] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2', 16 };
 	struct lupe_tool tool = { .sample = on_sample, .ordered = 1 };
 	char path[64];
@@ -45,5 +46,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 out:
 	close(fd);
+	fuzz_mem_end(base, size);
 	return 0;
 }

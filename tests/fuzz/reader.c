@@ -8,7 +8,6 @@
  * maps come from the input (truncated copies, zero sizes, missing
  * registers, stack pointers outside the copy).
  */
-#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 #include <lupe/session.h>
 #include <lupe/unwind.h>
+#include "membound.h"
 
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
 		     const struct lupe_sample *sample, struct lupe_thread *thread,
@@ -36,6 +36,7 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	size_t base = fuzz_mem_begin();
 	struct lupe_tool tool = { .sample = on_sample, .ordered = 1 };
 	char path[64];
 	int fd = memfd_create("fuzz", 0);
@@ -53,5 +54,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out:
 	if (fd >= 0)
 		close(fd);
+	fuzz_mem_end(base, size);
 	return 0;
 }
