@@ -230,6 +230,11 @@ static void resolve_uncached(struct lupe_map *map, uint64_t ip, int kernel, stru
 	f->sym = lupe_dso_find_symbol(map->dso, f->vaddr);
 }
 
+struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid, int tid)
+{
+	return lupe_machine_findnew_thread(s->machine, pid, tid);
+}
+
 void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint64_t ip,
 			     int kernel, struct lupe_frame *f)
 {
@@ -422,8 +427,11 @@ static int show_record(struct lupe_session *s, const struct perf_event_header *e
 	struct lupe_sample smp;
 	int ok = 0;
 
+	/* synthesized records have id 0: perf takes them for the first event's */
 	if (ev->type < PERF_RECORD_USER_TYPE_START && ev->type != PERF_RECORD_SAMPLE &&
-	    (evsel = lupe_evlist_record_evsel(s->evlist, ev)) && evsel->attr.sample_id_all)
+	    ((evsel = lupe_evlist_record_evsel(s->evlist, ev)) ||
+	     (evsel = lupe_evlist_nr(s->evlist) ? lupe_evlist_evsel(s->evlist, 0) : NULL)) &&
+	    evsel->attr.sample_id_all)
 		ok = !lupe_sample_id_parse(&evsel->attr, ev, &smp);
 	return s->tool->record(s->tool, s, ev, offset, ok ? evsel : NULL, ok ? &smp : NULL);
 }

@@ -176,6 +176,9 @@ LUPE_API int lupe_session_srcline(struct lupe_session *s, const struct lupe_fram
 LUPE_API int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f,
 				       char *buf, size_t size);
 
+/* The thread tid of process pid, made (comm ":TID") if unknown; NULL + errno. */
+LUPE_API struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid, int tid);
+
 /* Resolve one address in the given cpumode (PERF_RECORD_MISC_*). */
 LUPE_API void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t,
 				      uint64_t ip, int kernel, struct lupe_frame *f);
