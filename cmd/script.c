@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lupe script: the samples of a perf.data as text, as perf script prints them. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,7 @@ static const struct argp argp = {
 };
 
 #define MAX_CPUS 4096
+#define MAX_SPANS 64
 
 /* The sample filters: --pid, --tid, --comms, --cpu, --time. */
 struct filters {
@@ -101,8 +103,10 @@ struct filters {
 	char **comms;
 	int nr_comms;
 	unsigned char *cpus; /* NULL: all */
-	uint64_t start, stop; /* stop 0: no end */
-	int has_time;
+	struct span {
+		uint64_t start, end; /* 0: open */
+	} spans[MAX_SPANS];
+	int nr_spans;
 };
 
 struct script_tool {
@@ -124,6 +128,8 @@ static int in_list(const int *v, int n, int x)
 	return 0;
 }
 
+static int time_skip(const struct filters *f, uint64_t t);
+
 static int filtered(const struct filters *f, const struct lupe_sample *s, const struct lupe_thread *t)
 {
 	if (f->nr_pids && !in_list(f->pids, f->nr_pids, t->pid))
@@ -140,9 +146,7 @@ static int filtered(const struct filters *f, const struct lupe_sample *s, const 
 	}
 	if (f->cpus && (s->cpu >= MAX_CPUS || !f->cpus[s->cpu]))
 		return 1;
-	if (f->has_time && (s->time < f->start || (f->stop && s->time > f->stop)))
-		return 1;
-	return 0;
+	return time_skip(f, s->time);
 }
 
 static int on_record(struct lupe_tool *tool, struct lupe_session *s,
@@ -278,19 +282,108 @@ static int parse_ts(const char *s, size_t len, uint64_t *out)
 	return 0;
 }
 
-static int parse_time(const char *arg, struct filters *f)
+/* perf's parse_percent(): "10%" -> 0.1 */
+static int parse_percent(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+
+	if (!len || len >= sizeof(buf) || s[len - 1] != '%')
+		return -1;
+	memcpy(buf, s, len - 1);
+	buf[len - 1] = 0;
+	*out = strtod(buf, &end) / 100.0;
+	return end == buf || *end ? -1 : 0;
+}
+
+/* perf's set_percent_time(): a share of [first, last] sample time */
+static int percent_span(struct span *sp, double a, double b, uint64_t first, uint64_t last)
+{
+	uint64_t total = last - first;
+
+	if (a < 0.0 || a > 1.0 || b < 0.0 || b > 1.0)
+		return -1;
+	sp->start = first + (uint64_t)llround(a * (double)total);
+	sp->end = first + (uint64_t)llround(b * (double)total);
+	if (sp->end > sp->start && sp->end != last)
+		sp->end -= 1;
+	return 0;
+}
+
+/* "10%/2" (the second tenth), "0%-10%", several with commas */
+static int parse_percent_spans(const char *arg, struct filters *f, struct lupe_session *s)
+{
+	size_t size;
+	const uint64_t *st = lupe_perf_file_feature(lupe_session_file(s), 21 /* HEADER_SAMPLE_TIME */, &size);
+	uint64_t first = 0, last = 0;
+	const char *p = arg;
+
+	if (st && size >= 16) {
+		first = st[0];
+		last = st[1];
+	}
+	if (!first && !last)
+		return error("--time '%s': the file does not say when its first and last samples were taken (record it again, or give START,STOP in seconds)",
+			     arg);
+	while (*p) {
+		const char *comma = strchr(p, ','), *end = comma ? comma : p + strlen(p);
+		const char *slash = memchr(p, '/', (size_t)(end - p)), *dash = memchr(p, '-', (size_t)(end - p));
+		struct span sp;
+		double a, b;
+
+		if (f->nr_spans == MAX_SPANS)
+			return error("--time '%s': at most %d spans", arg, MAX_SPANS);
+		if (slash) {
+			char *e;
+			long i = strtol(slash + 1, &e, 10);
+
+			if (e != end || parse_percent(p, (size_t)(slash - p), &a) || a <= 0.0 ||
+			    percent_span(&sp, a * (double)(i - 1), a * (double)i, first, last))
+				goto bad;
+		} else if (dash) {
+			if (parse_percent(p, (size_t)(dash - p), &a) ||
+			    parse_percent(dash + 1, (size_t)(end - dash - 1), &b) ||
+			    percent_span(&sp, a, b, first, last))
+				goto bad;
+		} else {
+			goto bad;
+		}
+		f->spans[f->nr_spans++] = sp;
+		p = comma ? comma + 1 : end;
+	}
+	if (!f->nr_spans)
+		goto bad;
+	return 0;
+bad:
+	return error("invalid time span '%s' in --time (want START,STOP in seconds, or percent spans: 10%%/2, 0%%-10%%)", arg);
+}
+
+static int parse_time(const char *arg, struct filters *f, struct lupe_session *s)
 {
 	const char *comma = strchr(arg, ',');
+	struct span sp = { 0, 0 };
 
 	if (strchr(arg, '%'))
-		return error("--time '%s': percent spans are not supported yet (give START,STOP in seconds)", arg);
+		return parse_percent_spans(arg, f, s);
 	if (!comma || strchr(comma + 1, ',') ||
-	    (comma > arg && parse_ts(arg, (size_t)(comma - arg), &f->start)) ||
-	    (comma[1] && parse_ts(comma + 1, strlen(comma + 1), &f->stop)) ||
-	    (f->stop && f->start > f->stop))
+	    (comma > arg && parse_ts(arg, (size_t)(comma - arg), &sp.start)) ||
+	    (comma[1] && parse_ts(comma + 1, strlen(comma + 1), &sp.end)) ||
+	    (sp.end && sp.start > sp.end))
 		return error("invalid time span '%s' in --time (want START,STOP in seconds, e.g. 1234.5,1235)", arg);
-	f->has_time = 1;
+	f->spans[f->nr_spans++] = sp;
 	return 0;
+}
+
+/* perf_time__ranges_skip_sample(): time 0 is never skipped; an end of 0 is open */
+static int time_skip(const struct filters *f, uint64_t t)
+{
+	if (!f->nr_spans || !t)
+		return 0;
+	if (f->nr_spans == 1)
+		return (f->spans[0].start && t < f->spans[0].start) || (f->spans[0].end && t > f->spans[0].end);
+	for (int i = 0; i < f->nr_spans; i++)
+		if (t >= f->spans[i].start && (t <= f->spans[i].end || !f->spans[i].end))
+			return 0;
+	return 1;
 }
 
 static int setup_filters(struct script_opts *o, struct filters *f, struct lupe_session *s)
@@ -325,7 +418,7 @@ static int setup_filters(struct script_opts *o, struct filters *f, struct lupe_s
 		if (parse_cpus(o->cpus, &f->cpus))
 			return -1;
 	}
-	if (o->time && parse_time(o->time, f))
+	if (o->time && parse_time(o->time, f, s))
 		return -1;
 	return 0;
 }
