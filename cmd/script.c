@@ -115,6 +115,8 @@ struct script_tool {
 	struct filters flt;
 	unsigned show;
 	struct dump *dump;
+	size_t nr_checked; /* events script_check_fields() saw (a pipe tells them as it goes) */
+	const char *input;
 	struct lupe_evsel *rec_evsel; /* the record callback's, for the next other() */
 	struct lupe_sample rec_sample;
 	int rec_has_sample;
@@ -162,12 +164,35 @@ static int on_record(struct lupe_tool *tool, struct lupe_session *s,
 	return st->dump ? dump_record(st->dump, s, ev, offset, evsel, sample) : 0;
 }
 
+/*
+ * Fit -F to the events, as perf does when it reads their attributes: before
+ * the first record for a file, as the attributes come for a pipe.
+ */
+static int check_fields(struct script_tool *st, struct lupe_session *s)
+{
+	size_t n = lupe_perf_file_nr_evsels(lupe_session_file(s));
+	char why[256];
+	const char *bad;
+
+	if (n == st->nr_checked)
+		return 0;
+	st->nr_checked = n;
+	bad = script_check_fields(&st->p, s, why, sizeof(why));
+	if (bad)
+		return error("%s", bad);
+	script_printer_init(&st->p, s, st->p.out);
+	return 0;
+}
+
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
 		     const struct lupe_sample *sample, struct lupe_thread *thread,
 		     const struct perf_event_header *ev)
 {
 	struct script_tool *st = (struct script_tool *)tool;
 	uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	if (check_fields(st, s))
+		return -EINVAL;
 
 	if (st->dump)
 		dump_sample_thread(st->dump, s, sample, thread, cpumode);
@@ -186,6 +211,8 @@ static int on_other(struct lupe_tool *tool, struct lupe_session *s, const struct
 
 	if (ev->type >= 32 || !(st->show & 1u << ev->type))
 		return 0;
+	if (check_fields(st, s))
+		return -EINVAL;
 	/* --cpu filters these too, as perf's filter_cpu() does */
 	if (st->flt.cpus && smp && (smp->cpu >= MAX_CPUS || !st->flt.cpus[smp->cpu]))
 		return 0;
@@ -458,15 +485,6 @@ int cmd_script(int argc, char **argv)
 	lupe_session_set_inline(s, !o.no_inline);
 	if (lupe_unwind_install(s) == -ENOMEM)
 		die("out of memory");
-	{
-		char why[256];
-		const char *bad = script_check_fields(&st->p, s, why, sizeof(why));
-
-		if (bad) {
-			error("%s", bad);
-			goto out;
-		}
-	}
 	if (setup_filters(&o, &st->flt, s))
 		goto out;
 	out = malloc(sizeof(*out));
@@ -475,9 +493,11 @@ int cmd_script(int argc, char **argv)
 	out->fp = stdout;
 	out->len = 0;
 	out->error = 0;
+	script_printer_init(&st->p, s, out);
+	if (check_fields(st, s))
+		goto out;
 	if (o.header)
 		print_header(stdout, lupe_session_file(s), o.input, 1);
-	script_printer_init(&st->p, s, out);
 	st->show = o.show;
 	if (o.show)
 		st->tool.other = on_other;
@@ -493,6 +513,8 @@ int cmd_script(int argc, char **argv)
 		error("cannot write the output: %s", strerror(errno));
 		goto out;
 	}
+	if (err == -EINVAL && !lupe_perf_file_error(lupe_session_file(s))[0])
+		goto out; /* check_fields() said why */
 	if (err) {
 		error("%s", lupe_perf_file_error(lupe_session_file(s))[0] ?
 		      lupe_perf_file_error(lupe_session_file(s)) : lupe_strerror(err));
