@@ -12,6 +12,7 @@ rec --call-graph dwarf -o dw.data -- "$D" -n 30
 rec -a -o a.data -- "$D" -n 50
 rec -z -g -o z.data -- "$D" -n 100
 rec --switch-events -o sw.data -- "$D" -n 50
+rec --namespaces -o ns.data -- "$D" -n 50
 lrec -g -o lg.data -- "$D" -n 100
 lrec -z -o lz.data -- "$D" -n 100
 lrec --call-graph dwarf -o ld.data -- "$D" -n 30
@@ -22,7 +23,7 @@ if [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/traci
 	tp="tp lt"
 fi
 
-for f in plain g dw a z sw lg lz ld $tp; do
+for f in plain g dw a z sw ns lg lz ld $tp; do
 	for cmd in report script; do
 		"$PERF" $cmd -D -i $f.data > $f.$cmd.p 2>/dev/null || fail "perf $cmd -D -i $f.data failed"
 		"$LUPE" $cmd -D -i $f.data > $f.$cmd.l || fail "lupe $cmd -D -i $f.data exited $?"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe script's options print what perf script prints on the same perf.data: -F +f/-f and type:, --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events, --ns; refusals where perf refuses
+# lupe script's options print what perf script prints on the same perf.data: -F +f/-f and type:, --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events (task, mmap, switch, namespace), --ns; refusals where perf refuses
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -8,6 +8,7 @@ rec -o plain.data -- "$WORKLOADS/demo" -n 200
 rec -g -o g.data -- "$WORKLOADS/threads" 20
 rec -a -o a.data -- "$WORKLOADS/forkexec"
 rec --switch-events -o sw.data -- "$WORKLOADS/threads" 20
+rec --namespaces -o ns.data -- "$WORKLOADS/demo" -n 50
 "$LUPE" record -q -g -o lg.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || fail "lupe record failed"
 
 # same: lupe script ARGS prints perf script's bytes (and something), both succeed
@@ -86,4 +87,6 @@ same sw.data --show-switch-events --ns
 grep -q 'PERF_RECORD_SWITCH' l.out || fail "no switch records shown for sw.data"
 same g.data --show-task-events
 grep -q 'PERF_RECORD_FORK' l.out || fail "no fork records shown for the threads workload"
-ok "--show-task-events, --show-mmap-events, --show-switch-events"
+same ns.data --show-namespace-events
+grep -q 'PERF_RECORD_NAMESPACES' l.out || fail "no namespace records shown for ns.data"
+ok "--show-task-events, --show-mmap-events, --show-switch-events, --show-namespace-events"
