@@ -6,7 +6,8 @@ need_root
 rec() { "$PERF" record -q "$@" >/dev/null 2>&1 || skip "perf record $* failed"; }
 rec -o plain.data -- "$WORKLOADS/demo" -n 200
 rec -g -o g.data -- "$WORKLOADS/threads" 20
-rec -a -o a.data -- "$WORKLOADS/forkexec"
+# CPUs in the samples without -a: no other process (and its DSOs) in the comparison
+rec --sample-cpu -o a.data -- "$WORKLOADS/forkexec"
 rec --switch-events -o sw.data -- "$WORKLOADS/threads" 20
 rec --namespaces -o ns.data -- "$WORKLOADS/demo" -n 50
 "$LUPE" record -q -g -o lg.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || fail "lupe record failed"
@@ -63,11 +64,13 @@ same g.data --pid "$pid"
 n_all=$("$LUPE" script -i g.data | grep -c 'cpu-clock')
 n_t1=$("$LUPE" script -i g.data --tid "$t1" | grep -c 'cpu-clock')
 [ "$n_t1" -lt "$n_all" ] && [ "$n_t1" -gt 0 ] || fail "--tid $t1 kept $n_t1 of $n_all samples"
-comm=$("$PERF" script -i a.data -F comm | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2}')
+comm=$("$PERF" script -i a.data -F comm | sort | uniq -c | sort -rn | awk 'NR == 2 {print $2}')
 same a.data --comms "$comm"
-same a.data --cpu 0
+same a.data --comms "$comm,nosuchcomm"
+cpu=$("$PERF" script -i a.data -F cpu | tr -d ' []' | sort | uniq -c | sort -rn | awk 'NR == 1 {print $2 + 0}')
+same a.data --cpu "$cpu"
 same a.data -C 0-1
-same a.data --cpu 1 --show-task-events
+same a.data --cpu "$cpu" --show-task-events
 ts() { "$PERF" script -i $1 -F time | sed -n "$2p" | tr -d ' :'; }
 same g.data --time "$(ts g.data 20),$(ts g.data 60)"
 same g.data --time "$(ts g.data 20),"
