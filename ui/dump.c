@@ -418,7 +418,7 @@ static uint64_t combined_sample_type(struct lupe_session *s, int *id_all, int be
 }
 
 /* x86-64's register names, perf_reg_name() there. */
-static const char *reg_name(unsigned id)
+const char *dump_reg_name(unsigned id)
 {
 	static const char *const x86[] = {
 		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
@@ -446,7 +446,7 @@ static void print_regs(struct obuf *o, const char *type, uint64_t abi, uint64_t 
 	     abi <= 2 ? abis[abi] : "unknown");
 	for (unsigned b = 0; b < 64; b++)
 		if (mask >> b & 1)
-			outf(o, ".... %-5s 0x%016llx\n", reg_name(b), (unsigned long long)regs[i++]);
+			outf(o, ".... %-5s 0x%016llx\n", dump_reg_name(b), (unsigned long long)regs[i++]);
 }
 
 static void dump_sample(struct obuf *o, const struct perf_event_header *ev,
@@ -479,6 +479,8 @@ static void dump_sample(struct obuf *o, const struct perf_event_header *ev,
 	}
 	if ((st & PERF_SAMPLE_REGS_USER) && smp->user_regs && smp->user_abi)
 		print_regs(o, "user", smp->user_abi, a->sample_regs_user, smp->user_regs);
+	if ((st & PERF_SAMPLE_REGS_INTR) && smp->intr_regs && smp->intr_abi)
+		print_regs(o, "intr", smp->intr_abi, a->sample_regs_intr, smp->intr_regs);
 	/* perf: the size the kernel filled in, the offset of the size word before the bytes */
 	if (st & PERF_SAMPLE_STACK_USER)
 		outf(o, "... ustack: size %llu, offset 0x%x\n",

@@ -44,6 +44,9 @@ void dump_stats(struct dump *d, struct lupe_session *s);
  */
 int dump_event_text(struct obuf *o, const struct perf_event_header *ev);
 
+/* perf's name of an x86-64 sample register (perf_reg_name()). */
+const char *dump_reg_name(unsigned id);
+
 /* perf's name of a record type ("MMAP", "SAMPLE"; "UNKNOWN"). */
 const char *dump_event_name(unsigned type);
 

@@ -15,7 +15,7 @@ static const struct {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "period", SF_PERIOD }, { "trace", SF_TRACE },
-	{ "srcline", SF_SRCLINE },
+	{ "srcline", SF_SRCLINE }, { "iregs", SF_IREGS }, { "uregs", SF_UREGS },
 };
 
 static const char *const type_names[SCRIPT_NR_TYPES] = {
@@ -102,7 +102,7 @@ int script_parse_fields(struct script_printer *p, const char *spec, const char *
 			if (!strcmp(tok, field_names[i].name))
 				break;
 		if (i == sizeof(field_names) / sizeof(*field_names)) {
-			*why = "unknown field in -F (try comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace,srcline)";
+			*why = "unknown field in -F (try comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace,srcline,iregs,uregs)";
 			ret = -1;
 			break;
 		}
@@ -155,7 +155,8 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 		{ SF_PID, PERF_SAMPLE_TID, "pid", "TID" },
 		{ SF_TIME, PERF_SAMPLE_TIME, "time", "TIME" },
 		{ SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU" },
-		{ SF_PERIOD, PERF_SAMPLE_PERIOD, "period", "PERIOD" },
+		{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "iregs", "IREGS" },
+		{ SF_UREGS, PERF_SAMPLE_REGS_USER, "uregs", "UREGS" },
 	};
 	struct lupe_perf_file *f = lupe_session_file(s);
 	int callchain = 0;
@@ -270,6 +271,24 @@ static void print_frame(struct obuf *o, struct lupe_session *s, const struct lup
 		obuf_mem(o, " (inlined)", 10);
 	if (in_chain)
 		obuf_ch(o, '\n');
+}
+
+/* perf_sample__fprintf_regs(): " ABI:2    DI:0x7ffd9c9716cc ..." */
+static void print_regs(struct obuf *o, uint64_t abi, uint64_t mask, const uint64_t *regs)
+{
+	unsigned i = 0;
+
+	obuf_mem(o, " ABI:", 5);
+	obuf_dec(o, abi, 0, ' ');
+	obuf_ch(o, ' ');
+	for (unsigned b = 0; b < 64; b++) {
+		if (!(mask >> b & 1))
+			continue;
+		obuf_pad_str(o, dump_reg_name(b), 5);
+		obuf_mem(o, ":0x", 3);
+		obuf_hex(o, regs[i++], 0);
+		obuf_ch(o, ' ');
+	}
 }
 
 /* perf_sample__fprintf_start(): comm, pid/tid, cpu, time */
@@ -407,5 +426,9 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 			print_frame(o, s, &p->frames[0], f, 0);
 		}
 	}
+	if ((f & SF_IREGS) && sample->intr_regs)
+		print_regs(o, sample->intr_abi, lupe_evsel_attr(evsel)->sample_regs_intr, sample->intr_regs);
+	if ((f & SF_UREGS) && sample->user_regs)
+		print_regs(o, sample->user_abi, lupe_evsel_attr(evsel)->sample_regs_user, sample->user_regs);
 	obuf_ch(o, '\n');
 }

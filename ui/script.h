@@ -20,6 +20,8 @@ enum script_field {
 	SF_PERIOD = 1 << 10,
 	SF_TRACE = 1 << 11,
 	SF_SRCLINE = 1 << 12,
+	SF_IREGS = 1 << 13,
+	SF_UREGS = 1 << 14,
 };
 
 /* perf's output types: hw, sw, trace, hw_cache, raw, break, other PMUs, synth */

@@ -13,6 +13,7 @@ rec -a -o a.data -- "$D" -n 50
 rec -z -g -o z.data -- "$D" -n 100
 rec --switch-events -o sw.data -- "$D" -n 50
 rec --namespaces -o ns.data -- "$D" -n 50
+rec --intr-regs=di,r8 --user-regs=ax,bx -e task-clock -c 100000 -o regs.data -- "$D" -n 30
 lrec -g -o lg.data -- "$D" -n 100
 lrec -z -o lz.data -- "$D" -n 100
 lrec --call-graph dwarf -o ld.data -- "$D" -n 30
@@ -23,7 +24,7 @@ if [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/traci
 	tp="tp lt"
 fi
 
-for f in plain g dw a z sw ns lg lz ld $tp; do
+for f in plain g dw a z sw ns regs lg lz ld $tp; do
 	for cmd in report script; do
 		"$PERF" $cmd -D -i $f.data > $f.$cmd.p 2>/dev/null || fail "perf $cmd -D -i $f.data failed"
 		"$LUPE" $cmd -D -i $f.data > $f.$cmd.l || fail "lupe $cmd -D -i $f.data exited $?"
@@ -33,6 +34,7 @@ for f in plain g dw a z sw ns lg lz ld $tp; do
 	grep -q '^Aggregated stats:' $f.report.l || fail "no stats at the end of report -D on $f.data"
 done
 grep -q '^\.\.\. user regs: mask' dw.report.l || fail "dwarf samples dumped without their user registers"
+grep -q '^\.\.\. intr regs: mask 0x10020 ABI 64-bit' regs.report.l || fail "interrupt registers not dumped"
 grep -q '^\.\.\. FP chain: nr:' g.report.l || fail "callchains not dumped"
 grep -q 'COMPRESSED events:' z.report.l || fail "compressed records not counted"
 ok "report -D and script -D equal perf's on file-mode recordings"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe script's options print what perf script prints on the same perf.data: -F +f/-f and type:, --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events (task, mmap, switch, namespace), --ns; refusals where perf refuses
+# lupe script's options print what perf script prints on the same perf.data: -F +f/-f, type: and iregs/uregs, --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events (task, mmap, switch, namespace), --ns; refusals where perf refuses
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -10,6 +10,8 @@ rec -g -o g.data -- "$WORKLOADS/threads" 20
 rec --sample-cpu -o a.data -- "$WORKLOADS/forkexec"
 rec --switch-events -o sw.data -- "$WORKLOADS/threads" 20
 rec --namespaces -o ns.data -- "$WORKLOADS/demo" -n 50
+# registers, a fixed period (-c: no PERIOD in the samples, each weighs 100000)
+rec --intr-regs=di,r8,dx,cx --user-regs=ax,bx -e task-clock -c 100000 -o regs.data -- "$WORKLOADS/demo" -n 50
 "$LUPE" record -q -g -o lg.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || fail "lupe record failed"
 
 # same: lupe script ARGS prints perf script's bytes (and something), both succeed
@@ -40,10 +42,18 @@ for f in plain.data g.data lg.data; do
 	same $f --ns
 done
 same a.data -F +cpu,-time
+same regs.data
+same regs.data -F ip,sym,iregs
+same regs.data -F +iregs,+uregs
+grep -q ' ABI:2 .*   DI:0x' l.out || fail "no interrupt registers printed"
+# perf's record.sh register test, on a software event: a pipe into script -F ip,sym,iregs
+"$PERF" record -o - --intr-regs=di,r8,dx,cx -e task-clock -c 100000 --per-thread "$WORKLOADS/demo" -n 20 2>/dev/null |
+	"$LUPE" script -F ip,sym,iregs -i - | grep -q 'DI:' || fail "no DI: register from a pipe"
 same a.data -F trace:comm
 ok "-F +field/-field, type:fields, --ns"
 
 refused plain.data -F +cpu
+refused plain.data -F +iregs
 refused plain.data -F comm,-tid
 refused plain.data -F bogus
 refused plain.data -F xx:comm
