@@ -534,7 +534,8 @@ static void dump_sample(struct obuf *o, const struct perf_event_header *ev,
 }
 
 /* The fields perf prints for records its tools take in without a word. */
-static void dump_other(struct dump *d, const struct perf_event_header *ev)
+static void dump_other(struct dump *d, const struct perf_event_header *ev,
+		       const struct lupe_sample *sample)
 {
 	struct obuf *o = d->out;
 
@@ -550,9 +551,13 @@ static void dump_other(struct dump *d, const struct perf_event_header *ev)
 	case PERF_RECORD_LOST_SAMPLES: {
 		const struct rec_lost *l = (const void *)ev;
 
-		/* perf prints the sample id, 0 without one */
+		/* {lost, sample_id}: perf prints the sample id's id, -1 without one */
+		uint64_t id = sample->attr && (sample->attr->sample_type &
+					       (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) ? sample->id : (uint64_t)-1;
+
 		if (ev->size >= sizeof(*l))
-			outf(o, ": id:0: lost samples :%llu\n", (unsigned long long)l->id);
+			outf(o, ": id:%llu: lost samples :%llu\n", (unsigned long long)id,
+			     (unsigned long long)l->id);
 		return;
 	}
 	case REC_FINISHED_ROUND:
@@ -689,7 +694,7 @@ int dump_record(struct dump *d, struct lupe_session *s, const struct perf_event_
 		else
 			obuf_ch(o, '\n');
 	} else if (dump_event_text(o, ev)) {
-		dump_other(d, ev);
+		dump_other(d, ev, sample);
 	}
 	return o->error ? -EIO : 0;
 }
@@ -733,13 +738,11 @@ void dump_stats(struct dump *d, struct lupe_session *s)
 		const struct lupe_evsel *e = lupe_evlist_evsel(el, i);
 		const struct lupe_evsel_stats *st = lupe_evsel_stats(e);
 
-		if (!st->nr_samples && !st->lost_samples)
+		/* perf -D counts no lost samples per event: they come in the table above */
+		if (!st->nr_samples)
 			continue;
 		outf(o, "%s stats:\n", lupe_evsel_name(e) ? lupe_evsel_name(e) : "unknown");
-		if (st->nr_samples)
-			outf(o, "%16s events: %10d\n", "SAMPLE", (int)st->nr_samples);
-		if (st->lost_samples)
-			outf(o, "%16s events: %10d\n", "LOST_SAMPLES", (int)st->lost_samples);
+		outf(o, "%16s events: %10d\n", "SAMPLE", (int)st->nr_samples);
 	}
 }
 

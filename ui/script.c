@@ -342,8 +342,10 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 	unsigned f;
 	int pid = -1, tid = -1;
 
-	if (ev->size >= sizeof(*ids) && ev->type != PERF_RECORD_SWITCH &&
-	    ev->type != PERF_RECORD_SWITCH_CPU_WIDE) {
+	int own_ids = ev->type != PERF_RECORD_SWITCH && ev->type != PERF_RECORD_SWITCH_CPU_WIDE &&
+		      ev->type != PERF_RECORD_LOST;
+
+	if (ev->size >= sizeof(*ids) && own_ids) {
 		pid = (int)ids->pid;
 		tid = (int)ids->tid;
 		if (ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT) {
@@ -366,7 +368,8 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 			memcpy(&none.time, (const char *)(ev + 1) + 16, sizeof(none.time));
 		sample = &none;
 	}
-	if (ev->type == PERF_RECORD_SWITCH || ev->type == PERF_RECORD_SWITCH_CPU_WIDE) {
+	if (!own_ids) {
+		/* the sample_id's thread */
 		pid = (int)sample->pid;
 		tid = (int)sample->tid;
 	}
@@ -377,8 +380,16 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 		    (f & SF_IP) && (lupe_evsel_attr(evsel)->sample_type & PERF_SAMPLE_CALLCHAIN), sample);
 	obuf_mem(p->out, "PERF_RECORD_", 12);
 	obuf_str(p->out, dump_event_name(ev->type));
-	if (dump_event_text(p->out, ev))
+	if (ev->type == PERF_RECORD_LOST && ev->size >= 24) {
+		uint64_t lost;
+
+		memcpy(&lost, (const char *)ev + 16, 8);
+		obuf_mem(p->out, " lost ", 6);
+		obuf_dec(p->out, lost, 0, ' ');
 		obuf_ch(p->out, '\n');
+	} else if (dump_event_text(p->out, ev)) {
+		obuf_ch(p->out, '\n');
+	}
 }
 
 void script_print_sample(struct script_printer *p, struct lupe_session *s,

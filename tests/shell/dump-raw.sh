@@ -13,6 +13,7 @@ rec -a -o a.data -- "$D" -n 50
 rec -z -g -o z.data -- "$D" -n 100
 rec --switch-events -o sw.data -- "$D" -n 50
 rec --namespaces -o ns.data -- "$D" -n 50
+rec -m 1 -F 50000 -g -o lost.data -- "$D" -n 300
 rec --intr-regs=di,r8 --user-regs=ax,bx -e task-clock -c 100000 -o regs.data -- "$D" -n 30
 lrec -g -o lg.data -- "$D" -n 100
 lrec -z -o lz.data -- "$D" -n 100
@@ -24,7 +25,7 @@ if [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/traci
 	tp="tp lt"
 fi
 
-for f in plain g dw a z sw ns regs lg lz ld $tp; do
+for f in plain g dw a z sw ns regs lost lg lz ld $tp; do
 	for cmd in report script; do
 		"$PERF" $cmd -D -i $f.data > $f.$cmd.p 2>/dev/null || fail "perf $cmd -D -i $f.data failed"
 		"$LUPE" $cmd -D -i $f.data > $f.$cmd.l || fail "lupe $cmd -D -i $f.data exited $?"

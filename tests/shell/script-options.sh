@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe script's options print what perf script prints on the same perf.data: -F +f/-f, type: and iregs/uregs, --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events (task, mmap, switch, namespace), --ns; refusals where perf refuses
+# lupe script's options print what perf script prints on the same perf.data: -F +f/-f, type: and iregs/uregs, --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events (task, mmap, switch, namespace, lost), --ns; refusals where perf refuses
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -10,6 +10,8 @@ rec -g -o g.data -- "$WORKLOADS/threads" 20
 rec --sample-cpu -o a.data -- "$WORKLOADS/forkexec"
 rec --switch-events -o sw.data -- "$WORKLOADS/threads" 20
 rec --namespaces -o ns.data -- "$WORKLOADS/demo" -n 50
+# one ring page at 50 kHz with callchains: the kernel loses records
+rec -m 1 -F 50000 -g -o lost.data -- "$WORKLOADS/demo" -n 300
 # registers, a fixed period (-c: no PERIOD in the samples, each weighs 100000)
 rec --intr-regs=di,r8,dx,cx --user-regs=ax,bx -e task-clock -c 100000 -o regs.data -- "$WORKLOADS/demo" -n 50
 "$LUPE" record -q -g -o lg.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || fail "lupe record failed"
@@ -102,4 +104,11 @@ same g.data --show-task-events
 grep -q 'PERF_RECORD_FORK' l.out || fail "no fork records shown for the threads workload"
 same ns.data --show-namespace-events
 grep -q 'PERF_RECORD_NAMESPACES' l.out || fail "no namespace records shown for ns.data"
-ok "--show-task-events, --show-mmap-events, --show-switch-events, --show-namespace-events"
+if "$PERF" report -D -i lost.data 2>/dev/null | grep -q 'PERF_RECORD_LOST: id'; then
+	same lost.data --show-lost-events
+	grep -q 'PERF_RECORD_LOST lost [0-9]' l.out || fail "no LOST records shown"
+else
+	echo "note: the kernel lost nothing this time: --show-lost-events compared without LOST records"
+	same lost.data --show-lost-events
+fi
+ok "--show-task-events, --show-mmap-events, --show-switch-events, --show-namespace-events, --show-lost-events"
