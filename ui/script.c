@@ -74,6 +74,7 @@ int script_parse_fields(struct script_printer *p, const char *spec, const char *
 		if (!strchr(list, '+') && !strchr(list, '-')) {
 			p->fields[type] = 0;
 			p->user_set[type] = 1;
+			p->emptied[type] = !*list;
 		}
 	} else if (!*spec) {
 		*why = "-F cannot set no fields for all event types";
@@ -172,6 +173,18 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 			break;
 		}
 	}
+	/* "-F sw:" hides an event type: refused when there is none, as perf does */
+	for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
+		int have = 0;
+
+		if (!p->emptied[t] || t == 7)
+			continue;
+		for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++)
+			have |= output_type(lupe_evsel_attr(lupe_perf_file_evsel(f, i))->type) == t;
+		if (!have && lupe_perf_file_nr_evsels(f))
+			return snprintf(buf, size, "-F %s: names no field, and the file has no %s events (drop it)",
+					type_names[t] ? type_names[t] : "?", type_names[t] ? type_names[t] : "such"), buf;
+	}
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++) {
 		const struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
 		const struct perf_event_attr *a = lupe_evsel_attr(e);
@@ -197,6 +210,8 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 		}
 		if ((p->fields[t] & SF_SYMOFF) && !(p->fields[t] & SF_SYM))
 			return snprintf(buf, size, "-F symoff needs sym (add it)"), buf;
+		if ((p->fields[t] & SF_SRCLINE) && !(p->fields[t] & SF_IP))
+			return snprintf(buf, size, "-F srcline needs ip (add it)"), buf;
 		if ((p->fields[t] & (SF_SYM | SF_DSO | SF_SRCLINE)) && !(a->sample_type & PERF_SAMPLE_IP))
 			return snprintf(buf, size, "samples of '%s' have no IP field: cannot print symbols, DSOs or source lines (drop them from -F)",
 					lupe_evsel_name(e) ? lupe_evsel_name(e) : "?"), buf;
@@ -425,7 +440,8 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 			obuf_mem(o, buf, n);
 		}
 	}
-	if (f & (SF_IP | SF_SYM | SF_DSO | SF_SRCLINE)) {
+	/* perf prints symbols, DSOs and source lines only with the ip */
+	if (f & SF_IP) {
 		int n = lupe_session_resolve(s, thread, sample, cpumode, p->frames,
 					     (int)(sizeof(p->frames) / sizeof(*p->frames)));
 

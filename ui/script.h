@@ -32,6 +32,7 @@ struct script_printer {
 	unsigned fields[SCRIPT_NR_TYPES];          /* what -F and the defaults ask for, per type */
 	unsigned user_set_fields[SCRIPT_NR_TYPES]; /* asked for by a -F for all types: must be there */
 	unsigned char user_set[SCRIPT_NR_TYPES];   /* -F named this type */
+	unsigned char emptied[SCRIPT_NR_TYPES];    /* "-F type:" with no field: that type hidden */
 	int nanosecs;                              /* --ns */
 	int name_width;
 	struct lupe_frame frames[512];

@@ -41,6 +41,8 @@ for f in plain.data g.data lg.data; do
 	same $f -F sw:+period,-dso
 	same $f -F comm,tid,time,ip,sym
 	same $f -F sw:comm,pid,tid,event
+	same $f -F comm,sym
+	same $f -F sw:comm,ip,sym,symoff,dso
 	same $f --ns
 done
 same a.data -F +cpu,-time
@@ -60,6 +62,9 @@ refused plain.data -F comm,-tid
 refused plain.data -F bogus
 refused plain.data -F xx:comm
 refused plain.data -F sw:trace
+refused plain.data -F ip,symoff
+refused plain.data -F comm,srcline
+refused plain.data -F trace:
 refused plain.data --cpu 0
 refused plain.data --time 200%/1
 refused plain.data --time abc
