@@ -14,6 +14,7 @@
 #include <lupe/unwind.h>
 #include "builtin.h"
 #include "header.h"
+#include "dump.h"
 #include "hist.h"
 #include "pager.h"
 #include "tui/tui.h"
@@ -25,7 +26,7 @@ enum {
 
 struct report_opts {
 	const char *input;
-	int force, header, header_only, no_inline;
+	int force, header, header_only, no_inline, dump;
 	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
 	int cg_pending;
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
@@ -55,6 +56,7 @@ static const struct argp_option options[] = {
 	{ "no-inline", KEY_NO_INLINE, NULL, 0, "do not show inlined functions in callchains", 0 },
 	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
 	{ "header-only", KEY_HEADER_ONLY, NULL, 0, "show only the data header", 0 },
+	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields, then the record counts (no report)", 0 },
 	{ 0 }
 };
 
@@ -92,6 +94,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_INLINE: o->no_inline = 0; return 0;
 	case KEY_NO_INLINE: o->no_inline = 1; return 0;
 	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
+	case 'D': o->dump = 1; o->tui = 0; return 0;
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
 			/* perf takes "-g flat": the next word is -g's parameter */
@@ -158,6 +161,13 @@ static int report(struct report_opts *o)
 	}
 	if (!o->header && !o->tui)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (o->dump) {
+		err = dump_session(s, o->input, stdout);
+		if (err)
+			error("%s", lupe_perf_file_error(f)[0] ? lupe_perf_file_error(f) : lupe_strerror(err));
+		ret = err ? 1 : 0;
+		goto out;
+	}
 	rep = lupe_report_new(&o->rep);
 	if (!rep)
 		goto out;

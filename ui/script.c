@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "dump.h"
 #include "script.h"
 
 static const struct {
@@ -14,38 +15,132 @@ static const struct {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "period", SF_PERIOD }, { "trace", SF_TRACE },
-	{ "srcline", SF_SRCLINE },
+	{ "srcline", SF_SRCLINE }, { "iregs", SF_IREGS }, { "uregs", SF_UREGS },
 };
 
-int script_parse_fields(const char *spec, unsigned *fields, const char **bad)
+static const char *const type_names[SCRIPT_NR_TYPES] = {
+	"hw", "sw", "trace", NULL, "raw", "break", NULL, "synth",
+};
+#define TYPE_TRACE 2
+#define TYPE_OTHER 6
+
+/* perf's output_type(): the attr type, other PMUs together */
+static int output_type(uint32_t type)
 {
-	static char badbuf[64];
+	return type < TYPE_OTHER ? (int)type : TYPE_OTHER;
+}
+
+static unsigned invalid_fields(int type)
+{
+	return type == TYPE_TRACE || type == 7 ? 0 : SF_TRACE;
+}
+
+void script_fields_default(struct script_printer *p)
+{
+	for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
+		p->fields[t] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT;
+		p->fields[t] |= t == TYPE_TRACE ? SF_TRACE :
+				SF_IP | SF_SYM | SF_SYMOFF | SF_DSO | SF_PERIOD;
+		p->user_set_fields[t] = 0;
+		p->user_set[t] = 0;
+	}
+}
+
+int script_parse_fields(struct script_printer *p, const char *spec, const char **why)
+{
+	enum { DEFAULT, SET, ADD, REMOVE } change = DEFAULT;
 	const char *colon = strchr(spec, ':');
-	char *copy, *tok, *save;
+	char *copy, *tok, *save, *list;
+	int type = -1, ret = 0;
 
-	/* "sw:comm,tid" / "trace:..." apply to one event type: NEEDSWORK, taken for all */
-	if (colon && !memchr(spec, ',', colon - spec))
-		spec = colon + 1;
 	copy = strdup(spec);
-	if (!copy)
+	if (!copy) {
+		*why = "out of memory";
 		return -1;
-	*fields = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	}
+	list = copy;
+	if (colon) {
+		copy[colon - spec] = 0;
+		list = copy + (colon - spec) + 1;
+		for (int t = 0; t < SCRIPT_NR_TYPES; t++)
+			if (type_names[t] && !strcmp(copy, type_names[t]))
+				type = t;
+		if (type < 0) {
+			*why = "unknown event type in -F (use hw, sw, trace, raw, break or synth)";
+			free(copy);
+			return -1;
+		}
+		/* "type:f1,f2" starts that type from nothing; +- change its defaults */
+		if (!strchr(list, '+') && !strchr(list, '-')) {
+			p->fields[type] = 0;
+			p->user_set[type] = 1;
+			p->emptied[type] = !*list;
+		}
+	} else if (!*spec) {
+		*why = "-F cannot set no fields for all event types";
+		free(copy);
+		return -1;
+	} else if (!strchr(list, '+') && !strchr(list, '-')) {
+		for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
+			p->fields[t] = 0;
+			p->user_set[t] = 1;
+		}
+	}
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
+		unsigned bit;
 
+		if (*tok == '+' || *tok == '-') {
+			if (change == SET)
+				goto badmix;
+			change = *tok++ == '+' ? ADD : REMOVE;
+		} else {
+			if (change != SET && change != DEFAULT)
+				goto badmix;
+			change = SET;
+		}
 		for (i = 0; i < sizeof(field_names) / sizeof(*field_names); i++)
 			if (!strcmp(tok, field_names[i].name))
 				break;
 		if (i == sizeof(field_names) / sizeof(*field_names)) {
-			snprintf(badbuf, sizeof(badbuf), "%s", tok);
-			*bad = badbuf;
-			free(copy);
-			return -1;
+			*why = "unknown field in -F (try comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace,srcline,iregs,uregs)";
+			ret = -1;
+			break;
 		}
-		*fields |= field_names[i].bit;
+		bit = field_names[i].bit;
+		if (type < 0) {
+			/* for every type it is valid for (perf warns about the others) */
+			for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
+				if (invalid_fields(t) & bit)
+					continue;
+				if (change == REMOVE) {
+					p->fields[t] &= ~bit;
+					p->user_set_fields[t] &= ~bit;
+				} else {
+					p->fields[t] |= bit;
+					p->user_set_fields[t] |= bit;
+				}
+				p->user_set[t] = 1;
+			}
+		} else {
+			if (invalid_fields(type) & bit) {
+				*why = "-F: 'trace' is a field of tracepoint events only";
+				ret = -1;
+				break;
+			}
+			if (change == REMOVE)
+				p->fields[type] &= ~bit;
+			else
+				p->fields[type] |= bit;
+			p->user_set[type] = 1;
+		}
 	}
 	free(copy);
-	return 0;
+	return ret;
+badmix:
+	free(copy);
+	*why = "-F cannot mix +field/-field with a list of fields";
+	return -1;
 }
 
 const char *script_check_fields(struct script_printer *p, struct lupe_session *s, char *buf,
@@ -56,33 +151,70 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 		uint64_t need;
 		const char *name, *attr;
 	} needs[] = {
-		{ SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU" },
-		{ SF_TIME, PERF_SAMPLE_TIME, "time", "TIME" },
-		{ SF_PERIOD, PERF_SAMPLE_PERIOD, "period", "PERIOD" },
 		{ SF_IP, PERF_SAMPLE_IP, "ip", "IP" },
 		{ SF_TID, PERF_SAMPLE_TID, "tid", "TID" },
 		{ SF_PID, PERF_SAMPLE_TID, "pid", "TID" },
+		{ SF_TIME, PERF_SAMPLE_TIME, "time", "TIME" },
+		{ SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU" },
+		{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "iregs", "IREGS" },
+		{ SF_UREGS, PERF_SAMPLE_REGS_USER, "uregs", "UREGS" },
 	};
 	struct lupe_perf_file *f = lupe_session_file(s);
+	int callchain = 0;
 
-	if (!p->user_fields)
-		return NULL;
+	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++)
+		callchain |= !!(lupe_evsel_attr(lupe_perf_file_evsel(f, i))->sample_type & PERF_SAMPLE_CALLCHAIN);
+	/* tracepoints show where they fired when they carry callchains */
+	for (size_t i = 0; callchain && !p->user_set[TYPE_TRACE] && i < lupe_perf_file_nr_evsels(f); i++) {
+		const struct perf_event_attr *a = lupe_evsel_attr(lupe_perf_file_evsel(f, i));
+
+		if (a->type == PERF_TYPE_TRACEPOINT && (a->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			p->fields[TYPE_TRACE] |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
+			break;
+		}
+	}
+	/* "-F sw:" hides an event type: refused when there is none, as perf does */
+	for (int t = 0; t < SCRIPT_NR_TYPES; t++) {
+		int have = 0;
+
+		if (!p->emptied[t] || t == 7)
+			continue;
+		for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++)
+			have |= output_type(lupe_evsel_attr(lupe_perf_file_evsel(f, i))->type) == t;
+		if (!have && lupe_perf_file_nr_evsels(f))
+			return snprintf(buf, size, "-F %s: names no field, and the file has no %s events (drop it)",
+					type_names[t] ? type_names[t] : "?", type_names[t] ? type_names[t] : "such"), buf;
+	}
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(f); i++) {
 		const struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
-		int seen = 0;
+		const struct perf_event_attr *a = lupe_evsel_attr(e);
+		int t = output_type(a->type), seen = 0;
 
-		/* as perf, judge each event type by its first event (not -a's dummy) */
+		/* as perf, judge each event type by its first event */
 		for (size_t j = 0; j < i; j++)
-			seen |= lupe_evsel_attr(lupe_perf_file_evsel(f, j))->type == lupe_evsel_attr(e)->type;
+			seen |= output_type(lupe_evsel_attr(lupe_perf_file_evsel(f, j))->type) == t;
 		if (seen)
 			continue;
 		for (size_t k = 0; k < sizeof(needs) / sizeof(*needs); k++) {
-			if (!(p->user_fields & needs[k].field) || (lupe_evsel_attr(e)->sample_type & needs[k].need))
+			if (!(p->fields[t] & needs[k].field) || (a->sample_type & needs[k].need))
 				continue;
-			snprintf(buf, size, "samples of '%s' have no %s field: cannot print '%s' (drop it from -F)",
-				 lupe_evsel_name(e) ? lupe_evsel_name(e) : "?", needs[k].attr, needs[k].name);
-			return buf;
+			if (p->user_set_fields[t] & needs[k].field) {
+				snprintf(buf, size, "samples of '%s' have no %s field: cannot print '%s' (drop it from -F)",
+					 lupe_evsel_name(e) ? lupe_evsel_name(e) : "?", needs[k].attr, needs[k].name);
+				return buf;
+			}
+			p->fields[t] &= ~needs[k].field;
+			/* without the ip, nothing to find a symbol for */
+			if (needs[k].field == SF_IP && !(p->user_set_fields[t] & (SF_SYM | SF_DSO | SF_SYMOFF)))
+				p->fields[t] &= ~(SF_SYM | SF_SYMOFF | SF_DSO | SF_SRCLINE);
 		}
+		if ((p->fields[t] & SF_SYMOFF) && !(p->fields[t] & SF_SYM))
+			return snprintf(buf, size, "-F symoff needs sym (add it)"), buf;
+		if ((p->fields[t] & SF_SRCLINE) && !(p->fields[t] & SF_IP))
+			return snprintf(buf, size, "-F srcline needs ip (add it)"), buf;
+		if ((p->fields[t] & (SF_SYM | SF_DSO | SF_SRCLINE)) && !(a->sample_type & PERF_SAMPLE_IP))
+			return snprintf(buf, size, "samples of '%s' have no IP field: cannot print symbols, DSOs or source lines (drop them from -F)",
+					lupe_evsel_name(e) ? lupe_evsel_name(e) : "?"), buf;
 	}
 	return NULL;
 }
@@ -102,34 +234,9 @@ void script_printer_init(struct script_printer *p, struct lupe_session *s, struc
 	}
 }
 
-/* perf's defaults: what each event type shows, less what the samples lack. */
 static unsigned fields_for(const struct script_printer *p, const struct lupe_evsel *evsel)
 {
-	uint64_t st = lupe_evsel_attr(evsel)->sample_type;
-	unsigned f = p->user_fields;
-
-	/* perf ignores 'trace' for events that are not tracepoints */
-	if (f && lupe_evsel_attr(evsel)->type != PERF_TYPE_TRACEPOINT)
-		f &= ~SF_TRACE;
-	if (!f) {
-		if (lupe_evsel_attr(evsel)->type == PERF_TYPE_TRACEPOINT) {
-			f = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
-			if (st & PERF_SAMPLE_CALLCHAIN)
-				f |= SF_IP | SF_SYM | SF_SYMOFF | SF_DSO;
-		} else {
-			f = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM |
-			    SF_SYMOFF | SF_DSO | SF_PERIOD;
-		}
-		if (!(st & PERF_SAMPLE_CPU))
-			f &= ~SF_CPU;
-		if (!(st & PERF_SAMPLE_TIME))
-			f &= ~SF_TIME;
-		if (!(st & PERF_SAMPLE_PERIOD))
-			f &= ~SF_PERIOD;
-		if (!(st & PERF_SAMPLE_IP))
-			f &= ~(SF_IP | SF_SYM | SF_SYMOFF | SF_DSO);
-	}
-	return f;
+	return p->fields[output_type(lupe_evsel_attr(evsel)->type)];
 }
 
 /* "\n  FILE:LINE": a frame's source line as perf prints it. */
@@ -181,19 +288,35 @@ static void print_frame(struct obuf *o, struct lupe_session *s, const struct lup
 		obuf_ch(o, '\n');
 }
 
-void script_print_sample(struct script_printer *p, struct lupe_session *s,
-			 struct lupe_evsel *evsel, const struct lupe_sample *sample,
-			 struct lupe_thread *thread, uint8_t cpumode)
+/* perf_sample__fprintf_regs(): " ABI:2    DI:0x7ffd9c9716cc ..." */
+static void print_regs(struct obuf *o, uint64_t abi, uint64_t mask, const uint64_t *regs)
 {
-	unsigned f = fields_for(p, evsel);
+	unsigned i = 0;
+
+	obuf_mem(o, " ABI:", 5);
+	obuf_dec(o, abi, 0, ' ');
+	obuf_ch(o, ' ');
+	for (unsigned b = 0; b < 64; b++) {
+		if (!(mask >> b & 1))
+			continue;
+		obuf_pad_str(o, dump_reg_name(b), 5);
+		obuf_mem(o, ":0x", 3);
+		obuf_hex(o, regs[i++], 0);
+		obuf_ch(o, ' ');
+	}
+}
+
+/* perf_sample__fprintf_start(): comm, pid/tid, cpu, time */
+static void print_start(const struct script_printer *p, unsigned f, const char *comm, int whole_comm,
+			const struct lupe_sample *sample)
+{
 	struct obuf *o = p->out;
-	int has_chain = sample->callchain && (f & SF_IP);
 
 	if (f & SF_COMM) {
-		if (has_chain)
-			obuf_str(o, thread->comm);
+		if (whole_comm)
+			obuf_str(o, comm);
 		else
-			obuf_pad_str(o, thread->comm, 16);
+			obuf_pad_str(o, comm, 16);
 		obuf_ch(o, ' ');
 	}
 	if ((f & SF_PID) && (f & SF_TID)) {
@@ -212,13 +335,87 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 	}
 	if (f & SF_TIME) {
 		uint64_t secs = sample->time / 1000000000ULL;
-		uint64_t usecs = (sample->time % 1000000000ULL) / 1000;
+		uint64_t ns = sample->time % 1000000000ULL;
 
 		obuf_dec(o, secs, 5, ' ');
 		obuf_ch(o, '.');
-		obuf_dec(o, usecs, 6, '0');
+		if (p->nanosecs)
+			obuf_dec(o, ns, 9, '0');
+		else
+			obuf_dec(o, ns / 1000, 6, '0');
 		obuf_mem(o, ": ", 2);
 	}
+}
+
+void script_print_event(struct script_printer *p, struct lupe_session *s,
+			const struct perf_event_header *ev, struct lupe_evsel *evsel,
+			const struct lupe_sample *sample)
+{
+	const struct { struct perf_event_header h; uint32_t pid, tid; } *ids = (const void *)ev;
+	struct lupe_sample none = { 0 };
+	struct lupe_thread *t = NULL;
+	unsigned f;
+	int pid = -1, tid = -1;
+
+	int own_ids = ev->type != PERF_RECORD_SWITCH && ev->type != PERF_RECORD_SWITCH_CPU_WIDE &&
+		      ev->type != PERF_RECORD_LOST;
+
+	if (ev->size >= sizeof(*ids) && own_ids) {
+		pid = (int)ids->pid;
+		tid = (int)ids->tid;
+		if (ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT) {
+			/* fork/exit: pid, ppid, tid */
+			const uint32_t *w = (const void *)(ev + 1);
+
+			tid = (int)w[2];
+		}
+	}
+	if (!evsel) {
+		/* no sample_id: perf takes the first event, the record's own pid/tid, time 0 */
+		struct lupe_evlist *el = lupe_session_evlist(s);
+
+		if (!el || !lupe_evlist_nr(el))
+			return;
+		evsel = lupe_evlist_evsel(el, 0);
+		none.pid = (uint32_t)pid;
+		none.tid = (uint32_t)tid;
+		if (ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT)
+			memcpy(&none.time, (const char *)(ev + 1) + 16, sizeof(none.time));
+		sample = &none;
+	}
+	if (!own_ids) {
+		/* the sample_id's thread */
+		pid = (int)sample->pid;
+		tid = (int)sample->tid;
+	}
+	if (tid != -1)
+		t = lupe_session_thread(s, pid, tid);
+	f = fields_for(p, evsel);
+	print_start(p, f, t && t->comm ? t->comm : ":-1",
+		    (f & SF_IP) && (lupe_evsel_attr(evsel)->sample_type & PERF_SAMPLE_CALLCHAIN), sample);
+	obuf_mem(p->out, "PERF_RECORD_", 12);
+	obuf_str(p->out, dump_event_name(ev->type));
+	if (ev->type == PERF_RECORD_LOST && ev->size >= 24) {
+		uint64_t lost;
+
+		memcpy(&lost, (const char *)ev + 16, 8);
+		obuf_mem(p->out, " lost ", 6);
+		obuf_dec(p->out, lost, 0, ' ');
+		obuf_ch(p->out, '\n');
+	} else if (dump_event_text(p->out, ev)) {
+		obuf_ch(p->out, '\n');
+	}
+}
+
+void script_print_sample(struct script_printer *p, struct lupe_session *s,
+			 struct lupe_evsel *evsel, const struct lupe_sample *sample,
+			 struct lupe_thread *thread, uint8_t cpumode)
+{
+	unsigned f = fields_for(p, evsel);
+	struct obuf *o = p->out;
+	int has_chain = sample->callchain && (f & SF_IP);
+
+	print_start(p, f, thread->comm, has_chain, sample);
 	if (f & SF_PERIOD) {
 		obuf_dec(o, sample->period, 10, ' ');
 		obuf_ch(o, ' ');
@@ -243,7 +440,8 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 			obuf_mem(o, buf, n);
 		}
 	}
-	if (f & (SF_IP | SF_SYM | SF_DSO | SF_SRCLINE)) {
+	/* perf prints symbols, DSOs and source lines only with the ip */
+	if (f & SF_IP) {
 		int n = lupe_session_resolve(s, thread, sample, cpumode, p->frames,
 					     (int)(sizeof(p->frames) / sizeof(*p->frames)));
 
@@ -255,5 +453,9 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 			print_frame(o, s, &p->frames[0], f, 0);
 		}
 	}
+	if ((f & SF_IREGS) && sample->intr_regs)
+		print_regs(o, sample->intr_abi, lupe_evsel_attr(evsel)->sample_regs_intr, sample->intr_regs);
+	if ((f & SF_UREGS) && sample->user_regs)
+		print_regs(o, sample->user_abi, lupe_evsel_attr(evsel)->sample_regs_user, sample->user_regs);
 	obuf_ch(o, '\n');
 }

@@ -20,27 +20,53 @@ enum script_field {
 	SF_PERIOD = 1 << 10,
 	SF_TRACE = 1 << 11,
 	SF_SRCLINE = 1 << 12,
+	SF_IREGS = 1 << 13,
+	SF_UREGS = 1 << 14,
 };
+
+/* perf's output types: hw, sw, trace, hw_cache, raw, break, other PMUs, synth */
+#define SCRIPT_NR_TYPES 8
 
 struct script_printer {
 	struct obuf *out;
-	unsigned user_fields; /* from -F; 0: perf's defaults per event type */
+	unsigned fields[SCRIPT_NR_TYPES];          /* what -F and the defaults ask for, per type */
+	unsigned user_set_fields[SCRIPT_NR_TYPES]; /* asked for by a -F for all types: must be there */
+	unsigned char user_set[SCRIPT_NR_TYPES];   /* -F named this type */
+	unsigned char emptied[SCRIPT_NR_TYPES];    /* "-F type:" with no field: that type hidden */
+	int nanosecs;                              /* --ns */
 	int name_width;
 	struct lupe_frame frames[512];
 };
 
-/* Parse -F's list ("comm,tid,ip,sym" with an optional "type:" prefix). Returns 0 or -1. */
-int script_parse_fields(const char *spec, unsigned *fields, const char **bad);
+/* perf's defaults, before the first -F. */
+void script_fields_default(struct script_printer *p);
 
 /*
- * Whether the -F fields can be printed for every event of the session:
- * NULL, or the sentence why not (a field the samples do not carry).
+ * Apply one -F (perf's syntax: "[type:]f1,f2", or "[type:]+f1,-f2" to add
+ * to or take from the defaults). Returns 0, or -1 with the sentence why in
+ * *why (a static string).
+ */
+int script_parse_fields(struct script_printer *p, const char *spec, const char **why);
+
+/*
+ * Fit the fields to the events of the session, as perf does: a default
+ * field the samples do not carry is dropped, one asked for is refused.
+ * NULL, or the sentence why not in buf.
  */
 const char *script_check_fields(struct script_printer *p, struct lupe_session *s, char *buf,
 				size_t size);
 
 /* Set up for the file's events (the event name column width). */
 void script_printer_init(struct script_printer *p, struct lupe_session *s, struct obuf *out);
+
+/*
+ * A side-band record (COMM, MMAP, SWITCH...) as --show-*-events prints
+ * it: the sample's leading columns, then "PERF_RECORD_X" and its text.
+ * evsel/sample: the record's event and sample_id fields (NULL without).
+ */
+void script_print_event(struct script_printer *p, struct lupe_session *s,
+			const struct perf_event_header *ev, struct lupe_evsel *evsel,
+			const struct lupe_sample *sample);
 
 /* Print one sample. */
 void script_print_sample(struct script_printer *p, struct lupe_session *s,

@@ -48,6 +48,7 @@ struct lupe_perf_file {
 	struct rbuf out;
 	size_t out_pos;
 	uint64_t comp_off;
+	uint64_t last_off, nr_compressed; /* for lupe_perf_file_last_offset(), _nr_compressed() */
 	int inflating; /* the last COMPRESSED record may inflate further */
 	/*
 	 * A file whose header names no features was not finalized (lupe's
@@ -657,7 +658,7 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 	for (;;) {
 		ret = next_inflated(f, out);
 		if (ret) {
-			*offset = f->comp_off;
+			*offset = f->last_off = f->comp_off;
 			*stable = 0;
 			f->nr_records += ret > 0;
 			return ret;
@@ -695,6 +696,7 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 		}
 		if (ev->type == PERF_RECORD_COMPRESSED) {
 			f->comp_off = *offset;
+			f->nr_compressed++;
 			if (!f->decomp && !(f->decomp = lupe_decomp_new()))
 				return -ENOMEM;
 			lupe_decomp_feed(f->decomp, ev + 1, ev->size - sizeof(*ev));
@@ -720,7 +722,18 @@ int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header
 		}
 		*out = ev;
 		*stable = !f->pipe && !f->copied;
+		f->last_off = *offset;
 		f->nr_records++;
 		return 1;
 	}
+}
+
+uint64_t lupe_perf_file_last_offset(const struct lupe_perf_file *f)
+{
+	return f->last_off;
+}
+
+uint64_t lupe_perf_file_nr_compressed(const struct lupe_perf_file *f)
+{
+	return f->nr_compressed;
 }

@@ -57,6 +57,8 @@ int lupe_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 	s->attr = attr;
 	s->cpu = s->pid = s->tid = (uint32_t)-1;
 	s->time = (uint64_t)-1;
+	/* as perf: without PERF_SAMPLE_PERIOD, each sample weighs the fixed period (-c) */
+	s->period = attr->sample_period;
 	if (event->size < sizeof(*event))
 		return -LUPE_ERR_CORRUPT;
 	c.p = (const uint64_t *)(event + 1);
@@ -160,13 +162,10 @@ int lupe_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 	if (type & PERF_SAMPLE_TRANSACTION)
 		TAKE(&c, &s->transaction);
 	if (type & PERF_SAMPLE_REGS_INTR) {
-		TAKE(&c, &v);
-		if (v) {
-			const uint64_t *r;
-
-			if ((err = take_array(&c, __builtin_popcountll(attr->sample_regs_intr), &r)))
-				return err;
-		}
+		TAKE(&c, &s->intr_abi);
+		if (s->intr_abi &&
+		    (err = take_array(&c, __builtin_popcountll(attr->sample_regs_intr), &s->intr_regs)))
+			return err;
 	}
 	if (type & PERF_SAMPLE_PHYS_ADDR)
 		TAKE(&c, &s->phys_addr);

@@ -226,6 +226,8 @@ static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
 		thread_free(t);
 		return NULL;
 	}
+	/* perf's idle thread is given its comm: children of 0 inherit "swapper" */
+	t->comm_set = !tid;
 	slot = thread_slot(m, tid);
 	if (!slot) {
 		thread_free(t);

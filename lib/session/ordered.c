@@ -3,7 +3,7 @@
  * Time ordering (see ordered.h). The queue is an array sorted at flush
  * time; records from perf's per-CPU rings come nearly sorted, so the sort
  * is skipped when a pass finds them in order already. The cost is one
- * queue slot (32 bytes) per record in flight, plus the copies of records
+ * queue slot (40 bytes) per record in flight, plus the copies of records
  * that could move.
  */
 #include <stdlib.h>
@@ -18,7 +18,7 @@ struct chunk {
 };
 
 struct qev {
-	uint64_t time, seq;
+	uint64_t time, seq, offset;
 	const struct perf_event_header *ev;
 	struct chunk *chunk;
 };
@@ -152,7 +152,7 @@ static int flush_upto(struct lupe_ordered *o, uint64_t limit)
 		qsort(o->q, n, sizeof(*o->q), cmp_qev);
 	for (i = 0; i < n && o->q[i].time <= limit; i++) {
 		if (!o->stop) {
-			int ret = o->deliver(o->arg, o->q[i].ev);
+			int ret = o->deliver(o->arg, o->q[i].ev, o->q[i].offset);
 
 			if (ret) {
 				o->stop = 1;
@@ -172,7 +172,7 @@ static int flush_upto(struct lupe_ordered *o, uint64_t limit)
 }
 
 int lupe_ordered_queue(struct lupe_ordered *o, const struct perf_event_header *ev, int stable,
-		       uint64_t time)
+		       uint64_t time, uint64_t offset)
 {
 	struct chunk *c = NULL;
 
@@ -191,7 +191,7 @@ int lupe_ordered_queue(struct lupe_ordered *o, const struct perf_event_header *e
 		o->nr_unordered++;
 	if (time > o->max_time)
 		o->max_time = time;
-	o->q[o->nq++] = (struct qev){ time, o->seq++, ev, c };
+	o->q[o->nq++] = (struct qev){ time, o->seq++, offset, ev, c };
 	if (o->nq * sizeof(*o->q) + o->copied > QUEUE_MAX) {
 		qsort(o->q, o->nq, sizeof(*o->q), cmp_qev);
 		return flush_upto(o, o->q[o->nq / 2].time);

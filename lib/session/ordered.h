@@ -17,8 +17,12 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-/* Deliver one record; non-zero stops delivery (negative: an error). */
-typedef int (*lupe_ordered_deliver_fn)(void *arg, const struct perf_event_header *ev);
+/*
+ * Deliver one record with the offset it was queued with; non-zero stops
+ * delivery (negative: an error).
+ */
+typedef int (*lupe_ordered_deliver_fn)(void *arg, const struct perf_event_header *ev,
+				       uint64_t offset);
 
 struct lupe_ordered;
 
@@ -29,12 +33,13 @@ void lupe_ordered_delete(struct lupe_ordered *o);
 void lupe_ordered_set_window(struct lupe_ordered *o, uint64_t ns);
 
 /*
- * Queue ev with its time; stable: ev stays valid until it is delivered
- * (else it is copied). With a window, delivers what fell out of it.
- * Returns 0, or what deliver returned when non-zero.
+ * Queue ev with its time and its offset in the input (handed back to
+ * deliver); stable: ev stays valid until it is delivered (else it is
+ * copied). With a window, delivers what fell out of it. Returns 0, or what
+ * deliver returned when non-zero.
  */
 int lupe_ordered_queue(struct lupe_ordered *o, const struct perf_event_header *ev, int stable,
-		       uint64_t time);
+		       uint64_t time, uint64_t offset);
 
 /* FINISHED_ROUND: deliver what is older than the newest time of the previous round. */
 int lupe_ordered_round(struct lupe_ordered *o);

@@ -89,7 +89,7 @@ static void read_build_ids(struct lupe_session *s)
 	}
 }
 
-static int deliver(void *arg, const struct perf_event_header *ev);
+static int deliver(void *arg, const struct perf_event_header *ev, uint64_t offset);
 
 struct lupe_session *lupe_session_create(void)
 {
@@ -228,6 +228,11 @@ static void resolve_uncached(struct lupe_map *map, uint64_t ip, int kernel, stru
 	lupe_dso_load(map->dso);
 	f->vaddr = lupe_dso_addr_to_vaddr(map->dso, f->addr);
 	f->sym = lupe_dso_find_symbol(map->dso, f->vaddr);
+}
+
+struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid, int tid)
+{
+	return lupe_machine_findnew_thread(s->machine, pid, tid);
 }
 
 void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint64_t ip,
@@ -415,7 +420,23 @@ int lupe_session_complete_callchain(struct lupe_session *s, struct lupe_thread *
 
 /* ---- delivery ---- */
 
-static int deliver(void *arg, const struct perf_event_header *ev)
+/* tool->record: the record, its event and sample (id) fields, for a dump. */
+static int show_record(struct lupe_session *s, const struct perf_event_header *ev, uint64_t offset)
+{
+	struct lupe_evsel *evsel = NULL;
+	struct lupe_sample smp;
+	int ok = 0;
+
+	/* synthesized records have id 0: perf takes them for the first event's */
+	if (ev->type < PERF_RECORD_USER_TYPE_START && ev->type != PERF_RECORD_SAMPLE &&
+	    ((evsel = lupe_evlist_record_evsel(s->evlist, ev)) ||
+	     (evsel = lupe_evlist_nr(s->evlist) ? lupe_evlist_evsel(s->evlist, 0) : NULL)) &&
+	    evsel->attr.sample_id_all)
+		ok = !lupe_sample_id_parse(&evsel->attr, ev, &smp);
+	return s->tool->record(s->tool, s, ev, offset, ok ? evsel : NULL, ok ? &smp : NULL);
+}
+
+static int deliver(void *arg, const struct perf_event_header *ev, uint64_t offset)
 {
 	struct lupe_session *s = arg;
 	struct lupe_tool *tool = s->tool;
@@ -423,6 +444,8 @@ static int deliver(void *arg, const struct perf_event_header *ev)
 	struct lupe_sample sample;
 	int err;
 
+	if (tool->record && ev->type != PERF_RECORD_SAMPLE && (err = show_record(s, ev, offset)))
+		return err;
 	switch (ev->type) {
 	case PERF_RECORD_SAMPLE: {
 		struct lupe_thread *t;
@@ -430,8 +453,12 @@ static int deliver(void *arg, const struct perf_event_header *ev)
 		evsel = lupe_evlist_record_evsel(s->evlist, ev);
 		if (!evsel || lupe_sample_parse(&evsel->attr, ev, &sample)) {
 			s->stats.nr_bad_samples++;
+			if (tool->record)
+				return tool->record(tool, s, ev, offset, NULL, NULL);
 			return 0;
 		}
+		if (tool->record && (err = tool->record(tool, s, ev, offset, evsel, &sample)))
+			return err;
 		s->stats.nr_samples++;
 		evsel->stats.nr_samples++;
 		evsel->stats.total_period += sample.period;
@@ -522,17 +549,20 @@ static void release_read(struct lupe_session *s)
 static int on_record(void *arg, const struct perf_event_header *ev, int stable)
 {
 	struct lupe_session *s = arg;
-	uint64_t time;
+	uint64_t time, offset = s->file ? lupe_perf_file_last_offset(s->file) : 0;
 	int err;
 
 	s->stats.nr_records++;
 	if (s->tool->ordered && ev->type == PERF_RECORD_FINISHED_ROUND) {
+		if (s->tool->record && (err = show_record(s, ev, offset)))
+			return err;
 		err = lupe_ordered_round(s->oe);
 		release_read(s);
-	} else if (s->tool->ordered && (time = record_time(s, ev)) != (uint64_t)-1) {
-		err = lupe_ordered_queue(s->oe, ev, stable, time);
+	} else if (s->tool->ordered && (time = record_time(s, ev)) != (uint64_t)-1 && time) {
+		/* as perf's ordered events: no time (synthesized, time 0) goes out at once */
+		err = lupe_ordered_queue(s->oe, ev, stable, time, offset);
 	} else {
-		err = deliver(s, ev);
+		err = deliver(s, ev, offset);
 	}
 	return err;
 }

@@ -18,10 +18,12 @@ struct seen {
 	int n, stop_at;
 };
 
-static int collect(void *arg, const struct perf_event_header *ev)
+static int collect(void *arg, const struct perf_event_header *ev, uint64_t offset)
 {
 	struct seen *s = arg;
 
+	/* each record comes back with the offset it was queued with */
+	assert_int_equal(offset, ((const struct rec *)ev)->time + 1000);
 	s->times[s->n++] = ((const struct rec *)ev)->time;
 	return s->stop_at && s->n == s->stop_at ? 1 : 0;
 }
@@ -31,7 +33,7 @@ static void queue(struct lupe_ordered *o, uint64_t t, int stable)
 	struct rec r = { { PERF_RECORD_SAMPLE, 0, sizeof(r) }, t };
 
 	/* unstable records are copied: r may go once queued */
-	assert_int_equal(lupe_ordered_queue(o, &r.h, stable, t), 0);
+	assert_int_equal(lupe_ordered_queue(o, &r.h, stable, t, t + 1000), 0);
 }
 
 static void test_rounds(void **state)
@@ -91,7 +93,7 @@ static void test_stop_and_stable(void **state)
 	};
 
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(lupe_ordered_queue(o, &keep[i].h, 1, keep[i].time), 0);
+		assert_int_equal(lupe_ordered_queue(o, &keep[i].h, 1, keep[i].time, keep[i].time + 1000), 0);
 	/* stable records stay where they are: the lowest one is what must stay mapped */
 	assert_ptr_equal(lupe_ordered_lowest_stable(o), &keep[0].h);
 	/* the consumer stops after two: the third is dropped */

@@ -67,6 +67,12 @@ LUPE_API void lupe_perf_file_data_section(const struct lupe_perf_file *f, uint64
 LUPE_API int lupe_perf_file_next(struct lupe_perf_file *f, const struct perf_event_header **ev,
 				 uint64_t *offset, int *stable);
 
+/* The *offset lupe_perf_file_next() gave with its last record (0 before the first). */
+LUPE_API uint64_t lupe_perf_file_last_offset(const struct lupe_perf_file *f);
+
+/* The COMPRESSED records read so far (their inflated records are what next() yields). */
+LUPE_API uint64_t lupe_perf_file_nr_compressed(const struct lupe_perf_file *f);
+
 /*
  * File mode: the records before ptr (or all read so far when ptr is NULL)
  * are no longer needed; their pages leave memory. Keeps the peak memory of

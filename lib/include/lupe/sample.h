@@ -36,6 +36,8 @@ struct lupe_sample {
 	uint64_t phys_addr;
 	uint64_t cgroup;
 	uint64_t data_page_size, code_page_size;
+	uint64_t intr_abi;
+	const uint64_t *intr_regs;   /* popcount(sample_regs_intr) values (PERF_SAMPLE_REGS_INTR) */
 };
 
 #endif

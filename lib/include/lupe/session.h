@@ -78,6 +78,19 @@ struct lupe_tool {
 	/* Any other record after the machine model took it (may be NULL). */
 	int (*other)(struct lupe_tool *tool, struct lupe_session *s,
 		     const struct perf_event_header *ev);
+	/*
+	 * Every record as it is delivered, before the machine model and the
+	 * callbacks above see it (may be NULL; perf's -D dump): FINISHED_ROUND
+	 * before its round is flushed, user records (>= 64) as they come.
+	 * offset: where the record sits in the file (a record inflated from a
+	 * COMPRESSED one: that record's offset; 0 for live sources). evsel and
+	 * sample: a sample's event and fields as recorded (its callchain not
+	 * completed yet), or another record's event and sample_id fields;
+	 * NULL when the record has none.
+	 */
+	int (*record)(struct lupe_tool *tool, struct lupe_session *s,
+		      const struct perf_event_header *ev, uint64_t offset,
+		      struct lupe_evsel *evsel, const struct lupe_sample *sample);
 	int ordered; /* deliver in time order between FINISHED_ROUNDs, as perf does */
 };
 
@@ -162,6 +175,9 @@ LUPE_API int lupe_session_srcline(struct lupe_session *s, const struct lupe_fram
  */
 LUPE_API int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f,
 				       char *buf, size_t size);
+
+/* The thread tid of process pid, made (comm ":TID") if unknown; NULL + errno. */
+LUPE_API struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid, int tid);
 
 /* Resolve one address in the given cpumode (PERF_RECORD_MISC_*). */
 LUPE_API void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t,
