@@ -10,7 +10,8 @@
 #include "stat-display.h"
 #include "stat-metric.h"
 
-int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode)
+int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode,
+		       const int *merge_into)
 {
 	int nevsel = lupe_evlist_nr(evlist), naggr = lupe_evlist_aggr_nr(evlist, mode);
 
@@ -26,6 +27,14 @@ int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum
 		for (int a = 0; a < naggr; a++)
 			s->c[e * naggr + a] =
 				lupe_evsel_aggr_counts(lupe_evlist_evsel(evlist, e), mode, a);
+	for (int e = 0; merge_into && e < nevsel; e++) {
+		if (merge_into[e] == e)
+			continue;
+		for (int a = 0; a < naggr; a++) {
+			lupe_counts_add(&s->c[merge_into[e] * naggr + a], &s->c[e * naggr + a]);
+			s->c[e * naggr + a] = (struct lupe_counts){ 0, 0, 0 };
+		}
+	}
 	return 0;
 }
 
@@ -150,7 +159,7 @@ static void print_one(const struct stat_display *d, int e, int aggr,
 	char unitbuf[16];
 	struct stat_row row = {
 		.prefix = d->prefix,
-		.name = lupe_evsel_name(evsel),
+		.name = d->names && d->names[e] ? d->names[e] : lupe_evsel_name(evsel),
 		.supported = lupe_evsel_supported(evsel),
 		.run = (uint64_t)lupe_stats_mean(&a->run[i]),
 		.ena = (uint64_t)lupe_stats_mean(&a->ena[i]),
@@ -167,10 +176,28 @@ static void print_one(const struct stat_display *d, int e, int aggr,
 		row.pid = lupe_thread_map_pid(threads, aggr);
 		row.comm = d->comms && d->comms[aggr] ? d->comms[aggr] : "";
 	}
+	if (d->mode >= LUPE_AGGR_CORE) {
+		struct lupe_aggr_id id;
+
+		if (!lupe_evlist_aggr_id(d->evlist, d->mode, aggr, &id)) {
+			row.socket = id.socket;
+			row.die = id.die;
+			row.core = id.core;
+			row.node = id.node;
+			row.aggr_nr = id.nr;
+		}
+	}
+	if (d->skip_zero && row.value == 0)
+		return;
 	if (row.counted)
 		stat_metric_for(stat_kind_of(attr, tool), row.value, scale, sh, d->walltime_ns,
 				&row.metric, unitbuf);
 	stat_print_row(d->print, &row);
+}
+
+static int merged(const struct stat_display *d, int e)
+{
+	return d->merge_into && d->merge_into[e] != e;
 }
 
 void stat_display_counters(const struct stat_display *d)
@@ -183,9 +210,19 @@ void stat_display_counters(const struct stat_display *d)
 		goto out;
 	for (int g = 0; g < a->naggr; g++)
 		build_shadow(d, g, &shadows[g]);
+	/* by core, socket, die, node: each aggregate's events together, as perf prints them */
+	if (d->mode >= LUPE_AGGR_CORE) {
+		for (int g = 0; g < a->naggr; g++)
+			for (int e = 0; e < a->nevsel; e++)
+				if (!merged(d, e) && !(g && lupe_evsel_tool(lupe_evlist_evsel(d->evlist, e))))
+					print_one(d, e, g, &shadows[g]);
+		goto out;
+	}
 	for (int e = 0; e < a->nevsel; e++) {
 		int n = a->naggr;
 
+		if (merged(d, e))
+			continue;
 		/* a tool event has one value, not one per CPU or thread */
 		if (lupe_evsel_tool(lupe_evlist_evsel(d->evlist, e)))
 			n = 1;

@@ -18,8 +18,13 @@ struct stat_snapshot {
 	struct lupe_counts *c; /* [evsel * naggr + aggr] */
 };
 
-/* Take the sums of the last lupe_evlist_read(). Returns 0 or -ENOMEM. */
-int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode);
+/*
+ * Take the sums of the last lupe_evlist_read(). merge_into (NULL: none)
+ * folds event e's counts into event merge_into[e] (perf's merged aliases:
+ * one event counted on several PMUs). Returns 0 or -ENOMEM.
+ */
+int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode,
+		       const int *merge_into);
 void stat_snapshot_free(struct stat_snapshot *s);
 
 /* Per event and aggregate: the scaled values over runs (or of one interval). */
@@ -47,6 +52,9 @@ struct stat_display {
 	const char *prefix;        /* the -I timestamp column, or NULL */
 	double walltime_ns;        /* what "CPUs utilized" divides by */
 	const char *const *comms;  /* --per-thread: the command of each thread */
+	const int *merge_into;     /* an event merged into another prints no line; NULL: none */
+	const char *const *names;  /* a name to print instead of the event's, or NULL; NULL: none */
+	int skip_zero;             /* --per-thread -a: no line for a thread that counted 0 */
 };
 
 /* Print every counter line of one report. */

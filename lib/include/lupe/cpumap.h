@@ -33,6 +33,12 @@ LUPE_API void lupe_cpu_map_put(struct lupe_cpu_map *map); /* NULL is ok */
  */
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_pids(const char *list);
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_tids(const char *list);
+/*
+ * Every thread of every process in /proc, as perf stat --per-thread -a
+ * counts them (a thread that ends meanwhile is skipped at open).
+ * NULL + errno.
+ */
+LUPE_API struct lupe_thread_map *lupe_thread_map_new_all(void);
 /* One entry: pid (a workload's), or -1 for "any thread" (system wide). */
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_one(pid_t pid);
 LUPE_API int lupe_thread_map_nr(const struct lupe_thread_map *map);
