@@ -19,12 +19,14 @@
 #include <lupe/events.h>
 #include <lupe/evlist.h>
 #include <lupe/evsel.h>
+#include <lupe/statfile.h>
 #include <lupe/workload.h>
 #include "builtin.h"
 #include "filter-error.h"
 #include "parse-error.h"
 #include "stat-display.h"
 #include "stat-func.h"
+#include "stat-metric.h"
 
 
 struct stat_opts {
@@ -53,6 +55,9 @@ struct stat_opts {
 	int metric_only;
 	int summary;       /* -I: a report of the whole run at the end too */
 	int all_user, all_kernel;
+	int record;        /* stat record: the counts go to a perf.data (-o, perf.data) too */
+	int cmd_argc;      /* the words after "lupe", for the file's CMDLINE */
+	char **cmd_argv;
 	int argc;
 	char **argv;
 };
@@ -288,6 +293,10 @@ struct stat_ctx {
 	int timed_out;     /* --timeout ended the count */
 	int intervals_done; /* --interval-count intervals printed */
 	uint64_t wall_ns;  /* -I: the whole count took, for --summary */
+	struct lupe_stat_writer *writer; /* stat record */
+	struct lupe_stat_reader *rd;     /* stat report */
+	int report_aggr;                 /* stat report -A, --per-*: the mode; -1: the file's */
+	int write_err;
 	sigset_t sigs;
 	int interrupted;
 	int exit_code;
@@ -509,29 +518,40 @@ static int take(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
 	return err;
 }
 
+/* stat record: the counts just read, and the round they end */
+static void record_counts(struct stat_ctx *ctx, int final, uint64_t t)
+{
+	if (!ctx->writer || ctx->write_err)
+		return;
+	ctx->write_err = lupe_stat_writer_counts(ctx->writer);
+	if (!ctx->write_err)
+		ctx->write_err = lupe_stat_writer_round(ctx->writer, final, t);
+	if (ctx->write_err)
+		error("cannot write the counts to '%s': %s", ctx->o->output, lupe_strerror(ctx->write_err));
+}
+
 /* --per-thread -a: perf leaves out the many threads that counted nothing */
 static int skip_zero_threads(const struct stat_opts *o)
 {
 	return o->aggr == LUPE_AGGR_THREAD && o->system_wide && !has_task_target(o);
 }
 
-static void print_interval(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
+/* Print the interval ending t ns after the start, from ctx->now and ctx->prev. */
+static void print_interval_at(struct stat_ctx *ctx, uint64_t t)
 {
-	uint64_t t = now_ns() - t0;
 	struct timespec ts = { t / 1000000000ULL, t % 1000000000ULL };
 	struct stat_snapshot tmp;
 	char prefix[64];
 	struct stat_display d = {
 		.print = &ctx->print, .evlist = ctx->evlist, .mode = ctx->o->aggr,
 		.accum = &ctx->accum, .prefix = prefix,
-		.walltime_ns = ctx->o->interval * 1e6, /* perf divides by the nominal interval */
+		/* perf divides by the nominal interval; its stat report knows no wall time there */
+		.walltime_ns = ctx->rd ? 0 : ctx->o->interval * 1e6,
 		.comms = (const char *const *)ctx->comms,
 		.merge_into = ctx->merge_into, .names = (const char *const *)ctx->names,
 		.skip_zero = skip_zero_threads(ctx->o),
 	};
 
-	if (take(ctx, t0, ru0))
-		return;
 	stat_accum_reset(&ctx->accum);
 	stat_accum_add(&ctx->accum, &ctx->now, ctx->prev.c ? &ctx->prev : NULL, d.walltime_ns);
 	stat_interval_prefix(&ctx->print, &ts, prefix, sizeof(prefix));
@@ -541,6 +561,16 @@ static void print_interval(struct stat_ctx *ctx, uint64_t t0, const struct rusag
 	tmp = ctx->prev;
 	ctx->prev = ctx->now;
 	ctx->now = tmp;
+}
+
+static void print_interval(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
+{
+	uint64_t t = now_ns() - t0;
+
+	if (take(ctx, t0, ru0))
+		return;
+	record_counts(ctx, 0, t);
+	print_interval_at(ctx, t);
 }
 
 /* Wait for the end of counting, printing intervals on the way. */
@@ -637,6 +667,30 @@ static void drain_signals(struct stat_ctx *ctx)
 			ctx->interrupted = 1;
 }
 
+/* stat record: the file starts once the counters are open (their maps are the file's) */
+static int start_writer(struct stat_ctx *ctx, const struct lupe_evlist_opts *eo)
+{
+	struct stat_opts *o = ctx->o;
+	struct lupe_stat_writer_opts wo = {
+		.sz = sizeof(wo), .aggr = o->aggr, .interval_ms = o->interval,
+		.inherit = eo->inherit, .enable_on_exec = eo->enable_on_exec,
+		.version = "lupe " LUPE_VERSION, .argc = o->cmd_argc, .argv = o->cmd_argv,
+	};
+
+	ctx->writer = lupe_stat_writer_new(o->output, ctx->evlist, &wo);
+	if (!ctx->writer)
+		return error("cannot write the counts to '%s': %s", o->output, lupe_strerror(-errno));
+	for (int e = 0; e < lupe_evlist_nr(ctx->evlist); e++) {
+		struct lupe_evsel *evsel = lupe_evlist_evsel(ctx->evlist, e);
+		double scale;
+		const char *unit = stat_unit_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel), &scale);
+
+		if (!lupe_evsel_tool(evsel))
+			lupe_stat_writer_event(ctx->writer, e, unit, scale);
+	}
+	return 0;
+}
+
 static int run_once(struct stat_ctx *ctx)
 {
 	struct stat_opts *o = ctx->o;
@@ -684,6 +738,10 @@ static int run_once(struct stat_ctx *ctx)
 		ret = 1;
 		goto out;
 	}
+	if (o->record && !ctx->writer && start_writer(ctx, &opts)) {
+		ret = 1;
+		goto out;
+	}
 	if (!wl || !opts.enable_on_exec)
 		read_comms(ctx, threads);
 	getrusage(RUSAGE_CHILDREN, &ru0);
@@ -707,7 +765,10 @@ static int run_once(struct stat_ctx *ctx)
 			print_interval(ctx, t0, &ru0);
 		ctx->wall_ns = now_ns() - t0;
 	} else if (!take(ctx, t0, &ru0)) {
-		stat_accum_add(&ctx->accum, &ctx->now, NULL, now_ns() - t0);
+		uint64_t wall = now_ns() - t0;
+
+		record_counts(ctx, 1, wall);
+		stat_accum_add(&ctx->accum, &ctx->now, NULL, wall);
 	} else {
 		ret = 1;
 	}
@@ -848,7 +909,8 @@ static int stat_run(struct stat_opts *o)
 		.big_num = o->big_num,
 		.unit_width = stat_unit_width(ctx.evlist),
 	};
-	ctx.print.out = open_output(o);
+	/* stat record: -o names the data file; the report goes to stderr as ever */
+	ctx.print.out = o->record ? stderr : open_output(o);
 	if (!ctx.print.out)
 		goto out;
 	sigemptyset(&ctx.sigs);
@@ -882,6 +944,14 @@ static int stat_run(struct stat_opts *o)
 	}
 	ret = ret ? ret : ctx.exit_code;
 out:
+	if (ctx.writer) {
+		int err = lupe_stat_writer_close(ctx.writer);
+
+		if (err && !ctx.write_err && !ret)
+			ret = (error("cannot write the counts to '%s': %s", o->output, lupe_strerror(err)), 1);
+		if (ctx.write_err && !ret)
+			ret = 1;
+	}
 	if (ctx.print.out && ctx.print.out != stderr) {
 		if (fclose(ctx.print.out) && !ret)
 			ret = (error("cannot write '%s': %s", o->output, strerror(errno)), 1);
@@ -983,7 +1053,123 @@ static int check_opts(const struct stat_opts *o)
 		return error("-r repeats a command: give one after the options");
 	if (o->append && !o->output)
 		return error("--append needs an output file (-o FILE)");
+	if (o->record && o->repeat != 1)
+		return error("-r cannot be used with stat record (perf refuses it too): one run per file");
+	if (o->record && (o->append || o->nr_funcs))
+		return error("stat record writes the counts to -o FILE: drop --append and --func");
 	return 0;
+}
+
+/* lupe stat report: the counts of a stat record file, printed as stat prints them */
+struct report_opts {
+	const char *input;
+	enum lupe_aggr aggr;
+	int aggr_set;
+};
+
+static const struct argp_option report_options[] = {
+	{ "input", 'i', "FILE", 0, "input file name", 0 },
+	{ "no-aggr", 'A', NULL, 0, "disable CPU count aggregation", 0 },
+	{ "per-core", OPT_PER_CORE, NULL, 0, "aggregate counts per physical processor core", 0 },
+	{ "per-die", OPT_PER_DIE, NULL, 0, "aggregate counts per processor die", 0 },
+	{ "per-node", OPT_PER_NODE, NULL, 0, "aggregate counts per numa node", 0 },
+	{ "per-socket", OPT_PER_SOCKET, NULL, 0, "aggregate counts per processor socket", 0 },
+	{ 0 }
+};
+
+static error_t parse_report_opt(int key, char *arg, struct argp_state *state)
+{
+	struct report_opts *r = state->input;
+	static const struct { int key; enum lupe_aggr aggr; } modes[] = {
+		{ 'A', LUPE_AGGR_CPU }, { OPT_PER_CORE, LUPE_AGGR_CORE }, { OPT_PER_DIE, LUPE_AGGR_DIE },
+		{ OPT_PER_NODE, LUPE_AGGR_NODE }, { OPT_PER_SOCKET, LUPE_AGGR_SOCKET },
+	};
+
+	if (key == 'i') {
+		r->input = arg;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++)
+		if (modes[i].key == key) {
+			r->aggr = modes[i].aggr;
+			r->aggr_set = 1;
+			return 0;
+		}
+	if (key == ARGP_KEY_ARG)
+		argp_error(state, "stat report takes no command: the counts come from -i FILE");
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp report_argp = {
+	.options = report_options,
+	.parser = parse_report_opt,
+	.doc = "Print the counts 'lupe stat record' (or 'perf stat record') wrote.",
+};
+
+static int report_round(void *arg, int final, uint64_t time_ns)
+{
+	struct stat_ctx *ctx = arg;
+	int err;
+
+	if (!ctx->evlist) {
+		struct stat_opts *o = ctx->o;
+
+		/* the mode the count was recorded with, unless -A or --per-* says otherwise */
+		ctx->evlist = lupe_stat_reader_evlist(ctx->rd);
+		o->aggr = ctx->report_aggr >= 0 ? (enum lupe_aggr)ctx->report_aggr
+						: lupe_stat_reader_aggr(ctx->rd);
+		o->interval = lupe_stat_reader_interval(ctx->rd);
+		ctx->print.aggr = print_aggr_of(o->aggr);
+		ctx->print.interval = o->interval;
+		if (stat_accum_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
+				    lupe_evlist_aggr_nr(ctx->evlist, ctx->o->aggr)))
+			return -ENOMEM;
+		ctx->print.unit_width = stat_unit_width(ctx->evlist);
+	}
+	err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr, NULL);
+	if (err)
+		return err;
+	if (ctx->o->interval && !final) {
+		print_interval_at(ctx, time_ns);
+		return 0;
+	}
+	if (final && !ctx->o->interval) {
+		stat_accum_reset(&ctx->accum);
+		stat_accum_add(&ctx->accum, &ctx->now, NULL, time_ns);
+		print_report(ctx, NULL);
+	}
+	return 0;
+}
+
+static int stat_report(int argc, char **argv)
+{
+	struct report_opts r = { .input = "perf.data" };
+	struct stat_opts o = { .repeat = 1, .big_num = 1 };
+	struct stat_ctx ctx = { .o = &o };
+	struct lupe_stat_reader *rd;
+	const char *cmdline;
+	int idx, err;
+
+	if (cmd_parse_options(&report_argp, argc, argv, 0, &idx, &r))
+		return EXIT_USAGE;
+	rd = lupe_stat_reader_open(r.input);
+	if (!rd)
+		return error("cannot read '%s': %s", r.input, lupe_last_error()), 1;
+	setlocale(LC_NUMERIC, "");
+	ctx.print = (struct stat_print){ .out = stderr, .format = STAT_STD, .sep = " ", .run_count = 1,
+					 .big_num = 1, .unit_width = 4 };
+	cmdline = lupe_stat_reader_cmdline(rd);
+	snprintf(ctx.what, sizeof(ctx.what), "'%s'", cmdline ? cmdline : "pipe");
+	ctx.rd = rd;
+	ctx.report_aggr = r.aggr_set ? (int)r.aggr : -1;
+	err = lupe_stat_reader_read(rd, report_round, &ctx);
+	if (err < 0)
+		error("cannot read the counts of '%s': %s", r.input, lupe_last_error());
+	stat_accum_free(&ctx.accum);
+	stat_snapshot_free(&ctx.now);
+	stat_snapshot_free(&ctx.prev);
+	lupe_stat_reader_close(rd); /* the evlist is the reader's */
+	return err ? 1 : 0;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -991,8 +1177,19 @@ int cmd_stat(int argc, char **argv)
 	struct stat_opts o = { .repeat = 1, .big_num = 1, .aggr = LUPE_AGGR_GLOBAL };
 	int idx, ret = EXIT_USAGE;
 
+	o.cmd_argc = argc;
+	o.cmd_argv = argv;
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return stat_report(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "record")) {
+		o.record = 1;
+		argc--;
+		argv++;
+	}
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		goto out;
+	if (o.record && !o.output)
+		o.output = "perf.data";
 	o.argv = argv + idx;
 	o.argc = argc - idx;
 	/* --per-thread alone is perf's system-wide per-thread count */
