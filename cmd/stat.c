@@ -292,6 +292,7 @@ struct stat_ctx {
 	char what[512];
 	int timed_out;     /* --timeout ended the count */
 	int intervals_done; /* --interval-count intervals printed */
+	unsigned intervals_printed; /* --metric-only -I: the header's rhythm */
 	uint64_t wall_ns;  /* -I: the whole count took, for --summary */
 	struct lupe_stat_writer *writer; /* stat record */
 	struct lupe_stat_reader *rd;     /* stat report */
@@ -555,8 +556,13 @@ static void print_interval_at(struct stat_ctx *ctx, uint64_t t)
 	stat_accum_reset(&ctx->accum);
 	stat_accum_add(&ctx->accum, &ctx->now, ctx->prev.c ? &ctx->prev : NULL, d.walltime_ns);
 	stat_interval_prefix(&ctx->print, &ts, prefix, sizeof(prefix));
-	stat_print_interval_header(&ctx->print);
-	stat_display_counters(&d);
+	if (ctx->o->metric_only) {
+		/* the units again every 25 intervals, as perf repeats its header */
+		stat_display_metric_only(&d, ctx->intervals_printed++ % 25 == 0);
+	} else {
+		stat_print_interval_header(&ctx->print);
+		stat_display_counters(&d);
+	}
 	fflush(ctx->print.out);
 	tmp = ctx->prev;
 	ctx->prev = ctx->now;
@@ -821,7 +827,10 @@ static void print_report(struct stat_ctx *ctx, const char *prefix)
 	};
 
 	stat_print_header(&ctx->print, ctx->what);
-	stat_display_counters(&d);
+	if (o->metric_only)
+		stat_display_metric_only(&d, 1);
+	else
+		stat_display_counters(&d);
 	stat_print_footer(&ctx->print, &f);
 }
 

@@ -60,6 +60,13 @@ struct stat_display {
 /* Print every counter line of one report. */
 void stat_display_counters(const struct stat_display *d);
 
+/*
+ * --metric-only: the metrics alone, one line per aggregate, as perf 6.1
+ * prints them (rates per second and CPUs utilized are left out). header:
+ * the line of metric units first.
+ */
+void stat_display_metric_only(const struct stat_display *d, int header);
+
 /* The widest unit among the events, at least 4 (perf's unit column). */
 int stat_unit_width(struct lupe_evlist *evlist);
 

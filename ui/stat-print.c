@@ -73,7 +73,7 @@ static void print_topo(const struct stat_print *p, const struct stat_row *r)
 		fprintf(p->out, "%s%-*s %4d ", id, width, last, r->aggr_nr);
 }
 
-static void print_aggr(const struct stat_print *p, const struct stat_row *r)
+void stat_print_aggr(const struct stat_print *p, const struct stat_row *r)
 {
 	FILE *out = p->out;
 
@@ -206,7 +206,7 @@ void stat_print_row(const struct stat_print *p, const struct stat_row *r)
 		fputc('{', p->out);
 	if (r->prefix)
 		fputs(r->prefix, p->out);
-	print_aggr(p, r);
+	stat_print_aggr(p, r);
 	switch (p->format) {
 	case STAT_STD:
 		print_std(p, r);

@@ -71,6 +71,8 @@ void stat_print_interval_header(struct stat_print *p);
 /* The timestamp column of -I for ts (time since counting started). */
 void stat_interval_prefix(const struct stat_print *p, const struct timespec *ts,
 			  char *buf, size_t size);
+/* The aggregate column of a line (CPU, thread, S0-D0-C1...), nothing for a global count. */
+void stat_print_aggr(const struct stat_print *p, const struct stat_row *r);
 /* One counter line. */
 void stat_print_row(const struct stat_print *p, const struct stat_row *row);
 
