@@ -297,6 +297,7 @@ struct stat_ctx {
 	struct lupe_stat_writer *writer; /* stat record */
 	struct lupe_stat_reader *rd;     /* stat report */
 	int report_aggr;                 /* stat report -A, --per-*: the mode; -1: the file's */
+	struct lupe_stats *clock_means;  /* stat report -I: see struct stat_display */
 	int write_err;
 	sigset_t sigs;
 	int interrupted;
@@ -551,6 +552,7 @@ static void print_interval_at(struct stat_ctx *ctx, uint64_t t)
 		.comms = (const char *const *)ctx->comms,
 		.merge_into = ctx->merge_into, .names = (const char *const *)ctx->names,
 		.skip_zero = skip_zero_threads(ctx->o),
+		.clock_means = ctx->clock_means,
 	};
 
 	stat_accum_reset(&ctx->accum);
@@ -1134,6 +1136,11 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 				    lupe_evlist_aggr_nr(ctx->evlist, ctx->o->aggr)))
 			return -ENOMEM;
 		ctx->print.unit_width = stat_unit_width(ctx->evlist);
+		if (o->interval) {
+			ctx->clock_means = calloc(ctx->accum.naggr + 1, sizeof(*ctx->clock_means));
+			if (!ctx->clock_means)
+				return -ENOMEM;
+		}
 	}
 	err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr, NULL);
 	if (err)
@@ -1178,6 +1185,7 @@ static int stat_report(int argc, char **argv)
 	stat_snapshot_free(&ctx.now);
 	stat_snapshot_free(&ctx.prev);
 	lupe_stat_reader_close(rd); /* the evlist is the reader's */
+	free(ctx.clock_means);
 	return err ? 1 : 0;
 }
 

@@ -128,6 +128,10 @@ static void build_shadow(const struct stat_display *d, int aggr, struct stat_sha
 		stat_shadow_update(sh, stat_kind_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel)),
 				   lupe_stats_mean(&a->val[i]));
 	}
+	if (d->clock_means && sh->have[STAT_K_CLOCK]) {
+		lupe_stats_update(&d->clock_means[aggr], sh->val[STAT_K_CLOCK]);
+		sh->val[STAT_K_CLOCK] = lupe_stats_mean(&d->clock_means[aggr]);
+	}
 }
 
 static const struct stat_accum *sort_accum;

@@ -55,6 +55,12 @@ struct stat_display {
 	const int *merge_into;     /* an event merged into another prints no line; NULL: none */
 	const char *const *names;  /* a name to print instead of the event's, or NULL; NULL: none */
 	int skip_zero;             /* --per-thread -a: no line for a thread that counted 0 */
+	/*
+	 * stat report -I: the clock the rates divide by is the mean over the
+	 * intervals so far, per aggregate, as perf stat report's never reset
+	 * shadow stats make it; NULL: this interval's own clock.
+	 */
+	struct lupe_stats *clock_means;
 };
 
 /* Print every counter line of one report. */
