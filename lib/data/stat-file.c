@@ -65,6 +65,15 @@ static uint64_t slot_id(const struct lupe_evlist *evlist, int idx, int slot)
 	return 1 + (uint64_t)idx * evlist->ncpus * evlist->nthreads + slot;
 }
 
+/* The id EVENT_UPDATE names an event by: its first open slot's; 0 when none is open. */
+static uint64_t first_id(const struct lupe_evlist *evlist, const struct lupe_evsel *evsel)
+{
+	for (int s = 0; evsel->fds && s < evlist->ncpus * evlist->nthreads; s++)
+		if (evsel->fds[s] >= 0)
+			return slot_id(evlist, evsel->idx, s);
+	return 0;
+}
+
 static int write_rec(struct lupe_stat_writer *w, struct fbuf *b, uint32_t type)
 {
 	struct perf_event_header *h = (struct perf_event_header *)b->data;
@@ -158,11 +167,12 @@ struct lupe_stat_writer *lupe_stat_writer_new(const char *path, struct lupe_evli
 		struct fbuf b;
 		const char *name = evlist->evsels[i]->name ? evlist->evsels[i]->name : "";
 
-		if (evlist->evsels[i]->tool)
+		/* one without a count has no id: perf would rename its first event */
+		if (evlist->evsels[i]->tool || !first_id(evlist, evlist->evsels[i]))
 			continue;
 		begin(&b);
 		lupe_fbuf_u64(&b, UPDATE_NAME);
-		lupe_fbuf_u64(&b, slot_id(evlist, i, 0));
+		lupe_fbuf_u64(&b, first_id(evlist, evlist->evsels[i]));
 		lupe_fbuf_add(&b, name, strlen(name) + 1);
 		write_rec(w, &b, PERF_RECORD_EVENT_UPDATE);
 	}
@@ -175,17 +185,19 @@ int lupe_stat_writer_event(struct lupe_stat_writer *w, int idx, const char *unit
 
 	if (idx < 0 || idx >= w->evlist->nr || w->evlist->evsels[idx]->tool)
 		return -EINVAL;
+	if (!first_id(w->evlist, w->evlist->evsels[idx]))
+		return 0; /* no id to name it by (perf's reader would take its first event) */
 	if (unit && *unit) {
 		begin(&b);
 		lupe_fbuf_u64(&b, UPDATE_UNIT);
-		lupe_fbuf_u64(&b, slot_id(w->evlist, idx, 0));
+		lupe_fbuf_u64(&b, first_id(w->evlist, w->evlist->evsels[idx]));
 		lupe_fbuf_add(&b, unit, strlen(unit) + 1);
 		write_rec(w, &b, PERF_RECORD_EVENT_UPDATE);
 	}
 	if (scale != 1.0) {
 		begin(&b);
 		lupe_fbuf_u64(&b, UPDATE_SCALE);
-		lupe_fbuf_u64(&b, slot_id(w->evlist, idx, 0));
+		lupe_fbuf_u64(&b, first_id(w->evlist, w->evlist->evsels[idx]));
 		lupe_fbuf_add(&b, &scale, sizeof(scale));
 		write_rec(w, &b, PERF_RECORD_EVENT_UPDATE);
 	}
