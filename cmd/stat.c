@@ -344,8 +344,8 @@ static int parse_events(struct stat_ctx *ctx)
 
 		if (ctx->events.events[i].tool)
 			continue;
-		if (o->all_user)
-			attr->exclude_kernel = attr->exclude_hv = 1;
+		if (o->all_user) /* perf leaves exclude_hv as the spec had it */
+			attr->exclude_kernel = 1;
 		if (o->all_kernel)
 			attr->exclude_user = 1;
 	}
@@ -1021,6 +1021,9 @@ static int check_func_opts(const struct stat_opts *o)
 		return error("--func counts one run: drop -r and -I");
 	if (o->pid && strpbrk(o->pid, ",-"))
 		return error("--func attaches to one process: give one -p PID");
+	if (o->aggr >= LUPE_AGGR_CORE || o->null_run || o->timeout || o->metric_only || o->summary ||
+	    o->no_merge || o->record)
+		return error("--func prints its own table: drop --per-core/socket/die/node, -n, --timeout, --metric-only, --summary, --no-merge and stat record");
 	return 0;
 }
 
