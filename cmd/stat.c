@@ -893,7 +893,15 @@ static void no_op(int sig)
 static int stat_run(struct stat_opts *o)
 {
 	struct stat_ctx ctx = { .o = o };
+	struct rlimit nofile;
 	int ret, runs = 0;
+
+	/* a counter per event and thread of the system (--per-thread -a): perf lifts the fd limit too */
+	if (skip_zero_threads(o) && !getrlimit(RLIMIT_NOFILE, &nofile) &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 
 	ret = parse_events(&ctx);
 	if (ret)
@@ -1195,16 +1203,27 @@ static int stat_report(int argc, char **argv)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .repeat = 1, .big_num = 1, .aggr = LUPE_AGGR_GLOBAL };
+	char **rec_argv = NULL;
 	int idx, ret = EXIT_USAGE;
 
 	o.cmd_argc = argc;
 	o.cmd_argv = argv;
-	if (argc > 1 && !strcmp(argv[1], "report"))
+	/* "stat record ARGS", "stat report ARGS": parsed as "stat ARGS", so that
+	 * usage says "lupe stat" and --help opens lupe-stat, which tells both */
+	if (argc > 1 && !strcmp(argv[1], "report")) {
+		argv[1] = argv[0];
 		return stat_report(argc - 1, argv + 1);
+	}
 	if (argc > 1 && !strcmp(argv[1], "record")) {
 		o.record = 1;
+		/* a copy: the file's CMDLINE keeps the words as given */
+		rec_argv = calloc(argc, sizeof(*rec_argv));
+		if (!rec_argv)
+			return error("out of memory"), 1;
+		rec_argv[0] = argv[0];
+		memcpy(rec_argv + 1, argv + 2, (argc - 2) * sizeof(*argv));
 		argc--;
-		argv++;
+		argv = rec_argv;
 	}
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		goto out;
@@ -1225,5 +1244,6 @@ out:
 	free(o.events);
 	free(o.funcs);
 	free(o.filters);
+	free(rec_argv);
 	return ret;
 }
