@@ -1180,8 +1180,11 @@ static int stat_report(int argc, char **argv)
 	if (cmd_parse_options(&report_argp, argc, argv, 0, &idx, &r))
 		return EXIT_USAGE;
 	rd = lupe_stat_reader_open(r.input);
-	if (!rd)
-		return error("cannot read '%s': %s", r.input, lupe_last_error()), 1;
+	if (!rd) {
+		err = -errno;
+		return error("cannot read '%s': %s", r.input,
+			     *lupe_last_error() ? lupe_last_error() : lupe_strerror(err)), 1;
+	}
 	setlocale(LC_NUMERIC, "");
 	ctx.print = (struct stat_print){ .out = stderr, .format = STAT_STD, .sep = " ", .run_count = 1,
 					 .big_num = 1, .unit_width = 4 };
@@ -1192,6 +1195,9 @@ static int stat_report(int argc, char **argv)
 	err = lupe_stat_reader_read(rd, report_round, &ctx);
 	if (err < 0)
 		error("cannot read the counts of '%s': %s", r.input, lupe_last_error());
+	else if (!ctx.evlist)
+		err = error("'%s' holds no counts: write one with 'lupe stat record' (or perf stat record)",
+			    r.input);
 	stat_accum_free(&ctx.accum);
 	stat_snapshot_free(&ctx.now);
 	stat_snapshot_free(&ctx.prev);

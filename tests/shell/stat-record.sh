@@ -62,3 +62,9 @@ ok "pipe mode, both ways"
 "$LUPE" stat record -r 2 -o r.data true > /dev/null 2> err.out
 [ $? = 129 ] || fail "lupe took -r with stat record: $(cat err.out)"
 ok "-r refused with stat record, as perf refuses it"
+
+# a perf.data of samples holds no counts: said, not an empty report
+"$LUPE" record -q -o samples.data -e task-clock true 2> /dev/null || fail "lupe record"
+"$LUPE" stat report -i samples.data > /dev/null 2> err.out && fail "stat report of samples succeeded"
+grep -q "holds no counts" err.out || fail "stat report of samples: $(cat err.out)"
+ok "a file of samples is refused with a sentence"
