@@ -1147,6 +1147,13 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 				    lupe_evlist_aggr_nr(ctx->evlist, ctx->o->aggr)))
 			return -ENOMEM;
 		ctx->print.unit_width = stat_unit_width(ctx->evlist);
+		if (o->aggr == LUPE_AGGR_THREAD) {
+			int n = lupe_thread_map_nr(lupe_evlist_threads(ctx->evlist));
+
+			ctx->comms = calloc(n + 1, sizeof(*ctx->comms));
+			for (int t = 0; ctx->comms && t < n; t++)
+				ctx->comms[t] = strdup(lupe_stat_reader_comm(ctx->rd, t));
+		}
 		if (o->interval) {
 			ctx->clock_means = calloc(ctx->accum.naggr + 1, sizeof(*ctx->clock_means));
 			if (!ctx->clock_means)
@@ -1201,6 +1208,9 @@ static int stat_report(int argc, char **argv)
 	stat_accum_free(&ctx.accum);
 	stat_snapshot_free(&ctx.now);
 	stat_snapshot_free(&ctx.prev);
+	for (int i = 0; ctx.comms && ctx.evlist && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
+		free(ctx.comms[i]);
+	free(ctx.comms);
 	lupe_stat_reader_close(rd); /* the evlist is the reader's */
 	free(ctx.clock_means);
 	return err ? 1 : 0;

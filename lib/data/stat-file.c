@@ -101,6 +101,8 @@ static void begin(struct fbuf *b)
 	lupe_fbuf_zero(b, sizeof(struct perf_event_header));
 }
 
+static void write_maps(struct lupe_stat_writer *w);
+
 struct lupe_stat_writer *lupe_stat_writer_new(const char *path, struct lupe_evlist *evlist,
 					      const struct lupe_stat_writer_opts *user_opts)
 {
@@ -176,6 +178,8 @@ struct lupe_stat_writer *lupe_stat_writer_new(const char *path, struct lupe_evli
 		lupe_fbuf_add(&b, name, strlen(name) + 1);
 		write_rec(w, &b, PERF_RECORD_EVENT_UPDATE);
 	}
+	/* now, while the threads live: their comms go into THREAD_MAP */
+	write_maps(w);
 	return w;
 }
 

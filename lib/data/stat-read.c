@@ -20,6 +20,7 @@ struct lupe_stat_reader {
 	struct lupe_evlist *evlist;  /* the file's; NULL until both maps came */
 	struct lupe_cpu_map *cpus;
 	struct lupe_thread_map *threads;
+	char (*comms)[17];           /* THREAD_MAP's, NUL-terminated */
 	enum lupe_aggr aggr;
 	uint64_t interval;
 	char *cmdline;
@@ -69,8 +70,14 @@ void lupe_stat_reader_close(struct lupe_stat_reader *r)
 	lupe_perf_file_close(r->f);
 	lupe_cpu_map_put(r->cpus);
 	lupe_thread_map_put(r->threads);
+	free(r->comms);
 	free(r->cmdline);
 	free(r);
+}
+
+const char *lupe_stat_reader_comm(const struct lupe_stat_reader *r, int idx)
+{
+	return r->comms && idx >= 0 && idx < lupe_thread_map_nr(r->threads) ? r->comms[idx] : "";
 }
 
 struct lupe_evlist *lupe_stat_reader_evlist(struct lupe_stat_reader *r)
@@ -111,13 +118,18 @@ static int thread_map(struct lupe_stat_reader *r, const struct perf_event_header
 	if (!nr || nr > (room - 8) / 24)
 		return bad("THREAD_MAP");
 	pids = calloc(nr, sizeof(*pids));
-	if (!pids)
+	free(r->comms);
+	r->comms = calloc(nr, sizeof(*r->comms));
+	if (!pids || !r->comms) {
+		free(pids);
 		return -ENOMEM;
+	}
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t pid;
 
 		memcpy(&pid, p + 8 + i * 24, 8);
 		pids[i] = (pid_t)(int64_t)pid;
+		memcpy(r->comms[i], p + 16 + i * 24, 16);
 	}
 	lupe_thread_map_put(r->threads);
 	r->threads = lupe_thread_map_new_list(pids, nr);

@@ -30,6 +30,12 @@ same_report la.data --per-socket
 	fail "lupe stat record -I"
 same_report li.data
 [ "$(grep -c ' task-clock' lupe.out)" = 2 ] || fail "want 2 intervals: $(cat lupe.out)"
+# --per-thread -p: the threads' commands travel in THREAD_MAP
+sleep 1 &
+sp=$!
+"$LUPE" stat record --per-thread -p $sp -o lt.data -e task-clock,page-faults 2> /dev/null || fail "lupe stat record --per-thread"
+same_report lt.data
+grep -Eq '^ +[a-z]+-'$sp' ' lupe.out || fail "no comm-pid in the per-thread report: $(cat lupe.out)"
 ok "lupe's files: perf stat report reads them as lupe stat report does"
 
 # perf's files, read by lupe
@@ -38,6 +44,10 @@ same_report p.data
 "$PERF" stat record -a -o pa.data -e $ev sleep 0.1 2> /dev/null || fail "perf stat record -a"
 same_report pa.data -A
 same_report pa.data --per-die
+sleep 1 &
+sp=$!
+"$PERF" stat record --per-thread -p $sp -o pt.data -e task-clock,page-faults 2> /dev/null || fail "perf stat record --per-thread"
+same_report pt.data
 ok "perf's files: lupe stat report prints them as perf stat report does"
 
 # the page-faults recorded are the ones lupe stat printed while counting

@@ -70,6 +70,8 @@ LUPE_API enum lupe_aggr lupe_stat_reader_aggr(const struct lupe_stat_reader *r);
 LUPE_API uint64_t lupe_stat_reader_interval(const struct lupe_stat_reader *r);
 /* The recording's command line, words joined by spaces; NULL in pipe mode. */
 LUPE_API const char *lupe_stat_reader_cmdline(const struct lupe_stat_reader *r);
+/* The command of thread idx of the file's THREAD_MAP ("" when none). */
+LUPE_API const char *lupe_stat_reader_comm(const struct lupe_stat_reader *r, int idx);
 LUPE_API void lupe_stat_reader_close(struct lupe_stat_reader *r);
 
 #endif
