@@ -19,12 +19,14 @@
 #include <lupe/events.h>
 #include <lupe/evlist.h>
 #include <lupe/evsel.h>
+#include <lupe/statfile.h>
 #include <lupe/workload.h>
 #include "builtin.h"
 #include "filter-error.h"
 #include "parse-error.h"
 #include "stat-display.h"
 #include "stat-func.h"
+#include "stat-metric.h"
 
 
 struct stat_opts {
@@ -46,6 +48,16 @@ struct stat_opts {
 	int nr_funcs;
 	int per_call;
 	int detailed; /* -d given this many times */
+	int no_merge;      /* an event on several PMUs prints a line per PMU, named "ev [pmu]" */
+	int null_run;      /* -n: no counters, the elapsed time only */
+	unsigned timeout;  /* --timeout MS: stop the workload (or the count) after it */
+	unsigned interval_count; /* --interval-count N: stop after N intervals of -I */
+	int metric_only;
+	int summary;       /* -I: a report of the whole run at the end too */
+	int all_user, all_kernel;
+	int record;        /* stat record: the counts go to a perf.data (-o, perf.data) too */
+	int cmd_argc;      /* the words after "lupe", for the file's CMDLINE */
+	char **cmd_argv;
 	int argc;
 	char **argv;
 };
@@ -57,6 +69,17 @@ enum {
 	OPT_FUNC,
 	OPT_PER_CALL,
 	OPT_FILTER,
+	OPT_PER_CORE,
+	OPT_PER_SOCKET,
+	OPT_PER_DIE,
+	OPT_PER_NODE,
+	OPT_NO_MERGE,
+	OPT_TIMEOUT,
+	OPT_INTERVAL_COUNT,
+	OPT_METRIC_ONLY,
+	OPT_SUMMARY,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
 };
 
 static const struct argp_option options[] = {
@@ -68,6 +91,18 @@ static const struct argp_option options[] = {
 	{ "cpu", 'C', "CPU", 0, "list of cpus to monitor in system-wide", 0 },
 	{ "no-aggr", 'A', NULL, 0, "disable CPU count aggregation", 0 },
 	{ "per-thread", OPT_PER_THREAD, NULL, 0, "aggregate counts per thread", 0 },
+	{ "per-core", OPT_PER_CORE, NULL, 0, "aggregate counts per physical processor core", 0 },
+	{ "per-socket", OPT_PER_SOCKET, NULL, 0, "aggregate counts per processor socket", 0 },
+	{ "per-die", OPT_PER_DIE, NULL, 0, "aggregate counts per processor die", 0 },
+	{ "per-node", OPT_PER_NODE, NULL, 0, "aggregate counts per numa node", 0 },
+	{ "no-merge", OPT_NO_MERGE, NULL, 0, "do not merge identical named events", 0 },
+	{ "null", 'n', NULL, 0, "null run - dont start any counters", 0 },
+	{ "timeout", OPT_TIMEOUT, "MS", 0, "stop workload and print counts after a timeout period in ms (>= 10ms)", 0 },
+	{ "interval-count", OPT_INTERVAL_COUNT, "N", 0, "print counts for fixed number of times", 0 },
+	{ "metric-only", OPT_METRIC_ONLY, NULL, 0, "only print computed metrics. no raw values", 0 },
+	{ "summary", OPT_SUMMARY, NULL, 0, "print summary for interval mode", 0 },
+	{ "all-user", OPT_ALL_USER, NULL, 0, "configure all used events to run in user space", 0 },
+	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "configure all used events to run in kernel space", 0 },
 	{ "no-inherit", 'i', NULL, 0, "child tasks do not inherit counters", 0 },
 	{ "repeat", 'r', "N", 0, "repeat command and print average + stddev (max: 100, forever: 0)", 0 },
 	{ "interval-print", 'I', "MS", 0, "print counts at regular interval in ms (overhead is possible for values <= 100ms)", 0 },
@@ -175,6 +210,48 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'd':
 		o->detailed++;
 		return 0;
+	case OPT_PER_CORE:
+		o->aggr = LUPE_AGGR_CORE;
+		return 0;
+	case OPT_PER_SOCKET:
+		o->aggr = LUPE_AGGR_SOCKET;
+		return 0;
+	case OPT_PER_DIE:
+		o->aggr = LUPE_AGGR_DIE;
+		return 0;
+	case OPT_PER_NODE:
+		o->aggr = LUPE_AGGR_NODE;
+		return 0;
+	case OPT_NO_MERGE:
+		o->no_merge = 1;
+		return 0;
+	case 'n':
+		o->null_run = 1;
+		return 0;
+	case OPT_TIMEOUT:
+		v = strtol(arg, &end, 10);
+		if (*end || v < 10)
+			argp_error(state, "--timeout wants milliseconds, at least 10, not '%s'", arg);
+		o->timeout = v;
+		return 0;
+	case OPT_INTERVAL_COUNT:
+		v = strtol(arg, &end, 10);
+		if (*end || v < 1)
+			argp_error(state, "--interval-count wants a count of intervals, at least 1, not '%s'", arg);
+		o->interval_count = v;
+		return 0;
+	case OPT_METRIC_ONLY:
+		o->metric_only = 1;
+		return 0;
+	case OPT_SUMMARY:
+		o->summary = 1;
+		return 0;
+	case OPT_ALL_USER:
+		o->all_user = 1;
+		return 0;
+	case OPT_ALL_KERNEL:
+		o->all_kernel = 1;
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -210,7 +287,18 @@ struct stat_ctx {
 	struct stat_accum accum;
 	struct stat_snapshot now, prev;
 	char **comms;
+	int *merge_into;   /* merge_aliases() */
+	char **names;
 	char what[512];
+	int timed_out;     /* --timeout ended the count */
+	int intervals_done; /* --interval-count intervals printed */
+	unsigned intervals_printed; /* --metric-only -I: the header's rhythm */
+	uint64_t wall_ns;  /* -I: the whole count took, for --summary */
+	struct lupe_stat_writer *writer; /* stat record */
+	struct lupe_stat_reader *rd;     /* stat report */
+	int report_aggr;                 /* stat report -A, --per-*: the mode; -1: the file's */
+	struct lupe_stats *clock_means;  /* stat report -I: see struct stat_display */
+	int write_err;
 	sigset_t sigs;
 	int interrupted;
 	int exit_code;
@@ -231,7 +319,7 @@ static int parse_events(struct stat_ctx *ctx)
 {
 	struct stat_opts *o = ctx->o;
 	const char *dflt = has_cpu_target(o) ? DEFAULT_EVENTS_CPU : DEFAULT_EVENTS_TASK;
-	int n = o->nr_events ? o->nr_events : 1;
+	int n = o->nr_events ? o->nr_events : !o->null_run; /* -n alone counts nothing */
 
 	for (int i = 0; i < n; i++) {
 		size_t from = ctx->events.nr;
@@ -249,6 +337,65 @@ static int parse_events(struct stat_ctx *ctx)
 
 		if (err)
 			return 1;
+	}
+	/* --all-user, --all-kernel: every event, the names unchanged (perf's) */
+	for (size_t i = 0; i < ctx->events.nr; i++) {
+		struct perf_event_attr *attr = &ctx->events.events[i].attr;
+
+		if (ctx->events.events[i].tool)
+			continue;
+		if (o->all_user) /* perf leaves exclude_hv as the spec had it */
+			attr->exclude_kernel = 1;
+		if (o->all_kernel)
+			attr->exclude_user = 1;
+	}
+	return 0;
+}
+
+/* An event perf names after its PMU: one a sysfs PMU counts ("tsc" of msr, "uncore_imc/x/"). */
+static int pmu_event(const struct lupe_event *ev)
+{
+	return ev->pmu_name && (ev->attr.type >= PERF_TYPE_MAX || strchr(ev->name, '/'));
+}
+
+/*
+ * perf's aliases: one spec the parser added on several PMUs (uncore_imc_0,
+ * uncore_imc_1...) prints as one line, their counts summed, unless
+ * --no-merge; then each line says its PMU: "tsc [msr]", "uncore_imc_0/x/".
+ */
+static int merge_aliases(struct stat_ctx *ctx)
+{
+	struct lupe_event_list *l = &ctx->events;
+
+	ctx->merge_into = calloc(l->nr + 1, sizeof(*ctx->merge_into));
+	ctx->names = calloc(l->nr + 1, sizeof(*ctx->names));
+	if (!ctx->merge_into || !ctx->names)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct lupe_event *ev = &l->events[i], *first;
+		const char *slash;
+
+		ctx->merge_into[i] = i;
+		if (!pmu_event(ev))
+			continue;
+		if (ctx->o->no_merge) {
+			if (!strncmp(ev->name, ev->pmu_name, strlen(ev->pmu_name)))
+				continue;
+			slash = strchr(ev->name, '/');
+			if (slash ? asprintf(&ctx->names[i], "%s%s", ev->pmu_name, slash) < 0 :
+				    asprintf(&ctx->names[i], "%s [%s]", ev->name, ev->pmu_name) < 0) {
+				ctx->names[i] = NULL;
+				return -ENOMEM;
+			}
+			continue;
+		}
+		/* the run of aliases right before it, as perf collects them */
+		if (!i)
+			continue;
+		first = &l->events[ctx->merge_into[i - 1]];
+		if (pmu_event(&l->events[i - 1]) && pmu_event(first) && !strcmp(first->name, ev->name) &&
+		    strcmp(l->events[i - 1].pmu_name, ev->pmu_name))
+			ctx->merge_into[i] = ctx->merge_into[i - 1];
 	}
 	return 0;
 }
@@ -290,7 +437,12 @@ static int make_maps(struct stat_ctx *ctx)
 	} else {
 		ctx->cpus = lupe_cpu_map_any();
 	}
-	if (o->pid || o->tid) {
+	if (o->aggr == LUPE_AGGR_THREAD && o->system_wide && !has_task_target(o)) {
+		/* --per-thread -a: every thread of the system, each on any CPU */
+		lupe_cpu_map_put(ctx->cpus);
+		ctx->cpus = lupe_cpu_map_any();
+		ctx->threads = lupe_thread_map_new_all();
+	} else if (o->pid || o->tid) {
 		const char *list = o->pid ? o->pid : o->tid;
 
 		ctx->threads = o->pid ? lupe_thread_map_new_pids(list) : lupe_thread_map_new_tids(list);
@@ -362,36 +514,71 @@ static int take(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
 	lupe_evlist_set_tool_times(ctx->evlist, now_ns() - t0, user, sys);
 	err = lupe_evlist_read(ctx->evlist);
 	if (!err)
-		err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr);
+		err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr, ctx->merge_into);
 	if (err)
 		error("cannot read the counters: %s", lupe_strerror(err));
 	return err;
 }
 
-static void print_interval(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
+/* stat record: the counts just read, and the round they end */
+static void record_counts(struct stat_ctx *ctx, int final, uint64_t t)
 {
-	uint64_t t = now_ns() - t0;
+	if (!ctx->writer || ctx->write_err)
+		return;
+	ctx->write_err = lupe_stat_writer_counts(ctx->writer);
+	if (!ctx->write_err)
+		ctx->write_err = lupe_stat_writer_round(ctx->writer, final, t);
+	if (ctx->write_err)
+		error("cannot write the counts to '%s': %s", ctx->o->output, lupe_strerror(ctx->write_err));
+}
+
+/* --per-thread -a: perf leaves out the many threads that counted nothing */
+static int skip_zero_threads(const struct stat_opts *o)
+{
+	return o->aggr == LUPE_AGGR_THREAD && o->system_wide && !has_task_target(o);
+}
+
+/* Print the interval ending t ns after the start, from ctx->now and ctx->prev. */
+static void print_interval_at(struct stat_ctx *ctx, uint64_t t)
+{
 	struct timespec ts = { t / 1000000000ULL, t % 1000000000ULL };
 	struct stat_snapshot tmp;
 	char prefix[64];
 	struct stat_display d = {
 		.print = &ctx->print, .evlist = ctx->evlist, .mode = ctx->o->aggr,
 		.accum = &ctx->accum, .prefix = prefix,
-		.walltime_ns = ctx->o->interval * 1e6, /* perf divides by the nominal interval */
+		/* perf divides by the nominal interval; its stat report knows no wall time there */
+		.walltime_ns = ctx->rd ? 0 : ctx->o->interval * 1e6,
 		.comms = (const char *const *)ctx->comms,
+		.merge_into = ctx->merge_into, .names = (const char *const *)ctx->names,
+		.skip_zero = skip_zero_threads(ctx->o),
+		.clock_means = ctx->clock_means,
 	};
 
-	if (take(ctx, t0, ru0))
-		return;
 	stat_accum_reset(&ctx->accum);
 	stat_accum_add(&ctx->accum, &ctx->now, ctx->prev.c ? &ctx->prev : NULL, d.walltime_ns);
 	stat_interval_prefix(&ctx->print, &ts, prefix, sizeof(prefix));
-	stat_print_interval_header(&ctx->print);
-	stat_display_counters(&d);
+	if (ctx->o->metric_only) {
+		/* the units again every 25 intervals, as perf repeats its header */
+		stat_display_metric_only(&d, ctx->intervals_printed++ % 25 == 0);
+	} else {
+		stat_print_interval_header(&ctx->print);
+		stat_display_counters(&d);
+	}
 	fflush(ctx->print.out);
 	tmp = ctx->prev;
 	ctx->prev = ctx->now;
 	ctx->now = tmp;
+}
+
+static void print_interval(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
+{
+	uint64_t t = now_ns() - t0;
+
+	if (take(ctx, t0, ru0))
+		return;
+	record_counts(ctx, 0, t);
+	print_interval_at(ctx, t);
 }
 
 /* Wait for the end of counting, printing intervals on the way. */
@@ -400,19 +587,23 @@ static void wait_loop(struct stat_ctx *ctx, struct lupe_workload *w, uint64_t t0
 {
 	struct stat_opts *o = ctx->o;
 	uint64_t next = t0 + (uint64_t)o->interval * 1000000ULL;
+	uint64_t deadline = o->timeout ? t0 + (uint64_t)o->timeout * 1000000ULL : UINT64_MAX;
+	unsigned intervals = 0;
 
 	for (;;) {
 		struct timespec ts, *timeout = NULL;
 		uint64_t now = now_ns(), wait;
 		int sig;
 
-		if (o->interval) {
+		if (o->interval && !ctx->intervals_done) {
 			wait = next > now ? next - now : 0;
 		} else if (!w && ctx->threads && has_task_target(o)) {
 			wait = 250000000ULL; /* notice when the -p/-t threads are gone */
 		} else {
 			wait = UINT64_MAX;
 		}
+		if (deadline != UINT64_MAX && wait > (deadline > now ? deadline - now : 0))
+			wait = deadline > now ? deadline - now : 0;
 		if (wait != UINT64_MAX) {
 			ts.tv_sec = wait / 1000000000ULL;
 			ts.tv_nsec = wait % 1000000000ULL;
@@ -430,9 +621,24 @@ static void wait_loop(struct stat_ctx *ctx, struct lupe_workload *w, uint64_t t0
 			if (sig != SIGINT)
 				kill(w->pid, sig);
 		} else if (sig < 0 && errno == EAGAIN) {
-			if (o->interval && now_ns() >= next) {
+			if (o->interval && !ctx->intervals_done && now_ns() >= next) {
 				print_interval(ctx, t0, ru0);
 				next += (uint64_t)o->interval * 1000000ULL;
+				/* --interval-count: the count stops; a workload runs on to its end, as in perf */
+				if (o->interval_count && ++intervals >= o->interval_count) {
+					ctx->intervals_done = 1;
+					lupe_evlist_disable(ctx->evlist);
+					if (!w)
+						return;
+				}
+			}
+			/* --timeout: the count ends; perf stops the workload with SIGTERM */
+			if (now_ns() >= deadline) {
+				ctx->timed_out = 1;
+				if (!w)
+					return;
+				kill(w->pid, SIGTERM);
+				deadline = UINT64_MAX;
 			}
 			if (!w && has_task_target(o) && !alive(ctx->threads))
 				return;
@@ -467,6 +673,30 @@ static void drain_signals(struct stat_ctx *ctx)
 	while ((sig = sigtimedwait(&ctx->sigs, NULL, &zero)) > 0)
 		if (sig != SIGCHLD)
 			ctx->interrupted = 1;
+}
+
+/* stat record: the file starts once the counters are open (their maps are the file's) */
+static int start_writer(struct stat_ctx *ctx, const struct lupe_evlist_opts *eo)
+{
+	struct stat_opts *o = ctx->o;
+	struct lupe_stat_writer_opts wo = {
+		.sz = sizeof(wo), .aggr = o->aggr, .interval_ms = o->interval,
+		.inherit = eo->inherit, .enable_on_exec = eo->enable_on_exec,
+		.version = "lupe " LUPE_VERSION, .argc = o->cmd_argc, .argv = o->cmd_argv,
+	};
+
+	ctx->writer = lupe_stat_writer_new(o->output, ctx->evlist, &wo);
+	if (!ctx->writer)
+		return error("cannot write the counts to '%s': %s", o->output, lupe_strerror(-errno));
+	for (int e = 0; e < lupe_evlist_nr(ctx->evlist); e++) {
+		struct lupe_evsel *evsel = lupe_evlist_evsel(ctx->evlist, e);
+		double scale;
+		const char *unit = stat_unit_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel), &scale);
+
+		if (!lupe_evsel_tool(evsel))
+			lupe_stat_writer_event(ctx->writer, e, unit, scale);
+	}
+	return 0;
 }
 
 static int run_once(struct stat_ctx *ctx)
@@ -508,6 +738,18 @@ static int run_once(struct stat_ctx *ctx)
 		ret = 1;
 		goto out;
 	}
+	/* the aggregates are known once the maps are: one per CPU, thread, core... */
+	if (!ctx->accum.val &&
+	    stat_accum_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
+			    lupe_evlist_aggr_nr(ctx->evlist, o->aggr))) {
+		error("out of memory");
+		ret = 1;
+		goto out;
+	}
+	if (o->record && !ctx->writer && start_writer(ctx, &opts)) {
+		ret = 1;
+		goto out;
+	}
 	if (!wl || !opts.enable_on_exec)
 		read_comms(ctx, threads);
 	getrusage(RUSAGE_CHILDREN, &ru0);
@@ -527,9 +769,14 @@ static int run_once(struct stat_ctx *ctx)
 	wait_loop(ctx, wl, t0, &ru0);
 	lupe_evlist_disable(ctx->evlist);
 	if (o->interval) {
-		print_interval(ctx, t0, &ru0);
+		if (!ctx->intervals_done)
+			print_interval(ctx, t0, &ru0);
+		ctx->wall_ns = now_ns() - t0;
 	} else if (!take(ctx, t0, &ru0)) {
-		stat_accum_add(&ctx->accum, &ctx->now, NULL, now_ns() - t0);
+		uint64_t wall = now_ns() - t0;
+
+		record_counts(ctx, 1, wall);
+		stat_accum_add(&ctx->accum, &ctx->now, NULL, wall);
 	} else {
 		ret = 1;
 	}
@@ -538,6 +785,11 @@ static int run_once(struct stat_ctx *ctx)
 
 		lupe_workload_wait(wl);
 		ctx->exit_code = lupe_workload_exit_code(wl);
+		/* perf says how the workload it stopped ended, and that is no failure */
+		if (ctx->timed_out && ctx->exit_code > 128) {
+			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(ctx->exit_code - 128));
+			ctx->exit_code = 0;
+		}
 		getrusage(RUSAGE_CHILDREN, &ru);
 		timersub(&ru.ru_utime, &ru0.ru_utime, &ctx->ru.ru_utime);
 		timersub(&ru.ru_stime, &ru0.ru_stime, &ctx->ru.ru_stime);
@@ -553,14 +805,17 @@ out:
 	return ret;
 }
 
-static void print_report(struct stat_ctx *ctx)
+/* The report of the whole count; prefix: --summary's CSV column, or NULL. */
+static void print_report(struct stat_ctx *ctx, const char *prefix)
 {
 	struct stat_opts *o = ctx->o;
 	double wall = lupe_stats_mean(&ctx->accum.wall);
 	struct stat_display d = {
 		.print = &ctx->print, .evlist = ctx->evlist, .mode = o->aggr,
-		.accum = &ctx->accum, .walltime_ns = wall,
+		.accum = &ctx->accum, .walltime_ns = wall, .prefix = prefix,
 		.comms = (const char *const *)ctx->comms,
+		.merge_into = ctx->merge_into, .names = (const char *const *)ctx->names,
+		.skip_zero = skip_zero_threads(o),
 	};
 	struct stat_footer f = {
 		.elapsed = wall / 1e9,
@@ -570,25 +825,35 @@ static void print_report(struct stat_ctx *ctx)
 			  ctx->print.run_count == 1,
 		.user = ctx->ru.ru_utime.tv_sec + ctx->ru.ru_utime.tv_usec / 1e6,
 		.sys = ctx->ru.ru_stime.tv_sec + ctx->ru.ru_stime.tv_usec / 1e6,
+		.null_run = o->null_run,
 	};
 
 	stat_print_header(&ctx->print, ctx->what);
-	stat_display_counters(&d);
+	if (o->metric_only)
+		stat_display_metric_only(&d, 1);
+	else
+		stat_display_counters(&d);
 	stat_print_footer(&ctx->print, &f);
 }
 
-/* Lines per event: one, one per CPU, one per thread (a workload is one). */
-static int naggr(const struct stat_ctx *ctx)
+/*
+ * -I --summary: after the intervals, the report of the whole count, as
+ * perf prints it: the usual one, or in CSV each line after a "summary" column.
+ */
+static void print_summary(struct stat_ctx *ctx)
 {
-	switch (ctx->o->aggr) {
-	case LUPE_AGGR_CPU:
-		return lupe_cpu_map_nr(ctx->cpus);
-	case LUPE_AGGR_THREAD:
-		return ctx->threads ? lupe_thread_map_nr(ctx->threads) : 1;
-	case LUPE_AGGR_GLOBAL:
-		break;
-	}
-	return 1;
+	char prefix[64] = "";
+	/* print_interval() left the last read in prev */
+	const struct stat_snapshot *last = ctx->prev.c ? &ctx->prev : &ctx->now;
+
+	if (!last->c)
+		return;
+	stat_accum_reset(&ctx->accum);
+	stat_accum_add(&ctx->accum, last, NULL, ctx->wall_ns);
+	ctx->print.interval = 0;
+	if (ctx->print.format == STAT_CSV)
+		snprintf(prefix, sizeof(prefix), "%16s%s", "summary", ctx->print.sep);
+	print_report(ctx, prefix[0] ? prefix : NULL);
 }
 
 static FILE *open_output(struct stat_opts *o)
@@ -607,6 +872,20 @@ static FILE *open_output(struct stat_opts *o)
 	return out;
 }
 
+static enum stat_aggr print_aggr_of(enum lupe_aggr mode)
+{
+	switch (mode) {
+	case LUPE_AGGR_CPU: return STAT_AGGR_CPU;
+	case LUPE_AGGR_THREAD: return STAT_AGGR_THREAD;
+	case LUPE_AGGR_CORE: return STAT_AGGR_CORE;
+	case LUPE_AGGR_SOCKET: return STAT_AGGR_SOCKET;
+	case LUPE_AGGR_DIE: return STAT_AGGR_DIE;
+	case LUPE_AGGR_NODE: return STAT_AGGR_NODE;
+	case LUPE_AGGR_GLOBAL: break;
+	}
+	return STAT_AGGR_GLOBAL;
+}
+
 static void no_op(int sig)
 {
 }
@@ -614,7 +893,15 @@ static void no_op(int sig)
 static int stat_run(struct stat_opts *o)
 {
 	struct stat_ctx ctx = { .o = o };
+	struct rlimit nofile;
 	int ret, runs = 0;
+
+	/* a counter per event and thread of the system (--per-thread -a): perf lifts the fd limit too */
+	if (skip_zero_threads(o) && !getrlimit(RLIMIT_NOFILE, &nofile) &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 
 	ret = parse_events(&ctx);
 	if (ret)
@@ -628,21 +915,21 @@ static int stat_run(struct stat_opts *o)
 	if (make_maps(&ctx))
 		goto out;
 	describe_target(&ctx);
-	if (stat_accum_init(&ctx.accum, lupe_evlist_nr(ctx.evlist), naggr(&ctx))) {
+	if (merge_aliases(&ctx)) {
 		error("out of memory");
 		goto out;
 	}
 	ctx.print = (struct stat_print){
 		.format = o->json ? STAT_JSON : o->sep ? STAT_CSV : STAT_STD,
 		.sep = o->sep ? o->sep : " ",
-		.aggr = o->aggr == LUPE_AGGR_CPU ? STAT_AGGR_CPU :
-			o->aggr == LUPE_AGGR_THREAD ? STAT_AGGR_THREAD : STAT_AGGR_GLOBAL,
+		.aggr = print_aggr_of(o->aggr),
 		.interval = o->interval,
 		.run_count = o->repeat ? o->repeat : 1,
 		.big_num = o->big_num,
 		.unit_width = stat_unit_width(ctx.evlist),
 	};
-	ctx.print.out = open_output(o);
+	/* stat record: -o names the data file; the report goes to stderr as ever */
+	ctx.print.out = o->record ? stderr : open_output(o);
 	if (!ctx.print.out)
 		goto out;
 	sigemptyset(&ctx.sigs);
@@ -670,10 +957,20 @@ static int stat_run(struct stat_opts *o)
 		goto out;
 	if (!o->interval) {
 		ctx.print.run_count = runs;
-		print_report(&ctx);
+		print_report(&ctx, NULL);
+	} else if (o->summary) {
+		print_summary(&ctx);
 	}
 	ret = ret ? ret : ctx.exit_code;
 out:
+	if (ctx.writer) {
+		int err = lupe_stat_writer_close(ctx.writer);
+
+		if (err && !ctx.write_err && !ret)
+			ret = (error("cannot write the counts to '%s': %s", o->output, lupe_strerror(err)), 1);
+		if (ctx.write_err && !ret)
+			ret = 1;
+	}
 	if (ctx.print.out && ctx.print.out != stderr) {
 		if (fclose(ctx.print.out) && !ret)
 			ret = (error("cannot write '%s': %s", o->output, strerror(errno)), 1);
@@ -686,6 +983,10 @@ out:
 	for (int i = 0; ctx.comms && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
 		free(ctx.comms[i]);
 	free(ctx.comms);
+	for (size_t i = 0; ctx.names && i < ctx.events.nr; i++)
+		free(ctx.names[i]);
+	free(ctx.names);
+	free(ctx.merge_into);
 	lupe_evlist_delete(ctx.evlist);
 	lupe_event_list_clear(&ctx.events);
 	lupe_cpu_map_put(ctx.cpus);
@@ -728,7 +1029,21 @@ static int check_func_opts(const struct stat_opts *o)
 		return error("--func counts one run: drop -r and -I");
 	if (o->pid && strpbrk(o->pid, ",-"))
 		return error("--func attaches to one process: give one -p PID");
+	if (o->aggr >= LUPE_AGGR_CORE || o->null_run || o->timeout || o->metric_only || o->summary ||
+	    o->no_merge || o->record)
+		return error("--func prints its own table: drop --per-core/socket/die/node, -n, --timeout, --metric-only, --summary, --no-merge and stat record");
 	return 0;
+}
+
+static const char *aggr_option(enum lupe_aggr mode)
+{
+	switch (mode) {
+	case LUPE_AGGR_CORE: return "--per-core";
+	case LUPE_AGGR_SOCKET: return "--per-socket";
+	case LUPE_AGGR_DIE: return "--per-die";
+	case LUPE_AGGR_NODE: return "--per-node";
+	default: return "-A";
+	}
 }
 
 /* Combinations perf refuses too; a usage error (129) with a sentence. */
@@ -740,27 +1055,201 @@ static int check_opts(const struct stat_opts *o)
 		return error("give a command to run, or a target: -p PID, -t TID, -a or -C CPUS");
 	if (o->sep && o->json)
 		return error("-x and -j cannot be used together (pick one output format)");
-	if (o->aggr == LUPE_AGGR_CPU && !o->system_wide && !o->cpu_list)
-		return error("-A shows each CPU of a system-wide count: use it with -a or -C CPUS");
-	/* NEEDSWORK: perf also takes --per-thread with -a (every thread of the system) */
-	if (o->aggr == LUPE_AGGR_THREAD && !o->pid && !o->tid && !o->nr_funcs)
-		return error("--per-thread shows the threads of -p PID or -t TID: give one of them");
+	if ((o->aggr == LUPE_AGGR_CPU || o->aggr >= LUPE_AGGR_CORE) && !o->system_wide && !o->cpu_list)
+		return error("%s sums the CPUs of a system-wide count: use it with -a or -C CPUS",
+			     aggr_option(o->aggr));
+	if (o->aggr == LUPE_AGGR_THREAD && !o->pid && !o->tid && !o->nr_funcs &&
+	    (!o->system_wide || o->cpu_list))
+		return error("--per-thread shows the threads of -p PID, -t TID or of the whole system (-a, or --per-thread alone), not of a command or of -C");
+	if (o->all_user && o->all_kernel)
+		return error("--all-user and --all-kernel cannot be used together (pick one)");
+	if (o->timeout && o->interval)
+		return error("--timeout cannot be used with -I (perf refuses it too): pick one");
+	if (o->interval_count && !o->interval)
+		return error("--interval-count counts the intervals of -I: give -I MS too");
+	if (o->metric_only && o->repeat != 1)
+		return error("--metric-only cannot be used with -r (perf refuses it too)");
+	if (o->metric_only && o->aggr == LUPE_AGGR_THREAD)
+		return error("--metric-only cannot be used with --per-thread (perf refuses it too)");
 	if (o->repeat != 1 && !o->argc)
 		return error("-r repeats a command: give one after the options");
 	if (o->append && !o->output)
 		return error("--append needs an output file (-o FILE)");
+	if (o->record && o->repeat != 1)
+		return error("-r cannot be used with stat record (perf refuses it too): one run per file");
+	if (o->record && (o->append || o->nr_funcs))
+		return error("stat record writes the counts to -o FILE: drop --append and --func");
 	return 0;
+}
+
+/* lupe stat report: the counts of a stat record file, printed as stat prints them */
+struct report_opts {
+	const char *input;
+	enum lupe_aggr aggr;
+	int aggr_set;
+};
+
+static const struct argp_option report_options[] = {
+	{ "input", 'i', "FILE", 0, "input file name", 0 },
+	{ "no-aggr", 'A', NULL, 0, "disable CPU count aggregation", 0 },
+	{ "per-core", OPT_PER_CORE, NULL, 0, "aggregate counts per physical processor core", 0 },
+	{ "per-die", OPT_PER_DIE, NULL, 0, "aggregate counts per processor die", 0 },
+	{ "per-node", OPT_PER_NODE, NULL, 0, "aggregate counts per numa node", 0 },
+	{ "per-socket", OPT_PER_SOCKET, NULL, 0, "aggregate counts per processor socket", 0 },
+	{ 0 }
+};
+
+static error_t parse_report_opt(int key, char *arg, struct argp_state *state)
+{
+	struct report_opts *r = state->input;
+	static const struct { int key; enum lupe_aggr aggr; } modes[] = {
+		{ 'A', LUPE_AGGR_CPU }, { OPT_PER_CORE, LUPE_AGGR_CORE }, { OPT_PER_DIE, LUPE_AGGR_DIE },
+		{ OPT_PER_NODE, LUPE_AGGR_NODE }, { OPT_PER_SOCKET, LUPE_AGGR_SOCKET },
+	};
+
+	if (key == 'i') {
+		r->input = arg;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++)
+		if (modes[i].key == key) {
+			r->aggr = modes[i].aggr;
+			r->aggr_set = 1;
+			return 0;
+		}
+	if (key == ARGP_KEY_ARG)
+		argp_error(state, "stat report takes no command: the counts come from -i FILE");
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp report_argp = {
+	.options = report_options,
+	.parser = parse_report_opt,
+	.doc = "Print the counts 'lupe stat record' (or 'perf stat record') wrote.",
+};
+
+static int report_round(void *arg, int final, uint64_t time_ns)
+{
+	struct stat_ctx *ctx = arg;
+	int err;
+
+	if (!ctx->evlist) {
+		struct stat_opts *o = ctx->o;
+
+		/* the mode the count was recorded with, unless -A or --per-* says otherwise */
+		ctx->evlist = lupe_stat_reader_evlist(ctx->rd);
+		o->aggr = ctx->report_aggr >= 0 ? (enum lupe_aggr)ctx->report_aggr
+						: lupe_stat_reader_aggr(ctx->rd);
+		o->interval = lupe_stat_reader_interval(ctx->rd);
+		ctx->print.aggr = print_aggr_of(o->aggr);
+		ctx->print.interval = o->interval;
+		if (stat_accum_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
+				    lupe_evlist_aggr_nr(ctx->evlist, ctx->o->aggr)))
+			return -ENOMEM;
+		ctx->print.unit_width = stat_unit_width(ctx->evlist);
+		if (o->aggr == LUPE_AGGR_THREAD) {
+			int n = lupe_thread_map_nr(lupe_evlist_threads(ctx->evlist));
+
+			ctx->comms = calloc(n + 1, sizeof(*ctx->comms));
+			for (int t = 0; ctx->comms && t < n; t++)
+				ctx->comms[t] = strdup(lupe_stat_reader_comm(ctx->rd, t));
+		}
+		if (o->interval) {
+			ctx->clock_means = calloc(ctx->accum.naggr + 1, sizeof(*ctx->clock_means));
+			if (!ctx->clock_means)
+				return -ENOMEM;
+		}
+	}
+	err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr, NULL);
+	if (err)
+		return err;
+	if (ctx->o->interval && !final) {
+		print_interval_at(ctx, time_ns);
+		return 0;
+	}
+	if (final && !ctx->o->interval) {
+		stat_accum_reset(&ctx->accum);
+		stat_accum_add(&ctx->accum, &ctx->now, NULL, time_ns);
+		print_report(ctx, NULL);
+	}
+	return 0;
+}
+
+static int stat_report(int argc, char **argv)
+{
+	struct report_opts r = { .input = "perf.data" };
+	struct stat_opts o = { .repeat = 1, .big_num = 1 };
+	struct stat_ctx ctx = { .o = &o };
+	struct lupe_stat_reader *rd;
+	const char *cmdline;
+	int idx, err;
+
+	if (cmd_parse_options(&report_argp, argc, argv, 0, &idx, &r))
+		return EXIT_USAGE;
+	rd = lupe_stat_reader_open(r.input);
+	if (!rd) {
+		err = -errno;
+		return error("cannot read '%s': %s", r.input,
+			     *lupe_last_error() ? lupe_last_error() : lupe_strerror(err)), 1;
+	}
+	setlocale(LC_NUMERIC, "");
+	ctx.print = (struct stat_print){ .out = stderr, .format = STAT_STD, .sep = " ", .run_count = 1,
+					 .big_num = 1, .unit_width = 4 };
+	cmdline = lupe_stat_reader_cmdline(rd);
+	snprintf(ctx.what, sizeof(ctx.what), "'%s'", cmdline ? cmdline : "pipe");
+	ctx.rd = rd;
+	ctx.report_aggr = r.aggr_set ? (int)r.aggr : -1;
+	err = lupe_stat_reader_read(rd, report_round, &ctx);
+	if (err < 0)
+		error("cannot read the counts of '%s': %s", r.input, lupe_last_error());
+	else if (!ctx.evlist)
+		err = error("'%s' holds no counts: write one with 'lupe stat record' (or perf stat record)",
+			    r.input);
+	stat_accum_free(&ctx.accum);
+	stat_snapshot_free(&ctx.now);
+	stat_snapshot_free(&ctx.prev);
+	for (int i = 0; ctx.comms && ctx.evlist && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
+		free(ctx.comms[i]);
+	free(ctx.comms);
+	lupe_stat_reader_close(rd); /* the evlist is the reader's */
+	free(ctx.clock_means);
+	return err ? 1 : 0;
 }
 
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o = { .repeat = 1, .big_num = 1, .aggr = LUPE_AGGR_GLOBAL };
+	char **rec_argv = NULL;
 	int idx, ret = EXIT_USAGE;
 
+	o.cmd_argc = argc;
+	o.cmd_argv = argv;
+	/* "stat record ARGS", "stat report ARGS": parsed as "stat ARGS", so that
+	 * usage says "lupe stat" and --help opens lupe-stat, which tells both */
+	if (argc > 1 && !strcmp(argv[1], "report")) {
+		argv[1] = argv[0];
+		return stat_report(argc - 1, argv + 1);
+	}
+	if (argc > 1 && !strcmp(argv[1], "record")) {
+		o.record = 1;
+		/* a copy: the file's CMDLINE keeps the words as given */
+		rec_argv = calloc(argc, sizeof(*rec_argv));
+		if (!rec_argv)
+			return error("out of memory"), 1;
+		rec_argv[0] = argv[0];
+		memcpy(rec_argv + 1, argv + 2, (argc - 2) * sizeof(*argv));
+		argc--;
+		argv = rec_argv;
+	}
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		goto out;
+	if (o.record && !o.output)
+		o.output = "perf.data";
 	o.argv = argv + idx;
 	o.argc = argc - idx;
+	/* --per-thread alone is perf's system-wide per-thread count */
+	if (o.aggr == LUPE_AGGR_THREAD && !o.pid && !o.tid && !o.argc && !o.cpu_list)
+		o.system_wide = 1;
 	if (check_opts(&o))
 		goto out;
 	/* perf uses the locale's thousands separator for counts */
@@ -771,5 +1260,6 @@ out:
 	free(o.events);
 	free(o.funcs);
 	free(o.filters);
+	free(rec_argv);
 	return ret;
 }

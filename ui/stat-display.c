@@ -10,7 +10,8 @@
 #include "stat-display.h"
 #include "stat-metric.h"
 
-int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode)
+int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode,
+		       const int *merge_into)
 {
 	int nevsel = lupe_evlist_nr(evlist), naggr = lupe_evlist_aggr_nr(evlist, mode);
 
@@ -26,6 +27,14 @@ int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum
 		for (int a = 0; a < naggr; a++)
 			s->c[e * naggr + a] =
 				lupe_evsel_aggr_counts(lupe_evlist_evsel(evlist, e), mode, a);
+	for (int e = 0; merge_into && e < nevsel; e++) {
+		if (merge_into[e] == e)
+			continue;
+		for (int a = 0; a < naggr; a++) {
+			lupe_counts_add(&s->c[merge_into[e] * naggr + a], &s->c[e * naggr + a]);
+			s->c[e * naggr + a] = (struct lupe_counts){ 0, 0, 0 };
+		}
+	}
 	return 0;
 }
 
@@ -119,6 +128,10 @@ static void build_shadow(const struct stat_display *d, int aggr, struct stat_sha
 		stat_shadow_update(sh, stat_kind_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel)),
 				   lupe_stats_mean(&a->val[i]));
 	}
+	if (d->clock_means && sh->have[STAT_K_CLOCK]) {
+		lupe_stats_update(&d->clock_means[aggr], sh->val[STAT_K_CLOCK]);
+		sh->val[STAT_K_CLOCK] = lupe_stats_mean(&d->clock_means[aggr]);
+	}
 }
 
 static const struct stat_accum *sort_accum;
@@ -150,7 +163,7 @@ static void print_one(const struct stat_display *d, int e, int aggr,
 	char unitbuf[16];
 	struct stat_row row = {
 		.prefix = d->prefix,
-		.name = lupe_evsel_name(evsel),
+		.name = d->names && d->names[e] ? d->names[e] : lupe_evsel_name(evsel),
 		.supported = lupe_evsel_supported(evsel),
 		.run = (uint64_t)lupe_stats_mean(&a->run[i]),
 		.ena = (uint64_t)lupe_stats_mean(&a->ena[i]),
@@ -167,10 +180,29 @@ static void print_one(const struct stat_display *d, int e, int aggr,
 		row.pid = lupe_thread_map_pid(threads, aggr);
 		row.comm = d->comms && d->comms[aggr] ? d->comms[aggr] : "";
 	}
+	if (d->mode >= LUPE_AGGR_CORE) {
+		struct lupe_aggr_id id;
+
+		if (!lupe_evlist_aggr_id(d->evlist, d->mode, aggr, &id)) {
+			row.socket = id.socket;
+			row.die = id.die;
+			row.core = id.core;
+			row.node = id.node;
+			/* perf stops at the first CPU without a count: it says 1 */
+			row.aggr_nr = row.counted ? id.nr : 1;
+		}
+	}
+	if (d->skip_zero && row.value == 0)
+		return;
 	if (row.counted)
 		stat_metric_for(stat_kind_of(attr, tool), row.value, scale, sh, d->walltime_ns,
 				&row.metric, unitbuf);
 	stat_print_row(d->print, &row);
+}
+
+static int merged(const struct stat_display *d, int e)
+{
+	return d->merge_into && d->merge_into[e] != e;
 }
 
 void stat_display_counters(const struct stat_display *d)
@@ -183,9 +215,19 @@ void stat_display_counters(const struct stat_display *d)
 		goto out;
 	for (int g = 0; g < a->naggr; g++)
 		build_shadow(d, g, &shadows[g]);
+	/* by core, socket, die, node: each aggregate's events together, as perf prints them */
+	if (d->mode >= LUPE_AGGR_CORE) {
+		for (int g = 0; g < a->naggr; g++)
+			for (int e = 0; e < a->nevsel; e++)
+				if (!merged(d, e) && !(g && lupe_evsel_tool(lupe_evlist_evsel(d->evlist, e))))
+					print_one(d, e, g, &shadows[g]);
+		goto out;
+	}
 	for (int e = 0; e < a->nevsel; e++) {
 		int n = a->naggr;
 
+		if (merged(d, e))
+			continue;
 		/* a tool event has one value, not one per CPU or thread */
 		if (lupe_evsel_tool(lupe_evlist_evsel(d->evlist, e)))
 			n = 1;
@@ -202,4 +244,199 @@ void stat_display_counters(const struct stat_display *d)
 out:
 	free(shadows);
 	free(order);
+}
+
+/* --metric-only leaves out what does not make a column: rates and CPUs utilized (perf's valid_only_metric) */
+static int column_unit(const char *unit)
+{
+	return unit && !strstr(unit, "/sec") && !strstr(unit, "CPUs utilized");
+}
+
+#define METRIC_ONLY_LEN 20
+
+/* The metric of event e in aggregate g, with its unit as the column says it ("branch-misses of all branches"). */
+static int metric_of(const struct stat_display *d, int e, int g, const struct stat_shadow *sh,
+		     struct stat_metric *m, char *unitbuf, char *colbuf, size_t colsize)
+{
+	const struct stat_accum *a = d->accum;
+	struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
+	const struct perf_event_attr *attr = lupe_evsel_attr(evsel);
+	enum lupe_tool_event tool = lupe_evsel_tool(evsel);
+	int i = e * a->naggr + g;
+	double scale;
+
+	stat_unit_of(attr, tool, &scale);
+	memset(m, 0, sizeof(*m));
+	if (!lupe_evsel_supported(evsel) || !counted(a, i))
+		return 0; /* an empty column, as perf leaves for a counter without a count */
+	stat_metric_for(stat_kind_of(attr, tool), lupe_stats_mean(&a->val[i]) * scale, scale, sh,
+			d->walltime_ns, m, unitbuf);
+	if (!column_unit(m->unit))
+		return -1;
+	if (!strncmp(m->unit, "of all", 6)) {
+		snprintf(colbuf, colsize, "%s %s", lupe_evsel_name(evsel), m->unit);
+		m->unit = colbuf;
+	}
+	return 1;
+}
+
+/*
+ * The metric a counter without a count would show, from its aggregate's
+ * other counters: perf's -A header names it ("GHz" beside a clock, "Ghz"
+ * without one).
+ */
+static int unavailable_metric(const struct stat_display *d, int e, const struct stat_shadow *sh,
+			      struct stat_metric *m, char *unitbuf, char *colbuf, size_t colsize)
+{
+	struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
+	double scale;
+
+	stat_unit_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel), &scale);
+	stat_metric_for(stat_kind_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel)), 0, scale, sh,
+			d->walltime_ns, m, unitbuf);
+	if (!column_unit(m->unit))
+		return 0;
+	if (!strncmp(m->unit, "of all", 6)) {
+		snprintf(colbuf, colsize, "%s %s", lupe_evsel_name(evsel), m->unit);
+		m->unit = colbuf;
+	}
+	return 1;
+}
+
+static void metric_cell(const struct stat_display *d, const struct stat_metric *m, int header)
+{
+	struct stat_print *p = d->print;
+	char val[64] = "";
+	int len = METRIC_ONLY_LEN;
+
+	if (m->unit && (int)strlen(m->unit) > len)
+		len = strlen(m->unit) + 1;
+	if (header) {
+		if (p->format == STAT_JSON)
+			fprintf(p->out, "\"unit\" : \"%s\"", m->unit ? m->unit : "");
+		else if (p->format == STAT_CSV)
+			fprintf(p->out, "%s%s", m->unit ? m->unit : "", p->sep);
+		else
+			fprintf(p->out, "%*s ", len, m->unit ? m->unit : "");
+		return;
+	}
+	if (m->fmt)
+		snprintf(val, sizeof(val), m->fmt, m->val);
+	if (p->format == STAT_STD) {
+		fprintf(p->out, "%*s ", len, val);
+		return;
+	}
+	/* CSV and JSON want the number alone */
+	{
+		char *s = val, *e;
+
+		while (*s == ' ')
+			s++;
+		for (e = s; (*e >= '0' && *e <= '9') || *e == '.'; e++)
+			;
+		*e = 0;
+		if (p->format == STAT_CSV)
+			fprintf(p->out, "%s%s", s, p->sep);
+		else
+			fprintf(p->out, "{\"metric-value\" : \"%s\"}", s);
+	}
+}
+
+void stat_display_metric_only(const struct stat_display *d, int header)
+{
+	/* -I in JSON: the interval is an object of its own before the metrics */
+	char json_prefix[64];
+	const char *prefix = d->prefix;
+	const struct stat_accum *a = d->accum;
+	struct stat_print *p = d->print;
+	struct stat_shadow *shadows = calloc(a->naggr, sizeof(*shadows));
+	/* perf indents the header by the width of the aggregate column */
+	static const int indent[] = {
+		[LUPE_AGGR_GLOBAL] = 0, [LUPE_AGGR_CPU] = 6, [LUPE_AGGR_THREAD] = 24,
+		[LUPE_AGGR_CORE] = 24, [LUPE_AGGR_SOCKET] = 12, [LUPE_AGGR_DIE] = 18,
+		[LUPE_AGGR_NODE] = 0,
+	};
+
+	if (!shadows)
+		return;
+	for (int g = 0; g < a->naggr; g++)
+		build_shadow(d, g, &shadows[g]);
+	if (header) {
+		/* -I: after perf's "#           time", a space, then the units */
+		static const char *const csv_head[] = {
+			[LUPE_AGGR_GLOBAL] = "", [LUPE_AGGR_CPU] = "cpu,", [LUPE_AGGR_THREAD] = "comm-pid,",
+			[LUPE_AGGR_CORE] = "core,cpus,", [LUPE_AGGR_SOCKET] = "socket,cpus",
+			[LUPE_AGGR_DIE] = "die,cpus", [LUPE_AGGR_NODE] = "node,",
+		};
+
+		if (p->format == STAT_JSON)
+			fputc('{', p->out);
+		if (d->prefix && p->format == STAT_STD)
+			fputs("#           time ", p->out);
+		else if (d->prefix && p->format == STAT_CSV)
+			fputs(" time,", p->out);
+		else if (p->format != STAT_CSV && !d->prefix)
+			fprintf(p->out, "%*s", indent[d->mode], "");
+		if (p->format == STAT_CSV)
+			fputs(csv_head[d->mode], p->out);
+		for (int e = 0, first = 1; e < a->nevsel; e++) {
+			struct stat_metric m;
+			char unitbuf[16], col[256];
+
+			int got = merged(d, e) ? -1 : metric_of(d, e, 0, &shadows[0], &m, unitbuf, col, sizeof(col));
+
+			/* perf's -A header names the metric of a counter without a count too */
+			if (!got && d->mode == LUPE_AGGR_CPU)
+				got = unavailable_metric(d, e, &shadows[0], &m, unitbuf, col, sizeof(col));
+			if (got <= 0)
+				continue;
+			if (p->format == STAT_JSON && !first)
+				fputs(", ", p->out);
+			first = 0;
+			metric_cell(d, &m, 1);
+		}
+		if (p->format == STAT_JSON)
+			fputc('}', p->out);
+		fputc('\n', p->out);
+	}
+	if (prefix && p->format == STAT_JSON) {
+		/* "{"interval" : 1.000000000, " becomes "{"interval" : 1.000000000}" */
+		snprintf(json_prefix, sizeof(json_prefix), "%s", prefix);
+		json_prefix[strcspn(json_prefix, ",")] = 0;
+		strncat(json_prefix, "}", sizeof(json_prefix) - strlen(json_prefix) - 1);
+		prefix = json_prefix;
+	}
+	for (int g = 0; g < a->naggr; g++) {
+		if (prefix)
+			fputs(prefix, p->out);
+		if (d->mode != LUPE_AGGR_GLOBAL) {
+			struct stat_row row = { .cpu = -1 };
+			struct lupe_aggr_id id;
+
+			if (p->format == STAT_JSON)
+				fputc('{', p->out);
+
+			if (!lupe_evlist_aggr_id(d->evlist, d->mode, g, &id)) {
+				row.cpu = id.cpu;
+				row.socket = id.socket;
+				row.die = id.die;
+				row.core = id.core;
+				row.node = id.node;
+				/* perf takes the CPUs the first event counted on, 1 without a count */
+				row.aggr_nr = a->nevsel && lupe_evsel_supported(lupe_evlist_evsel(d->evlist, 0)) &&
+					      counted(a, g) ? id.nr : 1;
+			}
+			stat_print_aggr(p, &row);
+		}
+		for (int e = 0; e < a->nevsel; e++) {
+			struct stat_metric m;
+			char unitbuf[16], col[256];
+
+			if (merged(d, e) || metric_of(d, e, g, &shadows[g], &m, unitbuf, col, sizeof(col)) < 0)
+				continue;
+			metric_cell(d, &m, 0);
+		}
+		fputc('\n', p->out);
+	}
+	free(shadows);
 }

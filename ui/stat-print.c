@@ -35,7 +35,45 @@ static double pcnt_running(const struct stat_row *r)
 	return (double)(100 * r->run / r->ena);
 }
 
-static void print_aggr(const struct stat_print *p, const struct stat_row *r)
+/* --per-core, --per-socket, --per-die, --per-node: "S0-D0-C1" and the CPUs it sums */
+static void print_topo(const struct stat_print *p, const struct stat_row *r)
+{
+	static const char *const key[] = {
+		[STAT_AGGR_CORE] = "core", [STAT_AGGR_SOCKET] = "socket",
+		[STAT_AGGR_DIE] = "die", [STAT_AGGR_NODE] = "node",
+	};
+	char id[64], last[16];
+	int width = p->aggr == STAT_AGGR_SOCKET || p->aggr == STAT_AGGR_NODE ? 5 : 8;
+
+	/* perf pads the last number of the id: 5 for a socket or node, 8 otherwise */
+	switch (p->aggr) {
+	case STAT_AGGR_CORE:
+		snprintf(id, sizeof(id), "S%d-D%d-C", r->socket, r->die);
+		snprintf(last, sizeof(last), "%d", r->core);
+		break;
+	case STAT_AGGR_DIE:
+		snprintf(id, sizeof(id), "S%d-D", r->socket);
+		snprintf(last, sizeof(last), "%d", r->die);
+		break;
+	case STAT_AGGR_SOCKET:
+		snprintf(id, sizeof(id), "S");
+		snprintf(last, sizeof(last), "%d", r->socket);
+		break;
+	default:
+		snprintf(id, sizeof(id), "N");
+		snprintf(last, sizeof(last), "%d", r->node);
+		break;
+	}
+	if (p->format == STAT_JSON)
+		fprintf(p->out, "\"%s\" : \"%s%s\", \"aggregate-number\" : %d, ", key[p->aggr], id,
+			last, r->aggr_nr);
+	else if (p->format == STAT_CSV)
+		fprintf(p->out, "%s%s%s%d%s", id, last, p->sep, r->aggr_nr, p->sep);
+	else
+		fprintf(p->out, "%s%-*s %4d ", id, width, last, r->aggr_nr);
+}
+
+void stat_print_aggr(const struct stat_print *p, const struct stat_row *r)
 {
 	FILE *out = p->out;
 
@@ -59,6 +97,9 @@ static void print_aggr(const struct stat_print *p, const struct stat_row *r)
 			fprintf(out, "%*s-%-*d ", COMM_LEN, r->comm, PID_LEN, (int)r->pid);
 		break;
 	case STAT_AGGR_GLOBAL:
+		break;
+	default:
+		print_topo(p, r);
 		break;
 	}
 }
@@ -165,7 +206,7 @@ void stat_print_row(const struct stat_print *p, const struct stat_row *r)
 		fputc('{', p->out);
 	if (r->prefix)
 		fputs(r->prefix, p->out);
-	print_aggr(p, r);
+	stat_print_aggr(p, r);
 	switch (p->format) {
 	case STAT_STD:
 		print_std(p, r);
@@ -208,6 +249,18 @@ void stat_print_interval_header(struct stat_print *p)
 	case STAT_AGGR_THREAD:
 		fprintf(out, " %*s-%-*s", COMM_LEN, "comm", PID_LEN, "pid");
 		break;
+	case STAT_AGGR_CORE:
+		fprintf(out, " core            cpus");
+		break;
+	case STAT_AGGR_SOCKET:
+		fprintf(out, " socket cpus");
+		break;
+	case STAT_AGGR_DIE:
+		fprintf(out, " die          cpus");
+		break;
+	case STAT_AGGR_NODE:
+		fprintf(out, " node   cpus");
+		break;
 	case STAT_AGGR_GLOBAL:
 		break;
 	}
@@ -243,7 +296,8 @@ void stat_print_footer(const struct stat_print *p, const struct stat_footer *f)
 
 	if (p->interval || p->format != STAT_STD)
 		return;
-	fputc('\n', out);
+	if (!f->null_run)
+		fputc('\n', out);
 	if (p->run_count == 1) {
 		fprintf(out, " %17.9f seconds time elapsed", f->elapsed);
 		if (f->rusage) {

@@ -14,8 +14,14 @@
 
 enum stat_format { STAT_STD, STAT_CSV, STAT_JSON };
 
-/* What one output line stands for: everything, one CPU (-A), one thread (--per-thread). */
-enum stat_aggr { STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_THREAD };
+/*
+ * What one output line stands for: everything, one CPU (-A), one thread
+ * (--per-thread), one core, socket, die or node (--per-core...).
+ */
+enum stat_aggr {
+	STAT_AGGR_GLOBAL, STAT_AGGR_CPU, STAT_AGGR_THREAD,
+	STAT_AGGR_CORE, STAT_AGGR_SOCKET, STAT_AGGR_DIE, STAT_AGGR_NODE,
+};
 
 struct stat_print {
 	FILE *out;
@@ -45,6 +51,8 @@ struct stat_row {
 	int cpu;            /* STAT_AGGR_CPU */
 	const char *comm;   /* STAT_AGGR_THREAD */
 	pid_t pid;
+	int socket, die, core, node; /* STAT_AGGR_CORE...NODE: the aggregate's place */
+	int aggr_nr;        /* and how many CPUs it sums */
 	const char *name;
 	const char *unit;   /* "msec", "ns" or "" */
 	int fractional;     /* the unit scale is not whole (msec): two decimals */
@@ -63,6 +71,8 @@ void stat_print_interval_header(struct stat_print *p);
 /* The timestamp column of -I for ts (time since counting started). */
 void stat_interval_prefix(const struct stat_print *p, const struct timespec *ts,
 			  char *buf, size_t size);
+/* The aggregate column of a line (CPU, thread, S0-D0-C1...), nothing for a global count. */
+void stat_print_aggr(const struct stat_print *p, const struct stat_row *r);
 /* One counter line. */
 void stat_print_row(const struct stat_print *p, const struct stat_row *row);
 
@@ -70,6 +80,7 @@ struct stat_footer {
 	double elapsed;    /* seconds, mean over runs */
 	double elapsed_sd; /* stddev of the mean (-r) */
 	int rusage;        /* print user and sys (a workload, one run) */
+	int null_run;      /* -n: perf prints no blank line before the times */
 	double user, sys;  /* seconds */
 };
 

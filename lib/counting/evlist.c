@@ -113,6 +113,7 @@ void lupe_evlist_delete(struct lupe_evlist *evlist)
 	}
 	free(evlist->evsels);
 	free(evlist->id_table);
+	lupe_evlist_aggr_map_free(evlist);
 	lupe_cpu_map_put(evlist->cpus);
 	lupe_thread_map_put(evlist->threads);
 	free(evlist);
@@ -358,8 +359,8 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 			}
 			pr_debug("perf_event_open '%s' cpu %d pid %d: %s", evsel->name, cpu,
 				 (int)pid, strerror(-fd));
-			/* a thread of -p that exited meanwhile is not an error */
-			if (opts->sampling && fd == -ESRCH && evlist->nthreads > 1)
+			/* a thread of several (-p, --per-thread -a) that exited meanwhile is not an error */
+			if (fd == -ESRCH && evlist->nthreads > 1)
 				continue;
 			/* a leader that takes members with it cannot be skipped; nor can a sampled event */
 			if (!opts->sampling && lupe_open_verdict(fd) == LUPE_OPEN_UNSUPPORTED &&
@@ -392,6 +393,7 @@ int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *cpus,
 	memcpy(&opts, user_opts, user_opts->sz < sizeof(opts) ? user_opts->sz : sizeof(opts));
 	lupe_evlist_close(evlist);
 	if (cpus != evlist->cpus) {
+		lupe_evlist_aggr_map_free(evlist);
 		lupe_cpu_map_put(evlist->cpus);
 		evlist->cpus = lupe_cpu_map_get(cpus);
 	}
@@ -650,6 +652,8 @@ int lupe_evlist_aggr_nr(const struct lupe_evlist *evlist, enum lupe_aggr mode)
 		return evlist->nthreads;
 	case LUPE_AGGR_GLOBAL:
 		break;
+	default:
+		return lupe_evlist_aggr_topo_nr(evlist, mode);
 	}
 	return 1;
 }
@@ -666,6 +670,8 @@ struct lupe_counts lupe_evsel_aggr_counts(const struct lupe_evsel *evsel, enum l
 		return idx == 0 ? evsel->counts[0] : sum;
 	for (int c = 0; c < evlist->ncpus; c++) {
 		if (mode == LUPE_AGGR_CPU && c != idx)
+			continue;
+		if (mode >= LUPE_AGGR_CORE && lupe_evlist_aggr_of_cpu(evlist, mode, c) != idx)
 			continue;
 		for (int t = 0; t < evlist->nthreads; t++) {
 			if (mode == LUPE_AGGR_THREAD && t != idx)

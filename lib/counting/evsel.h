@@ -42,7 +42,16 @@ struct lupe_evlist {
 	size_t nr_id_table;
 	int ids_dirty;
 	int id_pos_sample, id_pos_other; /* where records carry their sample id */
+	/* the topology aggregates of the cpu map, for aggr_mode; rebuilt on open */
+	struct lupe_aggr_map *aggr_map;
 };
+
+/* Drop the cached topology aggregates (the cpu map changed, or the list goes). */
+void lupe_evlist_aggr_map_free(struct lupe_evlist *evlist);
+/* How many aggregates a topology mode (core, socket, die, node) makes; 0 when sysfs fails. */
+int lupe_evlist_aggr_topo_nr(const struct lupe_evlist *evlist, enum lupe_aggr mode);
+/* The aggregate of mode the CPU at cpu_idx belongs to, or -1. */
+int lupe_evlist_aggr_of_cpu(const struct lupe_evlist *evlist, enum lupe_aggr mode, int cpu_idx);
 
 /* Append one id to the evsel's; 0 or -ENOMEM. */
 int lupe_evsel_add_id(struct lupe_evsel *evsel, uint64_t id);

@@ -264,6 +264,63 @@ struct lupe_thread_map *lupe_thread_map_new_tids(const char *list)
 	return thread_map_from_list(list, thread_map_add_tid);
 }
 
+struct lupe_cpu_map *lupe_cpu_map_new_cpus(const int *cpus, int nr)
+{
+	struct lupe_cpu_map *map = cpu_map_alloc(nr);
+
+	if (!map)
+		return NULL;
+	memcpy(map->cpus, cpus, nr * sizeof(*cpus));
+	map->nr = nr;
+	return map;
+}
+
+struct lupe_thread_map *lupe_thread_map_new_list(const pid_t *pids, int nr)
+{
+	struct lupe_thread_map *map = thread_map_alloc();
+
+	if (!map)
+		return NULL;
+	map->pids = malloc((nr ? nr : 1) * sizeof(*pids));
+	if (!map->pids) {
+		free(map);
+		return err_ptr(-ENOMEM);
+	}
+	memcpy(map->pids, pids, nr * sizeof(*pids));
+	map->nr = map->alloc = nr;
+	return map;
+}
+
+struct lupe_thread_map *lupe_thread_map_new_all(void)
+{
+	struct lupe_thread_map *map = thread_map_alloc();
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	if (!map)
+		return NULL;
+	dir = opendir("/proc");
+	if (!dir) {
+		err = -errno;
+		lupe_thread_map_put(map);
+		return err_ptr(err);
+	}
+	while (!err && (d = readdir(dir))) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		err = thread_map_add_process(map, atoi(d->d_name));
+		if (err == -ESRCH) /* it ended while we looked */
+			err = 0;
+	}
+	closedir(dir);
+	if (err) {
+		lupe_thread_map_put(map);
+		return err_ptr(err);
+	}
+	return map;
+}
+
 struct lupe_thread_map *lupe_thread_map_new_one(pid_t pid)
 {
 	struct lupe_thread_map *map = thread_map_alloc();

@@ -19,6 +19,8 @@ struct lupe_thread_map;
  * not online. The caller owns one reference.
  */
 LUPE_API struct lupe_cpu_map *lupe_cpu_map_new(const char *list);
+/* The CPUs given, as they are (a file's map: not checked against this machine). NULL + errno. */
+LUPE_API struct lupe_cpu_map *lupe_cpu_map_new_cpus(const int *cpus, int nr);
 /* One entry, -1: "any CPU", for per-thread counting. */
 LUPE_API struct lupe_cpu_map *lupe_cpu_map_any(void);
 LUPE_API int lupe_cpu_map_nr(const struct lupe_cpu_map *map);
@@ -33,6 +35,14 @@ LUPE_API void lupe_cpu_map_put(struct lupe_cpu_map *map); /* NULL is ok */
  */
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_pids(const char *list);
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_tids(const char *list);
+/* The threads given, as they are (a file's map: not checked in /proc). NULL + errno. */
+LUPE_API struct lupe_thread_map *lupe_thread_map_new_list(const pid_t *pids, int nr);
+/*
+ * Every thread of every process in /proc, as perf stat --per-thread -a
+ * counts them (a thread that ends meanwhile is skipped at open).
+ * NULL + errno.
+ */
+LUPE_API struct lupe_thread_map *lupe_thread_map_new_all(void);
 /* One entry: pid (a workload's), or -1 for "any thread" (system wide). */
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_one(pid_t pid);
 LUPE_API int lupe_thread_map_nr(const struct lupe_thread_map *map);

@@ -164,15 +164,49 @@ LUPE_API int lupe_evsel_supported(const struct lupe_evsel *evsel);
 LUPE_API struct lupe_counts lupe_evsel_counts(const struct lupe_evsel *evsel, int cpu_idx,
 					      int thread_idx);
 
-/* How counts are summed for printing: all together, per CPU (-A), per thread. */
+/*
+ * How counts are summed for printing: all together, per CPU (-A), per
+ * thread, or per core, socket, die or NUMA node of the CPUs (perf stat's
+ * --per-core, --per-socket, --per-die, --per-node), from the sysfs
+ * topology of each CPU (/sys/devices/system/cpu/cpuN/topology, nodeM).
+ */
 enum lupe_aggr {
 	LUPE_AGGR_GLOBAL,
 	LUPE_AGGR_CPU,
 	LUPE_AGGR_THREAD,
+	LUPE_AGGR_CORE,
+	LUPE_AGGR_SOCKET,
+	LUPE_AGGR_DIE,
+	LUPE_AGGR_NODE,
 };
 
-/* How many aggregates mode makes of the list's maps: 1, the CPUs, the threads. */
+/* How many aggregates mode makes of the list's maps: 1, the CPUs, the threads, the cores... */
 LUPE_API int lupe_evlist_aggr_nr(const struct lupe_evlist *evlist, enum lupe_aggr mode);
+
+/*
+ * Where one aggregate of a topology mode sits: the socket, die and core of
+ * its CPUs (-1 where the mode does not go that deep), its node, and how
+ * many of the list's CPUs it sums (perf's "aggregate-number"). A die_id
+ * sysfs lacks is 0, as perf takes it.
+ */
+struct lupe_aggr_id {
+	int socket, die, core, node;
+	int cpu;  /* LUPE_AGGR_CPU: the CPU; -1 otherwise */
+	int nr;   /* CPUs in the aggregate */
+};
+
+/*
+ * The id of aggregate idx of mode, the aggregates sorted as perf sorts
+ * them (socket, die, core; node). 0, or -EINVAL for an idx out of range.
+ */
+LUPE_API int lupe_evlist_aggr_id(const struct lupe_evlist *evlist, enum lupe_aggr mode, int idx,
+				 struct lupe_aggr_id *id);
+
+/*
+ * The topology of one CPU from sysfs; 0 or a negative errno (a CPU that
+ * is not there). A file sysfs lacks gives -1 (die: 0, node: 0).
+ */
+LUPE_API int lupe_cpu_topology(int cpu, struct lupe_aggr_id *id);
 
 /*
  * The raw (unscaled) sum of an event's values in aggregate idx: scale the

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# lupe stat --per-thread -a (and --per-thread alone) counts every thread of the system as perf does: perf's comm-pid column and CSV/JSON fields, threads that counted nothing left out, lupe's own thread counted; --per-thread with a command is refused as perf refuses it
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_perf
+
+# a busy thread that runs before the count starts: it must be counted
+bash -c 'while :; do :; done' &
+busy=$!
+trap 'kill $busy 2>/dev/null; rm -rf "$TMPD"' EXIT
+
+# the same fields as perf: comm-pid, value, unit, event, run, %, metric, unit
+# perf itself fails now and then here, when a thread ends between its
+# listing and its open ("failed to parse CPUs map"): try it a few times
+for _ in 1 2 3 4 5; do
+	"$PERF" stat -x, --per-thread -a -e task-clock,context-switches sleep 0.1 2> perf.csv && break
+done
+"$LUPE" stat -x, --per-thread -a -e task-clock,context-switches sleep 0.1 2> lupe.csv ||
+	fail "lupe stat --per-thread -a: $(cat lupe.csv)"
+awk -F, 'NF != 8 || $1 !~ /-[0-9]+$/ { exit 1 }' perf.csv ||
+	echo "perf failed or changed its shape (perf's race with ending threads): $(head -3 perf.csv)"
+awk -F, 'NF != 8 || $1 !~ /-[0-9]+$/ { print; exit 1 }' lupe.csv || fail "not perf's CSV fields: $(head -3 lupe.csv)"
+# no line for a thread that counted nothing (perf's rule for a system-wide count)
+awk -F, '$2 == "0" || $2 == "0.00" { exit 1 }' lupe.csv || fail "a zero line: $(grep ',0,\|,0.00,' lupe.csv | head -3)"
+# the busy thread ran the whole 0.1 s (at least 20 ms of it on a loaded machine); lupe itself ran
+awk -F, -v p="-$busy" 'index($1, p) && $4 == "task-clock" && $2 > 20 { found = 1 } END { exit !found }' lupe.csv ||
+	fail "no task-clock line for the busy thread $busy: $(head lupe.csv)"
+grep -q '^lupe-[0-9]*,.*,task-clock,' lupe.csv || fail "no line for lupe's own thread"
+ok "$(grep -c task-clock lupe.csv) threads counted (perf: $(grep -c task-clock perf.csv))"
+
+# the default format's columns and the JSON keys, as perf prints them
+"$LUPE" stat --per-thread -a -e task-clock sleep 0.1 2> std.out || fail "lupe stat --per-thread -a"
+grep -Eq '^ {0,16}[^ ].*-[0-9]+ +[0-9.]+ msec task-clock +# +[0-9.]+ CPUs utilized' std.out ||
+	fail "not perf's comm-pid column: $(head -5 std.out)"
+"$LUPE" stat -j --per-thread -a -e task-clock sleep 0.1 2> lupe.json || fail "lupe stat -j --per-thread"
+python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    l = l.strip()
+    if l: print(",".join(json.loads(l).keys()))' lupe.json | sort -u > keys.out
+[ "$(cat keys.out)" = "thread,counter-value,unit,event,event-runtime,pcnt-running,metric-value,metric-unit" ] ||
+	fail "JSON keys: $(cat keys.out)"
+ok "default and JSON shapes"
+
+# --per-thread alone is the same system-wide count (perf: "or only --per-thread")
+timeout 10 "$LUPE" stat -x, --per-thread -e task-clock --timeout 100 2> alone.csv ||
+	fail "lupe stat --per-thread alone: $(cat alone.csv)"
+[ "$(wc -l < alone.csv)" -ge 2 ] || fail "--per-thread alone counted $(wc -l < alone.csv) threads"
+ok "--per-thread alone counts the system's threads"
+
+# a command without -p/-t/-a: both refuse
+"$PERF" stat --per-thread -e task-clock true > /dev/null 2>&1 && fail "perf took --per-thread with a command"
+"$LUPE" stat --per-thread -e task-clock true > /dev/null 2> err.out
+[ $? = 129 ] || fail "lupe took --per-thread with a command: $(cat err.out)"
+ok "--per-thread with a command refused, as perf refuses it"
