@@ -15,7 +15,7 @@
 #include <lupe/symbols.h>
 #include "builtin.h"
 
-enum { KEY_PERCENTAGE = 0x100, KEY_PID, KEY_TID, KEY_STDIO };
+enum { KEY_PERCENTAGE = 0x100, KEY_PID, KEY_TID };
 
 struct diff_opts {
 	struct lupe_diff_opts lib;
@@ -30,7 +30,6 @@ static const struct argp_option options[] = {
 	{ "percentage", KEY_PERCENTAGE, "relative|absolute", 0,
 	  "percentages of the entries the filters keep, or of all samples (the default)", 0 },
 	{ "sort", 's', "KEYS", 0, "the keys entries are matched and shown by: dso,symbol (the default), comm", 0 },
-	{ "stdio", KEY_STDIO, NULL, 0, "plain text output (the only one)", 0 },
 	{ "force", 'f', NULL, 0, "read files not owned by you", 0 },
 	{ "quiet", 'q', NULL, 0, "print the rows only, no headers", 0 },
 	{ "dsos", 'd', "LIST", 0, "only these shared objects", 0 },
@@ -92,7 +91,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--percentage takes relative or absolute, not '%s'", arg);
 		return 0;
 	case 's': o->lib.sort = arg; return 0;
-	case KEY_STDIO: return 0;
 	case 'f': o->force = 1; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case 'd': o->lib.dsos = arg; return 0;
