@@ -8,8 +8,7 @@
  * section (not absolute: no GLIBC_2.10; not .gnu.warning), and labels
  * (NOTYPE, visible) in a text or data section; aliases at one address all
  * stay, as perf lets them be probed; C++ names demangled.
- * NEEDSWORK: perf also makes "NAME@plt" symbols of the PLT entries; they
- * only show with a filter that lets "*@plt" through.
+ * Then perf's "NAME@plt" symbol of each PLT entry of the binary itself.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -73,6 +72,24 @@ struct names {
 	size_t nr, cap;
 };
 
+static int add_name(struct names *out, char *name)
+{
+	if (!name)
+		return -ENOMEM;
+	if (out->nr + 2 > out->cap) {
+		char **nv = realloc(out->v, (out->cap = out->cap ? out->cap * 2 : 256) * sizeof(*nv));
+
+		if (!nv) {
+			free(name);
+			return -ENOMEM;
+		}
+		out->v = nv;
+	}
+	out->v[out->nr++] = name;
+	out->v[out->nr] = NULL;
+	return 0;
+}
+
 static int collect(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct names *out)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -86,7 +103,8 @@ static int collect(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct names *
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name;
-		int t, vis, kind;
+		int t, vis, kind, err;
+		char *demangled;
 
 		if (!gelf_getsym(d, (int)i, &sym) || !sym.st_name || sym.st_shndx == SHN_UNDEF ||
 		    sym.st_shndx == SHN_ABS)
@@ -104,19 +122,25 @@ static int collect(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct names *
 		}
 		if (!(name = elf_strptr(elf, shdr->sh_link, sym.st_name)))
 			continue;
-		if (out->nr + 2 > out->cap) {
-			char **nv = realloc(out->v, (out->cap = out->cap ? out->cap * 2 : 256) * sizeof(*nv));
-
-			if (!nv)
-				return -ENOMEM;
-			out->v = nv;
-		}
 		/* C++ names as perf shows them */
-		if (!(out->v[out->nr] = lupe_demangle(name)) && !(out->v[out->nr] = strdup(name)))
-			return -ENOMEM;
-		out->v[++out->nr] = NULL;
+		if ((demangled = lupe_demangle(name)))
+			err = add_name(out, demangled);
+		else
+			err = add_name(out, strdup(name));
+		if (err)
+			return err;
 	}
 	return 0;
+}
+
+static int add_plt_name(uint64_t addr, const char *name, void *out)
+{
+	char *s, *demangled = lupe_demangle(name);
+	int n = asprintf(&s, "%s@plt", demangled ? demangled : name);
+
+	(void)addr;
+	free(demangled);
+	return add_name(out, n < 0 ? NULL : s);
 }
 
 int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
@@ -149,6 +173,9 @@ int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
 		err = collect(src, scn, &shdr, &out);
 	if (!err && (scn = section_of_type(src, SHT_DYNSYM, &shdr)))
 		err = collect(src, scn, &shdr, &out);
+	/* perf synthesizes them from the runtime binary, not the debug file */
+	if (!err)
+		err = lupe_elf_plt_foreach(elf, add_plt_name, &out);
 	if (!err && !out.v && !(out.v = calloc(1, sizeof(*out.v))))
 		err = -ENOMEM;
 	if (err) {

@@ -76,4 +76,13 @@ char *lupe_demangle(const char *name);
 int lupe_elf_load_dso(struct lupe_dso *dso, const char *path);
 int lupe_elf_load_vdso(struct lupe_dso *dso);
 
+/*
+ * The PLT entries of an x86-64 ELF (libelf's Elf) as perf names them
+ * ("name@plt"): fn gets each one's address and its dynamic symbol's name
+ * ("" for none, as an ifunc's), in .rela.plt order. Stops at fn's first
+ * non-zero return and returns it; 0 when there is no PLT.
+ */
+struct Elf;
+int lupe_elf_plt_foreach(struct Elf *elf, int (*fn)(uint64_t addr, const char *name, void *arg), void *arg);
+
 #endif
