@@ -20,7 +20,16 @@ enum { KEY_PERCENTAGE = 0x100, KEY_PID, KEY_TID };
 struct diff_opts {
 	struct lupe_diff_opts lib;
 	const char *files[64];
-	int nr_files, force, quiet;
+	int nr_files, force, quiet, period, formula;
+};
+
+/* The columns before the keys, in perf's order: per file its value, formula and period. */
+enum col_kind { COL_BASELINE, COL_BASE_PERIOD, COL_COMPUTE, COL_FORMULA, COL_PERIOD };
+
+struct col {
+	enum col_kind kind;
+	int file, width;
+	char head[128];
 };
 
 static const struct argp_option options[] = {
@@ -30,6 +39,9 @@ static const struct argp_option options[] = {
 	{ "percentage", KEY_PERCENTAGE, "relative|absolute", 0,
 	  "percentages of the entries the filters keep, or of all samples (the default)", 0 },
 	{ "sort", 's', "KEYS", 0, "the keys entries are matched and shown by: dso,symbol (the default), comm", 0 },
+	{ "period", 'p', NULL, 0, "show the periods too", 0 },
+	{ "formula", 'F', NULL, 0, "show the formula of each computed value", 0 },
+	{ "baseline-only", 'b', NULL, 0, "only the symbols another file shares with the baseline", 0 },
 	{ "force", 'f', NULL, 0, "read files not owned by you", 0 },
 	{ "quiet", 'q', NULL, 0, "print the rows only, no headers", 0 },
 	{ "dsos", 'd', "LIST", 0, "only these shared objects", 0 },
@@ -92,6 +104,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 's': o->lib.sort = arg; return 0;
 	case 'f': o->force = 1; return 0;
+	case 'p': o->period = 1; return 0;
+	case 'F': o->formula = 1; return 0;
+	case 'b': o->lib.baseline_only = 1; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case 'd': o->lib.dsos = arg; return 0;
 	case 'C': o->lib.comms = arg; return 0;
@@ -116,21 +131,70 @@ static const struct argp argp = {
 	       "change in each other file (default perf.data), per shared object and symbol.",
 };
 
-/* A computed column: perf's name and least width. */
-static void column_head(const struct diff_opts *o, int file, char *buf, size_t size, int *width)
+/* The columns, with perf's names ("Delta Abs/1" with three files) and least widths. */
+static int make_cols(const struct diff_opts *o, struct col *cols)
 {
-	static const struct { const char *name; int width; } cols[] = {
+	static const struct { const char *name; int width; } methods[] = {
 		[LUPE_DIFF_DELTA_ABS] = { "Delta Abs", 7 }, [LUPE_DIFF_DELTA] = { "Delta", 7 },
 		[LUPE_DIFF_RATIO] = { "Ratio", 14 }, [LUPE_DIFF_WDIFF] = { "Weighted diff", 14 },
 	};
-	const char *name = file ? cols[o->lib.compute].name : "Baseline";
-	int least = file ? cols[o->lib.compute].width : 0;
+	int n = 0;
 
-	if (o->nr_files > 2)
-		snprintf(buf, size, "%s/%d", name, file);
-	else
-		snprintf(buf, size, "%s", name);
-	*width = (int)strlen(buf) > least ? (int)strlen(buf) : least;
+	for (int i = 0; i < o->nr_files; i++) {
+		enum col_kind kinds[3];
+		int nk = 0;
+
+		kinds[nk++] = i ? COL_COMPUTE : COL_BASELINE;
+		if (i && o->formula)
+			kinds[nk++] = COL_FORMULA;
+		if (o->period)
+			kinds[nk++] = i ? COL_PERIOD : COL_BASE_PERIOD;
+		for (int k = 0; k < nk; k++) {
+			struct col *c = &cols[n++];
+			const char *name = "Baseline";
+			int least = 0;
+
+			switch (kinds[k]) {
+			case COL_BASELINE: break;
+			case COL_BASE_PERIOD: name = "Base period", least = 14; break;
+			case COL_COMPUTE:
+				name = methods[o->lib.compute].name, least = methods[o->lib.compute].width;
+				break;
+			case COL_FORMULA: name = "Formula", least = 70; break;
+			case COL_PERIOD: name = "Period", least = 14; break;
+			}
+			c->kind = kinds[k];
+			c->file = i;
+			if (o->nr_files > 2)
+				snprintf(c->head, sizeof(c->head), "%s/%d", name, i);
+			else
+				snprintf(c->head, sizeof(c->head), "%s", name);
+			c->width = (int)strlen(c->head) > least ? (int)strlen(c->head) : least;
+		}
+	}
+	return n;
+}
+
+/* perf's formula of a computed value: the periods and totals it came from. */
+static void formula_text(const struct diff_opts *o, struct lupe_diff *d, int ev,
+			 const struct lupe_diff_row *r, int file, char *buf, size_t size)
+{
+	uint64_t p = r->cells[file].e->self, b = r->cells[0].e ? r->cells[0].e->self : 0;
+
+	switch (o->lib.compute) {
+	case LUPE_DIFF_DELTA:
+	case LUPE_DIFF_DELTA_ABS:
+		snprintf(buf, size, "(%" PRIu64 " * 100 / %" PRIu64 ") - (%" PRIu64 " * 100 / %" PRIu64 ")",
+			 p, lupe_diff_total(d, ev, file), b, lupe_diff_total(d, ev, 0));
+		break;
+	case LUPE_DIFF_RATIO:
+		snprintf(buf, size, "%" PRIu64 " / %" PRIu64, p, b);
+		break;
+	case LUPE_DIFF_WDIFF:
+		snprintf(buf, size, "(%" PRIu64 " * %" PRId64 ") - (%" PRIu64 " * %" PRId64 ")",
+			 p, o->lib.w2, b, o->lib.w1);
+		break;
+	}
 }
 
 /*
@@ -138,13 +202,22 @@ static void column_head(const struct diff_opts *o, int file, char *buf, size_t s
  * even without colours): right-aligned in the column, but the weighted
  * diff is "%14ld" left in a wider column, and zero prints.
  */
-static void cell_text(const struct diff_opts *o, const struct lupe_diff_row *r, int file, int width,
-		      char *buf, size_t size)
+static void cell_text(const struct diff_opts *o, struct lupe_diff *d, int ev, const struct lupe_diff_row *r,
+		      const struct col *col, char *buf, size_t size)
 {
+	int file = col->file, width = col->width;
 	const struct lupe_diff_cell *c = &r->cells[file];
-	char val[64] = "";
+	char val[256] = "";
 
-	if (!file) {
+	if (col->kind == COL_BASE_PERIOD) {
+		snprintf(val, sizeof(val), "%" PRIu64, c->e ? c->e->self : 0);
+	} else if (col->kind == COL_PERIOD) {
+		if (c->e)
+			snprintf(val, sizeof(val), "%" PRIu64, c->e->self);
+	} else if (col->kind == COL_FORMULA) {
+		if (c->e)
+			formula_text(o, d, ev, r, file, val, sizeof(val));
+	} else if (!file) {
 		if (c->e)
 			snprintf(val, sizeof(val), "%6.2f%%", c->percent);
 	} else if (c->e && !r->cells[0].e &&
@@ -214,9 +287,10 @@ static const struct lupe_hist_entry *row_entry(const struct lupe_diff_row *r, in
 static void print_event(const struct diff_opts *o, struct lupe_diff *d, int ev)
 {
 	const enum lupe_sort_key *keys;
-	int nk = lupe_diff_keys(d, &keys), width[64], kwidth[4] = { 0 }, elide[4];
+	int nk = lupe_diff_keys(d, &keys), kwidth[4] = { 0 }, elide[4], nc;
+	struct col cols[64 * 3];
 	long nr = lupe_diff_nr_rows(d, ev);
-	char head[128], buf[4096];
+	char buf[4096];
 
 	if (!o->quiet) {
 		printf("%s# Event '%s'\n#\n", ev ? "\n" : "", lupe_evsel_name(lupe_diff_event(d, ev)));
@@ -246,22 +320,19 @@ static void print_event(const struct diff_opts *o, struct lupe_diff *d, int ev)
 	for (int k = 0; k < nk; k++)
 		if ((int)strlen(key_head(keys[k])) > kwidth[k])
 			kwidth[k] = (int)strlen(key_head(keys[k]));
-	for (int i = 0; i < o->nr_files; i++)
-		column_head(o, i, head, sizeof(head), &width[i]);
+	nc = make_cols(o, cols);
 	if (!o->quiet) {
 		printf("#");
-		for (int i = 0; i < o->nr_files; i++) {
-			column_head(o, i, head, sizeof(head), &width[i]);
-			printf("%s%*s", i ? "  " : " ", width[i], head);
-		}
+		for (int i = 0; i < nc; i++)
+			printf("%s%*s", i ? "  " : " ", cols[i].width, cols[i].head);
 		for (int k = 0; k < nk; k++)
 			if (!elide[k])
 				printf("  %-*s", kwidth[k], key_head(keys[k]));
 		printf("\n#");
-		for (int i = 0; i < o->nr_files + nk; i++) {
-			int w = i < o->nr_files ? width[i] : kwidth[i - o->nr_files];
+		for (int i = 0; i < nc + nk; i++) {
+			int w = i < nc ? cols[i].width : kwidth[i - nc];
 
-			if (i >= o->nr_files && elide[i - o->nr_files])
+			if (i >= nc && elide[i - nc])
 				continue;
 			printf("%s", i ? "  " : " ");
 			for (int j = 0; j < w; j++)
@@ -274,8 +345,8 @@ static void print_event(const struct diff_opts *o, struct lupe_diff *d, int ev)
 		const struct lupe_hist_entry *e = row_entry(row, o->nr_files);
 		char cell[1024];
 
-		for (int i = 0; i < o->nr_files; i++) {
-			cell_text(o, row, i, width[i], cell, sizeof(cell));
+		for (int i = 0; i < nc; i++) {
+			cell_text(o, d, ev, row, &cols[i], cell, sizeof(cell));
 			printf("  %s", cell);
 		}
 		for (int k = 0; k < nk; k++) {

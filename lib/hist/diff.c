@@ -29,6 +29,7 @@ struct diff_file {
 
 struct diff_event {
 	struct lupe_evsel *evsel;
+	uint64_t *totals;       /* by file */
 	struct lupe_diff_row *rows;
 	long nr_rows;
 };
@@ -136,6 +137,7 @@ void lupe_diff_delete(struct lupe_diff *d)
 		for (long r = 0; r < d->events[i].nr_rows; r++)
 			free(d->events[i].rows[r].cells);
 		free(d->events[i].rows);
+		free(d->events[i].totals);
 	}
 	free(d->events);
 	for (int i = 0; i < d->nr_files; i++)
@@ -428,6 +430,32 @@ static uint64_t file_total(const struct lupe_diff *d, struct diff_file *f, int i
 	return total;
 }
 
+/*
+ * perf's -b: the rows no other file shares go, and the baseline's
+ * percentages become of what is left (perf sums its entries again after
+ * the computations, which stay of all the samples).
+ */
+static void keep_shared(const struct lupe_diff *d, struct diff_event *ev)
+{
+	long kept = 0;
+	uint64_t total = 0;
+
+	for (long r = 0; r < ev->nr_rows; r++) {
+		struct lupe_diff_row *row = &ev->rows[r];
+
+		if (!row->cells[0].e || !has_pairs(d, row)) {
+			free(row->cells);
+			continue;
+		}
+		total += row->cells[0].e->self;
+		ev->rows[kept++] = *row;
+	}
+	ev->nr_rows = kept;
+	ev->totals[0] = total;
+	for (long r = 0; r < kept; r++)
+		ev->rows[r].cells[0].percent = total ? 100.0 * (double)ev->rows[r].cells[0].e->self / (double)total : 0;
+}
+
 static int build_event(struct lupe_diff *d, struct diff_event *ev)
 {
 	long cap = 0;
@@ -436,6 +464,7 @@ static int build_event(struct lupe_diff *d, struct diff_event *ev)
 
 	if (!totals)
 		return -ENOMEM;
+	ev->totals = totals;
 	for (int i = 0; i < d->nr_files && !err; i++) {
 		struct diff_file *f = d->files[i];
 		int idx = i ? match_event(f, ev->evsel) : lupe_evsel_idx(ev->evsel);
@@ -469,9 +498,10 @@ static int build_event(struct lupe_diff *d, struct diff_event *ev)
 			c[i].wdiff = (int64_t)p * d->opts.w2 - (int64_t)base * d->opts.w1;
 		}
 	}
+	if (!err && d->opts.baseline_only)
+		keep_shared(d, ev);
 	if (!err)
 		qsort_r(ev->rows, (size_t)ev->nr_rows, sizeof(*ev->rows), row_order, d);
-	free(totals);
 	return err;
 }
 
@@ -526,6 +556,13 @@ const struct lupe_diff_row *lupe_diff_row(const struct lupe_diff *d, int ev, lon
 	if (ev < 0 || ev >= d->nr_events || idx < 0 || idx >= d->events[ev].nr_rows)
 		return NULL;
 	return &d->events[ev].rows[idx];
+}
+
+uint64_t lupe_diff_total(const struct lupe_diff *d, int ev, int file)
+{
+	if (ev < 0 || ev >= d->nr_events || file < 0 || file >= d->nr_files || !d->events[ev].totals)
+		return 0;
+	return d->events[ev].totals[file];
 }
 
 int lupe_diff_keys(const struct lupe_diff *d, const enum lupe_sort_key **keys)

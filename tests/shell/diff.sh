@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe diff prints what perf diff prints (rows, baseline, delta, ratio, wdiff) on two recordings of demo whose split changes, recorded by perf and by lupe, with -c, -o, --percentage, -s, -q and three files
+# lupe diff prints what perf diff prints (rows, baseline, delta, ratio, wdiff) on two recordings of demo whose split changes, recorded by perf and by lupe, with -c, -o, --percentage, -s, -q, -p, -F, -b and three files
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 
@@ -48,8 +48,13 @@ same -d demo perf-a.data perf-b.data
 same -s dso perf-a.data perf-b.data
 same -s comm,dso lupe-a.data lupe-b.data
 same -q perf-b.data perf-a.data
+same -p -F perf-a.data perf-b.data lupe-b.data
+same -F -c ratio perf-a.data perf-b.data
+same -F -c wdiff:1,2 -p lupe-a.data lupe-b.data
+same -b perf-a.data perf-b.data
+same -b -F -c delta perf-b.data perf-a.data
 grep -q '^# Data files:' <("$LUPE" diff perf-a.data perf-b.data lupe-b.data) || fail "no data files block for three files"
-ok "three files, -o, -S, -d, --percentage relative, -s, -q: the same as perf diff"
+ok "three files, -o, -S, -d, --percentage relative, -s, -q, -p, -F, -b: the same as perf diff"
 
 # perf diff's defaults: perf.data.old against perf.data
 cp perf-a.data perf.data.old

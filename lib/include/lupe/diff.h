@@ -44,6 +44,7 @@ struct lupe_diff_opts {
 	int relative;                  /* percentages of the entries the filters keep (else of all samples) */
 	const char *sort;              /* keys: comm,dso,sym; NULL: dso,sym */
 	const char *comms, *pids, *tids, *dsos, *symbols; /* filters, comma lists; NULL: all */
+	int baseline_only;             /* only the rows another file shares with the baseline (perf's -b) */
 };
 
 /* One file's side of a row. */
@@ -83,6 +84,12 @@ LUPE_API struct lupe_evsel *lupe_diff_event(struct lupe_diff *d, int ev);
 /* The event's rows, sorted; NULL past the last. */
 LUPE_API long lupe_diff_nr_rows(const struct lupe_diff *d, int ev);
 LUPE_API const struct lupe_diff_row *lupe_diff_row(const struct lupe_diff *d, int ev, long idx);
+/*
+ * The period the file's percentages of the event are of. With
+ * baseline_only the baseline's is that of the rows kept, as perf shows it
+ * (the deltas were computed before, of all the samples).
+ */
+LUPE_API uint64_t lupe_diff_total(const struct lupe_diff *d, int ev, int file);
 /* The sort keys the rows are made of (perf's columns after the computed ones). */
 LUPE_API int lupe_diff_keys(const struct lupe_diff *d, const enum lupe_sort_key **keys);
 
