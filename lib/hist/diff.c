@@ -63,7 +63,7 @@ static int parse_keys(struct lupe_diff *d, const char *s)
 			k = LUPE_SORT_COMM, name = "comm";
 		} else if (!strncmp("dso", tok, strlen(tok)) && *tok) {
 			k = LUPE_SORT_DSO, name = "dso";
-		} else if (!strncmp("symbol", tok, strlen(tok)) && strlen(tok) > 1) {
+		} else if (!strncmp("symbol", tok, strlen(tok)) && *tok) {
 			k = LUPE_SORT_SYM, name = "sym";
 		} else {
 			pr_err("unknown sort key '%s' for diff (try dso,symbol or comm)", tok);
@@ -258,6 +258,13 @@ static int key_cmp(const struct lupe_diff *d, const struct lupe_hist_entry *l,
 				c = strcmp(lupe_dso_short_name(l->dso), lupe_dso_short_name(r->dso));
 			break;
 		case LUPE_SORT_SYM:
+			/* perf's symbol key compares the shared objects too, a key or not */
+			if (!l->dso || !r->dso)
+				c = cmp_null(l->dso, r->dso);
+			else
+				c = strcmp(lupe_dso_short_name(l->dso), lupe_dso_short_name(r->dso));
+			if (c)
+				break;
 			if (!l->sym && !r->sym)
 				c = cmp_u64(l->addr, r->addr);
 			else if (!l->sym || !r->sym)

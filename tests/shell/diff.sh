@@ -47,6 +47,8 @@ same --percentage relative -S spin,compute_c perf-a.data perf-b.data
 same -d demo perf-a.data perf-b.data
 same -s dso perf-a.data perf-b.data
 same -s comm,dso lupe-a.data lupe-b.data
+same -s s perf-a.data lupe-b.data
+same -s sym,dso perf-a.data perf-b.data
 same -q perf-b.data perf-a.data
 same -p -F perf-a.data perf-b.data lupe-b.data
 same -F -c ratio perf-a.data perf-b.data
