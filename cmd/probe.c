@@ -35,7 +35,7 @@ static const struct argp_option options[] = {
 	{ "list", 'l', NULL, 0, "list the probe events (those matching the argument, if one is given)", 0 },
 	{ "vars", 'V', "PROBEDEF", 0, "show the variables reachable at the probe point", 0 },
 	{ "funcs", 'F', "FILTER", OPTION_ARG_OPTIONAL,
-	  "list the functions of the binary (-x) that FILTER lets through (default: \"" LUPE_PROBE_FUNC_FILTER "\")", 0 },
+	  "list the functions of the binary (-x; else the kernel's) that FILTER lets through (default: \"" LUPE_PROBE_FUNC_FILTER "\")", 0 },
 	{ "filter", OPT_FILTER, "[!]FILTER", 0, "another filter of --funcs, or'ed with its own", 0 },
 	{ "force", 'f', NULL, 0, "add an event whose name is taken under NAME_1, NAME_2...", 0 },
 	{ "dry-run", OPT_DRY_RUN, NULL, 0, "show the definitions, add nothing", 0 },
@@ -301,9 +301,6 @@ static int funcs(struct probe_opts *o)
 				     "negated by !, grouped by parentheses)", o->filters[i], pos + 1), EXIT_USAGE;
 		len += strlen(o->filters[i]) + 3;
 	}
-	if (!o->target)
-		return error("--funcs lists the functions of a binary: give it with -x BINARY "
-			     "(lupe does not list the kernel's)"), EXIT_USAGE;
 	if (o->nr_filters && !(filter = calloc(1, len + 1)))
 		return error("out of memory"), 1;
 	for (int i = 0; i < o->nr_filters; i++)
@@ -312,7 +309,8 @@ static int funcs(struct probe_opts *o)
 	free(filter);
 	/* perf refuses a missing binary as a usage error */
 	if (n < 0)
-		return error("cannot read the functions of '%s': %s", o->target, lupe_strerror(n)),
+		return error("cannot read the functions of '%s': %s", o->target ? o->target : "/proc/kallsyms",
+			     lupe_strerror(n)),
 		       n == -ENOENT ? EXIT_USAGE : 1;
 	for (int i = 0; i < n; i++)
 		printf("%s\n", names[i]);

@@ -67,30 +67,7 @@ static int section_kind(Elf *elf, size_t shstrndx, size_t idx)
 	return n && (strstr(n, "text") || strstr(n, "data")) ? 2 : 1;
 }
 
-struct names {
-	char **v;
-	size_t nr, cap;
-};
-
-static int add_name(struct names *out, char *name)
-{
-	if (!name)
-		return -ENOMEM;
-	if (out->nr + 2 > out->cap) {
-		char **nv = realloc(out->v, (out->cap = out->cap ? out->cap * 2 : 256) * sizeof(*nv));
-
-		if (!nv) {
-			free(name);
-			return -ENOMEM;
-		}
-		out->v = nv;
-	}
-	out->v[out->nr++] = name;
-	out->v[out->nr] = NULL;
-	return 0;
-}
-
-static int collect(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct names *out)
+static int collect(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct lupe_probe_names *out)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t n, shstrndx;
@@ -124,9 +101,9 @@ static int collect(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr, struct names *
 			continue;
 		/* C++ names as perf shows them */
 		if ((demangled = lupe_demangle(name)))
-			err = add_name(out, demangled);
+			err = lupe_probe_names_add(out, demangled);
 		else
-			err = add_name(out, strdup(name));
+			err = lupe_probe_names_add(out, strdup(name));
 		if (err)
 			return err;
 	}
@@ -140,7 +117,7 @@ static int add_plt_name(uint64_t addr, const char *name, void *out)
 
 	(void)addr;
 	free(demangled);
-	return add_name(out, n < 0 ? NULL : s);
+	return lupe_probe_names_add(out, n < 0 ? NULL : s);
 }
 
 int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
@@ -151,7 +128,7 @@ int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
 	Elf *elf, *d = NULL, *src;
 	Elf_Scn *scn;
 	GElf_Shdr shdr;
-	struct names out = { 0 };
+	struct lupe_probe_names out = { 0 };
 
 	*names = NULL;
 	*nr = 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf probe --funcs: the names of a binary's symbols that a filter lets
- * through, sorted. The filter is perf's strfilter: glob patterns joined by
+ * perf probe --funcs: the names of a binary's symbols (the kernel's
+ * functions in kallsyms without one) that a filter lets through, sorted. The filter is perf's strfilter: glob patterns joined by
  * '&' (binding tighter) and '|', negated by '!', grouped by parentheses;
  * "!_* & !*@plt" when none is given. It is parsed by recursive descent into
  * a small tree and matched with fnmatch(3), perf's glob (*, ?, [...], \).
@@ -13,6 +13,7 @@
 #include <string.h>
 #include <lupe/probe.h>
 #include "probe/probe-internal.h"
+#include "symbols/symbols.h"
 #include "util/util.h"
 
 struct fnode {
@@ -155,6 +156,50 @@ static int fmatch(const struct fnode *n, const char *name)
 	}
 }
 
+int lupe_probe_names_add(struct lupe_probe_names *out, char *name)
+{
+	if (!name)
+		return -ENOMEM;
+	if (out->nr + 2 > out->cap) {
+		char **nv = realloc(out->v, (out->cap = out->cap ? out->cap * 2 : 256) * sizeof(*nv));
+
+		if (!nv) {
+			free(name);
+			return -ENOMEM;
+		}
+		out->v = nv;
+	}
+	out->v[out->nr++] = name;
+	out->v[out->nr] = NULL;
+	return 0;
+}
+
+/* perf's kernel functions: the text symbols of kallsyms, the modules' left out. */
+static int add_kernel_name(uint64_t addr, char type, const char *name, size_t len, void *out)
+{
+	(void)addr;
+	type = (char)toupper((unsigned char)type);
+	if (type != 'T' && type != 'W')
+		return 0;
+	return lupe_probe_names_add(out, strndup(name, len));
+}
+
+static int kernel_names(char ***names, size_t *nr)
+{
+	struct lupe_probe_names out = { 0 };
+	int err = lupe_kallsyms_foreach("/proc/kallsyms", add_kernel_name, &out);
+
+	if (!err && !out.v && !(out.v = calloc(1, sizeof(*out.v))))
+		err = -ENOMEM;
+	if (err) {
+		lupe_probe_names_free(out.v);
+		return err;
+	}
+	*names = out.v;
+	*nr = out.nr;
+	return 0;
+}
+
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -200,7 +245,7 @@ int lupe_probe_funcs(const char *target, const char *filter, char ***out, int *e
 	*out = NULL;
 	if (!(root = filter_parse(filter, errpos, &err)))
 		return err;
-	err = lupe_probe_symbol_names(target, &names, &nr);
+	err = target ? lupe_probe_symbol_names(target, &names, &nr) : kernel_names(&names, &nr);
 	if (err) {
 		fnode_free(root);
 		return err;

@@ -30,6 +30,19 @@ for bin in $bins; do
 done
 ok "--funcs on $n binaries, six filters each, as perf probe"
 
+# without -x: the kernel's functions, from kallsyms
+if [ -r /proc/kallsyms ] && [ "$(awk 'NR == 1 { print $1 }' /proc/kallsyms)" != 0000000000000000 ]; then
+	for f in "" "--filter=__x64_sys_read*" "--funcs=vfs_*|ksys_*"; do
+		# shellcheck disable=SC2086
+		"$PERF" probe -F $f > perf.out 2> /dev/null || fail "perf probe -F $f"
+		# shellcheck disable=SC2086
+		"$LUPE" probe -F $f > lupe.out || fail "lupe probe -F $f exited $?"
+		[ -s perf.out ] || fail "perf listed no kernel function for '$f'"
+		cmp -s perf.out lupe.out || fail "the kernel's functions for '$f' differ: $(diff perf.out lupe.out | head)"
+	done
+	ok "the kernel's functions, as perf probe -F"
+fi
+
 # the test perf ships (test_uprobe_from_different_cu.sh) asks for one function by name
 same "$WORKLOADS/demo" --funcs compute_a
 [ "$(cat lupe.out)" = compute_a ] || fail "--funcs compute_a listed: $(cat lupe.out)"

@@ -124,8 +124,9 @@ LUPE_API void lupe_probe_vars_free(char **vars);
 #define LUPE_PROBE_FUNC_FILTER "!_* & !*@plt"
 
 /*
- * The functions (and data symbols) of the binary target that filter lets
- * through, sorted by name: perf probe --funcs. filter is perf's: glob
+ * The functions (and data symbols) of the binary target (NULL: the
+ * kernel's functions, from /proc/kallsyms, modules left out) that filter
+ * lets through, sorted by name: perf probe --funcs. filter is perf's: glob
  * patterns joined by '&' and '|', negated by '!', grouped by parentheses
  * ("(m*|f*) & !foo"); NULL: LUPE_PROBE_FUNC_FILTER. *out is a
  * NULL-terminated array the caller frees with lupe_probe_names_free().
