@@ -497,7 +497,8 @@ static int build_event(struct lupe_diff *d, struct diff_event *ev)
 		for (int i = 0; i < d->nr_files; i++) {
 			uint64_t p = c[i].e ? c[i].e->self : 0;
 
-			c[i].percent = totals[i] ? 100.0 * (double)p / (double)totals[i] : 0;
+			/* as perf: of an event without samples in the baseline, 0/0, so the deltas print -nan */
+			c[i].percent = 100.0 * (double)p / (double)totals[i];
 			if (!i || !c[i].e)
 				continue;
 			c[i].delta = c[i].percent - c[0].percent;

@@ -57,6 +57,8 @@ int lupe_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 	s->attr = attr;
 	s->cpu = s->pid = s->tid = (uint32_t)-1;
 	s->time = (uint64_t)-1;
+	/* as perf: without PERF_SAMPLE_PERIOD (perf record -c N of several events) each sample weighs the attr's period */
+	s->period = attr->sample_period;
 	if (event->size < sizeof(*event))
 		return -LUPE_ERR_CORRUPT;
 	c.p = (const uint64_t *)(event + 1);

@@ -12,6 +12,10 @@ for rec in perf lupe; do
 		fail "$rec record of demo -w 2,3,5 exited $?"
 done
 
+# two events at a fixed period: perf writes no period in the samples, each weighs -c's
+"$PERF" record -q -e task-clock -e page-faults -c 1000000 -o perf-m.data -- "$WORKLOADS/demo" -n 150 -w 5,3,2 > /dev/null 2>&1 ||
+	fail "perf record of two events exited $?"
+
 # same ARGS...: lupe diff and perf diff print the same bytes
 same() {
 	"$PERF" diff "$@" > perf.out 2> perf.err || fail "perf diff $* exited $?: $(cat perf.err)"
@@ -55,6 +59,8 @@ same -F -c ratio perf-a.data perf-b.data
 same -F -c wdiff:1,2 -p lupe-a.data lupe-b.data
 same -b perf-a.data perf-b.data
 same -b -F -c delta perf-b.data perf-a.data
+same -S spin,compute_c perf-m.data lupe-b.data
+same -S spin,compute_c -c ratio lupe-a.data perf-m.data
 grep -q '^# Data files:' <("$LUPE" diff perf-a.data perf-b.data lupe-b.data) || fail "no data files block for three files"
 ok "three files, -o, -S, -d, --percentage relative, -s, -q, -p, -F, -b: the same as perf diff"
 
