@@ -8,6 +8,7 @@
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_annotate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_help(int argc, char **argv);

@@ -33,6 +33,7 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "annotate", cmd_annotate, NEED_PAGER, "show a symbol's samples per instruction, with source" },
 	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
+	{ "diff",    cmd_diff,    0,          "compare perf.data files: the change per symbol against a baseline" },
 	{ "exporter", NULL,      HELPER,      "serve perf counters to Prometheus (/metrics)" },
 	{ "flamegraph", cmd_flamegraph, 0,    "draw a perf.data as an interactive SVG flame graph" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },

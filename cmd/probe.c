@@ -13,7 +13,7 @@
 #include <lupe/probe.h>
 #include "builtin.h"
 
-enum { OPT_DRY_RUN = 'n' };
+enum { OPT_DRY_RUN = 'n', OPT_FILTER = 0x100 };
 
 struct probe_opts {
 	const char *target;
@@ -22,7 +22,10 @@ struct probe_opts {
 	char **joined; /* definitions made of several words, owned */
 	int nr_joined;
 	const char *vars;
-	int list, dry_run, quiet;
+	int list, dry_run, quiet, force;
+	int funcs, funcs_pending; /* --funcs given; its filter may be the next word */
+	char **filters;           /* --funcs=F and --filter=F: perf ORs them */
+	int nr_filters;
 };
 
 static const struct argp_option options[] = {
@@ -31,6 +34,10 @@ static const struct argp_option options[] = {
 	{ "del", 'd', "[GROUP:]EVENT", 0, "delete the probe events matching (a glob)", 0 },
 	{ "list", 'l', NULL, 0, "list the probe events (those matching the argument, if one is given)", 0 },
 	{ "vars", 'V', "PROBEDEF", 0, "show the variables reachable at the probe point", 0 },
+	{ "funcs", 'F', "FILTER", OPTION_ARG_OPTIONAL,
+	  "list the functions of the binary (-x; else the kernel's) that FILTER lets through (default: \"" LUPE_PROBE_FUNC_FILTER "\")", 0 },
+	{ "filter", OPT_FILTER, "[!]FILTER", 0, "another filter of --funcs, or'ed with its own", 0 },
+	{ "force", 'f', NULL, 0, "add an event whose name is taken under NAME_1, NAME_2...", 0 },
 	{ "dry-run", OPT_DRY_RUN, NULL, 0, "show the definitions, add nothing", 0 },
 	{ "quiet", 'q', NULL, 0, "print no messages but errors", 0 },
 	{ 0 }
@@ -51,7 +58,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct probe_opts *o = state->input;
 
+	if (key != ARGP_KEY_ARG && key > 0)
+		o->funcs_pending = 0;
 	switch (key) {
+	case 'F':
+		/* perf's --funcs without a filter or's in its default one */
+		o->funcs = 1;
+		o->funcs_pending = !arg;
+		return push(&o->filters, &o->nr_filters, arg ? arg : (char *)LUPE_PROBE_FUNC_FILTER);
+	case OPT_FILTER:
+		return push(&o->filters, &o->nr_filters, arg);
+	case 'f':
+		o->force = 1;
+		return 0;
 	case 'x':
 		o->target = arg;
 		return 0;
@@ -72,6 +91,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->quiet = 1;
 		return 0;
 	case ARGP_KEY_ARG:
+		if (o->funcs_pending) {
+			/* perf takes "--funcs foo": the next word is its filter, in place of the default */
+			o->filters[o->nr_filters - 1] = arg;
+			o->funcs_pending = 0;
+			return 0;
+		}
 		/* perf joins the words of one definition: probe -x W parse%return '+0($retval):string' */
 		if (o->list || o->nr_dels)
 			return push(o->list ? &o->adds : &o->dels, o->list ? &o->nr_adds : &o->nr_dels, arg);
@@ -132,6 +157,30 @@ static int probe_failed(const char *def, const struct lupe_probe *p, int err)
 	return error("cannot probe '%s': %s", def, lupe_strerror(err));
 }
 
+/* perf probe -f: a taken name is tried again as NAME_1, NAME_2... */
+static int add_forced(struct lupe_probe *p)
+{
+	char *base = strdup(p->event);
+	int err = lupe_probe_add(p);
+
+	if (!base)
+		return -ENOMEM;
+	for (int n = 1; err == -EEXIST && n < 1000; n++) {
+		char *name;
+
+		if (asprintf(&name, "%s_%d", base, n) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		free(p->event);
+		p->event = name;
+		p->why[0] = '\0';
+		err = lupe_probe_add(p);
+	}
+	free(base);
+	return err;
+}
+
 static int add(struct probe_opts *o)
 {
 	struct lupe_probe *probes = calloc(o->nr_adds, sizeof(*probes));
@@ -153,7 +202,7 @@ static int add(struct probe_opts *o)
 			continue;
 		}
 		if (!err)
-			err = lupe_probe_add(p);
+			err = o->force ? add_forced(p) : lupe_probe_add(p);
 		if (err) {
 			ret = probe_failed(o->adds[i], p, err) ? 1 : 1;
 			break;
@@ -170,8 +219,10 @@ static int add(struct probe_opts *o)
 			arg_words(&probes[i], args, sizeof(args));
 			print_event(stderr, probes[i].group, probes[i].event, probes[i].where, probes[i].target, args);
 		}
+		/* the command as it was called: "perf record" through a perf -> lupe link */
 		fprintf(stderr, "\nYou can now use it in all perf tools, such as:\n\n"
-			"\tlupe record -e %s:%s -aR sleep 1\n\n", last->group, last->event);
+			"\t%s record -e %s:%s -aR sleep 1\n\n", program_invocation_short_name,
+			last->group, last->event);
 	}
 	for (int i = 0; i < o->nr_adds; i++)
 		lupe_probe_clear(&probes[i]);
@@ -236,6 +287,37 @@ static int del(struct probe_opts *o)
 	return 0;
 }
 
+/* --funcs: perf or's every filter given (its default for a --funcs without one). */
+static int funcs(struct probe_opts *o)
+{
+	char *filter = NULL, **names;
+	size_t len = 0;
+	int n, pos = 0;
+
+	for (int i = 0; i < o->nr_filters; i++) {
+		n = lupe_probe_filter_check(o->filters[i], &pos);
+		if (n == -EINVAL)
+			return error("cannot parse the filter '%s' at character %d (patterns joined by & and |, "
+				     "negated by !, grouped by parentheses)", o->filters[i], pos + 1), EXIT_USAGE;
+		len += strlen(o->filters[i]) + 3;
+	}
+	if (o->nr_filters && !(filter = calloc(1, len + 1)))
+		return error("out of memory"), 1;
+	for (int i = 0; i < o->nr_filters; i++)
+		sprintf(filter + strlen(filter), "%s(%s)", i ? "|" : "", o->filters[i]);
+	n = lupe_probe_funcs(o->target, filter, &names, &pos);
+	free(filter);
+	/* perf refuses a missing binary as a usage error */
+	if (n < 0)
+		return error("cannot read the functions of '%s': %s", o->target ? o->target : "/proc/kallsyms",
+			     lupe_strerror(n)),
+		       n == -ENOENT ? EXIT_USAGE : 1;
+	for (int i = 0; i < n; i++)
+		printf("%s\n", names[i]);
+	lupe_probe_names_free(names);
+	return 0;
+}
+
 static int vars(struct probe_opts *o)
 {
 	struct lupe_probe p;
@@ -271,11 +353,19 @@ int cmd_probe(int argc, char **argv)
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		goto out;
-	actions = (o.nr_adds && !o.list) + !!o.nr_dels + o.list + !!o.vars;
+	actions = (o.nr_adds && !o.list) + !!o.nr_dels + o.list + !!o.vars + o.funcs;
+	if (!o.funcs && o.nr_filters) {
+		error("--filter filters --funcs: give --funcs too");
+		goto out;
+	}
 	if (actions != 1) {
-		error(actions ? "give one of: a probe definition, -d, -l or -V"
+		error(actions ? "give one of: a probe definition, -d, -l, -V or --funcs"
 			      : "give a probe definition such as -x BINARY 'func%%return +0($retval):string', "
 				"or -l, -d EVENT, -V FUNC");
+		goto out;
+	}
+	if (o.funcs) {
+		ret = funcs(&o);
 		goto out;
 	}
 	if (!lupe_tracefs_dir()) {
@@ -296,5 +386,6 @@ out:
 	free(o.joined);
 	free(o.adds);
 	free(o.dels);
+	free(o.filters);
 	return ret;
 }

@@ -12,4 +12,20 @@ void lupe_probe_event_describe(struct lupe_probe_event *ev);
 int lupe_probe_fail(struct lupe_probe *p, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* A growing NULL-terminated array of names. */
+struct lupe_probe_names {
+	char **v;
+	size_t nr, cap;
+};
+
+/* Append name (malloc'ed; taken, freed on failure; NULL means out of memory). 0 or -ENOMEM. */
+int lupe_probe_names_add(struct lupe_probe_names *out, char *name);
+
+/*
+ * The names of path's symbols perf probe --funcs lists (unsorted, aliases
+ * kept), into a NULL-terminated array of *nr, freed with
+ * lupe_probe_names_free(). 0 or a negative errno.
+ */
+int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr);
+
 #endif

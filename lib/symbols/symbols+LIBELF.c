@@ -133,7 +133,7 @@ static int add_sym(struct symtab_build *b, uint64_t start, uint64_t size, const 
  * PLT entries get "name@plt" symbols, one per .rela.plt relocation in
  * order after the 16-byte PLT header (x86-64), as perf synthesizes them.
  */
-static int add_plt(Elf *elf, struct symtab_build *b)
+int lupe_elf_plt_foreach(Elf *elf, int (*fn)(uint64_t addr, const char *name, void *arg), void *arg)
 {
 	GElf_Shdr plt, rela, dynsym;
 	Elf_Scn *srela, *sdyn;
@@ -161,10 +161,15 @@ static int add_plt(Elf *elf, struct symtab_build *b)
 			continue;
 		if (gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) && sym.st_name)
 			name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
-		if ((err = add_sym(b, at, 16, name ? name : "", "@plt", STB_GLOBAL)))
+		if ((err = fn(at, name ? name : "", arg)))
 			return err;
 	}
 	return 0;
+}
+
+static int add_plt_sym(uint64_t at, const char *name, void *b)
+{
+	return add_sym(b, at, 16, name, "@plt", STB_GLOBAL);
 }
 
 static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *plt_from)
@@ -207,7 +212,7 @@ static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *pl
 			break;
 	}
 	if (!err && plt_from)
-		err = add_plt(plt_from, &b);
+		err = lupe_elf_plt_foreach(plt_from, add_plt_sym, &b);
 	if (!err)
 		err = lupe_symtab_finish(&b, dso);
 	lupe_symtab_build_free(&b);

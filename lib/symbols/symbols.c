@@ -180,14 +180,9 @@ static int kallsyms_line(const char *p, const char *end, unsigned long long *add
 	return *len && *len < 256 && !memchr(q, '[', (size_t)(end - q));
 }
 
-/*
- * A kallsyms file (/proc/kallsyms or a copy), read in large blocks and
- * parsed by hand: its 200,000 lines cost more in sscanf() than the kernel
- * takes to print them.
- */
-static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
+int lupe_kallsyms_foreach(const char *path,
+			  int (*fn)(uint64_t addr, char type, const char *name, size_t len, void *arg), void *arg)
 {
-	struct symtab_build b = { .kallsyms = 1 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t size = 1 << 18, have = 0;
 	char *buf = malloc(size);
@@ -209,17 +204,9 @@ static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
 			const char *name;
 			size_t len;
 			char type;
-			int binding;
 
-			if (kallsyms_line(p, nl, &addr, &type, &name, &len)) {
-				switch (toupper((unsigned char)type)) {
-				case 'T': case 'W': case 'D': case 'B':
-					binding = type == 'W' || type == 'w' ? STB_WEAK :
-						  isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-					err = lupe_symtab_add(&b, addr, 0, name, len, binding);
-					break;
-				}
-			}
+			if (kallsyms_line(p, nl, &addr, &type, &name, &len))
+				err = fn(addr, type, name, len, arg);
 			p = nl + 1;
 		}
 		have = (size_t)(end - p);
@@ -229,6 +216,28 @@ static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
 	}
 	close(fd);
 	free(buf);
+	return err;
+}
+
+static int add_kallsym(uint64_t addr, char type, const char *name, size_t len, void *b)
+{
+	int binding;
+
+	switch (toupper((unsigned char)type)) {
+	case 'T': case 'W': case 'D': case 'B':
+		binding = type == 'W' || type == 'w' ? STB_WEAK :
+			  isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+		return lupe_symtab_add(b, addr, 0, name, len, binding);
+	}
+	return 0;
+}
+
+/* A kallsyms file (/proc/kallsyms or a copy) into dso's symbols. */
+static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
+{
+	struct symtab_build b = { .kallsyms = 1 };
+	int err = lupe_kallsyms_foreach(path, add_kallsym, &b);
+
 	if (!err && !b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */
 	if (!err)

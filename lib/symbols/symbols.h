@@ -60,6 +60,16 @@ void lupe_symtab_build_free(struct symtab_build *b);
  */
 void lupe_dso_set_kernel_build_id(struct lupe_dso *dso, const uint8_t *id, int size);
 
+/*
+ * Each line of a kallsyms file (/proc/kallsyms or a copy) but the modules'
+ * to fn: address, type letter, name (not NUL-terminated) and its length.
+ * The file is read in large blocks and parsed by hand: its 200,000 lines
+ * cost more in sscanf() than the kernel takes to print them. Stops at fn's
+ * first non-zero return and returns it; 0, or a negative errno.
+ */
+int lupe_kallsyms_foreach(const char *path,
+			  int (*fn)(uint64_t addr, char type, const char *name, size_t len, void *arg), void *arg);
+
 /* Load dso's symbols if that was not tried yet. Returns 0 or an error (logged at debug). */
 int lupe_dso_load(struct lupe_dso *dso);
 
@@ -75,5 +85,14 @@ char *lupe_demangle(const char *name);
 /* ELF loading (symbols+LIBELF.c): the file at path, or the vdso of this process. */
 int lupe_elf_load_dso(struct lupe_dso *dso, const char *path);
 int lupe_elf_load_vdso(struct lupe_dso *dso);
+
+/*
+ * The PLT entries of an x86-64 ELF (libelf's Elf) as perf names them
+ * ("name@plt"): fn gets each one's address and its dynamic symbol's name
+ * ("" for none, as an ifunc's), in .rela.plt order. Stops at fn's first
+ * non-zero return and returns it; 0 when there is no PLT.
+ */
+struct Elf;
+int lupe_elf_plt_foreach(struct Elf *elf, int (*fn)(uint64_t addr, const char *name, void *arg), void *arg);
 
 #endif

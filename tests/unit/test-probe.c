@@ -99,6 +99,50 @@ static void test_filter_fields(void **state)
 	assert_string_equal(bad, "prev_pidd");
 }
 
+/* perf's strfilter syntax: where a filter stops parsing, as perf's "Filter parse error at N" */
+static void test_funcs_filter_syntax(void **state)
+{
+	int pos = -1;
+
+	assert_int_equal(lupe_probe_filter_check("!_* & !*@plt", NULL), 0);
+	assert_int_equal(lupe_probe_filter_check("(m*|f*) & !main", NULL), 0);
+	assert_int_equal(lupe_probe_filter_check("!!a", NULL), 0);
+	assert_int_equal(lupe_probe_filter_check("[!a]*", NULL), 0);
+	assert_int_equal(lupe_probe_filter_check("(foo", &pos), -EINVAL);
+	assert_int_equal(pos, 4);
+	assert_int_equal(lupe_probe_filter_check("", &pos), -EINVAL);
+	assert_int_equal(pos, 0);
+	assert_int_equal(lupe_probe_filter_check("a b", &pos), -EINVAL);
+	assert_int_equal(pos, 2);
+	assert_int_equal(lupe_probe_filter_check("main|", &pos), -EINVAL);
+	assert_int_equal(lupe_probe_filter_check("a&)", &pos), -EINVAL);
+}
+
+/* This test's own functions, through its symbol table, sorted, the filter applied */
+static void test_funcs_of_self(void **state)
+{
+	char **names;
+	int n = lupe_probe_funcs("/proc/self/exe", "test_r* | test_v*", &names, NULL);
+
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "test_return_string");
+	assert_string_equal(names[1], "test_vars_and_names");
+	assert_null(names[2]);
+	lupe_probe_names_free(names);
+	n = lupe_probe_funcs("/proc/self/exe", NULL, &names, NULL);
+	assert_true(n > 5);
+	for (int i = 0; i < n; i++) {
+		assert_true(names[i][0] != '_');
+		if (i)
+			assert_true(strcmp(names[i - 1], names[i]) <= 0);
+	}
+	lupe_probe_names_free(names);
+	assert_int_equal(lupe_probe_funcs("/proc/self/exe", "!*", &names, NULL), 0);
+	assert_null(names[0]);
+	lupe_probe_names_free(names);
+	assert_int_equal(lupe_probe_funcs("/no/such/binary", NULL, &names, NULL), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +150,8 @@ int main(void)
 		cmocka_unit_test(test_vars_and_names),
 		cmocka_unit_test(test_bad_definitions),
 		cmocka_unit_test(test_filter_fields),
+		cmocka_unit_test(test_funcs_filter_syntax),
+		cmocka_unit_test(test_funcs_of_self),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -120,6 +120,25 @@ LUPE_API int lupe_probe_del(const char *glob, void (*done)(const char *name, voi
 LUPE_API int lupe_probe_vars(struct lupe_probe *p, char ***out);
 LUPE_API void lupe_probe_vars_free(char **vars);
 
+/* perf probe's filter of --funcs when none is given: no _names, no PLT entries. */
+#define LUPE_PROBE_FUNC_FILTER "!_* & !*@plt"
+
+/*
+ * The functions (and data symbols) of the binary target (NULL: the
+ * kernel's functions, from /proc/kallsyms, modules left out) that filter
+ * lets through, sorted by name: perf probe --funcs. filter is perf's: glob
+ * patterns joined by '&' and '|', negated by '!', grouped by parentheses
+ * ("(m*|f*) & !foo"); NULL: LUPE_PROBE_FUNC_FILTER. *out is a
+ * NULL-terminated array the caller frees with lupe_probe_names_free().
+ * Returns the count; -EINVAL for a filter that does not parse (*errpos,
+ * if not NULL, gets the byte offset where it failed); another negative
+ * errno when target cannot be read.
+ */
+LUPE_API int lupe_probe_funcs(const char *target, const char *filter, char ***out, int *errpos);
+LUPE_API void lupe_probe_names_free(char **names);
+/* Whether filter parses: 0, or -EINVAL with *errpos where it stops (as lupe_probe_funcs). */
+LUPE_API int lupe_probe_filter_check(const char *filter, int *errpos);
+
 /* Whether this kernel takes kernel probes (kprobe_events in tracefs). */
 LUPE_API bool lupe_probe_have_kprobes(void);
 
