@@ -7,6 +7,11 @@
 
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_annotate(int argc, char **argv);
+/* tools16: build-id and file tools */
+int cmd_archive(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
+int cmd_evlist(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
