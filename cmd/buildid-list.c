@@ -23,6 +23,8 @@ struct list_opts {
 	int with_hits, kernel, force;
 	char **hits; /* -H: the names hit, in first-hit order */
 	size_t nr_hits;
+	buildid_fn fn;
+	void *arg;
 };
 
 static const struct argp_option options[] = {
@@ -101,8 +103,12 @@ static void print_table(struct list_opts *o, const char *p, size_t size)
 		len = strnlen(name, rsize - 36);
 		hit = hit_index(o, name, len);
 		if (!o->with_hits || hit >= 0) {
+			char *n = strndup(name, len);
+
 			lupe_build_id_to_hex((const uint8_t *)p + 12, idlen, hex);
-			printf("%s %.*s\n", hex, (int)len, name);
+			if (n)
+				o->fn(o->arg, hex, n);
+			free(n);
 		}
 		if (hit >= 0) { /* said: not again from the file */
 			free(o->hits[hit]);
@@ -112,13 +118,16 @@ static void print_table(struct list_opts *o, const char *p, size_t size)
 	}
 }
 
+static int print_entry(void *arg, const char *hex, const char *name)
+{
+	printf("%s %s\n", hex, name);
+	return 0;
+}
+
 int cmd_buildid_list(int argc, char **argv)
 {
 	struct list_opts o = { .input = "perf.data" };
-	struct lupe_perf_file *f;
-	const void *table;
-	size_t size = 0;
-	int idx, err;
+	int idx;
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
@@ -134,45 +143,57 @@ int cmd_buildid_list(int argc, char **argv)
 		printf("%s\n", hex);
 		return 0;
 	}
+	return buildid_list(o.input, o.force, o.with_hits, print_entry, NULL) ? 1 : 0;
+}
+
+int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, void *arg)
+{
+	struct list_opts ob = { .input = input, .force = force, .with_hits = with_hits,
+				.fn = fn, .arg = arg }, *o = &ob;
+	struct lupe_perf_file *f;
+	const void *table;
+	size_t size = 0;
+	int err;
+
 	/* a stream carries no table: what it holds is what its samples hit */
-	if (!strcmp(o.input, "-")) {
-		o.with_hits = 1;
+	if (!strcmp(o->input, "-")) {
+		o->with_hits = 1;
 		f = NULL;
 	} else {
-		f = lupe_perf_file_open(o.input, o.force);
+		f = lupe_perf_file_open(o->input, o->force);
 		if (!f)
-			return error("cannot open '%s': %s", o.input, lupe_strerror(-errno)), 1;
+			return error("cannot open '%s': %s", o->input, lupe_strerror(-errno));
 		if (lupe_perf_file_is_pipe(f))
-			o.with_hits = 1;
+			o->with_hits = 1;
 	}
-	if (o.with_hits) {
+	if (o->with_hits) {
 		lupe_perf_file_close(f);
-		err = lupe_perf_file_hits(o.input, o.force, note_hit, &o);
+		err = lupe_perf_file_hits(o->input, o->force, note_hit, o);
 		if (err)
-			return error("cannot read '%s': %s", o.input, lupe_strerror(err)), 1;
+			return error("cannot read '%s': %s", o->input, lupe_strerror(err));
 		f = NULL;
-		if (strcmp(o.input, "-"))
-			f = lupe_perf_file_open(o.input, o.force);
+		if (strcmp(o->input, "-"))
+			f = lupe_perf_file_open(o->input, o->force);
 	}
 	table = f ? lupe_perf_file_feature(f, HEADER_BUILD_ID, &size) : NULL;
 	if (table)
-		print_table(&o, table, size);
+		print_table(o, table, size);
 	/* hits the table does not name: their build-id from the file itself */
-	for (size_t i = 0; i < o.nr_hits; i++) {
+	for (size_t i = 0; i < o->nr_hits; i++) {
 		uint8_t id[LUPE_BUILD_ID_MAX];
 		char hex[2 * LUPE_BUILD_ID_MAX + 1];
 		int len;
 
-		if (!o.hits[i])
+		if (!o->hits[i])
 			continue;
-		len = lupe_build_id_of(o.hits[i], id);
+		len = lupe_build_id_of(o->hits[i], id);
 		if (len > 0) {
 			lupe_build_id_to_hex(id, len, hex);
-			printf("%s %s\n", hex, o.hits[i]);
+			o->fn(o->arg, hex, o->hits[i]);
 		}
-		free(o.hits[i]);
+		free(o->hits[i]);
 	}
-	free(o.hits);
+	free(o->hits);
 	lupe_perf_file_close(f);
 	return 0;
 }
