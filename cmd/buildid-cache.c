@@ -172,15 +172,33 @@ static int list_entry(void *arg, const char *hex, const char *name)
 	return 0;
 }
 
-/* Run fn on each name of a comma-separated list; -1 if any failed. */
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Run fn on each name of a comma-separated list, sorted and once each as perf's strlist; -1 if any failed. */
 static int each(char *list, int (*fn)(const char *, int), int verbose)
 {
+	char **names = NULL;
+	size_t nr = 0;
 	int ret = 0;
 
 	for (char *save = NULL, *t = list ? strtok_r(list, ",", &save) : NULL; t;
-	     t = strtok_r(NULL, ",", &save))
-		if (fn(t, verbose))
+	     t = strtok_r(NULL, ",", &save)) {
+		char **n = realloc(names, (nr + 1) * sizeof(*n));
+
+		if (!n)
+			die("out of memory");
+		names = n;
+		names[nr++] = t;
+	}
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_name);
+	for (size_t i = 0; i < nr; i++)
+		if ((!i || strcmp(names[i], names[i - 1])) && fn(names[i], verbose))
 			ret = -1;
+	free(names);
 	return ret;
 }
 
