@@ -67,8 +67,8 @@ int cmd_archive(int argc, char **argv)
 	}
 	if (argc > 2)
 		return error("lupe archive takes one perf.data file, not %d words", argc - 1), EXIT_USAGE;
-	if (!realpath(m.dir, m.real))
-		return error("cannot use the build-id cache '%s': %s", m.dir, strerror(errno)), 1;
+	if (!realpath(m.dir, m.real)) /* no cache: no entry will be found in it */
+		snprintf(m.real, sizeof(m.real), "%s", m.dir);
 	fd = mkstemp(manifest);
 	if (fd < 0 || !(m.f = fdopen(fd, "w")))
 		return error("cannot create '%s': %s", manifest, strerror(errno)), 1;
