@@ -97,7 +97,7 @@ static void lib_log(enum lupe_log_level level, const char *fmt, va_list ap)
 
 static void print_usage(FILE *f)
 {
-	fprintf(f, "\n usage: lupe [--version] [--help] [-v] COMMAND [ARGS]\n\n"
+	fprintf(f, "\n usage: lupe [--version] [--help] [-v] [--buildid-dir DIR] COMMAND [ARGS]\n\n"
 		   " The lupe commands are:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
