@@ -12,13 +12,13 @@ echo "$out"
 # the table must name every default test, each with a result for both
 for t in stat stat+csv_output stat+json_output record+zstd_comp_decomp pipe_test buildid \
 	 record+probe_libc_inet_pton test_uprobe_from_different_cu record; do
-	echo "$out" | grep -Eq "^$t +(pass|fail|skip) +(pass|fail|skip)" || fail "no result line for $t"
+	echo "$out" | grep -Eq "^${t//+/\\+} +(pass|fail|skip) +(pass|fail|skip)" || fail "no result line for $t"
 done
 if [ "$rc" != 0 ]; then
 	# show what lupe printed where it failed a test perf passes
 	for f in "$TMPD"/logs/*.lupe.log; do
 		n=$(basename "$f" .lupe.log)
-		echo "$out" | grep -Eq "^$n +pass +(fail|skip)" && { echo "--- $f"; tail -20 "$f"; }
+		echo "$out" | grep -Eq "^${n//+/\\+} +pass +(fail|skip)" && { echo "--- $f"; tail -20 "$f"; }
 	done
 	fail "lupe does not pass every perf test that perf passes (exit $rc)"
 fi
