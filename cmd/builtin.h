@@ -7,6 +7,18 @@
 
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_annotate(int argc, char **argv);
+/* tools16: build-id and file tools */
+int cmd_archive(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
+int cmd_evlist(int argc, char **argv);
+/*
+ * The build-ids of input's DSOs (buildid-list.c): its BUILD_ID table, only
+ * the DSOs hit with with_hits (a stream: always), fn(arg, hex, name) each.
+ * Returns 0, or -1 when the file could not be read (said).
+ */
+typedef int (*buildid_fn)(void *arg, const char *hex, const char *name);
+int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, void *arg);
 int cmd_convert(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);

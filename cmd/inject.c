@@ -1,24 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lupe inject: copy a perf.data into a finalized file. Its use today is
- * recovery: a recording cut by SIGKILL, power loss or a full disk becomes a
- * file perf reads whole. perf inject's -i and -o; no injection yet.
+ * lupe inject: copy a perf.data, as perf inject does: file or stream in
+ * (-i, default stdin), file or stream out (-o, default stdout). A recording
+ * cut by SIGKILL, power loss or a full disk becomes a file perf reads whole;
+ * with -b, a HEADER_BUILD_ID record goes ahead of the first sample hitting
+ * each DSO (perf inject -b), so a stream carries the build-ids perf report
+ * needs.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lupe/core.h>
 #include <lupe/perfdata.h>
+#include <lupe/record.h>
 #include "builtin.h"
 
 struct inject_opts {
 	const char *input, *output;
-	int force;
+	int force, build_ids;
 };
 
 static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "output", 'o', "FILE", 0, "output file name (may be the input: it is replaced once the copy is whole)", 0 },
+	{ "build-ids", 'b', NULL, 0, "inject build-ids of the DSOs hit into the output stream", 0 },
+	{ "input", 'i', "FILE", 0, "input file name (default: '-', stdin)", 0 },
+	{ "output", 'o', "FILE", 0, "output file name (default: '-', stdout, a stream); may be the input: it is replaced once the copy is whole", 0 },
 	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
 	{ 0 }
 };
@@ -37,6 +43,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'f':
 		o->force = 1;
 		return 0;
+	case 'b':
+		o->build_ids = 1;
+		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
@@ -48,26 +57,31 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
-	.doc = "Copy a perf.data into a finalized file: a recording cut short (killed, a full disk) becomes a file perf reads whole.",
+	.doc = "Copy a perf.data (file or stream) into a finalized file or a stream, with -b injecting the build-ids of the DSOs hit; a recording cut short (killed, a full disk) becomes a file perf reads whole.",
 };
 
 int cmd_inject(int argc, char **argv)
 {
-	struct inject_opts o = { .input = "perf.data" };
+	struct inject_opts o = { .input = "-", .output = "-" };
 	uint64_t nr;
 	int idx, err;
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
-	if (!o.output || !strcmp(o.output, "-"))
-		return error("lupe inject writes a file: give it with -o FILE"), EXIT_USAGE;
-	if (!strcmp(o.input, "-"))
-		return error("lupe inject reads a file, not stdin: save the stream first (-i FILE)"),
+	if (!strcmp(o.output, "-") && isatty(STDOUT_FILENO))
+		return error("lupe inject writes perf.data to stdout, a terminal: give a file with -o FILE, or pipe it"),
 		       EXIT_USAGE;
-	err = lupe_perf_file_rewrite(o.input, o.output, o.force, &nr);
+	if (!strcmp(o.input, "-") && isatty(STDIN_FILENO))
+		return error("lupe inject reads perf.data from stdin, a terminal: give a file with -i FILE, or pipe one in"),
+		       EXIT_USAGE;
+	if (o.build_ids)
+		err = lupe_inject_build_ids(o.input, o.output, o.force, &nr);
+	else
+		err = lupe_perf_file_rewrite(o.input, o.output, o.force, &nr);
 	if (err)
-		return error("cannot rewrite '%s' into '%s': %s", o.input, o.output, lupe_strerror(err)), 1;
-	fprintf(stderr, "lupe inject: '%s' holds %llu records, finalized\n", o.output,
-		(unsigned long long)nr);
+		return error("cannot copy '%s' into '%s': %s", o.input, o.output, lupe_strerror(err)), 1;
+	if (strcmp(o.output, "-"))
+		fprintf(stderr, "lupe inject: '%s' holds %llu records, finalized\n", o.output,
+			(unsigned long long)nr);
 	return 0;
 }

@@ -14,9 +14,10 @@
 #include "parse-error.h"
 
 #define KEY_CHECK_SPEC 0x7101
+#define KEY_RAW_DUMP 0x7102
 
 struct list_opts {
-	bool json;
+	bool json, raw_dump;
 	const char *check_spec;
 	char **args;
 	int nr_args;
@@ -24,6 +25,7 @@ struct list_opts {
 
 static const struct argp_option options[] = {
 	{ "json", 'j', NULL, 0, "print the list as a JSON array", 0 },
+	{ "raw-dump", KEY_RAW_DUMP, NULL, 0, "print the event names only, space separated (for scripts)", 0 },
 	/* a debugging aid for tests: how a spec parses, or its caret */
 	{ "check-spec", KEY_CHECK_SPEC, "SPEC", OPTION_HIDDEN, "parse SPEC and print its events", 0 },
 	{ 0 }
@@ -39,6 +41,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case KEY_CHECK_SPEC:
 		o->check_spec = arg;
+		return 0;
+	case KEY_RAW_DUMP:
+		o->raw_dump = true;
 		return 0;
 	case ARGP_KEY_ARG:
 		o->args[o->nr_args++] = arg;
@@ -144,7 +149,13 @@ int cmd_list(int argc, char **argv)
 		lupe_event_desc_list_clear(&l);
 		return error("cannot list events: %s", lupe_strerror(err)), 1;
 	}
-	if (o.json)
+	if (o.raw_dump) {
+		/* perf's: each name and a space, no newline; what scripts loop over
+		 * (the rNNN and mem: spelling guides are no events to count) */
+		for (size_t i = 0; i < l.nr; i++)
+			if (l.descs[i].kind != LUPE_KIND_RAW && l.descs[i].kind != LUPE_KIND_BREAKPOINT)
+				printf("%s ", l.descs[i].name);
+	} else if (o.json)
 		err = ui_event_list_print_json(stdout, &l);
 	else
 		err = ui_event_list_print(stdout, &l, pager_in_use());

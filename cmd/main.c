@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <lupe/core.h>
+#include <lupe/symbols.h>
 #include "builtin.h"
 #include "pager.h"
 
@@ -32,6 +33,11 @@ struct cmd_struct {
 
 static const struct cmd_struct commands[] = {
 	{ "annotate", cmd_annotate, NEED_PAGER, "show a symbol's samples per instruction, with source" },
+	/* tools16: build-id and file tools */
+	{ "archive", cmd_archive, 0,          "pack the build-id cache files a perf.data refers to" },
+	{ "buildid-cache", cmd_buildid_cache, 0, "add, remove and list binaries in the build-id cache" },
+	{ "buildid-list", cmd_buildid_list, 0, "list the build-ids a perf.data holds" },
+	{ "evlist",  cmd_evlist,  0,          "list the events a perf.data was recorded with" },
 	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
 	{ "diff",    cmd_diff,    0,          "compare perf.data files: the change per symbol against a baseline" },
 	{ "exporter", NULL,      HELPER,      "serve perf counters to Prometheus (/metrics)" },
@@ -51,7 +57,7 @@ static const struct cmd_struct commands[] = {
 
 static void print_usage(FILE *f)
 {
-	fprintf(f, "\n usage: lupe [--version] [--help] [-v] COMMAND [ARGS]\n\n"
+	fprintf(f, "\n usage: lupe [--version] [--help] [-v] [--buildid-dir DIR] COMMAND [ARGS]\n\n"
 		   " The lupe commands are:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
@@ -202,6 +208,19 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 			print_usage(stdout);
 			return check_stdout(0);
+		}
+		/* perf's: the build-id cache folder, for the command and the ones it runs */
+		if (!strcmp(argv[0], "--buildid-dir")) {
+			if (argc < 2) {
+				fprintf(stderr, "lupe: --buildid-dir needs a folder\n");
+				print_usage(stderr);
+				return EXIT_USAGE;
+			}
+			lupe_buildid_dir_set(argv[1]);
+			setenv("PERF_BUILDID_DIR", argv[1], 1);
+			argv += 2;
+			argc -= 2;
+			continue;
 		}
 		if (!strcmp(argv[0], "--debug")) {
 			lupe_log_set_level(LUPE_LOG_DEBUG);

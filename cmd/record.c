@@ -30,6 +30,7 @@ enum {
 	OPT_CALL_GRAPH = 0x100,
 	OPT_NO_INHERIT,
 	OPT_FILTER,
+	OPT_BUILDID_ALL, /* tools16 */
 };
 
 struct record_args {
@@ -58,6 +59,10 @@ static const struct argp_option options[] = {
 	{ "mmap-pages", 'm', "PAGES", 0, "ring size per CPU in pages (rounded up to a power of two), or a size with a K/M suffix", 0 },
 	{ "compression-level", 'z', "N", OPTION_ARG_OPTIONAL, "compress records with zstd (level 1-22, default 1)", 0 },
 	{ "quiet", 'q', NULL, 0, "print no summary", 0 },
+	/* tools16: build-ids */
+	{ "no-buildid", 'B', NULL, 0, "do not collect build-ids (nor fill the build-id cache)", 0 },
+	{ "no-buildid-cache", 'N', NULL, 0, "do not put the DSOs hit in the build-id cache", 0 },
+	{ "buildid-all", OPT_BUILDID_ALL, NULL, 0, "collect build-ids of all DSOs mapped, not only those hit", 0 },
 	{ 0 }
 };
 
@@ -186,6 +191,15 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'q':
 		a->quiet = 1;
+		return 0;
+	case 'B': /* tools16 */
+		a->o.no_buildid = 1;
+		return 0;
+	case 'N':
+		a->o.no_buildid_cache = 1;
+		return 0;
+	case OPT_BUILDID_ALL:
+		a->o.buildid_all = 1;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;

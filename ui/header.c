@@ -94,8 +94,16 @@ static void print_flags(FILE *fp, uint64_t v, const char *const *names, int nr)
 	}
 }
 
-static void print_attr(FILE *fp, const struct perf_event_attr *a)
+/* One "name = value" of an attr: the first after first, the rest after ", ". */
+static void attr_field(FILE *fp, int *n, const char *first, const char *kv, const char *name)
 {
+	fprintf(fp, "%s%s%s", (*n)++ ? ", " : first, name, kv);
+}
+
+void ui_attr_fprintf(FILE *fp, const struct perf_event_attr *a, const char *first, const char *kv)
+{
+	int n = 0;
+
 	static const char *const st[] = {
 		"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
 		"STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT",
@@ -105,18 +113,18 @@ static void print_attr(FILE *fp, const struct perf_event_attr *a)
 	static const char *const rf[] = {
 		"TOTAL_TIME_ENABLED", "TOTAL_TIME_RUNNING", "ID", "GROUP", "LOST",
 	};
-#define U(name, v) do { if (v) fprintf(fp, ", %s = %llu", name, (unsigned long long)(v)); } while (0)
-#define X(name, v) do { if (v) fprintf(fp, ", %s = %#llx", name, (unsigned long long)(v)); } while (0)
+#define U(name, v) do { if (v) { attr_field(fp, &n, first, kv, name); fprintf(fp, "%llu", (unsigned long long)(v)); } } while (0)
+#define X(name, v) do { if (v) { attr_field(fp, &n, first, kv, name); fprintf(fp, "%#llx", (unsigned long long)(v)); } } while (0)
 	U("type", a->type);
 	U("size", a->size);
 	X("config", a->config);
 	U("{ sample_period, sample_freq }", a->sample_period);
 	if (a->sample_type) {
-		fputs(", sample_type = ", fp);
+		attr_field(fp, &n, first, kv, "sample_type");
 		print_flags(fp, a->sample_type, st, (int)(sizeof(st) / sizeof(*st)));
 	}
 	if (a->read_format) {
-		fputs(", read_format = ", fp);
+		attr_field(fp, &n, first, kv, "read_format");
 		print_flags(fp, a->read_format, rf, (int)(sizeof(rf) / sizeof(*rf)));
 	}
 	U("disabled", a->disabled);
@@ -163,8 +171,10 @@ static void print_attr(FILE *fp, const struct perf_event_attr *a)
 	X("branch_sample_type", a->branch_sample_type);
 	X("sample_regs_user", a->sample_regs_user);
 	U("sample_stack_user", a->sample_stack_user);
-	if (a->clockid)
-		fprintf(fp, ", clockid = %d", a->clockid);
+	if (a->clockid) {
+		attr_field(fp, &n, first, kv, "clockid");
+		fprintf(fp, "%d", a->clockid);
+	}
 	X("sample_regs_intr", a->sample_regs_intr);
 	U("aux_watermark", a->aux_watermark);
 	U("sample_max_stack", a->sample_max_stack);
@@ -187,7 +197,7 @@ static void print_events(FILE *fp, struct lupe_perf_file *f)
 				fprintf(fp, "%s %llu", j ? "," : "", (unsigned long long)ids[j]);
 			fputs(" }", fp);
 		}
-		print_attr(fp, lupe_evsel_attr(e));
+		ui_attr_fprintf(fp, lupe_evsel_attr(e), ", ", " = ");
 		fputc('\n', fp);
 	}
 }

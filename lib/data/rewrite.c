@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <lupe/perfdata.h>
 #include "data/features.h"
+#include "data/rewrite.h"
 #include "data/writer.h"
 #include "counting/evsel.h"
 #include "util/util.h"
@@ -29,7 +30,40 @@ static int pipe_only(uint32_t type)
 	       type == PERF_RECORD_HEADER_FEATURE;
 }
 
-static int copy_features(struct perf_writer *w, const struct lupe_perf_file *f)
+/* Pipe mode: tracing data is a record followed by its bytes, build-ids are records. */
+static int pipe_feature(struct perf_writer *w, int feat, struct fbuf *b)
+{
+	if (feat == HEADER_TRACING_DATA) {
+		struct perf_record_header_tracing_data ev = {
+			.header = { PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(ev) },
+		};
+		size_t padded = (b->len + 7) & ~(size_t)7;
+
+		lupe_fbuf_zero(b, padded - b->len);
+		ev.size = (uint32_t)padded;
+		lupe_perf_writer_write_raw(w, &ev, sizeof(ev));
+		return lupe_perf_writer_write_raw(w, b->data, padded);
+	}
+	if (feat == HEADER_BUILD_ID) {
+		/* the table's entries are HEADER_BUILD_ID records already */
+		for (size_t off = 0; off + sizeof(struct perf_event_header) <= b->len;) {
+			struct perf_event_header *h = (void *)(b->data + off);
+			int err;
+
+			if (h->size < sizeof(*h) || off + h->size > b->len)
+				break;
+			h->type = PERF_RECORD_HEADER_BUILD_ID;
+			if ((err = lupe_perf_writer_write_raw(w, h, h->size)))
+				return err;
+			off += h->size;
+		}
+		return 0;
+	}
+	return lupe_perf_writer_pipe_feature(w, feat, b);
+}
+
+static int copy_features(struct perf_writer *w, const struct lupe_perf_file *f, int pipe,
+			 const struct rewrite_hook *hook)
 {
 	for (int feat = 1; feat < HEADER_LAST_FEATURE; feat++) {
 		struct fbuf b = { 0 };
@@ -43,12 +77,16 @@ static int copy_features(struct perf_writer *w, const struct lupe_perf_file *f)
 		p = lupe_perf_file_feature(f, feat, &size);
 		if (feat == HEADER_EVENT_DESC && !p) {
 			lupe_features_event_desc(w, &b);
-		} else if (!p) {
-			continue;
-		} else {
+		} else if (p) {
 			lupe_fbuf_add(&b, p, size);
+		} else if (feat == HEADER_BUILD_ID && hook && hook->build_ids && !pipe) {
+			hook->build_ids(hook->arg, &b);
+			if (!b.len)
+				continue;
+		} else {
+			continue;
 		}
-		err = lupe_perf_writer_add_feature(w, feat, &b);
+		err = pipe ? pipe_feature(w, feat, &b) : lupe_perf_writer_add_feature(w, feat, &b);
 		lupe_fbuf_free(&b);
 		if (err)
 			return err;
@@ -56,7 +94,8 @@ static int copy_features(struct perf_writer *w, const struct lupe_perf_file *f)
 	return 0;
 }
 
-static int copy_records(struct perf_writer *w, struct lupe_perf_file *f, uint64_t *nr)
+static int copy_records(struct perf_writer *w, struct lupe_perf_file *f, uint64_t *nr,
+			const struct rewrite_hook *hook)
 {
 	const struct perf_event_header *ev;
 	uint64_t off;
@@ -65,6 +104,8 @@ static int copy_records(struct perf_writer *w, struct lupe_perf_file *f, uint64_
 	while ((ret = lupe_perf_file_next(f, &ev, &off, &stable)) > 0) {
 		if (pipe_only(ev->type))
 			continue;
+		if (hook && hook->record && (ret = hook->record(hook->arg, w, f, ev)))
+			return ret;
 		ret = lupe_perf_writer_write_raw(w, ev, ev->size);
 		if (ret)
 			return ret;
@@ -87,22 +128,62 @@ static int read_meta(struct lupe_perf_file *f)
 	return ret;
 }
 
+/* stdin copied to an unnamed file: a stream is read twice (attrs first). */
+static int spool_stdin(char *path, size_t size)
+{
+	char buf[65536];
+	FILE *t = tmpfile();
+	ssize_t n;
+	int fd;
+
+	if (!t)
+		return -errno;
+	fd = dup(fileno(t));
+	fclose(t);
+	if (fd < 0)
+		return -errno;
+	while ((n = read(0, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, n) != n) {
+			close(fd);
+			return -EIO;
+		}
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	snprintf(path, size, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 int lupe_perf_file_rewrite(const char *in, const char *out, int force, uint64_t *nr_records)
+{
+	return lupe_perf_file_rewrite_hook(in, out, force, NULL, nr_records);
+}
+
+int lupe_perf_file_rewrite_hook(const char *in, const char *out, int force,
+				const struct rewrite_hook *hook, uint64_t *nr_records)
 {
 	struct lupe_perf_file *meta = NULL, *f;
 	struct perf_writer *w = NULL;
-	char *tmp = NULL;
-	int fd = -1, err;
+	char *tmp = NULL, spool[64];
+	int fd = -1, err, spool_fd = -1, pipe_out = !strcmp(out, "-");
 
 	*nr_records = 0;
+	if (!strcmp(in, "-")) {
+		spool_fd = spool_stdin(spool, sizeof(spool));
+		if (spool_fd < 0)
+			return spool_fd;
+		in = spool;
+	}
 	f = lupe_perf_file_open(in, force);
-	if (!f)
-		return -errno;
+	if (!f) {
+		err = -errno;
+		if (spool_fd >= 0)
+			close(spool_fd);
+		return err;
+	}
 	if (lupe_perf_file_is_pipe(f)) {
-		if (!strcmp(in, "-")) {
-			err = -ESPIPE; /* the stream cannot be read twice */
-			goto out;
-		}
 		meta = f;
 		err = read_meta(meta);
 		if (err < 0)
@@ -115,18 +196,26 @@ int lupe_perf_file_rewrite(const char *in, const char *out, int force, uint64_t 
 	} else {
 		meta = f;
 	}
-	/* a temporary file beside out, renamed over it at the end: in may be out */
-	if (asprintf(&tmp, "%s.XXXXXX", out) < 0) {
-		tmp = NULL;
-		err = -ENOMEM;
-		goto out;
+	if (pipe_out) {
+		fd = dup(STDOUT_FILENO);
+		if (fd < 0) {
+			err = -errno;
+			goto out;
+		}
+	} else {
+		/* a temporary file beside out, renamed over it at the end: in may be out */
+		if (asprintf(&tmp, "%s.XXXXXX", out) < 0) {
+			tmp = NULL;
+			err = -ENOMEM;
+			goto out;
+		}
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			err = -errno;
+			goto out;
+		}
 	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	w = lupe_perf_writer_new(fd, 0);
+	w = lupe_perf_writer_new(fd, pipe_out);
 	if (!w) {
 		err = -errno;
 		close(fd);
@@ -140,13 +229,16 @@ int lupe_perf_file_rewrite(const char *in, const char *out, int force, uint64_t 
 			goto out;
 	}
 	err = lupe_perf_writer_start(w);
+	/* a stream says its features before its data; a file after */
+	if (!err && pipe_out)
+		err = copy_features(w, meta, 1, hook);
 	if (!err)
-		err = copy_records(w, f, nr_records);
-	if (!err)
-		err = copy_features(w, meta);
+		err = copy_records(w, f, nr_records, hook);
+	if (!err && !pipe_out)
+		err = copy_features(w, meta, 0, hook);
 	if (!err)
 		err = lupe_perf_writer_finish(w);
-	if (!err && rename(tmp, out))
+	if (!err && tmp && rename(tmp, out))
 		err = -errno;
 out:
 	if (err && tmp && fd >= 0)
@@ -156,5 +248,7 @@ out:
 	if (meta != f)
 		lupe_perf_file_close(meta);
 	lupe_perf_file_close(f);
+	if (spool_fd >= 0)
+		close(spool_fd);
 	return err;
 }

@@ -6,6 +6,7 @@
  * than the kernel's own sample write.
  */
 #include <stdlib.h>
+#include <lupe/symbols.h>
 #include <string.h>
 #include "data/format.h"
 #include "record/hitdsos.h"
@@ -206,30 +207,64 @@ void lupe_hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec)
 	}
 }
 
-void lupe_hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode)
+/* Mark d hit; its name when this is its first hit. */
+static const char *mark(struct dso *d)
+{
+	if (d->hit)
+		return NULL;
+	d->hit = 1;
+	return d->name;
+}
+
+const char *lupe_hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode)
 {
 	struct proc *p;
 
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (h->kernel_hit)
+			return NULL;
 		h->kernel_hit = 1;
-		return;
+		return "[kernel.kallsyms]";
 	}
 	if (cpumode != PERF_RECORD_MISC_USER)
-		return;
+		return NULL;
 	p = proc_of(h, pid, 0);
 	if (!p || !p->nr)
-		return;
-	if (p->last < (int)p->nr && ip >= p->maps[p->last].start && ip < p->maps[p->last].end) {
-		p->maps[p->last].dso->hit = 1;
-		return;
-	}
+		return NULL;
+	if (p->last < (int)p->nr && ip >= p->maps[p->last].start && ip < p->maps[p->last].end)
+		return mark(p->maps[p->last].dso);
 	for (size_t i = 0; i < p->nr; i++) {
 		if (ip >= p->maps[i].start && ip < p->maps[i].end) {
-			p->maps[i].dso->hit = 1;
 			p->last = (int)i;
-			return;
+			return mark(p->maps[i].dso);
 		}
 	}
+	return NULL;
+}
+
+void lupe_hitdsos_mark_all(struct hitdsos *h)
+{
+	for (size_t i = 0; i < h->nr_order; i++)
+		h->order[i]->hit = 1;
+}
+
+int lupe_hitdsos_cache(struct hitdsos *h)
+{
+	uint8_t id[BUILD_ID_MAX];
+	int len, err = 0, e;
+
+	if (h->kernel_hit && (len = lupe_build_id_kernel(id)) > 0 &&
+	    (e = lupe_buildid_cache_add("[kernel.kallsyms]", id, len)))
+		err = e;
+	for (size_t i = 0; i < h->nr_order; i++) {
+		const struct dso *d = h->order[i];
+
+		if (!d->hit || (len = lupe_build_id_read(d->name, id)) <= 0)
+			continue;
+		if ((e = lupe_buildid_cache_add(d->name, id, len)) && !err)
+			err = e;
+	}
+	return err;
 }
 
 static void put_entry(struct fbuf *b, uint16_t misc, const uint8_t *id, int len, const char *name)

@@ -19,8 +19,18 @@ void lupe_hitdsos_delete(struct hitdsos *h);
 /* Feed a MMAP, MMAP2, FORK or COMM(exec) record; others are ignored. */
 void lupe_hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec);
 
-/* A sample of pid at ip in cpumode (header.misc & PERF_RECORD_MISC_CPUMODE_MASK). */
-void lupe_hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode);
+/*
+ * A sample of pid at ip in cpumode (header.misc & PERF_RECORD_MISC_CPUMODE_MASK).
+ * Returns the DSO's name when this is its first hit ("[kernel.kallsyms]"
+ * for the kernel), else NULL.
+ */
+const char *lupe_hitdsos_hit(struct hitdsos *h, uint32_t pid, uint64_t ip, uint16_t cpumode);
+
+/* Count every DSO mapped as hit (record --buildid-all). */
+void lupe_hitdsos_mark_all(struct hitdsos *h);
+
+/* Put the DSOs hit that have a build-id in the build-id cache. 0 or the first -errno. */
+int lupe_hitdsos_cache(struct hitdsos *h);
 
 /* BUILD_ID entries for the DSOs hit that have one. Returns how many. */
 int lupe_hitdsos_build_ids(struct hitdsos *h, struct fbuf *b);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <lupe/evlist.h>
 #include <lupe/record.h>
+#include <lupe/symbols.h>
 #include "counting/evsel.h"
 #include "data/features.h"
 #include "data/tracing-data.h"
@@ -348,7 +349,14 @@ int lupe_record_stop(struct lupe_record *r)
 
 		if (r->nr_tp)
 			err = lupe_tracing_data_build(&td, r->tp_names, r->nr_tp);
-		lupe_hitdsos_build_ids(r->hit, &bids);
+		if (r->opts.buildid_all)
+			lupe_hitdsos_mark_all(r->hit);
+		if (!r->opts.no_buildid)
+			lupe_hitdsos_build_ids(r->hit, &bids);
+		/* as perf: the binaries hit go in the build-id cache, for report on another day */
+		if (!r->opts.no_buildid && !r->opts.no_buildid_cache && lupe_hitdsos_cache(r->hit))
+			pr_warn("cannot fill the build-id cache '%s' (record with -N to skip it)",
+				lupe_buildid_dir());
 		/* the ratio perf prints: bytes in per byte out */
 		out = lupe_perf_writer_data_size(r->w);
 		env.comp_ratio = out ? (uint32_t)((in + out / 2) / out) : 1;

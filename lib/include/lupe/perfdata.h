@@ -98,8 +98,10 @@ LUPE_API int lupe_evsel_format_trace(const struct lupe_evsel *evsel,
  * record and write it to out as a finalized file-mode perf.data: header
  * with the data size, attrs, records (inflated), features (EVENT_DESC made
  * from the attrs when in lacks it). out may be in: it is replaced only once
- * the copy is complete. *nr_records gets the records written. Returns 0 or
- * -errno (a LUPE_ERR_* for a broken input; -ESPIPE for stdin).
+ * the copy is complete; "-" writes a pipe-mode stream to stdout instead.
+ * in "-" reads stdin, copied first to an unnamed temporary file (a stream's
+ * attrs must be known before the data). *nr_records gets the records
+ * written. Returns 0 or -errno (a LUPE_ERR_* for a broken input).
  */
 LUPE_API int lupe_perf_file_rewrite(const char *in, const char *out, int force,
 				    uint64_t *nr_records);

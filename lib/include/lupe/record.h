@@ -52,6 +52,10 @@ struct lupe_record_opts {
 	const char *version;     /* VERSION feature */
 	int argc;                /* CMDLINE feature: the command's words */
 	char **argv;
+	/* tools16: build-ids (perf's -B, -N, --buildid-all) */
+	int no_buildid;          /* no BUILD_ID feature, no build-id cache */
+	int no_buildid_cache;    /* the BUILD_ID feature, but nothing put in the cache */
+	int buildid_all;         /* every DSO mapped, not only those hit */
 };
 
 struct lupe_record_stats {
@@ -150,5 +154,23 @@ LUPE_API int lupe_live_start(struct lupe_source *src);
 LUPE_API int lupe_live_add_wake_fd(struct lupe_source *src, int fd);
 /* Disable the events: a read in progress drains what is left and ends. */
 LUPE_API void lupe_live_stop(struct lupe_source *src);
+
+/*
+ * tools16: build-ids of a perf.data's hit DSOs, as perf inject -b and perf
+ * buildid-list --with-hits find them.
+ *
+ * lupe_inject_build_ids copies in to out (either may be "-": stdin, read
+ * whole first; a pipe-mode stream to stdout) with a HEADER_BUILD_ID record
+ * ahead of the first sample hitting each DSO that has a build-id. A file
+ * output keeps the input's BUILD_ID table, or gets one of the DSOs hit.
+ * Returns 0 or -errno / -LUPE_ERR_*.
+ */
+LUPE_API int lupe_inject_build_ids(const char *in, const char *out, int force,
+				   uint64_t *nr_records);
+
+/* Called with each DSO's name at its first hit; non-zero stops the scan. */
+typedef int (*lupe_hit_fn)(void *arg, const char *name);
+/* Scan the file at path for the DSOs its samples hit. 0, fn's value or -errno. */
+LUPE_API int lupe_perf_file_hits(const char *path, int force, lupe_hit_fn fn, void *arg);
 
 #endif

@@ -43,4 +43,44 @@ LUPE_API int lupe_dso_is_kernel(const struct lupe_dso *dso);
 /* Its build-id (from the file or from perf.data); *size 0 when unknown. */
 LUPE_API const uint8_t *lupe_dso_build_id(const struct lupe_dso *dso, int *size);
 
+/*
+ * Build-ids and the build-id cache, in perf's layout (shared with perf):
+ * DIR/<realpath>/<hex>/elf (or kallsyms for "[kernel.kallsyms]") and the
+ * link DIR/.build-id/<hex[0:2]>/<hex[2:]> -> ../../<realpath>/<hex>.
+ */
+#define LUPE_BUILD_ID_MAX 20
+
+/*
+ * The build-id of the ELF file at path ("[kernel.kallsyms]": the running
+ * kernel's) into id (20 bytes); its length, or -errno (-ENOENT: none).
+ */
+LUPE_API int lupe_build_id_of(const char *path, uint8_t *id);
+/* id as lowercase hex into out (2 * len + 1 bytes). */
+LUPE_API void lupe_build_id_to_hex(const uint8_t *id, int len, char *out);
+
+/* Use dir as the cache (perf's --buildid-dir); NULL goes back to the default. */
+LUPE_API void lupe_buildid_dir_set(const char *dir);
+/*
+ * The cache folder: the one set, else perf's config key buildid.dir (the file
+ * $PERF_CONFIG, or /etc/perfconfig then ~/.perfconfig), else $HOME/.debug.
+ */
+LUPE_API const char *lupe_buildid_dir(void);
+/*
+ * Put the file name (or "[kernel.kallsyms]": /proc/kallsyms) in the cache
+ * under id: a hard link, or a copy across file systems. An entry already
+ * there is kept. Returns 0 or -errno.
+ */
+LUPE_API int lupe_buildid_cache_add(const char *name, const uint8_t *id, int len);
+/* Remove the entry of the build-id hex (its link and folder). 0 or -errno (-ENOENT: none). */
+LUPE_API int lupe_buildid_cache_remove(const char *hex);
+/* Non-zero when the cache holds a whole entry for the build-id hex. */
+LUPE_API int lupe_buildid_cache_has(const char *hex);
+/*
+ * Call fn for each whole entry, in build-id order, with its hex and the name
+ * it was added as; a non-zero return stops the walk and is returned. A
+ * missing cache has no entries. Returns 0, fn's value or -errno.
+ */
+LUPE_API int lupe_buildid_cache_list(int (*fn)(void *arg, const char *hex, const char *name),
+				     void *arg);
+
 #endif

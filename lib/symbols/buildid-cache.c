@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The build-id cache, in perf's layout, so that perf and lupe share one:
+ *
+ *   DIR/<realpath of the file>/<build-id hex>/elf      a hard link or a copy
+ *   DIR/[kernel.kallsyms]/<hex>/kallsyms               /proc/kallsyms then
+ *   DIR/.build-id/<2 hex>/<38 hex> -> ../../<realpath>/<hex>
+ *
+ * DIR is --buildid-dir, else perf's config key buildid.dir (in $PERF_CONFIG,
+ * or ~/.perfconfig over /etc/perfconfig), else ~/.debug. A report that finds
+ * a build-id in perf.data can open the very binary that was profiled, even
+ * after the file on disk changed. Cost: one link (or copy) per new DSO.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <lupe/symbols.h>
+#include "symbols/build-id.h"
+#include "util/util.h"
+
+static char buildid_dir[PATH_MAX];
+
+void lupe_buildid_dir_set(const char *dir)
+{
+	snprintf(buildid_dir, sizeof(buildid_dir), "%s", dir ? dir : "");
+}
+
+/* perf's config file format: "[section]" then "key = value" lines. */
+static int config_lookup(const char *path, const char *section, const char *key, char *out,
+			 size_t size)
+{
+	char line[PATH_MAX + 64], cur[64] = "";
+	FILE *f = fopen(path, "re");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t"), *eq, *k, *v, *end;
+
+		if (*p == '#' || *p == ';' || *p == '\n' || !*p)
+			continue;
+		if (*p == '[') {
+			sscanf(p + 1, "%63[^]]", cur);
+			continue;
+		}
+		eq = strchr(p, '=');
+		if (!eq || strcasecmp(cur, section))
+			continue;
+		*eq = '\0';
+		k = p;
+		for (end = eq; end > k && strchr(" \t", end[-1]); end--)
+			end[-1] = '\0';
+		v = eq + 1 + strspn(eq + 1, " \t");
+		v[strcspn(v, "\r\n")] = '\0';
+		for (end = v + strlen(v); end > v && strchr(" \t", end[-1]); end--)
+			end[-1] = '\0';
+		if (!strcasecmp(k, key)) {
+			snprintf(out, size, "%s", v);
+			found = 1; /* the last one wins, as in perf */
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+const char *lupe_buildid_dir(void)
+{
+	const char *cfg = getenv("PERF_CONFIG"), *home = getenv("HOME");
+	char path[PATH_MAX];
+
+	if (buildid_dir[0])
+		return buildid_dir;
+	if (cfg && *cfg) {
+		config_lookup(cfg, "buildid", "dir", buildid_dir, sizeof(buildid_dir));
+	} else {
+		if (!getenv("PERF_CONFIG_NOSYSTEM"))
+			config_lookup("/etc/perfconfig", "buildid", "dir", buildid_dir,
+				      sizeof(buildid_dir));
+		if (home) {
+			snprintf(path, sizeof(path), "%s/.perfconfig", home);
+			config_lookup(path, "buildid", "dir", buildid_dir, sizeof(buildid_dir));
+		}
+	}
+	if (!buildid_dir[0])
+		snprintf(buildid_dir, sizeof(buildid_dir), "%s/.debug", home ? home : "");
+	return buildid_dir;
+}
+
+static int isxdigit_str(const char *s)
+{
+	return strspn(s, "0123456789abcdef") == strlen(s);
+}
+
+static int mkdir_p(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in, out, err = 0;
+	ssize_t n;
+	struct stat st;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	if (fstat(in, &st))
+		st.st_mode = 0644;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 0777);
+	if (out < 0) {
+		err = -errno;
+		close(in);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			err = errno ? -errno : -EIO;
+			break;
+		}
+	if (n < 0)
+		err = -errno;
+	close(in);
+	if (close(out) && !err)
+		err = -errno;
+	if (err)
+		unlink(to);
+	return err;
+}
+
+/* The cache names of a DSO: its folder holds "elf" (or "kallsyms"). */
+static int cache_names(const char *name, const char *hex, char *dir, char *link)
+{
+	const char *base = lupe_buildid_dir();
+	char real[PATH_MAX];
+
+	if (name[0] == '[') {
+		snprintf(real, sizeof(real), "/%s", name);
+	} else if (!realpath(name, real)) {
+		return -errno;
+	}
+	if ((size_t)snprintf(dir, PATH_MAX, "%s%s/%s", base, real, hex) >= PATH_MAX ||
+	    (size_t)snprintf(link, PATH_MAX, "%s/.build-id/%.2s/%s", base, hex, hex + 2) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int lupe_buildid_cache_add(const char *name, const uint8_t *id, int len)
+{
+	char hex[2 * BUILD_ID_MAX + 1], dir[PATH_MAX], lnk[PATH_MAX], file[PATH_MAX + 16],
+		target[PATH_MAX + 8], *slash;
+	int kallsyms = !strcmp(name, "[kernel.kallsyms]"), err;
+	const char *src = kallsyms ? "/proc/kallsyms" : name;
+	struct stat st;
+
+	if (len <= 0 || len > BUILD_ID_MAX)
+		return -EINVAL;
+	lupe_build_id_hex(id, len, hex);
+	err = cache_names(name, hex, dir, lnk);
+	if (err)
+		return err;
+	if ((err = mkdir_p(dir)))
+		return err;
+	snprintf(file, sizeof(file), "%s/%s", dir, kallsyms ? "kallsyms" : "elf");
+	if (stat(file, &st)) {
+		/* a hard link costs nothing; across file systems (or for /proc) copy */
+		if ((kallsyms || link(src, file)) && (err = copy_file(src, file)))
+			return err;
+	}
+	slash = strrchr(lnk, '/');
+	*slash = '\0';
+	err = mkdir_p(lnk);
+	*slash = '/';
+	if (err)
+		return err;
+	/* relative, as perf makes it: the cache can move whole */
+	snprintf(target, sizeof(target), "../..%s", dir + strlen(lupe_buildid_dir()));
+	if (symlink(target, lnk) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int rm_rf(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char sub[PATH_MAX];
+
+	if (!d)
+		return unlink(path) ? -errno : 0;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (e->d_type == DT_DIR)
+			rm_rf(sub);
+		else
+			unlink(sub);
+	}
+	closedir(d);
+	return rmdir(path) ? -errno : 0;
+}
+
+int lupe_buildid_cache_remove(const char *hex)
+{
+	char lnk[PATH_MAX], target[PATH_MAX], dir[2 * PATH_MAX];
+	ssize_t n;
+
+	if (strlen(hex) < 3 || !isxdigit_str(hex))
+		return -EINVAL;
+	snprintf(lnk, sizeof(lnk), "%s/.build-id/%.2s/%s", lupe_buildid_dir(), hex, hex + 2);
+	n = readlink(lnk, target, sizeof(target) - 1);
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	snprintf(dir, sizeof(dir), "%s/.build-id/%.2s/%s", lupe_buildid_dir(), hex, target);
+	if (unlink(lnk))
+		return -errno;
+	return rm_rf(dir);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The name the cache entry of link stands for, into out; 0 if it is whole. */
+static int entry_origin(const char *link, const char *hex, char *out, size_t size)
+{
+	char target[PATH_MAX], *dir, file[PATH_MAX + 16];
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	size_t hl = strlen(hex), tl;
+	static const char *const kinds[] = { "elf", "kallsyms", "vdso" };
+
+	if (n <= 0)
+		return -ENOENT;
+	target[n] = '\0';
+	tl = (size_t)n;
+	if (strncmp(target, "../..", 5) || tl < 5 + hl + 1 || strcmp(target + tl - hl, hex) ||
+	    target[tl - hl - 1] != '/')
+		return -ENOENT;
+	dir = strdup(link);
+	if (!dir)
+		return -ENOMEM;
+	*strrchr(dir, '/') = '\0';
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		struct stat st;
+
+		snprintf(file, sizeof(file), "%s/%s/%s", dir, target, kinds[k]);
+		if (!stat(file, &st)) {
+			target[tl - hl - 1] = '\0';
+			/* "/[kernel.kallsyms]" is the name "[kernel.kallsyms]" */
+			snprintf(out, size, "%s", target + 5 + (target[6] == '['));
+			free(dir);
+			return 0;
+		}
+	}
+	free(dir);
+	return -ENOENT;
+}
+
+int lupe_buildid_cache_list(int (*fn)(void *arg, const char *hex, const char *name), void *arg)
+{
+	char path[PATH_MAX], link[PATH_MAX + 300], hex[2 * BUILD_ID_MAX + 1], name[PATH_MAX];
+	char **ids = NULL;
+	size_t nr = 0, alloc = 0;
+	struct dirent *e, *f;
+	DIR *top, *sub;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "%s/.build-id", lupe_buildid_dir());
+	top = opendir(path);
+	if (!top)
+		return errno == ENOENT ? 0 : -errno;
+	while (!err && (e = readdir(top))) {
+		char subpath[PATH_MAX + 300];
+
+		if (strlen(e->d_name) != 2 || !isxdigit_str(e->d_name))
+			continue;
+		snprintf(subpath, sizeof(subpath), "%s/%s", path, e->d_name);
+		sub = opendir(subpath);
+		if (!sub)
+			continue;
+		while ((f = readdir(sub))) {
+			char *s;
+
+			if (f->d_name[0] == '.' || strlen(f->d_name) > 2 * BUILD_ID_MAX - 2)
+				continue;
+			if (nr == alloc) {
+				char **n = realloc(ids, (alloc = alloc ? 2 * alloc : 64) * sizeof(*n));
+
+				if (!n) {
+					err = -ENOMEM;
+					break;
+				}
+				ids = n;
+			}
+			if (asprintf(&s, "%s%s", e->d_name, f->d_name) < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			ids[nr++] = s;
+		}
+		closedir(sub);
+	}
+	closedir(top);
+	if (nr)
+		qsort(ids, nr, sizeof(*ids), cmp_str);
+	for (size_t i = 0; i < nr; i++) {
+		snprintf(hex, sizeof(hex), "%s", ids[i]);
+		snprintf(link, sizeof(link), "%s/%.2s/%s", path, hex, hex + 2);
+		if (!err && !entry_origin(link, hex, name, sizeof(name)))
+			err = fn(arg, hex, name);
+		free(ids[i]);
+	}
+	free(ids);
+	return err;
+}
+
+int lupe_buildid_cache_has(const char *hex)
+{
+	char link[PATH_MAX + 64], name[PATH_MAX];
+
+	snprintf(link, sizeof(link), "%s/.build-id/%.2s/%s", lupe_buildid_dir(), hex, hex + 2);
+	return !entry_origin(link, hex, name, sizeof(name));
+}
+
+int lupe_build_id_of(const char *path, uint8_t *id)
+{
+	if (!strcmp(path, "[kernel.kallsyms]"))
+		return lupe_build_id_kernel(id);
+	return lupe_build_id_read(path, id);
+}
+
+void lupe_build_id_to_hex(const uint8_t *id, int len, char *out)
+{
+	lupe_build_id_hex(id, len, out);
+}
