@@ -116,7 +116,14 @@ LUPE_API void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_fu
  */
 LUPE_API int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int nr_tids,
 				    int enable_on_exec, struct lupe_open_failure *fail);
-/* Start counting (one ioctl per group leader). Returns 0 or a negative errno. */
+/*
+ * records_only: count with sample records even where the BPF programs
+ * could run (before lupe_func_session_open; for tests and comparisons).
+ */
+LUPE_API void lupe_func_session_set_records(struct lupe_func_session *s, int records_only);
+/* How the open session counts: "bpf" (in the kernel) or "records" (sample records). */
+LUPE_API const char *lupe_func_session_mechanism(const struct lupe_func_session *s);
+/* Start counting. Returns 0 or a negative errno. */
 LUPE_API int lupe_func_session_enable(struct lupe_func_session *s);
 
 /*

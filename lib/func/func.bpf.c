@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lupe stat --func, counted in the kernel: no sample record per probe hit.
+ *
+ * func_entry and func_return run at the function's entry and return uprobes
+ * (the tracefs probes lupe made, opened as tracepoint events on the target
+ * threads with inherit, so the kernel's uprobe filter covers the process
+ * tree and nothing else). The counters are CPU-wide, one per CPU in
+ * counters[cpu * FUNC_MAX_CTR + i], read with bpf_perf_event_read_value().
+ * Each thread that is inside a function carries a virtual counter, as
+ * perf's bperf does: acc (what it counted up to its last switch-out) plus,
+ * while it runs, the CPU's counter now minus base (the CPU's counter when it
+ * came on). func_switch banks at switch-out and rebases at switch-in. A
+ * call is the virtual counter at its return minus at its entry; one ring
+ * record per finished call, nothing per entry.
+ *
+ * The outermost call of a recursion is told by the stack pointer: a nested
+ * entry has a lower sp, the outermost return has the entry's sp plus the
+ * return address slot. An entry at or above an open call's sp means that
+ * call was left without returning (longjmp, exception): it is unfinished.
+ * A source range (cookie FUNC_COOKIE_RANGE) has an exit probe instead of a
+ * return probe and no nesting.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "func-rec.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 nc;          /* counters in use, <= FUNC_MAX_CTR */
+const volatile __u32 ret_slot = 8; /* bytes the call pushed (x86: the return address) */
+int enabled;                      /* set by userspace: -p counts from its enable */
+__u64 lost;                       /* records the ring had no room for */
+
+extern void bpf_preempt_disable(void) __ksym;
+extern void bpf_preempt_enable(void) __ksym;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, FUNC_MAX_CTR); /* resized: possible CPUs * FUNC_MAX_CTR */
+} counters SEC(".maps");
+
+struct thr {
+	__u64 acc[FUNC_MAX_CTR];
+	__u64 base[FUNC_MAX_CTR];
+	__u32 active; /* open calls: the virtual counter runs while > 0 */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct thr);
+} threads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct func_call_key);
+	__type(value, struct func_call);
+} calls SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} rb SEC(".maps");
+
+static __always_inline void read_now(__u64 *now)
+{
+	__u32 base = bpf_get_smp_processor_id() * FUNC_MAX_CTR;
+
+	for (int i = 0; i < FUNC_MAX_CTR; i++) {
+		struct bpf_perf_event_value v = {};
+
+		if (i >= nc)
+			break;
+		now[i] = bpf_perf_event_read_value(&counters, base + i, &v, sizeof(v)) ? 0 : v.counter;
+	}
+}
+
+static __always_inline struct thr *get_thr(__u32 tid)
+{
+	static const struct thr zero;
+	struct thr *t = bpf_map_lookup_elem(&threads, &tid);
+
+	if (t)
+		return t;
+	bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&threads, &tid);
+}
+
+/* The thread leaves its last open call: bank the running part. */
+static __always_inline void thr_leave(struct thr *t, const __u64 *now)
+{
+	if (t->active && !--t->active)
+		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+			t->acc[i] += now[i] - t->base[i];
+}
+
+static __always_inline void emit_unfinished(__u32 tid, __u32 target)
+{
+	struct func_rec *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+
+	if (!r) {
+		__sync_fetch_and_add(&lost, 1);
+		return;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->tid = tid;
+	r->target = target;
+	r->unfinished = 1;
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+}
+
+/* The open call c was left without returning. */
+static __always_inline void drop(struct func_call *c, __u32 tid, __u32 target)
+{
+	__u64 now[FUNC_MAX_CTR] = {};
+	struct thr *t = bpf_map_lookup_elem(&threads, &tid);
+
+	c->open = 0;
+	emit_unfinished(tid, target);
+	if (!t)
+		return;
+	bpf_preempt_disable();
+	read_now(now);
+	thr_leave(t, now);
+	bpf_preempt_enable();
+}
+
+SEC("uprobe")
+int func_entry(struct pt_regs *ctx)
+{
+	__u64 cookie = bpf_get_attach_cookie(ctx), sp = PT_REGS_SP(ctx);
+	struct func_call_key k = { (__u32)bpf_get_current_pid_tgid(), cookie & 0xffff };
+	__u64 now[FUNC_MAX_CTR] = {};
+	struct func_call *c;
+	struct thr *t;
+
+	if (!enabled)
+		return 0;
+	c = bpf_map_lookup_elem(&calls, &k);
+	if (c && c->open) {
+		if (!(cookie & FUNC_COOKIE_RANGE) && sp < c->sp)
+			return 0; /* a nested call: only the outermost counts */
+		drop(c, k.tid, k.target);
+	}
+	if (!c) {
+		struct func_call zero = {};
+
+		bpf_map_update_elem(&calls, &k, &zero, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&calls, &k);
+		if (!c)
+			return 0;
+	}
+	t = get_thr(k.tid);
+	if (!t)
+		return 0;
+	c->sp = sp;
+	/* no switch may bank or rebase between the read and the update */
+	bpf_preempt_disable();
+	read_now(now);
+	if (!t->active++)
+		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+			t->base[i] = now[i];
+	for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+		c->v[i] = t->acc[i] + now[i] - t->base[i];
+	bpf_preempt_enable();
+	c->open = 1;
+	c->time = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("uprobe")
+int func_return(struct pt_regs *ctx)
+{
+	__u64 cookie = bpf_get_attach_cookie(ctx), sp = PT_REGS_SP(ctx), time = bpf_ktime_get_ns();
+	struct func_call_key k = { (__u32)bpf_get_current_pid_tgid(), cookie & 0xffff };
+	__u64 now[FUNC_MAX_CTR] = {};
+	struct func_rec *r;
+	struct func_call *c;
+	struct thr *t;
+
+	c = bpf_map_lookup_elem(&calls, &k);
+	if (!c || !c->open)
+		return 0;
+	if (!(cookie & FUNC_COOKIE_RANGE)) {
+		/* the outermost return leaves sp where the call found it */
+		if (sp < c->sp + ret_slot)
+			return 0; /* a nested call returned */
+		if (sp != c->sp + ret_slot) {
+			drop(c, k.tid, k.target);
+			return 0;
+		}
+	}
+	t = bpf_map_lookup_elem(&threads, &k.tid);
+	if (!t)
+		return 0;
+	c->open = 0;
+	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
+	bpf_preempt_disable();
+	read_now(now);
+	if (r)
+		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+			r->v[i] = t->acc[i] + now[i] - t->base[i] - c->v[i];
+	thr_leave(t, now);
+	bpf_preempt_enable();
+	if (!r) {
+		__sync_fetch_and_add(&lost, 1);
+		return 0;
+	}
+	r->tid = k.tid;
+	r->target = k.target;
+	r->unfinished = 0;
+	r->pad = 0;
+	r->time = c->time;
+	for (int i = 0; i < FUNC_MAX_CTR; i++)
+		if (i >= nc)
+			r->v[i] = 0;
+	r->v[FUNC_MAX_CTR] = time - c->time;
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
+	return 0;
+}
+
+/* Bank the counts of a thread inside a function that goes off, rebase one that comes on. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(func_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 p = prev->pid, n = next->pid;
+	__u64 now[FUNC_MAX_CTR] = {};
+	struct thr *t;
+	int have = 0;
+
+	t = bpf_map_lookup_elem(&threads, &p);
+	if (t && t->active) {
+		read_now(now);
+		have = 1;
+		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+			t->acc[i] += now[i] - t->base[i];
+	}
+	t = bpf_map_lookup_elem(&threads, &n);
+	if (t && t->active) {
+		if (!have)
+			read_now(now);
+		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+			t->base[i] = now[i];
+	}
+	return 0;
+}
