@@ -224,6 +224,9 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg
 {
 	if (!b)
 		return;
+	if (b->skel && b->skel->bss && b->skel->bss->missed)
+		pr_debug("%llu switch-ins of threads inside functions were not seen: their counts since then are lost",
+			 (unsigned long long)b->skel->bss->missed);
 	for (int i = b->nr_links - 1; i >= 0; i--)
 		bpf_link__destroy(b->links[i]);
 	if (b->rb && fn) {

@@ -32,6 +32,7 @@ const volatile __u32 nc;          /* counters in use, <= FUNC_MAX_CTR */
 const volatile __u32 ret_slot = 8; /* bytes the call pushed (x86: the return address) */
 int enabled;                      /* set by userspace: -p counts from its enable */
 __u64 lost;                       /* records the ring had no room for */
+__u64 missed;                     /* switch-ins of a thread inside a function not seen */
 
 extern void bpf_preempt_disable(void) __ksym;
 extern void bpf_preempt_enable(void) __ksym;
@@ -47,7 +48,7 @@ struct thr {
 	__u64 acc[FUNC_MAX_CTR];
 	__u64 base[FUNC_MAX_CTR];
 	__u32 active; /* open calls: the virtual counter runs while > 0 */
-	__u32 pad;
+	__u32 out;    /* banked at a switch-out, not yet rebased at a switch-in */
 };
 
 struct {
@@ -82,6 +83,21 @@ static __always_inline void read_now(__u64 *now)
 	}
 }
 
+/*
+ * In the thread's own context: if its last switch-in was not seen (rare:
+ * measured about 1 in 3,000 on 6.18), base is another moment's, maybe
+ * another CPU's. Rebase now; what it counted since that switch-in is lost.
+ */
+static __always_inline void thr_check(struct thr *t, const __u64 *now)
+{
+	if (!t->active || !t->out)
+		return;
+	for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+		t->base[i] = now[i];
+	t->out = 0;
+	__sync_fetch_and_add(&missed, 1);
+}
+
 static __always_inline struct thr *get_thr(__u32 tid)
 {
 	static const struct thr zero;
@@ -96,6 +112,7 @@ static __always_inline struct thr *get_thr(__u32 tid)
 /* The thread leaves its last open call: bank the running part. */
 static __always_inline void thr_leave(struct thr *t, const __u64 *now)
 {
+	thr_check(t, now);
 	if (t->active && !--t->active)
 		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
 			t->acc[i] += now[i] - t->base[i];
@@ -164,6 +181,7 @@ int func_entry(struct pt_regs *ctx)
 	/* no switch may bank or rebase between the read and the update */
 	bpf_preempt_disable();
 	read_now(now);
+	thr_check(t, now);
 	if (!t->active++)
 		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
 			t->base[i] = now[i];
@@ -204,6 +222,7 @@ int func_return(struct pt_regs *ctx)
 	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	bpf_preempt_disable();
 	read_now(now);
+	thr_check(t, now);
 	if (r)
 		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
 			r->v[i] = t->acc[i] + now[i] - t->base[i] - c->v[i];
@@ -239,8 +258,10 @@ int BPF_PROG(func_switch, bool preempt, struct task_struct *prev, struct task_st
 	if (t && t->active) {
 		read_now(now);
 		have = 1;
-		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
-			t->acc[i] += now[i] - t->base[i];
+		if (!t->out) /* else its switch-in was not seen: nothing to bank */
+			for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+				t->acc[i] += now[i] - t->base[i];
+		t->out = 1;
 	}
 	t = bpf_map_lookup_elem(&threads, &n);
 	if (t && t->active) {
@@ -248,6 +269,7 @@ int BPF_PROG(func_switch, bool preempt, struct task_struct *prev, struct task_st
 			read_now(now);
 		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
 			t->base[i] = now[i];
+		t->out = 0;
 	}
 	return 0;
 }
