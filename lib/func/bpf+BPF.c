@@ -141,7 +141,7 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 
 	if (!b)
 		return NULL;
-	if (su->nc > FUNC_MAX_CTR || su->nt > 0xffff) {
+	if (su->nc > FUNC_MAX_CTR || su->nt > FUNC_MAX_TGT) {
 		err = -E2BIG;
 		goto fail;
 	}
@@ -231,18 +231,26 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg
 		bpf_link__destroy(b->links[i]);
 	if (b->rb && fn) {
 		uint64_t zero[FUNC_MAX_CTR + 1] = { 0 };
-		struct func_call_key k, next, *prev = NULL;
-		int fd = bpf_map__fd(b->skel->maps.calls);
-		struct func_call c;
+		int ncpu = libbpf_num_possible_cpus();
+		__s64 *o = calloc(ncpu > 0 ? ncpu : 1, sizeof(*o));
 
 		lupe_func_bpf_poll(b, fn, arg);
-		/* calls still open: left without returning (exit, or still inside at a detach) */
-		while (!bpf_map_get_next_key(fd, prev, &next)) {
-			k = next;
-			prev = &k;
-			if (!bpf_map_lookup_elem(fd, &k, &c) && c.open && k.target < (unsigned)b->nt)
-				fn(arg, (pid_t)k.tid, (int)k.target, 1, 0, zero);
+		/*
+		 * calls still open (left by a thread's or the program's exit, or
+		 * still inside at a detach): unfinished, of no thread in particular
+		 */
+		for (__u32 t = 0; o && t < (__u32)b->nt; t++) {
+			__s64 n = 0;
+
+			if (bpf_map__lookup_elem(b->skel->maps.opened, &t, sizeof(t), o,
+						 ncpu * sizeof(*o), 0))
+				continue;
+			for (int c = 0; c < ncpu; c++)
+				n += o[c];
+			while (n-- > 0)
+				fn(arg, 0, (int)t, 1, 0, zero);
 		}
+		free(o);
 	}
 	ring_buffer__free(b->rb);
 	for (int i = 0; b->cfds && i < b->nr_cfds; i++)

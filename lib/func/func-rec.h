@@ -4,6 +4,7 @@
 #define LUPE_FUNC_REC_H
 
 #define FUNC_MAX_CTR 8          /* counters per session */
+#define FUNC_MAX_TGT 16         /* functions and ranges per session */
 #define FUNC_COOKIE_RANGE 0x10000 /* attach cookie: target index | this for a source range */
 
 /* One finished call (or, with unfinished set, one call left without returning). */
@@ -16,12 +17,7 @@ struct func_rec {
 	__u64 v[FUNC_MAX_CTR + 1];    /* counter deltas, then time inside (ns) */
 };
 
-/* calls: per thread and target, the open call */
-struct func_call_key {
-	__u32 tid;
-	__u32 target;
-};
-
+/* per thread and target, the open call */
 struct func_call {
 	__u64 sp;
 	__u64 time;

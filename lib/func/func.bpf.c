@@ -3,16 +3,17 @@
  * lupe stat --func, counted in the kernel: no sample record per probe hit.
  *
  * func_entry and func_return run at the function's entry and return uprobes
- * (the tracefs probes lupe made, opened as tracepoint events on the target
- * threads with inherit, so the kernel's uprobe filter covers the process
- * tree and nothing else). The counters are CPU-wide, one per CPU in
- * counters[cpu * FUNC_MAX_CTR + i], read with bpf_perf_event_read_value().
- * Each thread that is inside a function carries a virtual counter, as
- * perf's bperf does: acc (what it counted up to its last switch-out) plus,
- * while it runs, the CPU's counter now minus base (the CPU's counter when it
- * came on). func_switch banks at switch-out and rebases at switch-in. A
- * call is the virtual counter at its return minus at its entry; one ring
- * record per finished call, nothing per entry.
+ * (uprobe PMU events bound to the target process: the kernel's uprobe
+ * filter runs them for each of its threads). The counters are CPU-wide,
+ * one per CPU in counters[cpu * FUNC_MAX_CTR + i], read with
+ * bpf_perf_event_read_value(). Each thread that is inside a function
+ * carries a virtual counter, as perf's bperf does: acc (what it counted up
+ * to its last switch-out) plus, while it runs, the CPU's counter now minus
+ * base (the CPU's counter when it came on). func_switch banks at
+ * switch-out and rebases at switch-in. A call is the virtual counter at
+ * its return minus at its entry; one ring record per finished call,
+ * nothing per entry. The thread's state is task local storage, so the
+ * program at every context switch of the machine costs little.
  *
  * The outermost call of a recursion is told by the stack pointer: a nested
  * entry has a lower sp, the outermost return has the entry's sp plus the
@@ -51,19 +52,26 @@ struct thr {
 	__u32 out;    /* banked at a switch-out, not yet rebased at a switch-in */
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct thr);
-} threads SEC(".maps");
+/* a thread's state: task local storage, found without hashing, also from sched_switch */
+struct tstate {
+	struct thr t;
+	struct func_call c[FUNC_MAX_TGT];
+};
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct func_call_key);
-	__type(value, struct func_call);
-} calls SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct tstate);
+} tstore SEC(".maps");
+
+/* per target, calls open now (summed over CPUs): unfinished when counting ends */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FUNC_MAX_TGT);
+	__type(key, __u32);
+	__type(value, __s64);
+} opened SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -98,15 +106,12 @@ static __always_inline void thr_check(struct thr *t, const __u64 *now)
 	__sync_fetch_and_add(&missed, 1);
 }
 
-static __always_inline struct thr *get_thr(__u32 tid)
+static __always_inline void open_add(__u32 target, __s64 n)
 {
-	static const struct thr zero;
-	struct thr *t = bpf_map_lookup_elem(&threads, &tid);
+	__s64 *o = bpf_map_lookup_elem(&opened, &target);
 
-	if (t)
-		return t;
-	bpf_map_update_elem(&threads, &tid, &zero, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&threads, &tid);
+	if (o)
+		*o += n;
 }
 
 /* The thread leaves its last open call: bank the running part. */
@@ -133,16 +138,14 @@ static __always_inline void emit_unfinished(__u32 tid, __u32 target)
 	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
-/* The open call c was left without returning. */
-static __always_inline void drop(struct func_call *c, __u32 tid, __u32 target)
+/* The open call c of thread t was left without returning. */
+static __always_inline void drop(struct thr *t, struct func_call *c, __u32 tid, __u32 target)
 {
 	__u64 now[FUNC_MAX_CTR] = {};
-	struct thr *t = bpf_map_lookup_elem(&threads, &tid);
 
 	c->open = 0;
+	open_add(target, -1);
 	emit_unfinished(tid, target);
-	if (!t)
-		return;
 	bpf_preempt_disable();
 	read_now(now);
 	thr_leave(t, now);
@@ -153,42 +156,38 @@ SEC("uprobe")
 int func_entry(struct pt_regs *ctx)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx), sp = PT_REGS_SP(ctx);
-	struct func_call_key k = { (__u32)bpf_get_current_pid_tgid(), cookie & 0xffff };
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), target = cookie & 0xffff;
 	__u64 now[FUNC_MAX_CTR] = {};
 	struct func_call *c;
-	struct thr *t;
+	struct tstate *ts;
 
-	if (!enabled)
+	if (!enabled || target >= FUNC_MAX_TGT)
 		return 0;
-	c = bpf_map_lookup_elem(&calls, &k);
-	if (c && c->open) {
+	/* no switch may bank or rebase between the read and the update (nor see the storage busy) */
+	bpf_preempt_disable();
+	ts = bpf_task_storage_get(&tstore, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	bpf_preempt_enable();
+	if (!ts)
+		return 0;
+	c = &ts->c[target];
+	if (c->open) {
 		if (!(cookie & FUNC_COOKIE_RANGE) && sp < c->sp)
 			return 0; /* a nested call: only the outermost counts */
-		drop(c, k.tid, k.target);
+		drop(&ts->t, c, tid, target);
 	}
-	if (!c) {
-		struct func_call zero = {};
-
-		bpf_map_update_elem(&calls, &k, &zero, BPF_NOEXIST);
-		c = bpf_map_lookup_elem(&calls, &k);
-		if (!c)
-			return 0;
-	}
-	t = get_thr(k.tid);
-	if (!t)
-		return 0;
 	c->sp = sp;
-	/* no switch may bank or rebase between the read and the update */
 	bpf_preempt_disable();
 	read_now(now);
-	thr_check(t, now);
-	if (!t->active++)
+	thr_check(&ts->t, now);
+	if (!ts->t.active++)
 		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
-			t->base[i] = now[i];
+			ts->t.base[i] = now[i];
 	for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
-		c->v[i] = t->acc[i] + now[i] - t->base[i];
+		c->v[i] = ts->t.acc[i] + now[i] - ts->t.base[i];
 	bpf_preempt_enable();
 	c->open = 1;
+	open_add(target, 1);
 	c->time = bpf_ktime_get_ns();
 	return 0;
 }
@@ -197,28 +196,35 @@ SEC("uprobe")
 int func_return(struct pt_regs *ctx)
 {
 	__u64 cookie = bpf_get_attach_cookie(ctx), sp = PT_REGS_SP(ctx), time = bpf_ktime_get_ns();
-	struct func_call_key k = { (__u32)bpf_get_current_pid_tgid(), cookie & 0xffff };
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), target = cookie & 0xffff;
 	__u64 now[FUNC_MAX_CTR] = {};
 	struct func_rec *r;
 	struct func_call *c;
+	struct tstate *ts;
 	struct thr *t;
 
-	c = bpf_map_lookup_elem(&calls, &k);
-	if (!c || !c->open)
+	if (target >= FUNC_MAX_TGT)
+		return 0;
+	bpf_preempt_disable();
+	ts = bpf_task_storage_get(&tstore, bpf_get_current_task_btf(), 0, 0);
+	bpf_preempt_enable();
+	if (!ts)
+		return 0;
+	c = &ts->c[target];
+	t = &ts->t;
+	if (!c->open)
 		return 0;
 	if (!(cookie & FUNC_COOKIE_RANGE)) {
 		/* the outermost return leaves sp where the call found it */
 		if (sp < c->sp + ret_slot)
 			return 0; /* a nested call returned */
 		if (sp != c->sp + ret_slot) {
-			drop(c, k.tid, k.target);
+			drop(t, c, tid, target);
 			return 0;
 		}
 	}
-	t = bpf_map_lookup_elem(&threads, &k.tid);
-	if (!t)
-		return 0;
 	c->open = 0;
+	open_add(target, -1);
 	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	bpf_preempt_disable();
 	read_now(now);
@@ -232,8 +238,8 @@ int func_return(struct pt_regs *ctx)
 		__sync_fetch_and_add(&lost, 1);
 		return 0;
 	}
-	r->tid = k.tid;
-	r->target = k.target;
+	r->tid = tid;
+	r->target = target;
 	r->unfinished = 0;
 	r->pad = 0;
 	r->time = c->time;
@@ -249,27 +255,26 @@ int func_return(struct pt_regs *ctx)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(func_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 p = prev->pid, n = next->pid;
 	__u64 now[FUNC_MAX_CTR] = {};
-	struct thr *t;
+	struct tstate *ts;
 	int have = 0;
 
-	t = bpf_map_lookup_elem(&threads, &p);
-	if (t && t->active) {
+	ts = bpf_task_storage_get(&tstore, prev, 0, 0);
+	if (ts && ts->t.active) {
 		read_now(now);
 		have = 1;
-		if (!t->out) /* else its switch-in was not seen: nothing to bank */
+		if (!ts->t.out) /* else its switch-in was not seen: nothing to bank */
 			for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
-				t->acc[i] += now[i] - t->base[i];
-		t->out = 1;
+				ts->t.acc[i] += now[i] - ts->t.base[i];
+		ts->t.out = 1;
 	}
-	t = bpf_map_lookup_elem(&threads, &n);
-	if (t && t->active) {
+	ts = bpf_task_storage_get(&tstore, next, 0, 0);
+	if (ts && ts->t.active) {
 		if (!have)
 			read_now(now);
 		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
-			t->base[i] = now[i];
-		t->out = 0;
+			ts->t.base[i] = now[i];
+		ts->t.out = 0;
 	}
 	return 0;
 }

@@ -1,20 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Counting inside functions, kernel side, no ptrace. Per target thread one
+ * Counting inside functions, kernel side, no ptrace. Two mechanisms.
+ *
+ * BPF (bpf+BPF.c, func.bpf.c), tried first: an entry and a return uprobe
+ * of the uprobe PMU per function and target process, each with a BPF
+ * program; counters opened per CPU (not per thread) that the programs read
+ * with bpf_perf_event_read_value(), and a sched_switch program that banks
+ * and rebases a thread's counts as it leaves and takes a CPU. The kernel
+ * writes one ring record per finished call and nothing per probe hit: no
+ * sample record (about 1.5 us each here). Why not per-thread counters:
+ * bpf_perf_event_read_value() reads no inherited counter, and a program's
+ * later threads have no other. Why uprobe PMU events and not the tracefs
+ * probes of the fallback: a BPF program on tracefs probes opened on the
+ * threads with inherit ran for only part of the hits on 6.18 (the probes'
+ * perf counts were all there; up to 3 in 4 runs of the program missing in
+ * a 4-thread program). A uprobe PMU event bound to the process runs for
+ * all its threads (the kernel's uprobe filter compares mm), not for the
+ * processes it forks.
+ *
+ * Records, the fallback (built without libbpf, or the BPF programs refused;
+ * LUPE_FUNC_MECHANISM=records in lupe stat): per target thread one
  * group: the counters, then an entry and a return probe per function (an
  * entry and an exit probe per source range). The probes sample every hit
  * with PERF_SAMPLE_READ | PERF_FORMAT_GROUP, so each record holds the
  * thread's counters at that instant; a call is its return minus its entry.
  *
- * Why tracefs uprobes and not the uprobe PMU: a uprobe PMU event carries
+ * Why tracefs uprobes there and not the uprobe PMU: a uprobe PMU event carries
  * its path as a user pointer in the attr, which the kernel reads again when
  * a thread inherits the event, in the new thread's address space: inherited
  * copies fail and threads are never counted (measured on 6.18). A probe
- * made in uprobe_events is a tracepoint and inherits. Why not BPF:
- * bpf_perf_event_read_value() reads only counters of the current CPU or of
- * a task that has one in the map, so the threads a program starts later
- * need counters lupe never opened; and the kernel's trap (about 20 us per
- * entry here) dwarfs the cost of one sample record (see scripts/bench/func).
+ * made in uprobe_events is a tracepoint and inherits.
  *
  * Inherited events count per thread (since 6.12 a sample's READ gives the
  * thread's own values), but a ring shared by threads running on several
@@ -27,7 +42,7 @@
  * That needs the records of all rings in time order: each drain sorts what
  * it read and keeps back the last millisecond for the next one.
  *
- * The outermost call of a recursion is told by the stack pointer: a nested
+ * Both tell the outermost call of a recursion by the stack pointer: a nested
  * entry has a lower sp, and the outermost return has the entry's sp plus
  * the return address. An entry at or above an open call's sp means that
  * call was left without returning (longjmp, exception): it is unfinished.
@@ -709,8 +724,13 @@ static void on_return(struct lupe_func_session *s, struct thread *th, int t, uin
 static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, const uint64_t *values)
 {
 	struct lupe_func_session *s = arg;
-	struct thread *th = get_thread(s, tid);
+	struct thread *th;
 
+	if (!tid) { /* open at the end, of a thread gone: only in the total */
+		s->total[t].unfinished++;
+		return;
+	}
+	th = get_thread(s, tid);
 	if (!th)
 		return; /* NEEDSWORK: out of memory loses the call silently */
 	if (left)
