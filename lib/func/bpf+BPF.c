@@ -66,6 +66,13 @@ static int on_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* task-clock and cpu-clock: a thread's time on a CPU, which the programs read off the clock */
+static int is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_TASK_CLOCK ||
+						 a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 /* The counters, CPU-wide on each online CPU: what the programs read. */
 static int open_counters(struct lupe_func_bpf *b, const struct lupe_func_bpf_setup *su,
 			 struct lupe_open_failure *fail)
@@ -90,8 +97,8 @@ static int open_counters(struct lupe_func_bpf *b, const struct lupe_func_bpf_set
 			__u32 key = cpu * FUNC_MAX_CTR + i;
 			int fd;
 
-			if (!su->supported[i])
-				continue;
+			if (!su->supported[i] || is_clock(su->attrs[i]))
+				continue; /* a clock is read as bpf_ktime_get_ns() */
 			a.inherit = 0;
 			a.disabled = 0;
 			a.enable_on_exec = 0;
@@ -154,6 +161,9 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 		goto fail;
 	}
 	b->skel->rodata->nc = su->nc;
+	for (int i = 0; i < su->nc; i++)
+		if (is_clock(su->attrs[i]))
+			b->skel->rodata->clocks |= 1u << i;
 	b->skel->rodata->ret_slot = su->ret_slot;
 	err = bpf_map__set_max_entries(b->skel->maps.counters,
 				       libbpf_num_possible_cpus() * FUNC_MAX_CTR);
