@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <lupe/cpumap.h>
 #include <lupe/evsel.h>
+#include "bpf/libbpf-log.h"
 #include "func/func.h"
 #include "func/func-rec.h"
 #include "func.skel.h"
@@ -35,21 +36,6 @@ struct lupe_func_bpf {
 	void *arg;
 	int count;
 };
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char msg[512];
-	size_t n;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	n = strlen(msg);
-	while (n && msg[n - 1] == '\n')
-		msg[--n] = '\0';
-	pr_debug("libbpf: %s", msg);
-	return 0;
-}
 
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -154,7 +140,7 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 	}
 	b->nt = su->nt;
 	b->nc = su->nc;
-	libbpf_set_print(libbpf_log);
+	libbpf_set_print(lupe_libbpf_log);
 	b->skel = lupe_fc__open();
 	if (!b->skel) {
 		err = -errno;

@@ -162,6 +162,20 @@ static __always_inline void drop(struct thr *t, struct func_call *c, __u32 tid, 
 	bpf_preempt_enable();
 }
 
+/*
+ * The current thread's state. No switch may bank or rebase between a read
+ * and an update, nor find the storage busy: preemption is off around both.
+ */
+static __always_inline struct tstate *my_state(__u64 flags)
+{
+	struct tstate *ts;
+
+	bpf_preempt_disable();
+	ts = bpf_task_storage_get(&tstore, bpf_get_current_task_btf(), 0, flags);
+	bpf_preempt_enable();
+	return ts;
+}
+
 SEC("uprobe")
 int func_entry(struct pt_regs *ctx)
 {
@@ -173,11 +187,7 @@ int func_entry(struct pt_regs *ctx)
 
 	if (!enabled || target >= FUNC_MAX_TGT)
 		return 0;
-	/* no switch may bank or rebase between the read and the update (nor see the storage busy) */
-	bpf_preempt_disable();
-	ts = bpf_task_storage_get(&tstore, bpf_get_current_task_btf(), 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	bpf_preempt_enable();
+	ts = my_state(BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!ts)
 		return 0;
 	c = &ts->c[target];
@@ -216,9 +226,7 @@ int func_return(struct pt_regs *ctx)
 
 	if (target >= FUNC_MAX_TGT)
 		return 0;
-	bpf_preempt_disable();
-	ts = bpf_task_storage_get(&tstore, bpf_get_current_task_btf(), 0, 0);
-	bpf_preempt_enable();
+	ts = my_state(0);
 	if (!ts)
 		return 0;
 	c = &ts->c[target];
