@@ -103,7 +103,7 @@ static __always_inline void read_now(__u64 *now, __u64 clock)
 
 /*
  * In the thread's own context: if its last switch-in was not seen (rare:
- * measured about 1 in 3,000 on 6.18), base is another moment's, maybe
+ * measured about 1 in 2,000 on 6.18), base is another moment's, maybe
  * another CPU's. Rebase now; what it counted since that switch-in is lost.
  */
 static __always_inline void thr_check(struct thr *t, const __u64 *now)
