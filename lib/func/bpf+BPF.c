@@ -220,6 +220,17 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg
 {
 	if (!b)
 		return;
+	for (int i = 0; b->skel && i < 3; i++) {
+		struct bpf_program *p = i == 0 ? b->skel->progs.func_entry :
+					i == 1 ? b->skel->progs.func_return : b->skel->progs.func_switch;
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) && info.recursion_misses)
+			pr_debug("%s: %llu runs missed (the kernel ran another BPF program on the CPU)",
+				 bpf_program__name(p), (unsigned long long)info.recursion_misses);
+	}
 	if (b->skel && b->skel->bss && b->skel->bss->missed)
 		pr_debug("%llu switch-ins of threads inside functions were not seen: their counts since then are lost",
 			 (unsigned long long)b->skel->bss->missed);

@@ -560,7 +560,12 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 	}
 	memset(s->fds, -1, n * sizeof(int));
 	remove_stale_probes();
-	if (!s->records_only) {
+	/*
+	 * NEEDSWORK: attached to a running program (-p), the BPF programs
+	 * reported up to every call as unfinished on 6.18 (a call left without
+	 * returning), not understood yet: -p counts with records.
+	 */
+	if (!s->records_only && enable_on_exec) {
 		err = open_bpf(s, tids, enable_on_exec, fail);
 		if (!err) {
 			pr_debug("counting inside functions: bpf (uprobes with BPF programs, counted in the kernel)");
