@@ -111,7 +111,8 @@ LUPE_API void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_fu
 					    void *arg);
 
 /*
- * Create the probes and start counting on the processes of tids (BPF), or
+ * Create the probes and start counting on the processes of tids (BPF, for
+ * a held workload: enable_on_exec), or
  * open the groups on each thread of tids, one per online CPU (inherited by
  * the threads they start). enable_on_exec: a held workload, counting from
  * its exec; otherwise call lupe_func_session_enable(). Returns 0, or a
