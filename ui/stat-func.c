@@ -333,6 +333,9 @@ int stat_func_run(const struct stat_func_opts *o)
 	}
 	if (o->per_call)
 		lupe_func_session_set_call_fn(r.s, on_call, &r);
+	/* LUPE_FUNC_MECHANISM=records: sample records even where BPF works (tests, comparisons) */
+	if (getenv("LUPE_FUNC_MECHANISM") && !strcmp(getenv("LUPE_FUNC_MECHANISM"), "records"))
+		lupe_func_session_set_records(r.s, 1);
 	if (o->pid) {
 		threads = lupe_thread_map_new_pids(o->pid);
 		if (!threads) {

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpf/libbpf-log.h"
 #include "bpf/syscall-rec.h"
 #include "syscalls.skel.h"
 #include "trace/internal.h"
@@ -26,21 +27,6 @@ struct bpf_trace {
 	void *arg;
 	int count;
 };
-
-static int libbpf_log(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char msg[512];
-	size_t n;
-
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	n = strlen(msg);
-	while (n && msg[n - 1] == '\n')
-		msg[--n] = '\0';
-	pr_debug("libbpf: %s", msg);
-	return 0;
-}
 
 static int on_record(void *ctx, void *data, size_t size)
 {
@@ -209,7 +195,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 		return NULL;
 	lupe_trace_init(&bt->t, &bpf_ops, o);
 	bt->t.strings = true;
-	libbpf_set_print(libbpf_log);
+	libbpf_set_print(lupe_libbpf_log);
 	bt->skel = lupe_sc__open();
 	if (!bt->skel) {
 		err = -errno;

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+#include <lupe/evlist.h>
+#include <lupe/func.h>
 
 /* Whether an ELF file can name its functions: .symtab or a debuglink. */
 struct func_elf {
@@ -31,5 +35,44 @@ int lupe_func_dwarf_range(const char *path, const char *file, int lo, int hi,
  * 0 if not, or a negative errno.
  */
 int lupe_func_dwarf_inline_only(const char *path, const char *name, char *hint, size_t size);
+
+/*
+ * Counting in the kernel with BPF (bpf+BPF.c): what the session hands over.
+ * The programs hang on uprobes of their own (the uprobe PMU), one per
+ * process of pids and probe; the kernel's uprobe filter runs them for
+ * every thread of those processes, present and future.
+ */
+struct lupe_func_bpf_setup {
+	const struct perf_event_attr *const *attrs; /* the counters */
+	int nc;
+	int *supported;     /* in: 1 each; out: 0 for a counter the machine lacks */
+	const struct lupe_func_target *t;
+	int nt;
+	const pid_t *pids;  /* processes */
+	int nr_pids;
+	int ret_slot;       /* bytes a call pushes: the outermost return's sp is the entry's plus this */
+	int enabled;        /* count from the start; else from lupe_func_bpf_enable() */
+};
+
+struct lupe_func_bpf;
+
+/* One call from the ring: values are the counter deltas, then time inside (ns). */
+typedef void (*lupe_func_bpf_fn)(void *arg, pid_t tid, int target, int unfinished, uint64_t time,
+				 const uint64_t *values);
+
+/*
+ * Load and attach. Returns NULL with errno: EOPNOTSUPP built without BPF,
+ * another when the kernel refuses (then *fail names a counter that failed,
+ * fail->evsel >= 0, or not).
+ */
+struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
+					 struct lupe_open_failure *fail);
+void lupe_func_bpf_enable(struct lupe_func_bpf *b);
+/* Hand the records in the ring to fn. Returns how many, or a negative errno. */
+int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg);
+/* Records the ring had no room for. */
+uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b);
+/* Detach, hand the last records and the calls still open (unfinished) to fn (if any), free. */
+void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg);
 
 #endif

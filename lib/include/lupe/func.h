@@ -4,12 +4,15 @@
  * a thread is inside a function (its outermost call), or between the two
  * ends of a source range, per call.
  *
- * A function becomes an entry and a return uprobe, created in tracefs
- * (uprobe_events) and opened as tracepoint events in one group with the
- * counters, on each target thread, inherited by the threads it starts.
- * Each probe samples with PERF_SAMPLE_READ and PERF_FORMAT_GROUP: at every
- * entry and return the kernel writes the thread's own counter values
- * (Linux 6.12+ for inherited events) and the user stack pointer; a call's
+ * A function becomes an entry and a return uprobe. Where BPF works, BPF
+ * programs at the probes read CPU-wide counters, set aside a thread's
+ * counts across context switches, and send one record per finished call
+ * (lupe_func_session_mechanism() says "bpf"). Otherwise the probes are
+ * made in tracefs and opened in one group with the counters on each
+ * target thread, inherited by the threads it starts, and sample with
+ * PERF_SAMPLE_READ and PERF_FORMAT_GROUP: at every entry and return the
+ * kernel writes the thread's own counter values (Linux 6.12+ for inherited
+ * events) and the user stack pointer ("records"). Either way a call's
  * counts are the difference between its return and its entry.
  */
 #ifndef LUPE_FUNC_H
@@ -108,15 +111,24 @@ LUPE_API void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_fu
 					    void *arg);
 
 /*
- * Create the probes and open the groups on each thread of tids, one per
- * online CPU (inherited by the threads they start). enable_on_exec: a held workload, counting from
+ * Create the probes and start counting on the processes of tids (BPF, for
+ * a held workload: enable_on_exec), or
+ * open the groups on each thread of tids, one per online CPU (inherited by
+ * the threads they start). enable_on_exec: a held workload, counting from
  * its exec; otherwise call lupe_func_session_enable(). Returns 0, or a
  * negative errno with *fail filled (fail->evsel: the index of the event in
  * the list, or -1 for a probe); nothing is left open or created then.
  */
 LUPE_API int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int nr_tids,
 				    int enable_on_exec, struct lupe_open_failure *fail);
-/* Start counting (one ioctl per group leader). Returns 0 or a negative errno. */
+/*
+ * records_only: count with sample records even where the BPF programs
+ * could run (before lupe_func_session_open; for tests and comparisons).
+ */
+LUPE_API void lupe_func_session_set_records(struct lupe_func_session *s, int records_only);
+/* How the open session counts: "bpf" (in the kernel) or "records" (sample records). */
+LUPE_API const char *lupe_func_session_mechanism(const struct lupe_func_session *s);
+/* Start counting. Returns 0 or a negative errno. */
 LUPE_API int lupe_func_session_enable(struct lupe_func_session *s);
 
 /*

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loader of func.bpf.c (embedded through its bpftool skeleton): opens the
+ * CPU-wide counters into its perf event array, attaches its entry and
+ * return programs to the probes' tracepoint events (once per probe: the
+ * programs hang on the probe, not on one event, and run for every thread
+ * the probe's events filter in) and its switch program to sched_switch,
+ * and hands each ring record (one per finished or unfinished call) to the
+ * session.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/perf_event.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <lupe/cpumap.h>
+#include <lupe/evsel.h>
+#include "bpf/libbpf-log.h"
+#include "func/func.h"
+#include "func/func-rec.h"
+#include "func.skel.h"
+#include "util/util.h"
+
+struct lupe_func_bpf {
+	struct lupe_fc *skel;
+	struct ring_buffer *rb;
+	int *cfds;             /* counters: [cpu][counter] */
+	int nr_cfds;
+	struct bpf_link **links;
+	int nr_links;
+	int nt, nc;
+	lupe_func_bpf_fn fn;
+	void *arg;
+	int count;
+};
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct lupe_func_bpf *b = ctx;
+	const struct func_rec *r = data;
+	uint64_t v[FUNC_MAX_CTR + 1];
+
+	if (size < sizeof(*r) || r->target >= (unsigned)b->nt)
+		return 0;
+	memcpy(v, r->v, b->nc * sizeof(*v));
+	v[b->nc] = r->v[FUNC_MAX_CTR];
+	b->fn(b->arg, (pid_t)r->tid, (int)r->target, r->unfinished, r->time, v);
+	b->count++;
+	return 0;
+}
+
+/* task-clock and cpu-clock: a thread's time on a CPU, which the programs read off the clock */
+static int is_clock(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_TASK_CLOCK ||
+						 a->config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
+/* The counters, CPU-wide on each online CPU: what the programs read. */
+static int open_counters(struct lupe_func_bpf *b, const struct lupe_func_bpf_setup *su,
+			 struct lupe_open_failure *fail)
+{
+	struct lupe_cpu_map *cpus = lupe_cpu_map_new(NULL);
+	int ncpu = libbpf_num_possible_cpus(), mfd = bpf_map__fd(b->skel->maps.counters), err = 0;
+
+	if (!cpus)
+		return -errno;
+	b->nr_cfds = ncpu * FUNC_MAX_CTR;
+	b->cfds = malloc(b->nr_cfds * sizeof(int));
+	if (!b->cfds) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memset(b->cfds, -1, b->nr_cfds * sizeof(int));
+	for (int ci = 0; ci < lupe_cpu_map_nr(cpus); ci++) {
+		int cpu = lupe_cpu_map_cpu(cpus, ci);
+
+		for (int i = 0; i < su->nc && cpu < ncpu; i++) {
+			struct perf_event_attr a = *su->attrs[i];
+			__u32 key = cpu * FUNC_MAX_CTR + i;
+			int fd;
+
+			if (!su->supported[i] || is_clock(su->attrs[i]))
+				continue; /* a clock is read as bpf_ktime_get_ns() */
+			a.inherit = 0;
+			a.disabled = 0;
+			a.enable_on_exec = 0;
+			a.read_format = 0;
+			a.sample_period = 0;
+			a.sample_type = 0;
+			a.freq = 0;
+			fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
+			if (fd < 0) {
+				if (lupe_open_verdict(fd) == LUPE_OPEN_UNSUPPORTED && !ci) {
+					su->supported[i] = 0;
+					continue;
+				}
+				*fail = (struct lupe_open_failure){ fd, i, cpu, -1 };
+				err = fd;
+				goto out;
+			}
+			b->cfds[key] = fd;
+			if (bpf_map_update_elem(mfd, &key, &fd, BPF_ANY)) {
+				err = -errno;
+				goto out;
+			}
+		}
+	}
+out:
+	lupe_cpu_map_put(cpus);
+	return err;
+}
+
+static int attach(struct lupe_func_bpf *b, struct bpf_program *prog, pid_t pid, const char *path,
+		  uint64_t off, int ret, __u64 cookie)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = cookie, .retprobe = ret);
+	struct bpf_link *link = bpf_program__attach_uprobe_opts(prog, pid, path, off, &opts);
+
+	if (!link)
+		return -errno;
+	b->links[b->nr_links++] = link;
+	return 0;
+}
+
+struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
+					 struct lupe_open_failure *fail)
+{
+	struct lupe_func_bpf *b = calloc(1, sizeof(*b));
+	int err;
+
+	if (!b)
+		return NULL;
+	if (su->nc > FUNC_MAX_CTR || su->nt > FUNC_MAX_TGT) {
+		err = -E2BIG;
+		goto fail;
+	}
+	b->nt = su->nt;
+	b->nc = su->nc;
+	libbpf_set_print(lupe_libbpf_log);
+	b->skel = lupe_fc__open();
+	if (!b->skel) {
+		err = -errno;
+		goto fail;
+	}
+	b->skel->rodata->nc = su->nc;
+	for (int i = 0; i < su->nc; i++)
+		if (is_clock(su->attrs[i]))
+			b->skel->rodata->clocks |= 1u << i;
+	b->skel->rodata->ret_slot = su->ret_slot;
+	err = bpf_map__set_max_entries(b->skel->maps.counters,
+				       libbpf_num_possible_cpus() * FUNC_MAX_CTR);
+	if (!err)
+		err = lupe_fc__load(b->skel);
+	if (!err)
+		err = open_counters(b, su, fail);
+	if (err)
+		goto fail;
+	b->skel->bss->enabled = su->enabled;
+	b->links = calloc(2 * su->nt * su->nr_pids + 1, sizeof(*b->links));
+	if (!b->links) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	b->links[b->nr_links] = bpf_program__attach(b->skel->progs.func_switch);
+	if (!b->links[b->nr_links]) {
+		err = -errno;
+		goto fail;
+	}
+	b->nr_links++;
+	for (int i = 0; i < su->nr_pids; i++)
+		for (int t = 0; t < su->nt; t++) {
+			const struct lupe_func_target *g = &su->t[t];
+			__u64 cookie = t | (g->exit ? FUNC_COOKIE_RANGE : 0);
+
+			err = attach(b, b->skel->progs.func_entry, su->pids[i], g->path, g->entry, 0,
+				     cookie);
+			if (!err)
+				err = attach(b, b->skel->progs.func_return, su->pids[i], g->path,
+					     g->exit ? g->exit : g->entry, !g->exit, cookie);
+			if (err)
+				goto fail;
+		}
+	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_record, b, NULL);
+	if (!b->rb) {
+		err = -errno;
+		goto fail;
+	}
+	return b;
+fail:
+	lupe_func_bpf_close(b, NULL, NULL);
+	return err_ptr(err < 0 ? err : -EINVAL);
+}
+
+void lupe_func_bpf_enable(struct lupe_func_bpf *b)
+{
+	b->skel->bss->enabled = 1;
+}
+
+int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
+{
+	int err;
+
+	b->fn = fn;
+	b->arg = arg;
+	b->count = 0;
+	err = ring_buffer__consume(b->rb);
+	return err < 0 ? err : b->count;
+}
+
+uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b)
+{
+	return b->skel->bss->lost;
+}
+
+void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
+{
+	if (!b)
+		return;
+	for (int i = 0; b->skel && i < 3; i++) {
+		struct bpf_program *p = i == 0 ? b->skel->progs.func_entry :
+					i == 1 ? b->skel->progs.func_return : b->skel->progs.func_switch;
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) && info.recursion_misses)
+			pr_debug("%s: %llu runs missed (the kernel ran another BPF program on the CPU)",
+				 bpf_program__name(p), (unsigned long long)info.recursion_misses);
+	}
+	if (b->skel && b->skel->bss && b->skel->bss->missed)
+		pr_debug("%llu switch-ins of threads inside functions were not seen: their counts since then are lost",
+			 (unsigned long long)b->skel->bss->missed);
+	for (int i = b->nr_links - 1; i >= 0; i--)
+		bpf_link__destroy(b->links[i]);
+	if (b->rb && fn) {
+		uint64_t zero[FUNC_MAX_CTR + 1] = { 0 };
+		int ncpu = libbpf_num_possible_cpus();
+		__s64 *o = calloc(ncpu > 0 ? ncpu : 1, sizeof(*o));
+
+		lupe_func_bpf_poll(b, fn, arg);
+		/*
+		 * calls still open (left by a thread's or the program's exit, or
+		 * still inside at a detach): unfinished, of no thread in particular
+		 */
+		for (__u32 t = 0; o && t < (__u32)b->nt; t++) {
+			__s64 n = 0;
+
+			if (bpf_map__lookup_elem(b->skel->maps.opened, &t, sizeof(t), o,
+						 ncpu * sizeof(*o), 0))
+				continue;
+			for (int c = 0; c < ncpu; c++)
+				n += o[c];
+			while (n-- > 0)
+				fn(arg, 0, (int)t, 1, 0, zero);
+		}
+		free(o);
+	}
+	ring_buffer__free(b->rb);
+	for (int i = 0; b->cfds && i < b->nr_cfds; i++)
+		if (b->cfds[i] >= 0)
+			close(b->cfds[i]);
+	free(b->cfds);
+	free(b->links);
+	lupe_fc__destroy(b->skel);
+	free(b);
+}
