@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <lupe/evlist.h>
 #include <lupe/record.h>
 #include "counting/evsel.h"
@@ -35,6 +37,7 @@ struct lupe_record {
 	char **tp_names;
 	size_t nr_tp;
 	uint64_t first_time, last_time;
+	uint64_t bytes_before; /* data of the files --switch-output finished */
 	struct lupe_record_stats st;
 	int stopped;
 };
@@ -250,7 +253,8 @@ static int pipe_tracing_data(struct lupe_record *r)
 	return err;
 }
 
-int lupe_record_start(struct lupe_record *r)
+/* The writer on out_fd, its attrs, compression and aio; the header when a file. */
+static int writer_begin(struct lupe_record *r)
 {
 	int err;
 
@@ -266,13 +270,41 @@ int lupe_record_start(struct lupe_record *r)
 	}
 	if (r->opts.comp_level && (err = lupe_perf_writer_set_compression(r->w, r->opts.comp_level)))
 		return err;
-	err = lupe_perf_writer_start(r->w);
+	/* positioned writes: pipe mode writes in order */
+	if (r->opts.aio && !r->pipe && (err = lupe_perf_writer_set_aio(r->w, r->opts.aio)))
+		return err;
+	return lupe_perf_writer_start(r->w);
+}
+
+/* --clockid: the clock's resolution and a reference pair against the time of day, as perf takes them. */
+static void clock_env(const struct lupe_record *r, struct feat_env *env)
+{
+	struct timespec res, ref;
+	struct timeval tod;
+
+	if (!r->opts.use_clockid)
+		return;
+	env->use_clockid = 1;
+	env->clockid = r->opts.clockid;
+	if (!clock_getres(r->opts.clockid, &res))
+		env->clockid_res_ns = (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec;
+	if (!gettimeofday(&tod, NULL) && !clock_gettime(r->opts.clockid, &ref)) {
+		env->clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_usec * 1000ULL;
+		env->clock_ref_ns = (uint64_t)ref.tv_sec * 1000000000ULL + (uint64_t)ref.tv_nsec;
+	}
+}
+
+int lupe_record_start(struct lupe_record *r)
+{
+	int err = writer_begin(r);
+
 	if (!err && r->pipe) {
 		struct feat_env env = {
 			.version = r->opts.version, .argc = r->opts.argc, .argv = r->opts.argv,
 			.comp_level = r->opts.comp_level, .comp_ratio = 1, .comp_mmap_len = 65536,
 		};
 
+		clock_env(r, &env);
 		err = lupe_features_write(r->w, &env, 1);
 		if (!err && r->nr_tp)
 			err = pipe_tracing_data(r);
@@ -319,9 +351,72 @@ static int write_lost_samples(struct lupe_record *r)
 	return 0;
 }
 
-int lupe_record_stop(struct lupe_record *r)
+/* The features (file mode) and the final header of the output so far. */
+static int finish_file(struct lupe_record *r)
 {
 	struct fbuf bids = { 0 }, td = { 0 };
+	int err = 0;
+
+	if (!r->pipe) {
+		uint64_t in = lupe_perf_writer_bytes_in(r->w), out;
+		struct feat_env env = {
+			.version = r->opts.version, .argc = r->opts.argc, .argv = r->opts.argv,
+			.first_sample_time = r->first_time, .last_sample_time = r->last_time,
+			.build_ids = &bids, .tracing_data = &td,
+			.comp_level = r->opts.comp_level, .comp_mmap_len = 65536,
+		};
+
+		if (r->nr_tp)
+			err = lupe_tracing_data_build(&td, r->tp_names, r->nr_tp);
+		lupe_hitdsos_build_ids(r->hit, &bids);
+		/* the ratio perf prints: bytes in per byte out */
+		out = lupe_perf_writer_data_size(r->w);
+		env.comp_ratio = out ? (uint32_t)((in + out / 2) / out) : 1;
+		clock_env(r, &env);
+		if (!err)
+			err = lupe_features_write(r->w, &env, 0);
+	}
+	if (!err)
+		err = lupe_perf_writer_finish(r->w);
+	lupe_fbuf_free(&bids);
+	lupe_fbuf_free(&td);
+	return err;
+}
+
+int lupe_record_switch_output(struct lupe_record *r, const char *new_name)
+{
+	int err;
+
+	if (r->pipe || !r->w || r->stopped)
+		return -EINVAL;
+	if ((err = commit_output(r)))
+		return err;
+	err = lupe_live_drain(r->live, write_record, r);
+	if (!err)
+		err = finish_file(r);
+	if (err)
+		return err;
+	r->bytes_before += lupe_perf_writer_data_size(r->w);
+	lupe_perf_writer_delete(r->w); /* closes out_fd */
+	r->w = NULL;
+	r->out_fd = -1;
+	if (rename(r->output, new_name))
+		return -errno;
+	r->first_time = r->last_time = 0;
+	/* the name is free now: the new file takes it at once, no .old */
+	if ((err = create_output(r)) || (err = commit_output(r)))
+		return err;
+	return writer_begin(r);
+}
+
+int lupe_record_size_limit_reached(const struct lupe_record *r)
+{
+	return r->opts.max_size && r->w &&
+	       lupe_perf_writer_data_size(r->w) >= r->opts.max_size;
+}
+
+int lupe_record_stop(struct lupe_record *r)
+{
 	struct stat st;
 	int err;
 
@@ -337,28 +432,8 @@ int lupe_record_stop(struct lupe_record *r)
 		err = 0;
 	if (!err)
 		err = write_lost_samples(r);
-	if (!err && !r->pipe) {
-		uint64_t in = lupe_perf_writer_bytes_in(r->w), out;
-		struct feat_env env = {
-			.version = r->opts.version, .argc = r->opts.argc, .argv = r->opts.argv,
-			.first_sample_time = r->first_time, .last_sample_time = r->last_time,
-			.build_ids = &bids, .tracing_data = &td,
-			.comp_level = r->opts.comp_level, .comp_mmap_len = 65536,
-		};
-
-		if (r->nr_tp)
-			err = lupe_tracing_data_build(&td, r->tp_names, r->nr_tp);
-		lupe_hitdsos_build_ids(r->hit, &bids);
-		/* the ratio perf prints: bytes in per byte out */
-		out = lupe_perf_writer_data_size(r->w);
-		env.comp_ratio = out ? (uint32_t)((in + out / 2) / out) : 1;
-		if (!err)
-			err = lupe_features_write(r->w, &env, 0);
-	}
 	if (!err)
-		err = lupe_perf_writer_finish(r->w);
-	lupe_fbuf_free(&bids);
-	lupe_fbuf_free(&td);
+		err = finish_file(r);
 	r->st.bytes_written = lupe_perf_writer_data_size(r->w);
 	r->st.bytes_in = lupe_perf_writer_bytes_in(r->w);
 	if (!r->pipe && !fstat(r->out_fd, &st))
