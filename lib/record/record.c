@@ -38,6 +38,7 @@ struct lupe_record {
 	size_t nr_tp;
 	uint64_t first_time, last_time;
 	uint64_t bytes_before; /* data of the files --switch-output finished */
+	struct feat_env clock;  /* --clockid: its resolution and reference times */
 	struct lupe_record_stats st;
 	int stopped;
 };
@@ -276,27 +277,41 @@ static int writer_begin(struct lupe_record *r)
 	return lupe_perf_writer_start(r->w);
 }
 
-/* --clockid: the clock's resolution and a reference pair against the time of day, as perf takes them. */
-static void clock_env(const struct lupe_record *r, struct feat_env *env)
+/*
+ * --clockid: the clock's resolution and one instant as time of day and on
+ * the clock, taken at the start as perf takes them.
+ */
+static void clock_init(struct lupe_record *r)
 {
 	struct timespec res, ref;
 	struct timeval tod;
 
+	if (!clock_getres(r->opts.clockid, &res))
+		r->clock.clockid_res_ns = (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec;
+	if (!gettimeofday(&tod, NULL) && !clock_gettime(r->opts.clockid, &ref)) {
+		r->clock.clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_usec * 1000ULL;
+		r->clock.clock_ref_ns = (uint64_t)ref.tv_sec * 1000000000ULL + (uint64_t)ref.tv_nsec;
+	}
+}
+
+static void clock_env(const struct lupe_record *r, struct feat_env *env)
+{
 	if (!r->opts.use_clockid)
 		return;
 	env->use_clockid = 1;
 	env->clockid = r->opts.clockid;
-	if (!clock_getres(r->opts.clockid, &res))
-		env->clockid_res_ns = (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec;
-	if (!gettimeofday(&tod, NULL) && !clock_gettime(r->opts.clockid, &ref)) {
-		env->clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_usec * 1000ULL;
-		env->clock_ref_ns = (uint64_t)ref.tv_sec * 1000000000ULL + (uint64_t)ref.tv_nsec;
-	}
+	env->clockid_res_ns = r->clock.clockid_res_ns;
+	env->clock_tod_ns = r->clock.clock_tod_ns;
+	env->clock_ref_ns = r->clock.clock_ref_ns;
 }
 
 int lupe_record_start(struct lupe_record *r)
 {
-	int err = writer_begin(r);
+	int err;
+
+	if (r->opts.use_clockid)
+		clock_init(r);
+	err = writer_begin(r);
 
 	if (!err && r->pipe) {
 		struct feat_env env = {
