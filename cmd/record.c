@@ -197,8 +197,8 @@ static uint64_t parse_regs(const char *arg, const char *opt)
 {
 	uint64_t mask = 0;
 
-	if (!arg || !*arg)
-		return arg ? 0 : lupe_perf_regs_all();
+	if (!arg)
+		return lupe_perf_regs_all();
 	if (!strcmp(arg, "?")) {
 		fprintf(stderr, "available registers: ");
 		for (unsigned int i = 0; i < 64; i++)
@@ -207,7 +207,7 @@ static uint64_t parse_regs(const char *arg, const char *opt)
 		fputc('\n', stderr);
 		usage_exit();
 	}
-	for (const char *p = arg; *p;) {
+	for (const char *p = arg;;) {
 		size_t len = strcspn(p, ",");
 		int bit = lupe_perf_reg_bit(p, len);
 
@@ -217,7 +217,9 @@ static uint64_t parse_regs(const char *arg, const char *opt)
 			usage_exit();
 		}
 		mask |= 1ULL << bit;
-		p += len + !!p[len];
+		if (!p[len])
+			break;
+		p += len + 1;
 	}
 	return mask;
 }
