@@ -87,6 +87,7 @@ static const struct argp_option options[] = {
 	{ "clockid", 'k', "CLOCK", 0, "sample times from this clock: monotonic, monotonic_raw, realtime, boottime, tai, or a number", 0 },
 	{ "switch-output", OPT_SWITCH_OUTPUT, "MODE", OPTION_ARG_OPTIONAL, "rotate to timestamped files on SIGUSR2 (signal, the default), a data size (100M) or a time (30s)", 0 },
 	{ "max-size", OPT_MAX_SIZE, "SIZE", 0, "stop when the data reaches SIZE (B/K/M/G)", 0 },
+	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "also record where tasks sleep: the offcpu-time event, from a BPF program on sched_switch", 0 },
 	{ "aio", OPT_AIO, "N", OPTION_ARG_OPTIONAL, "write with N asynchronous (POSIX AIO) control blocks (default 1, max 4)", 0 },
 	{ 0 }
 };
@@ -377,6 +378,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_size(arg, &v))
 			argp_error(state, "invalid --max-size '%s': give a size with a B/K/M/G unit", arg);
 		a->o.max_size = v;
+		return 0;
+	case OPT_OFF_CPU:
+		a->o.off_cpu = 1;
 		return 0;
 	case OPT_AIO:
 		/* as perf: 0 is the default of 1, more than 4 is 4 */
@@ -701,6 +705,9 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		if (failed >= 0 && err == -LUPE_ERR_FILTER)
 			ui_filter_error(evs.events[failed].name, evs.events[failed].filter);
+		else if (failed == -2)
+			error("cannot load the --off-cpu BPF program: %s (it needs root or CAP_BPF and CAP_PERFMON)",
+			      lupe_strerror(err));
 		else if (failed >= 0)
 			/* the first task names the cause: another user's process, or a CPU (-1) */
 			sample_open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));

@@ -22,6 +22,7 @@
 #include "data/writer.h"
 #include "record/hitdsos.h"
 #include "record/live.h"
+#include "record/offcpu.h"
 #include "sampling/sample.h"
 #include "util/util.h"
 
@@ -39,6 +40,10 @@ struct lupe_record {
 	uint64_t first_time, last_time;
 	uint64_t bytes_before; /* data of the files --switch-output finished */
 	struct feat_env clock;  /* --clockid: its resolution and reference times */
+	struct lupe_thread_map *threads;
+	struct lupe_offcpu *offcpu; /* --off-cpu */
+	struct perf_event_attr offcpu_attr;
+	uint64_t offcpu_id;
 	struct lupe_record_stats st;
 	int stopped;
 };
@@ -70,6 +75,7 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 		return err_ptr(err);
 	}
 	r->evlist = lupe_source_evlist(r->live);
+	r->threads = lupe_thread_map_get(threads);
 	r->output = strdup(opts->output ? opts->output : LUPE_RECORD_DEFAULT_OUTPUT);
 	r->hit = lupe_hitdsos_new();
 	if (!r->output || !r->hit)
@@ -103,6 +109,8 @@ void lupe_record_delete(struct lupe_record *r)
 	if (!r)
 		return;
 	lupe_source_delete(r->live);
+	lupe_offcpu_delete(r->offcpu);
+	lupe_thread_map_put(r->threads);
 	lupe_perf_writer_delete(r->w); /* closes out_fd */
 	if (!r->w && r->out_fd > 1)
 		close(r->out_fd);
@@ -178,10 +186,33 @@ static int commit_output(struct lupe_record *r)
 	return 0;
 }
 
+/* --off-cpu: the BPF program, for the recorded processes (all with -a). */
+static int offcpu_open(struct lupe_record *r)
+{
+	int err = 0;
+
+	r->offcpu = lupe_offcpu_new(r->opts.system_wide);
+	if (!r->offcpu) {
+		err = -errno;
+		return err ? err : -EINVAL;
+	}
+	for (int i = 0; !r->opts.system_wide && i < lupe_thread_map_nr(r->threads) && !err; i++)
+		err = lupe_offcpu_add_pid(r->offcpu, lupe_thread_map_pid(r->threads, i));
+	lupe_offcpu_attr(&r->offcpu_attr, r->opts.system_wide);
+	/* an id no event of the file has: one past the kernel's */
+	for (int i = 0; i < lupe_evlist_nr(r->evlist); i++)
+		for (size_t j = 0; j < ev_at(r, i)->nr_ids; j++)
+			if (ev_at(r, i)->ids[j] >= r->offcpu_id)
+				r->offcpu_id = ev_at(r, i)->ids[j] + 1;
+	return err;
+}
+
 int lupe_record_open(struct lupe_record *r, int *failed)
 {
 	int err = lupe_live_open(r->live, failed);
 
+	if (!err && r->opts.off_cpu && (err = offcpu_open(r)) && failed)
+		*failed = -2;
 	return err ? err : create_output(r);
 }
 
@@ -233,6 +264,11 @@ static int write_record(void *arg, const struct perf_event_header *h, int stable
 	return lupe_perf_writer_write(r->w, h, h->size);
 }
 
+static int write_offcpu(void *arg, const struct perf_event_header *h)
+{
+	return write_record(arg, h, 0);
+}
+
 static int pipe_tracing_data(struct lupe_record *r)
 {
 	struct fbuf b = { 0 };
@@ -269,6 +305,9 @@ static int writer_begin(struct lupe_record *r)
 		if (err)
 			return err;
 	}
+	if (r->offcpu &&
+	    (err = lupe_perf_writer_add_attr(r->w, &r->offcpu_attr, &r->offcpu_id, 1, "offcpu-time")))
+		return err;
 	if (r->opts.comp_level && (err = lupe_perf_writer_set_compression(r->w, r->opts.comp_level)))
 		return err;
 	/* positioned writes: pipe mode writes in order */
@@ -329,6 +368,9 @@ int lupe_record_start(struct lupe_record *r)
 	/* the threads and maps reach the disk before any sample: a killed record keeps them */
 	if (!err)
 		err = lupe_perf_writer_flush(r->w);
+	/* before the events: the workload's exec enables those */
+	if (!err && r->offcpu)
+		err = lupe_offcpu_start(r->offcpu);
 	return err ? err : lupe_live_start(r->live);
 }
 
@@ -445,6 +487,8 @@ int lupe_record_stop(struct lupe_record *r)
 	/* a full disk: the writer keeps what reached it and still finalizes the file */
 	if (err == -ENOSPC)
 		err = 0;
+	if (!err && r->offcpu)
+		err = lupe_offcpu_write(r->offcpu, &r->offcpu_attr, r->offcpu_id, write_offcpu, r);
 	if (!err)
 		err = write_lost_samples(r);
 	if (!err)

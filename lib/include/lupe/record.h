@@ -66,6 +66,7 @@ struct lupe_record_opts {
 	int clockid;
 	uint64_t max_size;       /* --max-size: stop once this many data bytes are written; 0: none */
 	int aio;                 /* --aio: asynchronous writes with this many control blocks; 0: write() */
+	int off_cpu;             /* --off-cpu: a BPF program sums the time off the CPU: offcpu-time samples */
 };
 
 struct lupe_record_stats {
@@ -98,7 +99,9 @@ LUPE_API struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts
  * NULL) is the index of the event that could not be opened, or -1. Returns
  * 0 or -errno: -ENOENT/-EOPNOTSUPP for an event the machine lacks,
  * -EACCES/-EPERM when refused (perf_event_paranoid), -EPERM from mmap past
- * perf_event_mlock_kb, an errno from creating the output.
+ * perf_event_mlock_kb, an errno from creating the output; with off_cpu
+ * and *failed -2, -LUPE_ERR_NOT_SUPPORTED (no BPF) or libbpf's error
+ * loading the program.
  */
 LUPE_API int lupe_record_open(struct lupe_record *rec, int *failed);
 
