@@ -672,7 +672,7 @@ int lupe_perf_writer_finish(struct perf_writer *w)
 		batch_flush(w);
 	if (out_flush(w) && !w->full)
 		return w->err;
-	if (aio_wait_all(w))
+	if (w->nr_aio && aio_wait_all(w) && !w->full)
 		return w->err;
 	if (w->pipe)
 		return w->err;
