@@ -78,6 +78,8 @@ modes() { "$PERF" report -i "$1" --stdio --sort sym 2>/dev/null | awk '/^ +[0-9.
 rec --all-user -e cpu-clock -- "$WORKLOADS/demo" -n 20
 [ "$(modes lupe.data)" = "[.] " ] || fail "--all-user: lupe's modes '$(modes lupe.data)'"
 [ "$(modes perf.data)" = "[.] " ] || fail "--all-user: perf's modes '$(modes perf.data)'"
-rec --all-kernel -e cpu-clock -- "$WORKLOADS/demo" -n 20
+# a workload that spends its time in the kernel (copies through read/write)
+rec --all-kernel -e cpu-clock -- dd if=/dev/zero of=/dev/null bs=64k count=20000
 [ "$(modes lupe.data)" = "[k] " ] || fail "--all-kernel: lupe's modes '$(modes lupe.data)'"
+[ "$(modes perf.data)" = "[k] " ] || fail "--all-kernel: perf's modes '$(modes perf.data)'"
 ok "--all-user/--all-kernel: user only / kernel only, as perf"
