@@ -533,12 +533,18 @@ static char *timestamped(const char *output)
 	struct tm tm;
 	char ts[32], *name;
 
-	gettimeofday(&tv, NULL);
-	localtime_r(&tv.tv_sec, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%d%H%M%S", &tm);
-	if (asprintf(&name, "%s.%s%02u", output, ts, (unsigned int)(tv.tv_usec / 10000)) < 0)
-		return NULL;
-	return name;
+	for (;;) {
+		gettimeofday(&tv, NULL);
+		localtime_r(&tv.tv_sec, &tm);
+		strftime(ts, sizeof(ts), "%Y%m%d%H%M%S", &tm);
+		if (asprintf(&name, "%s.%s%02u", output, ts, (unsigned int)(tv.tv_usec / 10000)) < 0)
+			return NULL;
+		/* two switches within one hundredth of a second: the next name, not the same */
+		if (access(name, F_OK))
+			return name;
+		free(name);
+		usleep(2000);
+	}
 }
 
 struct switcher {
