@@ -12,8 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <lupe/cpumap.h>
 #include <lupe/events.h>
@@ -31,7 +34,18 @@ enum {
 	OPT_NO_INHERIT,
 	OPT_FILTER,
 	OPT_BUILDID_ALL, /* tools16 */
+	OPT_PER_THREAD,
+	OPT_SWITCH_EVENTS,
+	OPT_ALL_USER,
+	OPT_ALL_KERNEL,
+	OPT_USER_REGS,
+	OPT_SWITCH_OUTPUT,
+	OPT_MAX_SIZE,
+	OPT_AIO,
+	OPT_OFF_CPU,
 };
+
+enum switch_mode { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME };
 
 struct record_args {
 	struct lupe_record_opts o;
@@ -41,6 +55,9 @@ struct record_args {
 	const char *cpu_list, *pids, *tids;
 	int quiet;
 	int freq_set, count_set;
+	enum switch_mode switch_output;
+	unsigned long long switch_size; /* bytes, SWITCH_SIZE */
+	unsigned long long switch_secs; /* SWITCH_TIME */
 };
 
 static const struct argp_option options[] = {
@@ -63,6 +80,20 @@ static const struct argp_option options[] = {
 	{ "no-buildid", 'B', NULL, 0, "do not collect build-ids (nor fill the build-id cache)", 0 },
 	{ "no-buildid-cache", 'N', NULL, 0, "do not put the DSOs hit in the build-id cache", 0 },
 	{ "buildid-all", OPT_BUILDID_ALL, NULL, 0, "collect build-ids of all DSOs mapped, not only those hit", 0 },
+	{ "per-thread", OPT_PER_THREAD, NULL, 0, "use per-thread mmaps (no inheritance; ignored with -a/-C)", 0 },
+	{ "timestamp", 'T', NULL, 0, "record the sample timestamps (also per thread)", 0 },
+	{ "stat", 's', NULL, 0, "record per-thread event counts (READ records, see report -T)", 0 },
+	{ "data", 'd', NULL, 0, "record the sample virtual addresses (ADDR, DATA_SRC)", 0 },
+	{ "switch-events", OPT_SWITCH_EVENTS, NULL, 0, "record context switch events", 0 },
+	{ "all-user", OPT_ALL_USER, NULL, 0, "configure all used events to run in user space", 0 },
+	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "configure all used events to run in kernel space", 0 },
+	{ "user-regs", OPT_USER_REGS, "REGS", OPTION_ARG_OPTIONAL, "sample these user registers (comma list; '?' lists them; none: all)", 0 },
+	{ "intr-regs", 'I', "REGS", OPTION_ARG_OPTIONAL, "sample these registers at the interrupt (comma list; '?' lists them; none: all)", 0 },
+	{ "clockid", 'k', "CLOCK", 0, "sample times from this clock: monotonic, monotonic_raw, realtime, boottime, tai, or a number", 0 },
+	{ "switch-output", OPT_SWITCH_OUTPUT, "MODE", OPTION_ARG_OPTIONAL, "rotate to timestamped files on SIGUSR2 (signal, the default), a data size (100M) or a time (30s)", 0 },
+	{ "max-size", OPT_MAX_SIZE, "SIZE", 0, "stop when the data reaches SIZE (B/K/M/G)", 0 },
+	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "also record where tasks sleep: the offcpu-time event, from a BPF program on sched_switch", 0 },
+	{ "aio", OPT_AIO, "N", OPTION_ARG_OPTIONAL, "write with N asynchronous (POSIX AIO) control blocks (default 1, max 4)", 0 },
 	{ 0 }
 };
 
@@ -112,6 +143,118 @@ static int parse_pages(const char *s, unsigned int *pages)
 	}
 	*pages = (unsigned int)v;
 	return 0;
+}
+
+/* A size with perf's B/K/M/G suffix (none: bytes), or -1. */
+static int parse_size(const char *s, unsigned long long *v)
+{
+	char *end;
+	int shift = 0;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -1;
+	switch (*end) {
+	case '\0': case 'b': case 'B': break;
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	default: return -1;
+	}
+	if (*end && end[1])
+		return -1;
+	*v <<= shift;
+	return 0;
+}
+
+/* A time with perf's s/m/h/d suffix into seconds, or -1. */
+static int parse_time(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-' || !*end || end[1])
+		return -1;
+	switch (*end) {
+	case 's': break;
+	case 'm': *v *= 60; break;
+	case 'h': *v *= 3600; break;
+	case 'd': *v *= 86400; break;
+	default: return -1;
+	}
+	return 0;
+}
+
+/* perf's usage lines after an option error it reports itself. */
+static void usage_exit(void)
+{
+	fprintf(stderr, "\n Usage: lupe record [<options>] [<command>]\n"
+		"    or: lupe record [<options>] -- <command> [<options>]\n\n");
+	exit(EXIT_USAGE);
+}
+
+/*
+ * --user-regs / --intr-regs: perf's register names, comma-separated and
+ * case-insensitive; none means all; '?' lists them (and exits as perf does).
+ */
+static uint64_t parse_regs(const char *arg, const char *opt)
+{
+	uint64_t mask = 0;
+
+	if (!arg)
+		return lupe_perf_regs_all();
+	if (!strcmp(arg, "?")) {
+		fprintf(stderr, "available registers: ");
+		for (unsigned int i = 0; i < 64; i++)
+			if (lupe_perf_regs_all() & (1ULL << i) && lupe_perf_reg_name(i))
+				fprintf(stderr, "%s ", lupe_perf_reg_name(i));
+		fputc('\n', stderr);
+		usage_exit();
+	}
+	for (const char *p = arg;;) {
+		size_t len = strcspn(p, ",");
+		int bit = lupe_perf_reg_bit(p, len);
+
+		if (bit < 0 || !(lupe_perf_regs_all() & (1ULL << bit))) {
+			fprintf(stderr, "Warning:\nUnknown register \"%.*s\", check man page or run \"lupe record %s\"\n",
+				(int)len, p, opt);
+			usage_exit();
+		}
+		mask |= 1ULL << bit;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	return mask;
+}
+
+/* perf's clock names (a CLOCK_ prefix and case do not matter), or a number. */
+static int parse_clockid(const char *arg, int *clockid)
+{
+	static const struct { const char *name; int id; } clocks[] = {
+		{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+		{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW },
+		{ "real", CLOCK_REALTIME }, { "boot", CLOCK_BOOTTIME },
+	};
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (end != arg && !*end && v >= 0) {
+		*clockid = (int)v;
+		return 0;
+	}
+	if (!strncasecmp(arg, "CLOCK_", 6))
+		arg += 6;
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!strcasecmp(arg, clocks[i].name)) {
+			*clockid = clocks[i].id;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -201,6 +344,64 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_BUILDID_ALL:
 		a->o.buildid_all = 1;
 		return 0;
+	case OPT_PER_THREAD:
+		a->o.per_thread = 1;
+		return 0;
+	case 'T':
+		a->o.timestamp = 1;
+		return 0;
+	case 's':
+		a->o.inherit_stat = 1;
+		return 0;
+	case 'd':
+		a->o.sample_addr = 1;
+		return 0;
+	case OPT_SWITCH_EVENTS:
+		a->o.context_switch = 1;
+		return 0;
+	case OPT_ALL_USER:
+		a->o.all_user = 1;
+		return 0;
+	case OPT_ALL_KERNEL:
+		a->o.all_kernel = 1;
+		return 0;
+	case OPT_USER_REGS:
+		a->o.user_regs = parse_regs(arg, "--user-regs=?");
+		return 0;
+	case 'I':
+		a->o.intr_regs = parse_regs(arg, "-I?");
+		return 0;
+	case 'k':
+		if (parse_clockid(arg, &a->o.clockid)) {
+			fprintf(stderr, "Warning:\nunknown clockid %s, check man page\n", arg);
+			usage_exit();
+		}
+		a->o.use_clockid = 1;
+		return 0;
+	case OPT_SWITCH_OUTPUT:
+		if (!arg || !strcmp(arg, "signal"))
+			a->switch_output = SWITCH_SIGNAL;
+		else if (!parse_size(arg, &a->switch_size) && a->switch_size)
+			a->switch_output = SWITCH_SIZE;
+		else if (!parse_time(arg, &a->switch_secs) && a->switch_secs)
+			a->switch_output = SWITCH_TIME;
+		else
+			argp_error(state, "invalid --switch-output '%s': give signal, a size (100M) or a time (30s)", arg);
+		return 0;
+	case OPT_MAX_SIZE:
+		if (parse_size(arg, &v))
+			argp_error(state, "invalid --max-size '%s': give a size with a B/K/M/G unit", arg);
+		a->o.max_size = v;
+		return 0;
+	case OPT_OFF_CPU:
+		a->o.off_cpu = 1;
+		return 0;
+	case OPT_AIO:
+		/* as perf: 0 is the default of 1, more than 4 is 4 */
+		if (arg && parse_u64(arg, &v))
+			argp_error(state, "invalid --aio '%s': give 1 to 4 control blocks", arg);
+		a->o.aio = !arg || !v ? 1 : v > 4 ? 4 : (int)v;
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -213,7 +414,7 @@ static const struct argp argp = {
 	.doc = "Sample events into perf.data, for a command or for existing tasks (-a, -p, -t).",
 };
 
-static volatile sig_atomic_t signr = -1;
+static volatile sig_atomic_t signr = -1, switch_req;
 static int sig_pipe[2] = { -1, -1 };
 
 static void on_signal(int sig)
@@ -227,9 +428,23 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-static void catch_signals(void)
+/* SIGUSR2 with --switch-output: rotate the output, keep recording. */
+static void on_usr2(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	switch_req = 1;
+	if (sig_pipe[1] >= 0 && write(sig_pipe[1], "u", 1) < 0) {
+		/* a wake-up is pending already */
+	}
+	errno = saved;
+}
+
+static void catch_signals(int usr2)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction su = { .sa_handler = on_usr2 };
 
 	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		sig_pipe[0] = sig_pipe[1] = -1;
@@ -237,6 +452,10 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	if (usr2) {
+		sigemptyset(&su.sa_mask);
+		sigaction(SIGUSR2, &su, NULL);
+	}
 	/* a reader of our pipe that went away is a write error, not a death */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -321,6 +540,69 @@ static void summary(const struct lupe_record *rec, const struct record_args *a)
 		st.lost ? ", some lost" : "");
 }
 
+/* perf's name for a finished --switch-output file: OUTPUT.YYYYmmddHHMMSScc */
+static char *timestamped(const char *output)
+{
+	struct timeval tv;
+	struct tm tm;
+	char ts[32], *name;
+
+	for (;;) {
+		gettimeofday(&tv, NULL);
+		localtime_r(&tv.tv_sec, &tm);
+		strftime(ts, sizeof(ts), "%Y%m%d%H%M%S", &tm);
+		if (asprintf(&name, "%s.%s%02u", output, ts, (unsigned int)(tv.tv_usec / 10000)) < 0)
+			return NULL;
+		/* two switches within one hundredth of a second: the next name, not the same */
+		if (access(name, F_OK))
+			return name;
+		free(name);
+		usleep(2000);
+	}
+}
+
+struct switcher {
+	uint64_t wakeups;      /* at the last switch */
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
+/* Rotate: the file so far becomes OUTPUT.<timestamp>, as perf names it. */
+static int switch_output(struct lupe_record *rec, const struct record_args *a, struct switcher *sw,
+			 int at_exit)
+{
+	struct lupe_record_stats st;
+	const char *out = lupe_record_output(rec);
+	char *name = timestamped(out);
+	int err;
+
+	if (!name)
+		return -ENOMEM;
+	lupe_record_get_stats(rec, &st);
+	if (at_exit)
+		err = rename(out, name) ? -errno : 0;
+	else
+		err = lupe_record_switch_output(rec, name);
+	if (!err && !a->quiet) {
+		if (at_exit)
+			fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
+				(unsigned long long)(st.wakeups - sw->wakeups));
+		else
+			fprintf(stderr, "[ perf record: dump data: Woken up %llu times ]\n",
+				(unsigned long long)(st.wakeups - sw->wakeups));
+		fprintf(stderr, "[ perf record: Dump %s ]\n", name);
+	}
+	sw->wakeups = st.wakeups;
+	free(name);
+	return err;
+}
+
 static int pidfd_of(pid_t pid)
 {
 #ifdef SYS_pidfd_open
@@ -339,6 +621,8 @@ int cmd_record(int argc, char **argv)
 	struct lupe_thread_map *threads = NULL;
 	struct lupe_record *rec = NULL;
 	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1, completed = 0;
+	struct switcher sw = { 0 };
+	uint64_t next_switch;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
 		return EXIT_USAGE;
@@ -349,9 +633,15 @@ int cmd_record(int argc, char **argv)
 	if ((a.pids || a.tids) && a.o.system_wide)
 		return error("-p/-t and -a/-C do not mix: choose tasks or CPUs"), EXIT_USAGE;
 
+	if (a.o.per_thread && a.o.system_wide) {
+		fprintf(stderr, "Warning:\nSYSTEM/CPU switch overriding PER-THREAD\n");
+		a.o.per_thread = 0;
+	}
 	if (check_freq(&a))
 		return EXIT_USAGE;
 	a.o.output = a.o.output ? a.o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? NULL : "-");
+	if (a.switch_output && a.o.output && !strcmp(a.o.output, "-"))
+		return error("--switch-output and a pipe do not mix: give -o FILE"), EXIT_USAGE;
 	a.o.version = "lupe " LUPE_VERSION;
 	a.o.argc = argc;
 	a.o.argv = argv;
@@ -375,7 +665,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	/* without inherit a task's events need no CPU: one ring per thread */
-	cpus = a.o.no_inherit && !a.o.system_wide ? lupe_cpu_map_any()
+	cpus = (a.o.no_inherit || a.o.per_thread) && !a.o.system_wide ? lupe_cpu_map_any()
 						  : lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
 	if (!cpus) {
 		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online", strerror(errno));
@@ -435,6 +725,9 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		if (failed >= 0 && err == -LUPE_ERR_FILTER)
 			ui_filter_error(evs.events[failed].name, evs.events[failed].filter);
+		else if (failed == -2)
+			error("cannot load the --off-cpu BPF program: %s (it needs root or CAP_BPF and CAP_PERFMON)",
+			      lupe_strerror(err));
 		else if (failed >= 0)
 			/* the first task names the cause: another user's process, or a CPU (-1) */
 			sample_open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));
@@ -447,7 +740,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 
-	catch_signals();
+	catch_signals(a.switch_output == SWITCH_SIGNAL);
 	if (sig_pipe[0] >= 0)
 		lupe_record_add_wake_fd(rec, sig_pipe[0]);
 	err = lupe_record_start(rec);
@@ -469,13 +762,38 @@ int cmd_record(int argc, char **argv)
 			lupe_record_add_wake_fd(rec, pidfd);
 	}
 
+	next_switch = now_ms() + a.switch_secs * 1000;
 	for (;;) {
 		/* without a pidfd, SIGCHLD interrupts poll and the timeout bounds a race */
-		int r = lupe_record_poll(rec, pidfd >= 0 || !a.o.workload ? -1 : 100);
+		int timeout = pidfd >= 0 || !a.o.workload ? -1 : 100;
+		struct lupe_record_stats st;
+		int r;
 
+		if (a.switch_output == SWITCH_TIME) {
+			uint64_t now = now_ms();
+			int left = next_switch > now ? (int)(next_switch - now) : 0;
+
+			timeout = timeout < 0 || left < timeout ? left : timeout;
+		}
+		r = lupe_record_poll(rec, timeout);
 		if (r < 0) {
 			err = r;
 			break;
+		}
+		lupe_record_get_stats(rec, &st);
+		if (lupe_record_size_limit_reached(rec)) {
+			fprintf(stderr, "[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
+				(unsigned long long)(st.bytes_written >> 10));
+			break;
+		}
+		if (a.switch_output &&
+		    (switch_req || (a.switch_output == SWITCH_SIZE && st.bytes_written >= a.switch_size) ||
+		     (a.switch_output == SWITCH_TIME && now_ms() >= next_switch))) {
+			switch_req = 0;
+			next_switch = now_ms() + a.switch_secs * 1000;
+			err = switch_output(rec, &a, &sw, 0);
+			if (err)
+				break;
 		}
 		if (signr != -1 || r == 1 || (a.o.workload && lupe_workload_poll(&wl)))
 			break;
@@ -511,7 +829,21 @@ int cmd_record(int argc, char **argv)
 		output_error(lupe_record_output(rec), err);
 		goto out;
 	}
-	summary(rec, &a);
+	if (a.switch_output) {
+		struct lupe_record_stats st;
+
+		lupe_record_get_stats(rec, &st);
+		err = switch_output(rec, &a, &sw, 1);
+		if (err) {
+			output_error(lupe_record_output(rec), err);
+			goto out;
+		}
+		if (!a.quiet)
+			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s.<timestamp> ]\n",
+				st.bytes_written / 1024.0 / 1024.0, lupe_record_output(rec));
+	} else {
+		summary(rec, &a);
+	}
 	ret = a.o.workload ? lupe_workload_exit_code(&wl) : 0;
 	completed = 1;
 out:

@@ -312,6 +312,16 @@ int lupe_features_write(struct perf_writer *w, const struct feat_env *env, int p
 		EMIT(HEADER_SAMPLE_TIME);
 	}
 
+	if (env->use_clockid) {
+		lupe_fbuf_u64(&b, env->clockid_res_ns);
+		EMIT(HEADER_CLOCKID);
+		lupe_fbuf_u32(&b, 1); /* version */
+		lupe_fbuf_u32(&b, (uint32_t)env->clockid);
+		lupe_fbuf_u64(&b, env->clock_tod_ns);
+		lupe_fbuf_u64(&b, env->clock_ref_ns);
+		EMIT(HEADER_CLOCK_DATA);
+	}
+
 	if (env->comp_level) {
 		lupe_fbuf_u32(&b, 1);  /* version */
 		lupe_fbuf_u32(&b, 1);  /* type: zstd */

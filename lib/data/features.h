@@ -20,6 +20,10 @@ struct feat_env {
 	int comp_level;            /* COMPRESSED when non-zero */
 	uint32_t comp_ratio;
 	uint32_t comp_mmap_len;
+	int use_clockid;           /* CLOCKID and CLOCK_DATA when set (record --clockid) */
+	int clockid;
+	uint64_t clockid_res_ns;   /* CLOCKID: the clock's resolution */
+	uint64_t clock_tod_ns, clock_ref_ns; /* CLOCK_DATA: one instant as time of day and on clockid */
 };
 
 /*

@@ -18,6 +18,7 @@
  * features if they fit: the file holds what reached the disk, and
  * lupe_perf_writer_samples says how many samples that is.
  */
+#include <aio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,6 +67,15 @@ struct perf_writer {
 	uint64_t batch_samples;
 	uint32_t *comp_samples; /* per COMPRESSED record in out: its samples */
 	size_t nr_comp, cap_comp;
+	struct aio_slot *aio; /* --aio: data flushes in flight, file mode */
+	int nr_aio;
+};
+
+/* One asynchronous write of a flushed output buffer (perf record --aio). */
+struct aio_slot {
+	struct aiocb cb;
+	char *buf;
+	int busy;
 };
 
 /* SAMPLE records among the back-to-back records of rec. */
@@ -219,11 +229,112 @@ static void salvage(struct perf_writer *w, uint64_t start)
 	w->full = 1;
 }
 
+/* Wait for slot s's write; a short one is finished in place. Returns 0 or the sticky error. */
+static int aio_reap(struct perf_writer *w, struct aio_slot *s)
+{
+	const struct aiocb *list[1] = { &s->cb };
+	ssize_t n;
+	int e;
+
+	if (!s->busy)
+		return w->err;
+	while ((e = aio_error(&s->cb)) == EINPROGRESS)
+		aio_suspend(list, 1, NULL);
+	n = aio_return(&s->cb);
+	s->busy = 0;
+	if (!e && n >= 0 && (size_t)n < s->cb.aio_nbytes)
+		e = -pwrite_full(w->fd, s->buf + n, s->cb.aio_nbytes - n, (uint64_t)s->cb.aio_offset + n);
+	if (e && !w->err)
+		w->err = -e;
+	return w->err;
+}
+
+static int aio_wait_all(struct perf_writer *w)
+{
+	for (int i = 0; i < w->nr_aio; i++)
+		aio_reap(w, &w->aio[i]);
+	return w->err;
+}
+
+/* Where the data on disk ends for sure: the start of the first write in flight. */
+static uint64_t aio_durable_end(const struct perf_writer *w)
+{
+	uint64_t end = w->off;
+
+	for (int i = 0; i < w->nr_aio; i++)
+		if (w->aio[i].busy && (uint64_t)w->aio[i].cb.aio_offset < end)
+			end = (uint64_t)w->aio[i].cb.aio_offset;
+	return end;
+}
+
+/*
+ * Hand out to a free control block (waiting for the oldest when all are
+ * busy) and continue in that block's buffer, as perf record --aio does
+ * with its mmap copies. A refused aio_write is done synchronously.
+ */
+static int aio_flush(struct perf_writer *w)
+{
+	struct aio_slot *s = NULL;
+	char *buf;
+
+	for (int i = 0; i < w->nr_aio && !s; i++)
+		if (!w->aio[i].busy)
+			s = &w->aio[i];
+	if (!s) {
+		s = &w->aio[0];
+		for (int i = 1; i < w->nr_aio; i++)
+			if (w->aio[i].cb.aio_offset < s->cb.aio_offset)
+				s = &w->aio[i];
+		if (aio_reap(w, s))
+			return w->err;
+	}
+	buf = s->buf;
+	s->buf = w->out;
+	w->out = buf;
+	memset(&s->cb, 0, sizeof(s->cb));
+	s->cb.aio_fildes = w->fd;
+	s->cb.aio_buf = s->buf;
+	s->cb.aio_nbytes = w->out_len;
+	s->cb.aio_offset = (off_t)w->off;
+	s->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
+	if (aio_write(&s->cb)) {
+		if (pwrite_full(w->fd, s->buf, w->out_len, w->off) && !w->err)
+			w->err = -errno;
+	} else {
+		s->busy = 1;
+	}
+	w->off += w->out_len;
+	w->samples_out += w->buf_samples;
+	w->out_len = 0;
+	w->buf_samples = 0;
+	w->nr_comp = 0;
+	return w->err;
+}
+
+int lupe_perf_writer_set_aio(struct perf_writer *w, int nr)
+{
+	if (w->pipe || nr <= 0)
+		return -EINVAL;
+	w->aio = calloc(nr, sizeof(*w->aio));
+	if (!w->aio)
+		return -ENOMEM;
+	for (int i = 0; i < nr; i++) {
+		w->aio[i].buf = malloc(OUT_BUF);
+		if (!w->aio[i].buf)
+			return -ENOMEM;
+		w->nr_aio = i + 1;
+	}
+	return 0;
+}
+
 static int out_flush(struct perf_writer *w)
 {
 	uint64_t start = w->off;
-	int err = w->out_len ? write_all(w, w->out, w->out_len) : w->err;
+	int err;
 
+	if (w->nr_aio && w->data_started && w->out_len && !w->err)
+		return aio_flush(w);
+	err = w->out_len ? write_all(w, w->out, w->out_len) : w->err;
 	if (!err)
 		w->samples_out += w->buf_samples;
 	else if (err == -ENOSPC && w->data_started && !w->full)
@@ -267,6 +378,10 @@ void lupe_perf_writer_delete(struct perf_writer *w)
 {
 	if (!w)
 		return;
+	aio_wait_all(w);
+	for (int i = 0; i < w->nr_aio; i++)
+		free(w->aio[i].buf);
+	free(w->aio);
 	for (size_t i = 0; i < w->nr_attrs; i++) {
 		free(w->attrs[i].ids);
 		free(w->attrs[i].name);
@@ -452,7 +567,8 @@ int lupe_perf_writer_flush(struct perf_writer *w)
 		return out_flush(w);
 	if (out_flush(w))
 		return w->err;
-	return w->err = write_header(w, w->off - w->data_offset, NULL);
+	/* the header counts only what is on disk: not the writes in flight */
+	return w->err = write_header(w, aio_durable_end(w) - w->data_offset, NULL);
 }
 
 int lupe_perf_writer_round(struct perf_writer *w)
@@ -555,6 +671,8 @@ int lupe_perf_writer_finish(struct perf_writer *w)
 	if (w->zstd)
 		batch_flush(w);
 	if (out_flush(w) && !w->full)
+		return w->err;
+	if (w->nr_aio && aio_wait_all(w) && !w->full)
 		return w->err;
 	if (w->pipe)
 		return w->err;

@@ -62,6 +62,13 @@ size_t lupe_perf_writer_nr_attrs(const struct perf_writer *w);
 int lupe_perf_writer_set_compression(struct perf_writer *w, int level);
 
 /*
+ * File mode: flush the data with up to nr POSIX AIO writes in flight, each
+ * from its own buffer (perf record --aio). A round's header then counts
+ * only the writes that completed. Returns 0 or -errno (-EINVAL in pipe mode).
+ */
+int lupe_perf_writer_set_aio(struct perf_writer *w, int nr);
+
+/*
  * Write what precedes the data: in file mode the header (data size 0, no
  * features) the id arrays and attrs; in pipe mode the header and
  * one HEADER_ATTR record per attr. Returns 0 or -errno.

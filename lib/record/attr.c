@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <lupe/evsel.h>
@@ -17,13 +19,75 @@
 #define USER_REGS_MASK 0 /* NEEDSWORK: the register set of other arches */
 #endif
 
+/* perf's names of the sampling registers, by bit (x86_64: the segment ones left out). */
+static const char *const reg_names[] = {
+#if defined(__x86_64__)
+	[PERF_REG_X86_AX] = "AX", [PERF_REG_X86_BX] = "BX", [PERF_REG_X86_CX] = "CX",
+	[PERF_REG_X86_DX] = "DX", [PERF_REG_X86_SI] = "SI", [PERF_REG_X86_DI] = "DI",
+	[PERF_REG_X86_BP] = "BP", [PERF_REG_X86_SP] = "SP", [PERF_REG_X86_IP] = "IP",
+	[PERF_REG_X86_FLAGS] = "FLAGS", [PERF_REG_X86_CS] = "CS", [PERF_REG_X86_SS] = "SS",
+	[PERF_REG_X86_R8] = "R8", [PERF_REG_X86_R9] = "R9", [PERF_REG_X86_R10] = "R10",
+	[PERF_REG_X86_R11] = "R11", [PERF_REG_X86_R12] = "R12", [PERF_REG_X86_R13] = "R13",
+	[PERF_REG_X86_R14] = "R14", [PERF_REG_X86_R15] = "R15",
+#elif defined(__aarch64__)
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
+	"x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24",
+	"x25", "x26", "x27", "x28", "x29", "lr", "sp", "pc",
+#else
+	NULL,
+#endif
+};
+
+const char *lupe_perf_reg_name(unsigned int bit)
+{
+	return bit < ARRAY_SIZE(reg_names) ? reg_names[bit] : NULL;
+}
+
+int lupe_perf_reg_bit(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(reg_names); i++)
+		if (reg_names[i] && strlen(reg_names[i]) == len && !strncasecmp(reg_names[i], name, len))
+			return (int)i;
+	return -1;
+}
+
+uint64_t lupe_perf_regs_all(void)
+{
+	return USER_REGS_MASK;
+}
+
 void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
 			int tracking, int many)
 {
 	int tracepoint = a->type == PERF_TYPE_TRACEPOINT;
 
 	a->size = sizeof(*a);
-	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	a->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD;
+	/* perf leaves the time out per thread, unless -T asks for it */
+	if (!o->per_thread || o->timestamp || o->system_wide)
+		a->sample_type |= PERF_SAMPLE_TIME;
+	if (o->sample_addr)
+		a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
+	if (o->user_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_USER;
+		a->sample_regs_user = o->user_regs;
+	}
+	if (o->intr_regs) {
+		a->sample_type |= PERF_SAMPLE_REGS_INTR;
+		a->sample_regs_intr = o->intr_regs;
+	}
+	if (o->all_kernel) {
+		a->exclude_kernel = 0;
+		a->exclude_user = 1;
+	}
+	if (o->all_user) {
+		a->exclude_kernel = 1;
+		a->exclude_user = 0;
+	}
+	if (o->use_clockid) {
+		a->use_clockid = 1;
+		a->clockid = o->clockid;
+	}
 	if (o->system_wide || o->sample_cpu || tracepoint)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	if (tracepoint)
@@ -47,17 +111,22 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (o->callgraph == LUPE_CALLGRAPH_DWARF && USER_REGS_MASK) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user = USER_REGS_MASK;
+		a->sample_regs_user |= USER_REGS_MASK;
 		a->sample_stack_user = o->stack_size ? o->stack_size : 8192;
 		/* the kernel part stays a callchain; the user part is unwound later */
 		a->exclude_callchain_user = 1;
 	}
 
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (o->inherit_stat) {
+		/* per-task counts: the kernel writes a READ record as each task exits */
+		a->read_format |= PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		a->inherit_stat = 1;
+	}
 	a->disabled = 1;
 	/* system-wide events are not the workload's: they start at once */
 	a->enable_on_exec = o->workload && !o->system_wide;
-	a->inherit = !o->no_inherit;
+	a->inherit = !o->no_inherit && !o->per_thread;
 	a->sample_id_all = 1;
 	if (tracking) {
 		a->mmap = 1;
@@ -66,6 +135,7 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		a->comm_exec = 1;
 		a->task = 1;
 		/* dwarf unwinding reads .eh_frame_hdr from the read-only maps */
-		a->mmap_data = o->callgraph == LUPE_CALLGRAPH_DWARF;
+		a->mmap_data = o->callgraph == LUPE_CALLGRAPH_DWARF || o->sample_addr;
+		a->context_switch = !!o->context_switch;
 	}
 }

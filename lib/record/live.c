@@ -133,7 +133,7 @@ struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
 	 * only without inherit. Otherwise one ring per CPU takes every thread.
 	 */
 	l->per_thread = !opts->system_wide && l->nr_cpus == 1 && lupe_cpu_map_cpu(cpus, 0) == -1;
-	if (l->per_thread && !opts->no_inherit) {
+	if (l->per_thread && !opts->no_inherit && !opts->per_thread) {
 		live_destroy(&l->src);
 		return err_ptr(-EINVAL);
 	}
@@ -165,7 +165,9 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 	if (failed)
 		*failed = -1;
 	for (size_t i = 0; i < l->nr_evs; i++)
-		lupe_record_attr_config(&ev_at(l, i)->attr, &l->opts, i == 0, l->nr_evs > 1);
+		/* off-cpu samples are another event in the file: ids everywhere */
+		lupe_record_attr_config(&ev_at(l, i)->attr, &l->opts, i == 0,
+					l->nr_evs > 1 || l->opts.off_cpu);
 	l->rings = calloc(l->nr_rings, sizeof(*l->rings));
 	l->pfd = calloc(nfd + MAX_WAKE, sizeof(*l->pfd));
 	if (!l->rings || !l->pfd)
@@ -353,17 +355,19 @@ int lupe_live_poll(struct lupe_source *src, int timeout_ms, lupe_emit_fn emit, v
 uint64_t lupe_live_lost_samples(struct lupe_source *src, const struct lupe_evsel *evsel)
 {
 	struct live *l = live_of(src);
-	uint64_t buf[8], lost = 0;
+	uint64_t buf[8], lost = 0, rf = evsel->attr.read_format;
+	/* value, [enabled], [running], [id], lost */
+	int at = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING) +
+		 !!(rf & PERF_FORMAT_ID);
 
-	if (!(evsel->attr.read_format & PERF_FORMAT_LOST))
+	if (!(rf & PERF_FORMAT_LOST) || (rf & PERF_FORMAT_GROUP))
 		return 0;
 	for (int c = 0; c < l->nr_cpus; c++) {
 		for (int t = 0; t < l->nr_threads; t++) {
 			int fd = lupe_evsel_fd(evsel, c, t);
 
-			/* value, id, lost */
-			if (fd >= 0 && read(fd, buf, sizeof(buf)) >= 24)
-				lost += buf[2];
+			if (fd >= 0 && read(fd, buf, sizeof(buf)) >= (ssize_t)(8 * (at + 1)))
+				lost += buf[at];
 		}
 	}
 	return lost;

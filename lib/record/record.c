@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <lupe/evlist.h>
 #include <lupe/record.h>
 #include <lupe/symbols.h>
@@ -21,6 +23,7 @@
 #include "data/writer.h"
 #include "record/hitdsos.h"
 #include "record/live.h"
+#include "record/offcpu.h"
 #include "sampling/sample.h"
 #include "util/util.h"
 
@@ -36,6 +39,12 @@ struct lupe_record {
 	char **tp_names;
 	size_t nr_tp;
 	uint64_t first_time, last_time;
+	uint64_t bytes_before; /* data of the files --switch-output finished */
+	struct feat_env clock;  /* --clockid: its resolution and reference times */
+	struct lupe_thread_map *threads;
+	struct lupe_offcpu *offcpu; /* --off-cpu */
+	struct perf_event_attr offcpu_attr;
+	uint64_t offcpu_id;
 	struct lupe_record_stats st;
 	int stopped;
 };
@@ -67,6 +76,7 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 		return err_ptr(err);
 	}
 	r->evlist = lupe_source_evlist(r->live);
+	r->threads = lupe_thread_map_get(threads);
 	r->output = strdup(opts->output ? opts->output : LUPE_RECORD_DEFAULT_OUTPUT);
 	r->hit = lupe_hitdsos_new();
 	if (!r->output || !r->hit)
@@ -100,6 +110,8 @@ void lupe_record_delete(struct lupe_record *r)
 	if (!r)
 		return;
 	lupe_source_delete(r->live);
+	lupe_offcpu_delete(r->offcpu);
+	lupe_thread_map_put(r->threads);
 	lupe_perf_writer_delete(r->w); /* closes out_fd */
 	if (!r->w && r->out_fd > 1)
 		close(r->out_fd);
@@ -175,10 +187,33 @@ static int commit_output(struct lupe_record *r)
 	return 0;
 }
 
+/* --off-cpu: the BPF program, for the recorded processes (all with -a). */
+static int offcpu_open(struct lupe_record *r)
+{
+	int err = 0;
+
+	r->offcpu = lupe_offcpu_new(r->opts.system_wide);
+	if (!r->offcpu) {
+		err = -errno;
+		return err ? err : -EINVAL;
+	}
+	for (int i = 0; !r->opts.system_wide && i < lupe_thread_map_nr(r->threads) && !err; i++)
+		err = lupe_offcpu_add_pid(r->offcpu, lupe_thread_map_pid(r->threads, i));
+	lupe_offcpu_attr(&r->offcpu_attr, r->opts.system_wide);
+	/* an id no event of the file has: one past the kernel's */
+	for (int i = 0; i < lupe_evlist_nr(r->evlist); i++)
+		for (size_t j = 0; j < ev_at(r, i)->nr_ids; j++)
+			if (ev_at(r, i)->ids[j] >= r->offcpu_id)
+				r->offcpu_id = ev_at(r, i)->ids[j] + 1;
+	return err;
+}
+
 int lupe_record_open(struct lupe_record *r, int *failed)
 {
 	int err = lupe_live_open(r->live, failed);
 
+	if (!err && r->opts.off_cpu && (err = offcpu_open(r)) && failed)
+		*failed = -2;
 	return err ? err : create_output(r);
 }
 
@@ -230,6 +265,11 @@ static int write_record(void *arg, const struct perf_event_header *h, int stable
 	return lupe_perf_writer_write(r->w, h, h->size);
 }
 
+static int write_offcpu(void *arg, const struct perf_event_header *h)
+{
+	return write_record(arg, h, 0);
+}
+
 static int pipe_tracing_data(struct lupe_record *r)
 {
 	struct fbuf b = { 0 };
@@ -251,7 +291,8 @@ static int pipe_tracing_data(struct lupe_record *r)
 	return err;
 }
 
-int lupe_record_start(struct lupe_record *r)
+/* The writer on out_fd, its attrs, compression and aio; the header when a file. */
+static int writer_begin(struct lupe_record *r)
 {
 	int err;
 
@@ -265,15 +306,60 @@ int lupe_record_start(struct lupe_record *r)
 		if (err)
 			return err;
 	}
+	if (r->offcpu &&
+	    (err = lupe_perf_writer_add_attr(r->w, &r->offcpu_attr, &r->offcpu_id, 1, "offcpu-time")))
+		return err;
 	if (r->opts.comp_level && (err = lupe_perf_writer_set_compression(r->w, r->opts.comp_level)))
 		return err;
-	err = lupe_perf_writer_start(r->w);
+	/* positioned writes: pipe mode writes in order */
+	if (r->opts.aio && !r->pipe && (err = lupe_perf_writer_set_aio(r->w, r->opts.aio)))
+		return err;
+	return lupe_perf_writer_start(r->w);
+}
+
+/*
+ * --clockid: the clock's resolution and one instant as time of day and on
+ * the clock, taken at the start as perf takes them.
+ */
+static void clock_init(struct lupe_record *r)
+{
+	struct timespec res, ref;
+	struct timeval tod;
+
+	if (!clock_getres(r->opts.clockid, &res))
+		r->clock.clockid_res_ns = (uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec;
+	if (!gettimeofday(&tod, NULL) && !clock_gettime(r->opts.clockid, &ref)) {
+		r->clock.clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000ULL + (uint64_t)tod.tv_usec * 1000ULL;
+		r->clock.clock_ref_ns = (uint64_t)ref.tv_sec * 1000000000ULL + (uint64_t)ref.tv_nsec;
+	}
+}
+
+static void clock_env(const struct lupe_record *r, struct feat_env *env)
+{
+	if (!r->opts.use_clockid)
+		return;
+	env->use_clockid = 1;
+	env->clockid = r->opts.clockid;
+	env->clockid_res_ns = r->clock.clockid_res_ns;
+	env->clock_tod_ns = r->clock.clock_tod_ns;
+	env->clock_ref_ns = r->clock.clock_ref_ns;
+}
+
+int lupe_record_start(struct lupe_record *r)
+{
+	int err;
+
+	if (r->opts.use_clockid)
+		clock_init(r);
+	err = writer_begin(r);
+
 	if (!err && r->pipe) {
 		struct feat_env env = {
 			.version = r->opts.version, .argc = r->opts.argc, .argv = r->opts.argv,
 			.comp_level = r->opts.comp_level, .comp_ratio = 1, .comp_mmap_len = 65536,
 		};
 
+		clock_env(r, &env);
 		err = lupe_features_write(r->w, &env, 1);
 		if (!err && r->nr_tp)
 			err = pipe_tracing_data(r);
@@ -283,6 +369,9 @@ int lupe_record_start(struct lupe_record *r)
 	/* the threads and maps reach the disk before any sample: a killed record keeps them */
 	if (!err)
 		err = lupe_perf_writer_flush(r->w);
+	/* before the events: the workload's exec enables those */
+	if (!err && r->offcpu)
+		err = lupe_offcpu_start(r->offcpu);
 	return err ? err : lupe_live_start(r->live);
 }
 
@@ -320,25 +409,13 @@ static int write_lost_samples(struct lupe_record *r)
 	return 0;
 }
 
-int lupe_record_stop(struct lupe_record *r)
+/* The features (file mode) and the final header of the output so far. */
+static int finish_file(struct lupe_record *r)
 {
 	struct fbuf bids = { 0 }, td = { 0 };
-	struct stat st;
-	int err;
+	int err = 0;
 
-	if (r->stopped || !r->w)
-		return -EINVAL;
-	r->stopped = 1;
-	if ((err = commit_output(r)))
-		return err;
-	lupe_live_stop(r->live);
-	err = lupe_live_drain(r->live, write_record, r);
-	/* a full disk: the writer keeps what reached it and still finalizes the file */
-	if (err == -ENOSPC)
-		err = 0;
-	if (!err)
-		err = write_lost_samples(r);
-	if (!err && !r->pipe) {
+	if (!r->pipe) {
 		uint64_t in = lupe_perf_writer_bytes_in(r->w), out;
 		struct feat_env env = {
 			.version = r->opts.version, .argc = r->opts.argc, .argv = r->opts.argv,
@@ -360,6 +437,7 @@ int lupe_record_stop(struct lupe_record *r)
 		/* the ratio perf prints: bytes in per byte out */
 		out = lupe_perf_writer_data_size(r->w);
 		env.comp_ratio = out ? (uint32_t)((in + out / 2) / out) : 1;
+		clock_env(r, &env);
 		if (!err)
 			err = lupe_features_write(r->w, &env, 0);
 	}
@@ -367,6 +445,62 @@ int lupe_record_stop(struct lupe_record *r)
 		err = lupe_perf_writer_finish(r->w);
 	lupe_fbuf_free(&bids);
 	lupe_fbuf_free(&td);
+	return err;
+}
+
+int lupe_record_switch_output(struct lupe_record *r, const char *new_name)
+{
+	int err;
+
+	if (r->pipe || !r->w || r->stopped)
+		return -EINVAL;
+	if ((err = commit_output(r)))
+		return err;
+	err = lupe_live_drain(r->live, write_record, r);
+	if (!err)
+		err = finish_file(r);
+	if (err)
+		return err;
+	r->bytes_before += lupe_perf_writer_data_size(r->w);
+	lupe_perf_writer_delete(r->w); /* closes out_fd */
+	r->w = NULL;
+	r->out_fd = -1;
+	if (rename(r->output, new_name))
+		return -errno;
+	r->first_time = r->last_time = 0;
+	/* the name is free now: the new file takes it at once, no .old */
+	if ((err = create_output(r)) || (err = commit_output(r)))
+		return err;
+	return writer_begin(r);
+}
+
+int lupe_record_size_limit_reached(const struct lupe_record *r)
+{
+	return r->opts.max_size && r->w &&
+	       lupe_perf_writer_data_size(r->w) >= r->opts.max_size;
+}
+
+int lupe_record_stop(struct lupe_record *r)
+{
+	struct stat st;
+	int err;
+
+	if (r->stopped || !r->w)
+		return -EINVAL;
+	r->stopped = 1;
+	if ((err = commit_output(r)))
+		return err;
+	lupe_live_stop(r->live);
+	err = lupe_live_drain(r->live, write_record, r);
+	/* a full disk: the writer keeps what reached it and still finalizes the file */
+	if (err == -ENOSPC)
+		err = 0;
+	if (!err && r->offcpu)
+		err = lupe_offcpu_write(r->offcpu, &r->offcpu_attr, r->offcpu_id, write_offcpu, r);
+	if (!err)
+		err = write_lost_samples(r);
+	if (!err)
+		err = finish_file(r);
 	r->st.bytes_written = lupe_perf_writer_data_size(r->w);
 	r->st.bytes_in = lupe_perf_writer_bytes_in(r->w);
 	if (!r->pipe && !fstat(r->out_fd, &st))

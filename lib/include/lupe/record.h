@@ -56,6 +56,21 @@ struct lupe_record_opts {
 	int no_buildid;          /* no BUILD_ID feature, no build-id cache */
 	int no_buildid_cache;    /* the BUILD_ID feature, but nothing put in the cache */
 	int buildid_all;         /* every DSO mapped, not only those hit */
+	/* perf record's sampling options (appended: sz tells what a caller knows) */
+	int per_thread;          /* --per-thread: events per thread, no inherit, TIME only with timestamp */
+	int timestamp;           /* -T: PERF_SAMPLE_TIME even per thread */
+	int inherit_stat;        /* -s: per-task counts (READ records at exit, time enabled/running) */
+	int sample_addr;         /* -d: ADDR and DATA_SRC, data mmaps */
+	int context_switch;      /* --switch-events: SWITCH / SWITCH_CPU_WIDE records */
+	int all_user;            /* --all-user: every event user space only */
+	int all_kernel;          /* --all-kernel: every event kernel only */
+	uint64_t user_regs;      /* --user-regs: PERF_SAMPLE_REGS_USER with this mask */
+	uint64_t intr_regs;      /* --intr-regs: PERF_SAMPLE_REGS_INTR with this mask */
+	int use_clockid;         /* --clockid: sample times from clockid (CLOCKID, CLOCK_DATA features) */
+	int clockid;
+	uint64_t max_size;       /* --max-size: stop once this many data bytes are written; 0: none */
+	int aio;                 /* --aio: asynchronous writes with this many control blocks; 0: write() */
+	int off_cpu;             /* --off-cpu: a BPF program sums the time off the CPU: offcpu-time samples */
 };
 
 struct lupe_record_stats {
@@ -88,7 +103,9 @@ LUPE_API struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts
  * NULL) is the index of the event that could not be opened, or -1. Returns
  * 0 or -errno: -ENOENT/-EOPNOTSUPP for an event the machine lacks,
  * -EACCES/-EPERM when refused (perf_event_paranoid), -EPERM from mmap past
- * perf_event_mlock_kb, an errno from creating the output.
+ * perf_event_mlock_kb, an errno from creating the output; with off_cpu
+ * and *failed -2, -LUPE_ERR_NOT_SUPPORTED (no BPF) or libbpf's error
+ * loading the program.
  */
 LUPE_API int lupe_record_open(struct lupe_record *rec, int *failed);
 
@@ -125,6 +142,25 @@ LUPE_API int lupe_record_stop(struct lupe_record *rec);
 LUPE_API void lupe_record_abort(struct lupe_record *rec);
 
 LUPE_API void lupe_record_get_stats(const struct lupe_record *rec, struct lupe_record_stats *st);
+
+/*
+ * --switch-output: finish the file so far (lupe_record_stop's features and
+ * header) under the name new_name, and continue into a fresh output under
+ * the original name. Not in pipe mode. Returns 0 or -errno.
+ */
+LUPE_API int lupe_record_switch_output(struct lupe_record *rec, const char *new_name);
+
+/* Whether --max-size was reached: the command should stop (perf's "size limit reached"). */
+LUPE_API int lupe_record_size_limit_reached(const struct lupe_record *rec);
+
+/*
+ * The sampling registers of this architecture by perf's names (x86_64: AX BX
+ * ... FLAGS CS SS R8 ... R15): the bit of name (case-insensitive, len bytes)
+ * or -1; the name of bit i or NULL; the mask of every register perf samples.
+ */
+LUPE_API int lupe_perf_reg_bit(const char *name, size_t len);
+LUPE_API const char *lupe_perf_reg_name(unsigned int bit);
+LUPE_API uint64_t lupe_perf_regs_all(void);
 
 /* The output's name as given ("-" for stdout). */
 LUPE_API const char *lupe_record_output(const struct lupe_record *rec);
