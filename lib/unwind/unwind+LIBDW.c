@@ -15,6 +15,22 @@
  *
  * Cost: a Dwfl with its modules is a few hundred KiB; at most MAX_PROCS are
  * kept, the least recently used is dropped beyond.
+ *
+ * Unwound chains are cached (CHAINS entries of a few hundred bytes, WAYS
+ * to a set, for the chains of the same registers through different callers):
+ * the chain is a function of the Dwfl (its process's maps) and of the
+ * registers and memory that the CFI rules for the CFA, the return address,
+ * sp and bp read. An entry is made only when, in every frame of the chain,
+ * those rules read no register but sp and bp (what compilers emit outside
+ * the odd prologue); it keeps ip, sp and bp, and the addresses those rules
+ * read with the bytes found there, as worked out again from the rules and
+ * checked against what libdw computed (no entry when they disagree). A
+ * sample hits when its ip, sp and bp agree and the same addresses hold the
+ * same bytes: a thread sampled again in the same loop (the common case)
+ * unwinds by a few compares instead of a CFI walk. The saved slots of
+ * other registers, which change from sample to sample, are not compared.
+ * Reads of the mapped files are not either: under the same maps they give
+ * the same bytes.
  */
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -30,10 +46,33 @@
 #include "util/util.h"
 
 #define MAX_PROCS 64
+#define CHAINS 4096     /* cached chains */
+#define WAYS 4          /* chains per set */
+#define MAX_READS 512   /* memory reads one cached unwind may depend on */
+#define MAX_FRAMES 256  /* longest chain cached */
 
 /* perf's x86_64 register numbers, in DWARF order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip). */
 static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
 enum { PERF_REG_SP = 7, PERF_REG_IP = 8 };
+/* The DWARF registers a chain is keyed on: rbp rsp rip. */
+static const int key_regs[] = { 6, 7, 16 };
+#define NKEY (sizeof(key_regs) / sizeof(key_regs[0]))
+
+struct mem_read {
+	uint64_t addr, val; /* val: meaningful when in_stack */
+	int in_stack;
+};
+
+struct chain {
+	const struct proc *proc;
+	uint64_t epoch;   /* of proc when made */
+	uint64_t regs[NKEY];
+	uint32_t regset;  /* which DWARF registers were given */
+	int nr_ips, nr_reads;
+	int truncated;    /* stopped at max: longer chains may follow */
+	uint64_t *ips;
+	struct mem_read reads[];
+};
 
 struct reported {
 	const struct lupe_dso *dso;
@@ -43,6 +82,7 @@ struct reported {
 struct proc {
 	const struct lupe_maps *maps;
 	uint32_t gen;
+	uint64_t epoch; /* changes whenever the chains cached for it go stale */
 	uint64_t last_use;
 	Dwfl *dwfl;
 	int attached;
@@ -61,6 +101,18 @@ struct lupe_unwinder {
 	uint64_t sp, stack_len;
 	uint64_t *ips;
 	int nr, max;
+	/* its initial registers, in DWARF order */
+	Dwarf_Word regs[17];
+	uint32_t regset;
+	/* sp and bp of each frame, as libdw unwound them (bit k of known_bp: fbp[k] is) */
+	uint64_t fsp[MAX_FRAMES], fbp[MAX_FRAMES];
+	uint8_t known_bp[MAX_FRAMES];
+	/* the memory the chain's rules read, while nr_reads <= MAX_READS */
+	struct mem_read reads[MAX_READS];
+	int nr_reads;
+	uint64_t epochs; /* source of proc epochs */
+	struct chain *chains[CHAINS];
+	unsigned next_way;
 };
 
 /*
@@ -114,13 +166,18 @@ static bool read_mapped(struct lupe_unwinder *u, uint64_t addr, Dwarf_Word *resu
 	return n == 8;
 }
 
+static int in_stack(const struct lupe_unwinder *u, uint64_t addr)
+{
+	return addr + 8 >= addr && addr >= u->sp && addr + 8 <= u->sp + u->stack_len;
+}
+
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct lupe_unwinder *u = arg;
 
 	if (addr + 8 < addr)
 		return false;
-	if (addr >= u->sp && addr + 8 <= u->sp + u->stack_len) {
+	if (in_stack(u, addr)) {
 		memcpy(result, (const char *)u->s->user_stack + (addr - u->sp), 8);
 		return true;
 	}
@@ -130,20 +187,224 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct lupe_unwinder *u = arg;
-	int set = 0;
 
+	if (u->regset == (1u << 17) - 1)
+		return dwfl_thread_state_registers(thread, 0, 17, u->regs);
 	for (int r = 0; r < 17; r++) {
-		uint64_t v;
-		Dwarf_Word w;
-
-		if (lupe_unwind_reg(u->s, dwarf_to_perf[r], &v))
-			continue;
-		w = v;
-		if (!dwfl_thread_state_registers(thread, r, 1, &w))
+		if ((u->regset & (1u << r)) && !dwfl_thread_state_registers(thread, r, 1, &u->regs[r]))
 			return false;
-		set++;
 	}
-	return set > 0;
+	return u->regset != 0;
+}
+
+/* The sample's user registers in DWARF order, in one pass over its register mask. */
+static void load_regs(struct lupe_unwinder *u, const struct lupe_sample *s)
+{
+	uint64_t mask = s->attr->sample_regs_user, perf[64];
+	int i = 0;
+
+	for (uint64_t m = mask; m; m &= m - 1)
+		perf[__builtin_ctzll(m)] = s->user_regs[i++];
+	u->regset = 0;
+	for (int r = 0; r < 17; r++) {
+		if (mask & (1ULL << dwarf_to_perf[r])) {
+			u->regs[r] = perf[dwarf_to_perf[r]];
+			u->regset |= 1u << r;
+		} else {
+			u->regs[r] = 0;
+		}
+	}
+}
+
+static size_t chain_slot(const struct lupe_unwinder *u)
+{
+	uint64_t h = (uint64_t)(uintptr_t)u->cur * 0x9e3779b97f4a7c15ULL;
+
+	for (size_t i = 0; i < NKEY; i++)
+		h = (h ^ u->regs[key_regs[i]]) * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(h >> 32) % (CHAINS / WAYS) * WAYS;
+}
+
+/* Whether chain c holds for the current sample, for max frames. */
+static int chain_holds(const struct lupe_unwinder *u, const struct chain *c, int max)
+{
+	if (!c || c->proc != u->cur || c->epoch != u->cur->epoch || c->regset != u->regset ||
+	    (c->truncated && max > c->nr_ips))
+		return 0;
+	for (size_t i = 0; i < NKEY; i++) {
+		if (c->regs[i] != u->regs[key_regs[i]])
+			return 0;
+	}
+	for (int i = 0; i < c->nr_reads; i++) {
+		const struct mem_read *r = &c->reads[i];
+
+		if (r->in_stack != in_stack(u, r->addr) ||
+		    (r->in_stack && memcmp(&r->val, (const char *)u->s->user_stack + (r->addr - u->sp), 8)))
+			return 0;
+	}
+	return 1;
+}
+
+/* The cached chain of the current sample in the set at slot, else NULL. */
+static const struct chain *chain_find(const struct lupe_unwinder *u, size_t slot, int max)
+{
+	for (size_t w = 0; w < WAYS; w++) {
+		if (chain_holds(u, u->chains[slot + w], max))
+			return u->chains[slot + w];
+	}
+	return NULL;
+}
+
+/* Read 8 bytes at addr for a rule, noting the address and what it held. */
+static int rule_read(struct lupe_unwinder *u, uint64_t addr, uint64_t *val)
+{
+	struct mem_read *r;
+
+	if (u->nr_reads >= MAX_READS || !memory_read(NULL, addr, val, u))
+		return -1;
+	r = &u->reads[u->nr_reads++];
+	*r = (struct mem_read){ addr, *val, in_stack(u, addr) };
+	return 0;
+}
+
+/*
+ * Evaluate a CFI expression of frame k that may read sp, bp, the CFA and
+ * memory only: -1 for any other operation. *is_value: it ends in
+ * DW_OP_stack_value (the result is the value, not where it is saved).
+ */
+static int rule_eval(struct lupe_unwinder *u, int k, const Dwarf_Op *ops, size_t n, uint64_t cfa,
+		     int have_cfa, uint64_t *out, int *is_value)
+{
+	uint64_t st[8];
+	size_t sp = 0;
+
+	*is_value = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t a = ops[i].atom;
+		uint64_t v;
+
+		if (sp >= 8)
+			return -1;
+		if (a == DW_OP_breg7 || (a == DW_OP_bregx && ops[i].number == 7)) {
+			st[sp++] = u->fsp[k] + (a == DW_OP_bregx ? ops[i].number2 : ops[i].number);
+		} else if (a == DW_OP_breg6 || (a == DW_OP_bregx && ops[i].number == 6)) {
+			if (!u->known_bp[k])
+				return -1;
+			st[sp++] = u->fbp[k] + (a == DW_OP_bregx ? ops[i].number2 : ops[i].number);
+		} else if (a == DW_OP_call_frame_cfa && have_cfa) {
+			st[sp++] = cfa;
+		} else if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			st[sp++] = a - DW_OP_lit0;
+		} else if (a >= DW_OP_const1u && a <= DW_OP_consts) {
+			st[sp++] = ops[i].number;
+		} else if (a == DW_OP_deref && sp) {
+			if (rule_read(u, st[sp - 1], &v))
+				return -1;
+			st[sp - 1] = v;
+		} else if (a == DW_OP_plus_uconst && sp) {
+			st[sp - 1] += ops[i].number;
+		} else if ((a == DW_OP_plus || a == DW_OP_minus) && sp >= 2) {
+			sp--;
+			st[sp - 1] = a == DW_OP_plus ? st[sp - 1] + st[sp] : st[sp - 1] - st[sp];
+		} else if (a == DW_OP_stack_value && i == n - 1) {
+			*is_value = 1;
+		} else {
+			return -1;
+		}
+	}
+	if (sp != 1)
+		return -1;
+	*out = st[0];
+	return 0;
+}
+
+/*
+ * Work out again, from the CFI at frame k's pc, the caller's CFA, return
+ * address, sp and bp, noting the memory read. 0 when the rules use sp, bp,
+ * the CFA and memory only, and agree with what libdw found for frame k + 1
+ * (the last frame: whatever they give, the reads are what stopped it).
+ */
+static int frame_rules(struct lupe_unwinder *u, int k)
+{
+	uint64_t pc = u->ips[k], cfa, val[17];
+	Dwfl_Module *mod = dwfl_addrmodule(u->cur->dwfl, pc);
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias;
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	int isval, ok, known[17] = { 0 };
+	static const int regs[] = { 16, 7, 6 };
+
+	if (!mod || !(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, pc - bias, &fr))
+		return -1;
+	ok = !dwarf_frame_cfa(fr, &ops, &nops) && nops &&
+	     !rule_eval(u, k, ops, nops, 0, 0, &cfa, &isval) && !isval;
+	for (size_t i = 0; ok && i < sizeof(regs) / sizeof(regs[0]); i++) {
+		int r = regs[i];
+		uint64_t v;
+
+		if (dwarf_frame_register(fr, r, mem, &ops, &nops)) {
+			ok = 0;
+		} else if (!nops && !ops) { /* same value */
+			known[r] = r == 7 || (r == 6 && u->known_bp[k]);
+			val[r] = r == 7 ? u->fsp[k] : u->fbp[k];
+		} else if (!nops) { /* undefined; sp then is the CFA */
+			known[r] = r == 7;
+			val[r] = cfa;
+		} else if (rule_eval(u, k, ops, nops, cfa, 1, &v, &isval) ||
+			   (!isval && rule_read(u, v, &v))) {
+			ok = 0;
+		} else {
+			known[r] = 1;
+			val[r] = v;
+		}
+	}
+	free(fr);
+	if (!ok)
+		return -1;
+	if (k + 1 >= u->nr)
+		return 0;
+	/* the caller's pc, sp and bp as libdw unwound them */
+	if (!known[16] || !known[7] || val[7] != u->fsp[k + 1] || known[6] != u->known_bp[k + 1] ||
+	    (known[6] && val[6] != u->fbp[k + 1]) ||
+	    (val[16] != u->ips[k + 1] && val[16] - 1 != u->ips[k + 1]))
+		return -1;
+	return 0;
+}
+
+static void chain_store(struct lupe_unwinder *u, size_t slot)
+{
+	struct chain *c;
+	size_t w;
+
+	if (u->nr > MAX_FRAMES)
+		return;
+	u->nr_reads = 0;
+	for (int k = 0; k < u->nr; k++) {
+		if (frame_rules(u, k))
+			return;
+	}
+	c = malloc(sizeof(*c) + u->nr_reads * sizeof(c->reads[0]) + u->nr * sizeof(uint64_t));
+	if (!c)
+		return;
+	c->proc = u->cur;
+	c->epoch = u->cur->epoch;
+	for (size_t i = 0; i < NKEY; i++)
+		c->regs[i] = u->regs[key_regs[i]];
+	c->regset = u->regset;
+	c->nr_ips = u->nr;
+	c->nr_reads = u->nr_reads;
+	c->truncated = u->nr >= u->max;
+	memcpy(c->reads, u->reads, u->nr_reads * sizeof(c->reads[0]));
+	c->ips = (uint64_t *)&c->reads[u->nr_reads];
+	memcpy(c->ips, u->ips, u->nr * sizeof(uint64_t));
+	for (w = 0; w < WAYS && u->chains[slot + w]; w++)
+		;
+	if (w == WAYS)
+		w = u->next_way++ % WAYS;
+	free(u->chains[slot + w]);
+	u->chains[slot + w] = c;
 }
 
 static const Dwfl_Thread_Callbacks thread_callbacks = {
@@ -177,6 +438,8 @@ void lupe_unwinder_delete(struct lupe_unwinder *u)
 		return;
 	for (size_t i = 0; i < u->nr_procs; i++)
 		proc_clear(&u->procs[i]);
+	for (size_t i = 0; i < CHAINS; i++)
+		free(u->chains[i]);
 	free(u);
 }
 
@@ -209,6 +472,8 @@ static struct proc *proc_for(struct lupe_unwinder *u, const struct lupe_maps *ma
 			p->gen = maps->gen;
 		else
 			proc_clear(p);
+		/* memory outside the stack copy may read differently now */
+		p->epoch = ++u->epochs;
 	}
 	if (!p) {
 		if (u->nr_procs < MAX_PROCS)
@@ -222,6 +487,7 @@ static struct proc *proc_for(struct lupe_unwinder *u, const struct lupe_maps *ma
 			return NULL;
 		p->maps = maps;
 		p->gen = maps->gen;
+		p->epoch = ++u->epochs;
 	}
 	p->last_use = ++u->clock;
 	return p;
@@ -317,6 +583,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
+	if (u->nr < MAX_FRAMES) {
+		Dwarf_Word sp = 0, bp = 0;
+
+		u->fsp[u->nr] = dwfl_frame_reg(state, 7, &sp) ? 0 : sp;
+		u->known_bp[u->nr] = !dwfl_frame_reg(state, 6, &bp);
+		u->fbp[u->nr] = bp;
+	}
 	u->ips[u->nr++] = pc;
 	return u->nr < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
@@ -324,7 +597,9 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struct lupe_sample *s,
 		     uint64_t *ips, int max)
 {
+	const struct chain *c;
 	uint64_t ip;
+	size_t slot;
 
 	if (max <= 0 || !lupe_unwind_wanted(s) || s->user_abi != PERF_SAMPLE_REGS_ABI_64 ||
 	    lupe_unwind_reg(s, PERF_REG_IP, &ip))
@@ -332,6 +607,7 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 	ips[0] = ip;
 	if (!t->maps || lupe_unwind_reg(s, PERF_REG_SP, &u->sp))
 		return 1;
+	load_regs(u, s);
 	u->cur = proc_for(u, t->maps);
 	if (!u->cur)
 		return 1;
@@ -346,7 +622,17 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 		/* no module of this process could be read: no ELF to take the machine from */
 		return 1;
 	}
+	slot = chain_slot(u);
+	c = chain_find(u, slot, max);
+	if (c) {
+		u->s = NULL;
+		if (!c->nr_ips)
+			return 1;
+		memcpy(ips, c->ips, (size_t)(c->nr_ips < max ? c->nr_ips : max) * sizeof(*ips));
+		return c->nr_ips < max ? c->nr_ips : max;
+	}
 	dwfl_getthread_frames(u->cur->dwfl, t->tid, frame_cb, u);
+	chain_store(u, slot);
 	u->s = NULL;
 	if (!u->nr) {
 		ips[0] = ip;

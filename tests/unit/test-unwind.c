@@ -277,16 +277,21 @@ static void test_unwind_corrupt(void **state)
 	n = lupe_unwind_user(f->u, f->t, &s, ips, 64);
 	assert_true(n >= 1 && n < 64);
 
-	/* garbage in the copy: whatever comes out is bounded */
+	/*
+	 * garbage in the copy: whatever comes out is bounded, and the chain
+	 * cached for the same registers over the good copy is not reused
+	 */
 	s = f->s;
 	{
 		static uint8_t junk[4096];
 
+		assert_true(lupe_unwind_user(f->u, f->t, &f->s, ips, 64) >= 3);
 		for (size_t i = 0; i < sizeof(junk); i++)
 			junk[i] = (uint8_t)(i * 131 + 7);
 		s.user_stack = junk;
 		n = lupe_unwind_user(f->u, f->t, &s, ips, 64);
 		assert_true(n >= 1 && n <= 64);
+		assert_false(n > 1 && in_function(ips[1], caller_of_capture));
 	}
 }
 
