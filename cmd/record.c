@@ -728,6 +728,8 @@ int cmd_record(int argc, char **argv)
 		else if (failed == -2)
 			error("cannot load the --off-cpu BPF program: %s (it needs root or CAP_BPF and CAP_PERFMON)",
 			      lupe_strerror(err));
+		else if (failed >= 0 && err == -LUPE_ERR_NOT_SUPPORTED && evs.events[failed].config_terms)
+			error("'%s': %s", evs.events[failed].name, lupe_last_error()); /* a term */
 		else if (failed >= 0)
 			/* the first task names the cause: another user's process, or a CPU (-1) */
 			sample_open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));

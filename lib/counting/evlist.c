@@ -64,7 +64,8 @@ struct lupe_evsel *lupe_evlist_add_event(struct lupe_evlist *evlist, const struc
 	if (!evsel)
 		return NULL;
 	evsel->tool = ev->tool;
-	if (ev->filter && !(evsel->filter = strdup(ev->filter)))
+	if ((ev->filter && !(evsel->filter = strdup(ev->filter))) ||
+	    (ev->config_terms && !(evsel->config_terms = strdup(ev->config_terms))))
 		return err_ptr(-ENOMEM); /* the list owns evsel and frees it */
 	return evsel;
 }
@@ -108,6 +109,7 @@ void lupe_evlist_delete(struct lupe_evlist *evlist)
 		evsel_free_fds(evsel);
 		free(evsel->name);
 		free(evsel->filter);
+		free(evsel->config_terms);
 		free(evsel->ids);
 		free(evsel);
 	}

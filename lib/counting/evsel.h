@@ -16,6 +16,7 @@ struct lupe_evsel {
 	struct perf_event_attr attr; /* as opened: the fallbacks' changes stay */
 	char *name;
 	char *filter;    /* tracepoint filter set after open (PERF_EVENT_IOC_SET_FILTER); NULL if none */
+	char *config_terms; /* the spec's per-event record terms (max-stack=3,...); NULL if none */
 	int idx;
 	enum lupe_tool_event tool;
 	int leader;      /* index of the group leader; own index if ungrouped */

@@ -139,3 +139,68 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		a->context_switch = !!o->context_switch;
 	}
 }
+
+/* Set a's callchain as -g (fp) or --call-graph dwarf,size set it. */
+static void set_callchain(struct perf_event_attr *a, const char *mode, uint64_t stack_size)
+{
+	a->sample_type &= ~(uint64_t)(PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_STACK_USER);
+	a->exclude_callchain_user = 0;
+	a->sample_stack_user = 0;
+	if (!strcmp(mode, "no"))
+		return;
+	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (strcmp(mode, "dwarf") || !USER_REGS_MASK)
+		return;
+	a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
+			  PERF_SAMPLE_DATA_SRC;
+	a->sample_regs_user |= USER_REGS_MASK;
+	a->sample_stack_user = stack_size ? (stack_size + 7) & ~7ULL : 8192;
+	a->exclude_callchain_user = 1;
+	a->mmap_data = a->mmap;
+}
+
+int lupe_record_attr_terms(struct perf_event_attr *a, const char *terms)
+{
+	char *copy, *save = NULL, *mode = NULL;
+	uint64_t stack_size = 0, max_stack = 0;
+	int err = 0;
+
+	if (!terms)
+		return 0;
+	copy = strdup(terms);
+	if (!copy)
+		return -ENOMEM;
+	for (char *t = strtok_r(copy, ",", &save); t && !err; t = strtok_r(NULL, ",", &save)) {
+		char *val = strchr(t, '=');
+
+		if (val)
+			*val++ = '\0';
+		if (!strcmp(t, "call-graph") && val &&
+		    (!strcmp(val, "fp") || !strcmp(val, "dwarf") || !strcmp(val, "no")))
+			mode = val;
+		else if (!strcmp(t, "stack-size") && val)
+			stack_size = strtoull(val, NULL, 0);
+		else if (!strcmp(t, "max-stack") && val)
+			max_stack = strtoull(val, NULL, 0);
+		else if (!strcmp(t, "inherit") || !strcmp(t, "no-inherit"))
+			a->inherit = !strcmp(t, "inherit");
+		else if (!strcmp(t, "time") && val)
+			a->sample_type = strtoull(val, NULL, 0) ? a->sample_type | PERF_SAMPLE_TIME
+								 : a->sample_type & ~(uint64_t)PERF_SAMPLE_TIME;
+		else if (strcmp(t, "no-overwrite"))
+			err = lupe_set_error(-LUPE_ERR_NOT_SUPPORTED,
+					     "lupe record does not take the event term '%s%s%s': leave it out",
+					     t, val ? "=" : "", val ? val : "");
+	}
+	if (!err && max_stack) {
+		a->sample_max_stack = max_stack;
+		if (!mode)
+			mode = "fp";
+	}
+	if (!err && mode)
+		set_callchain(a, mode, stack_size);
+	else if (!err && stack_size && (a->sample_type & PERF_SAMPLE_STACK_USER))
+		a->sample_stack_user = (stack_size + 7) & ~7ULL;
+	free(copy);
+	return err;
+}

@@ -17,4 +17,15 @@
 void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
 			int tracking, int many);
 
+/*
+ * The event's own terms (the spec's "cpu-clock/max-stack=3,call-graph=dwarf/"),
+ * over what the options set, as perf record applies them: call-graph=
+ * fp|dwarf|no, stack-size, max-stack (a callchain of at most N frames; fp
+ * unless call-graph says), inherit/no-inherit, time=0|1; no-overwrite is
+ * what lupe does anyway. Any other term (overwrite, nr, branch_type, aux-*)
+ * is refused rather than ignored. Returns 0 or -LUPE_ERR_NOT_SUPPORTED with
+ * the error sentence set.
+ */
+int lupe_record_attr_terms(struct perf_event_attr *a, const char *terms);
+
 #endif

@@ -164,10 +164,17 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 
 	if (failed)
 		*failed = -1;
-	for (size_t i = 0; i < l->nr_evs; i++)
+	for (size_t i = 0; i < l->nr_evs; i++) {
 		/* off-cpu samples are another event in the file: ids everywhere */
 		lupe_record_attr_config(&ev_at(l, i)->attr, &l->opts, i == 0,
 					l->nr_evs > 1 || l->opts.off_cpu);
+		err = lupe_record_attr_terms(&ev_at(l, i)->attr, ev_at(l, i)->config_terms);
+		if (err) {
+			if (failed)
+				*failed = i;
+			return err;
+		}
+	}
 	l->rings = calloc(l->nr_rings, sizeof(*l->rings));
 	l->pfd = calloc(nfd + MAX_WAKE, sizeof(*l->pfd));
 	if (!l->rings || !l->pfd)
