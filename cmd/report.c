@@ -22,11 +22,12 @@
 enum {
 	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
 	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI, KEY_INLINE, KEY_NO_INLINE,
+	KEY_STATS,
 };
 
 struct report_opts {
 	const char *input;
-	int force, header, header_only, no_inline, dump;
+	int force, header, header_only, no_inline, dump, stats, quiet;
 	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
 	int cg_pending;
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
@@ -56,6 +57,8 @@ static const struct argp_option options[] = {
 	{ "no-inline", KEY_NO_INLINE, NULL, 0, "do not show inlined functions in callchains", 0 },
 	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
 	{ "header-only", KEY_HEADER_ONLY, NULL, 0, "show only the data header", 0 },
+	{ "stats", KEY_STATS, NULL, 0, "show the counts of each record type and of each event's samples (no report)", 0 },
+	{ "quiet", 'q', NULL, 0, "print no '#' lines: the entries only (and no --header)", 0 },
 	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields, then the record counts (no report)", 0 },
 	{ 0 }
 };
@@ -95,6 +98,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_NO_INLINE: o->no_inline = 1; return 0;
 	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
 	case 'D': o->dump = 1; o->tui = 0; return 0;
+	case KEY_STATS: o->stats = 1; o->tui = 0; return 0;
+	case 'q': o->quiet = 1; return 0;
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
 			/* perf takes "-g flat": the next word is -g's parameter */
@@ -137,6 +142,29 @@ static int browse(struct report_opts *o, struct lupe_report *rep, struct lupe_pe
 	return -1;
 }
 
+/* -q: the text of one event's table without its '#' lines, as perf -q prints it. */
+static void print_quiet(const struct lupe_report_view *view, const struct report_print_opts *po,
+			struct lupe_evsel *e, struct lupe_hists *h)
+{
+	char *text = NULL, *line, *end;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem)
+		die("out of memory");
+	report_print_hists(mem, view, po, e, h, lupe_evsel_stats(e)->nr_samples);
+	if (fclose(mem))
+		die("out of memory");
+	for (line = text; *line; line = end + 1) {
+		end = strchrnul(line, '\n');
+		if (line[0] != '#')
+			printf("%.*s\n", (int)(end - line), line);
+		if (!*end)
+			break;
+	}
+	free(text);
+}
+
 static int report(struct report_opts *o)
 {
 	struct lupe_report *rep = NULL;
@@ -159,10 +187,10 @@ static int report(struct report_opts *o)
 		lupe_session_delete(s);
 		return 0;
 	}
-	if (!o->header && !o->tui)
+	if (!o->header && !o->tui && !o->quiet && !o->stats)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	if (o->dump) {
-		err = dump_session(s, o->input, stdout);
+	if (o->dump || o->stats) {
+		err = dump_session(s, o->input, stdout, o->stats);
 		if (err)
 			error("%s", lupe_perf_file_error(f)[0] ? lupe_perf_file_error(f) : lupe_strerror(err));
 		ret = err ? 1 : 0;
@@ -207,7 +235,8 @@ static int report(struct report_opts *o)
 		/* no terminal after all: the text */
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	}
-	printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
+	if (!o->quiet)
+		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
 	/* no view: the filters let no sample through */
 	for (size_t i = 0; (view = lupe_report_view(rep)) && i < lupe_perf_file_nr_evsels(f); i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
@@ -215,7 +244,10 @@ static int report(struct report_opts *o)
 
 		if (!lupe_evsel_stats(e)->nr_samples || !h)
 			continue;
-		report_print_hists(stdout, view, &o->print, e, h, lupe_evsel_stats(e)->nr_samples);
+		if (o->quiet)
+			print_quiet(view, &o->print, e, h);
+		else
+			report_print_hists(stdout, view, &o->print, e, h, lupe_evsel_stats(e)->nr_samples);
 	}
 	ret = err ? 1 : 0;
 out:
@@ -238,6 +270,8 @@ int cmd_report(int argc, char **argv)
 	/* refuse bad --sort and -g values before reading anything */
 	if (lupe_report_check_opts(&o.rep))
 		return EXIT_USAGE;
+	if (o.quiet) /* as perf: -q has no header to show */
+		o.header = o.header_only = 0;
 	/* perf's choice: the TUI on a terminal, text on a pipe or without slang */
 	if (o.tui < 0)
 		o.tui = tui_built() && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !o.header_only;

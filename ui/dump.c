@@ -782,7 +782,20 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 	return d->out->error ? -EIO : 0;
 }
 
-int dump_session(struct lupe_session *s, const char *path, FILE *fp)
+/* report --stats: the records are counted, not printed. */
+static int on_record_count(struct lupe_tool *tool, struct lupe_session *s,
+			   const struct perf_event_header *ev, uint64_t offset, struct lupe_evsel *evsel,
+			   const struct lupe_sample *sample)
+{
+	struct dump *d = &((struct dump_tool *)tool)->d;
+
+	d->nr_events[0]++;
+	if (ev->type < DUMP_NR_TYPES)
+		d->nr_events[ev->type]++;
+	return 0;
+}
+
+int dump_session(struct lupe_session *s, const char *path, FILE *fp, int stats_only)
 {
 	struct dump_tool *dt = calloc(1, sizeof(*dt));
 	struct obuf *out = malloc(sizeof(*out));
@@ -797,8 +810,8 @@ int dump_session(struct lupe_session *s, const char *path, FILE *fp)
 	out->len = 0;
 	out->error = 0;
 	dump_init(&dt->d, s, path, out, 0);
-	dt->tool.record = on_record;
-	dt->tool.sample = on_sample;
+	dt->tool.record = stats_only ? on_record_count : on_record;
+	dt->tool.sample = stats_only ? NULL : on_sample;
 	dt->tool.ordered = 1;
 	err = lupe_session_process(s, &dt->tool);
 	if (!err || err != -EIO)

@@ -50,7 +50,10 @@ const char *dump_reg_name(unsigned id);
 /* perf's name of a record type ("MMAP", "SAMPLE"; "UNKNOWN"). */
 const char *dump_event_name(unsigned type);
 
-/* report -D: the whole dump of the session's input to out; 0 or a negative error. */
-int dump_session(struct lupe_session *s, const char *path, FILE *out);
+/*
+ * report -D: the whole dump of the session's input to out; with stats_only
+ * (report --stats) only the tables of record counts. 0 or a negative error.
+ */
+int dump_session(struct lupe_session *s, const char *path, FILE *out, int stats_only);
 
 #endif
