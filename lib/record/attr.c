@@ -56,6 +56,19 @@ uint64_t lupe_perf_regs_all(void)
 	return USER_REGS_MASK;
 }
 
+/*
+ * --call-graph dwarf: the user registers and a copy of the user stack
+ * (8192 bytes unless said, rounded up to 8 as perf does); the kernel part
+ * stays a callchain, the user part is unwound later.
+ */
+static void sample_user_stack(struct perf_event_attr *a, uint64_t stack_size)
+{
+	a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	a->sample_regs_user |= USER_REGS_MASK;
+	a->sample_stack_user = stack_size ? (stack_size + 7) & ~7ULL : 8192;
+	a->exclude_callchain_user = 1;
+}
+
 void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record_opts *o,
 			int tracking, int many)
 {
@@ -109,13 +122,8 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 
 	if (o->callgraph != LUPE_CALLGRAPH_NONE)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->callgraph == LUPE_CALLGRAPH_DWARF && USER_REGS_MASK) {
-		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user |= USER_REGS_MASK;
-		a->sample_stack_user = o->stack_size ? o->stack_size : 8192;
-		/* the kernel part stays a callchain; the user part is unwound later */
-		a->exclude_callchain_user = 1;
-	}
+	if (o->callgraph == LUPE_CALLGRAPH_DWARF && USER_REGS_MASK)
+		sample_user_stack(a, o->stack_size);
 
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (o->inherit_stat) {
@@ -151,11 +159,9 @@ static void set_callchain(struct perf_event_attr *a, const char *mode, uint64_t 
 	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	if (strcmp(mode, "dwarf") || !USER_REGS_MASK)
 		return;
-	a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_ADDR |
-			  PERF_SAMPLE_DATA_SRC;
-	a->sample_regs_user |= USER_REGS_MASK;
-	a->sample_stack_user = stack_size ? (stack_size + 7) & ~7ULL : 8192;
-	a->exclude_callchain_user = 1;
+	sample_user_stack(a, stack_size);
+	/* perf's per-event dwarf also samples the data address */
+	a->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 	a->mmap_data = a->mmap;
 }
 
@@ -200,7 +206,7 @@ int lupe_record_attr_terms(struct perf_event_attr *a, const char *terms)
 	if (!err && mode)
 		set_callchain(a, mode, stack_size);
 	else if (!err && stack_size && (a->sample_type & PERF_SAMPLE_STACK_USER))
-		a->sample_stack_user = (stack_size + 7) & ~7ULL;
+		sample_user_stack(a, stack_size);
 	free(copy);
 	return err;
 }
