@@ -198,6 +198,13 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	if (!ips || (!h->opts.callchain && !h->opts.children)) {
 		ips = &sample->ip;
 		nr = 1;
+	} else if (h->opts.max_stack > 0) {
+		/* perf's --max-stack: that many addresses, the context markers not counted */
+		uint32_t used = 0, i;
+
+		for (i = 0; i < nr && used < (uint32_t)h->opts.max_stack; i++)
+			used += ips[i] < PERF_CONTEXT_MAX;
+		nr = i;
 	}
 	h->total_period += sample->period;
 	h->nr_samples++;
@@ -610,6 +617,13 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	h->entries = v;
 	h->nr_entries = n;
 	return n;
+}
+
+void lupe_hists_sort(struct lupe_hists *h, int (*cmp)(const void *a, const void *b, void *arg),
+		     void *arg)
+{
+	if (h->nr_entries)
+		qsort_r(h->entries, (size_t)h->nr_entries, sizeof(*h->entries), cmp, arg);
 }
 
 struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx)

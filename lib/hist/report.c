@@ -25,9 +25,52 @@ struct lupe_report {
 	char trace[4096];
 };
 
+static const char *const key_names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline" };
+
+/* A sort key by name (perf's "symbol" is "sym"), -1 when none. */
+static int key_of(const char *name)
+{
+	if (!strcmp(name, "symbol"))
+		return LUPE_SORT_SYM;
+	for (size_t i = 0; i < ARRAY_SIZE(key_names); i++)
+		if (!strcmp(name, key_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* perf's -F: columns, and (unless -s) the sort keys among them. */
+static int parse_fields(const char *s, struct lupe_report_view *v, int keys_too)
+{
+	static const char *const names[] = { "overhead", "overhead_children", "sample", "period" };
+	char *copy = strdup(s), *tok, *save;
+
+	if (!copy)
+		return -ENOMEM;
+	v->nr_fields = 0;
+	if (keys_too)
+		v->nr_keys = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int k = key_of(tok), f;
+
+		for (f = 0; f < (int)ARRAY_SIZE(names) && strcmp(tok, names[f]); f++)
+			;
+		if ((f == (int)ARRAY_SIZE(names) && k < 0) || v->nr_fields == 16 ||
+		    (k >= 0 && keys_too && v->nr_keys == 8)) {
+			pr_err("unknown --fields key '%s' (try overhead,overhead_children,sample,period and the sort keys)", tok);
+			free(copy);
+			return -EINVAL;
+		}
+		v->fields[v->nr_fields] = k >= 0 ? LUPE_FIELD_KEY : (enum lupe_field)f;
+		v->field_keys[v->nr_fields++] = k >= 0 ? (enum lupe_sort_key)k : 0;
+		if (k >= 0 && keys_too)
+			v->keys[v->nr_keys++] = (enum lupe_sort_key)k;
+	}
+	free(copy);
+	return 0;
+}
+
 static int parse_sort(const char *s, struct lupe_report_view *v)
 {
-	static const char *const names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline" };
 	char *copy = strdup(s), *tok, *save;
 
 	if (!copy)
@@ -36,10 +79,10 @@ static int parse_sort(const char *s, struct lupe_report_view *v)
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			if (!strcmp(tok, names[i]))
+		for (i = 0; i < ARRAY_SIZE(key_names); i++)
+			if (!strcmp(tok, key_names[i]))
 				break;
-		if (i == ARRAY_SIZE(names) || v->nr_keys == 8) {
+		if (i == ARRAY_SIZE(key_names) || v->nr_keys == 8) {
 			pr_err("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace,srcline)", tok);
 			free(copy);
 			return -EINVAL;
@@ -94,6 +137,12 @@ int lupe_report_check_opts(const struct lupe_report_opts *opts)
 		err = parse_sort(opts->sort, &check);
 	if (!err && opts->call_graph)
 		err = parse_cg(opts->call_graph, &check, &caller);
+	if (!err && opts->fields)
+		err = parse_fields(opts->fields, &check, 1);
+	if (!err && opts->max_stack < 0) {
+		pr_err("--max-stack wants a number of entries, not %d", opts->max_stack);
+		err = -EINVAL;
+	}
 	return err;
 }
 
@@ -162,7 +211,8 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 		all_tp &= a->type == PERF_TYPE_TRACEPOINT;
 	}
 	v->cg = has_chain ? LUPE_CG_GRAPH : LUPE_CG_NONE;
-	v->cg_min_percent = 0.5;
+	/* perf's --percent-limit sets the callchain threshold too */
+	v->cg_min_percent = o->percent_limit > 0 ? o->percent_limit : 0.5;
 	if (o->call_graph && (err = parse_cg(o->call_graph, v, &caller)))
 		return err;
 	if (!has_chain)
@@ -171,14 +221,20 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 	v->children = o->children < 0 ? has_chain && !pipe : o->children && has_chain;
 	if (caller < 0) /* perf's pipe mode keeps the caller order it set for children */
 		caller = v->children || (pipe && o->children < 0);
+	if (o->inverted) /* perf's -G wins over the -g order */
+		caller = 1;
 	v->caller = caller;
 	/* perf sorts a file of tracepoints only by their fields */
 	if ((err = parse_sort(o->sort ? o->sort : all_tp && nev ? "trace" : "comm,dso,sym", v)))
 		return err;
+	/* -F without -s: its keys are the sort keys */
+	if (o->fields && (err = parse_fields(o->fields, v, !o->sort)))
+		return err;
 	for (int k = 0; k < v->nr_keys; k++)
 		rep->by_trace |= v->keys[k] == LUPE_SORT_TRACE;
 	rep->ho = (struct lupe_hist_opts){ .nr_keys = v->nr_keys, .children = v->children,
-					   .callchain = v->cg != LUPE_CG_NONE, .caller = caller };
+					   .callchain = v->cg != LUPE_CG_NONE, .caller = caller,
+					   .max_stack = o->max_stack };
 	memcpy(rep->ho.keys, v->keys, sizeof(rep->ho.keys));
 	rep->ready = 1;
 	return 0;
@@ -240,6 +296,60 @@ static int keep_entry(const struct lupe_hist_entry *e, void *arg)
 	return 1;
 }
 
+static const char *entry_dso(const struct lupe_hist_entry *e)
+{
+	return e->dso ? lupe_dso_short_name(e->dso) : "[unknown]";
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* By a sort key, as perf's output sort compares it: names ascending. */
+static int cmp_key(const struct lupe_hist_entry *x, const struct lupe_hist_entry *y, enum lupe_sort_key k)
+{
+	switch (k) {
+	case LUPE_SORT_COMM: return cmp_str(x->comm, y->comm);
+	case LUPE_SORT_PID:
+	case LUPE_SORT_TID: return x->tid < y->tid ? -1 : x->tid > y->tid;
+	case LUPE_SORT_CPU: return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	case LUPE_SORT_DSO: return strcmp(entry_dso(x), entry_dso(y));
+	case LUPE_SORT_SYM:
+		if (!x->sym || !y->sym) /* perf's cmp_null: the unresolved last */
+			return !x->sym && !y->sym ? (x->addr < y->addr ? -1 : x->addr > y->addr) : x->sym ? -1 : 1;
+		return strcmp(x->sym->name, y->sym->name);
+	case LUPE_SORT_TRACE: return cmp_str(x->trace, y->trace);
+	case LUPE_SORT_SRCLINE: return cmp_str(x->srcline, y->srcline);
+	}
+	return 0;
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/* perf's strict -F order: the entries sort by the columns, in their order. */
+static int cmp_fields(const void *a, const void *b, void *arg)
+{
+	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
+	const struct lupe_hist_entry *y = *(const struct lupe_hist_entry *const *)b;
+	const struct lupe_report_view *v = arg;
+	int c = 0;
+
+	for (int i = 0; i < v->nr_fields && !c; i++) {
+		switch (v->fields[i]) {
+		case LUPE_FIELD_OVERHEAD:
+		case LUPE_FIELD_PERIOD: c = cmp_u64_desc(x->self, y->self); break;
+		case LUPE_FIELD_CHILDREN: c = cmp_u64_desc(x->children, y->children); break;
+		case LUPE_FIELD_SAMPLE: c = cmp_u64_desc(x->nr_samples, y->nr_samples); break;
+		case LUPE_FIELD_KEY: c = cmp_key(x, y, v->field_keys[i]); break;
+		}
+	}
+	return c;
+}
+
 int lupe_report_finish(struct lupe_report *rep)
 {
 	for (size_t i = 0; i < rep->nr_hists; i++) {
@@ -250,6 +360,8 @@ int lupe_report_finish(struct lupe_report *rep)
 		n = lupe_hists_finish(rep->hists[i], keep_entry, &rep->opts);
 		if (n < 0)
 			return (int)n;
+		if (rep->view.nr_fields && !rep->opts.sort)
+			lupe_hists_sort(rep->hists[i], cmp_fields, &rep->view);
 	}
 	return 0;
 }

@@ -29,6 +29,7 @@ struct lupe_hist_opts {
 	int children;  /* accumulate callers' periods (perf's --children) */
 	int callchain; /* build callchain trees */
 	int caller;    /* trees from the caller down (else from the callee up) */
+	int max_stack; /* callchain entries used at most, context markers not counted (0: all) */
 };
 
 /* A node of a callchain tree: one function, how much ended here, how much below. */
@@ -79,6 +80,10 @@ LUPE_API long lupe_hists_finish(struct lupe_hists *h,
 
 /* Forget every sample and entry (top -z); the options stay. */
 LUPE_API void lupe_hists_reset(struct lupe_hists *h);
+
+/* Sort the entries lupe_hists_finish() made again, by cmp (qsort_r's contract). */
+LUPE_API void lupe_hists_sort(struct lupe_hists *h,
+			      int (*cmp)(const void *a, const void *b, void *arg), void *arg);
 
 LUPE_API struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx);
 LUPE_API uint64_t lupe_hists_total_period(const struct lupe_hists *h);
