@@ -58,7 +58,6 @@ struct lupe_perf_file {
 	const char *cut; /* why, or NULL for a whole file */
 	uint64_t sure_end;  /* up to here the header vouches for the data */
 	uint64_t nr_records;
-	uint64_t nr_compressed; /* COMPRESSED records read (they are inflated, never handed out) */
 	char *path;
 	char errbuf[256];
 };
@@ -102,11 +101,6 @@ const char *lupe_perf_file_error(const struct lupe_perf_file *f)
 int lupe_perf_file_is_pipe(const struct lupe_perf_file *f)
 {
 	return f->pipe;
-}
-
-uint64_t lupe_perf_file_nr_compressed(const struct lupe_perf_file *f)
-{
-	return f->nr_compressed;
 }
 
 size_t lupe_perf_file_nr_evsels(const struct lupe_perf_file *f)

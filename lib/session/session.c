@@ -553,8 +553,6 @@ static int on_record(void *arg, const struct perf_event_header *ev, int stable)
 	int err;
 
 	s->stats.nr_records++;
-	if (ev->type < LUPE_SESSION_NR_TYPES)
-		s->stats.nr_by_type[ev->type]++;
 	if (s->tool->ordered && ev->type == PERF_RECORD_FINISHED_ROUND) {
 		if (s->tool->record && (err = show_record(s, ev, offset)))
 			return err;
@@ -589,8 +587,6 @@ int lupe_session_read(struct lupe_session *s, struct lupe_source *src, struct lu
 	}
 	release_read(s);
 	s->stats.nr_unordered = lupe_ordered_nr_unordered(s->oe);
-	if (s->file)
-		s->stats.nr_by_type[PERF_RECORD_COMPRESSED] = lupe_perf_file_nr_compressed(s->file);
 	return ret < 0 ? ret : err;
 }
 

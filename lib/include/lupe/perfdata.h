@@ -34,8 +34,6 @@ LUPE_API void lupe_perf_file_close(struct lupe_perf_file *f);
 LUPE_API const char *lupe_perf_file_error(const struct lupe_perf_file *f);
 
 LUPE_API int lupe_perf_file_is_pipe(const struct lupe_perf_file *f);
-/* The COMPRESSED records read so far (the reader inflates them: no consumer sees them). */
-LUPE_API uint64_t lupe_perf_file_nr_compressed(const struct lupe_perf_file *f);
 LUPE_API size_t lupe_perf_file_nr_evsels(const struct lupe_perf_file *f);
 LUPE_API struct lupe_evsel *lupe_perf_file_evsel(struct lupe_perf_file *f, size_t idx);
 /* The file's events as a list (owned by the file; pipe mode: grows as attrs come). */

@@ -183,9 +183,6 @@ LUPE_API struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid
 LUPE_API void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t,
 				      uint64_t ip, int kernel, struct lupe_frame *f);
 
-/* Record types counted by type in lupe_session_stats.nr_by_type (perf's PERF_RECORD_HEADER_MAX is 83). */
-#define LUPE_SESSION_NR_TYPES 128
-
 /* Totals the session counted: samples per event, lost. */
 struct lupe_session_stats {
 	uint64_t nr_records;
@@ -196,12 +193,6 @@ struct lupe_session_stats {
 	uint64_t nr_bad_samples;
 	uint64_t nr_unordered;
 	uint64_t nr_unwind_errors;               /* samples the unwinder could not unwind */
-	/*
-	 * Records read, by type (perf report --stats): every record the
-	 * source gave, the COMPRESSED ones a file held included, whether
-	 * or not the tool took it.
-	 */
-	uint64_t nr_by_type[LUPE_SESSION_NR_TYPES];
 };
 LUPE_API const struct lupe_session_stats *lupe_session_stats(const struct lupe_session *s);
 
