@@ -176,6 +176,8 @@ static int report(struct report_opts *o)
 	struct lupe_session *s;
 	const struct lupe_session_stats *st;
 	const struct lupe_report_view *view;
+	struct header_tool ht;
+	struct lupe_tool *tool;
 	int err, ret = 1;
 
 	s = lupe_session_new(o->input, o->force);
@@ -188,6 +190,9 @@ static int report(struct report_opts *o)
 	if (o->header || o->header_only)
 		print_header(stdout, f, o->input, 1);
 	if (o->header_only) {
+		/* a pipe's features are records: read up to the last one */
+		if (lupe_perf_file_is_pipe(f) && lupe_session_process(s, header_tool(&ht, NULL, stdout, f)))
+			error("%s", lupe_perf_file_error(f));
 		lupe_session_delete(s);
 		return 0;
 	}
@@ -212,7 +217,10 @@ static int report(struct report_opts *o)
 	rep = lupe_report_new(&o->rep);
 	if (!rep)
 		goto out;
-	err = lupe_session_process(s, lupe_report_tool(rep));
+	tool = lupe_report_tool(rep);
+	if (o->header && lupe_perf_file_is_pipe(f)) /* perf prints a pipe's features as they come */
+		tool = header_tool(&ht, tool, stdout, f);
+	err = lupe_session_process(s, tool);
 	if (err) {
 		const char *why = lupe_perf_file_error(f);
 
