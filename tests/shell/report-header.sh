@@ -40,6 +40,7 @@ done
 # a real pipe: the same lines but the captured-on one (the pipe's time, as perf's own runs differ)
 # shellcheck disable=SC2002 # a pipe, not a file, on stdin
 cat perf-k.pipe | "$PERF" report -i - --header-only 2> /dev/null | sed 1,2d > p.out
+# shellcheck disable=SC2002
 cat perf-k.pipe | "$LUPE" report -i - --header-only 2> l.err | sed 1,2d > l.out
 cmp -s p.out l.out || fail "--header-only through a pipe differs from perf's: $(diff p.out l.out | head -10)"
 "$LUPE" report -i perf-k.data --header-only > l.out 2> l.err || fail "lupe report -i perf-k.data --header-only: $(cat l.err)"
