@@ -291,6 +291,8 @@ int cmd_report(int argc, char **argv)
 	/* refuse bad --sort and -g values before reading anything */
 	if (lupe_report_check_opts(&o.rep))
 		return EXIT_USAGE;
+	if (o.tasks && o.stats) /* perf refuses it too */
+		return error("'--tasks' cannot be used together with '--stats': pick one"), EXIT_USAGE;
 	if (o.quiet) /* as perf: -q has no header to show */
 		o.header = o.header_only = 0;
 	/* perf's choice: the TUI on a terminal, text on a pipe or without slang */

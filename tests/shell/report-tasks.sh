@@ -31,4 +31,10 @@ parent=$(awk '$4 == "|forkexec" { print $2 }' l.out)
 awk -v p="$parent" '$3 == p && /\| [^ ]/ { n++ } END { exit !n }' l.out ||
 	fail "no child of $parent one level down: $(cat l.out)"
 grep -q 'header info' l.out && fail "--tasks printed the --header hint"
+# perf refuses --tasks with --stats (an error line, no report): lupe too, as a usage error
+"$PERF" report -i perf-fork.data --tasks --stats 2>&1 >/dev/null | grep -q "can't be used together with --stats" ||
+	fail "perf takes --tasks --stats now: follow it"
+expect_rc 129 "$LUPE" report -i perf-fork.data --tasks --stats > l.out 2> l.err
+grep -q "'--tasks' cannot be used together with '--stats'" l.err || fail "no refusal of --tasks --stats: $(cat l.err)"
+[ -s l.out ] && fail "--tasks --stats printed: $(cat l.out)"
 ok "report --tasks equals perf's on 6 recordings (perf's and lupe's, files and pipes)"
