@@ -4,6 +4,7 @@
  * On a terminal without --stdio the same histogram opens in the TUI
  * browser (ui/tui); without a terminal, or without slang, text is printed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,18 @@
 #include "dump.h"
 #include "hist.h"
 #include "pager.h"
+#include "tasks.h"
 #include "tui/tui.h"
 
 enum {
 	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
 	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI, KEY_INLINE, KEY_NO_INLINE,
-	KEY_STATS,
+	KEY_STATS, KEY_TASKS,
 };
 
 struct report_opts {
 	const char *input;
-	int force, header, header_only, no_inline, dump, stats, quiet;
+	int force, header, header_only, no_inline, dump, stats, quiet, tasks;
 	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
 	int cg_pending;
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
@@ -58,6 +60,7 @@ static const struct argp_option options[] = {
 	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
 	{ "header-only", KEY_HEADER_ONLY, NULL, 0, "show only the data header", 0 },
 	{ "stats", KEY_STATS, NULL, 0, "show the counts of each record type and of each event's samples (no report)", 0 },
+	{ "tasks", KEY_TASKS, NULL, 0, "show the recorded tasks, each under its parent (no report)", 0 },
 	{ "quiet", 'q', NULL, 0, "print no '#' lines: the entries only (and no --header)", 0 },
 	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields, then the record counts (no report)", 0 },
 	{ 0 }
@@ -99,6 +102,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
 	case 'D': o->dump = 1; o->tui = 0; return 0;
 	case KEY_STATS: o->stats = 1; o->tui = 0; return 0;
+	case KEY_TASKS: o->tasks = 1; o->tui = 0; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
@@ -172,6 +176,8 @@ static int report(struct report_opts *o)
 	struct lupe_session *s;
 	const struct lupe_session_stats *st;
 	const struct lupe_report_view *view;
+	struct header_tool ht;
+	struct lupe_tool *tool;
 	int err, ret = 1;
 
 	s = lupe_session_new(o->input, o->force);
@@ -184,10 +190,13 @@ static int report(struct report_opts *o)
 	if (o->header || o->header_only)
 		print_header(stdout, f, o->input, 1);
 	if (o->header_only) {
+		/* a pipe's features are records: read up to the last one */
+		if (lupe_perf_file_is_pipe(f) && lupe_session_process(s, header_tool(&ht, NULL, stdout, f)))
+			error("%s", lupe_perf_file_error(f));
 		lupe_session_delete(s);
 		return 0;
 	}
-	if (!o->header && !o->tui && !o->quiet && !o->stats)
+	if (!o->header && !o->tui && !o->quiet && !o->stats && !o->tasks)
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	if (o->dump || o->stats) {
 		err = dump_session(s, o->input, stdout, o->stats);
@@ -196,10 +205,22 @@ static int report(struct report_opts *o)
 		ret = err ? 1 : 0;
 		goto out;
 	}
+	if (o->tasks) {
+		err = print_tasks(s, stdout);
+		if (err == -ENOENT) /* as perf: a parent that is not among the threads */
+			error("failed to process tasks: a thread's parent is not in '%s'", o->input);
+		else if (err)
+			error("%s", lupe_perf_file_error(f)[0] ? lupe_perf_file_error(f) : lupe_strerror(err));
+		ret = err ? 1 : 0;
+		goto out;
+	}
 	rep = lupe_report_new(&o->rep);
 	if (!rep)
 		goto out;
-	err = lupe_session_process(s, lupe_report_tool(rep));
+	tool = lupe_report_tool(rep);
+	if (o->header && lupe_perf_file_is_pipe(f)) /* perf prints a pipe's features as they come */
+		tool = header_tool(&ht, tool, stdout, f);
+	err = lupe_session_process(s, tool);
 	if (err) {
 		const char *why = lupe_perf_file_error(f);
 
@@ -270,6 +291,8 @@ int cmd_report(int argc, char **argv)
 	/* refuse bad --sort and -g values before reading anything */
 	if (lupe_report_check_opts(&o.rep))
 		return EXIT_USAGE;
+	if (o.tasks && o.stats) /* perf refuses it too */
+		return error("'--tasks' cannot be used together with '--stats': pick one"), EXIT_USAGE;
 	if (o.quiet) /* as perf: -q has no header to show */
 		o.header = o.header_only = 0;
 	/* perf's choice: the TUI on a terminal, text on a pipe or without slang */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "header.h"
 
 /* Feature ids and names, as perf.data's HEADER_* (lib/data/format.h). */
@@ -20,8 +21,11 @@ static const char *const feat_names[] = {
 };
 enum { F_HOSTNAME = 3, F_OSRELEASE, F_VERSION, F_ARCH, F_NRCPUS, F_CPUDESC, F_CPUID,
        F_TOTAL_MEM, F_CMDLINE, F_EVENT_DESC, F_CPU_TOPOLOGY, F_NUMA_TOPOLOGY,
-       F_PMU_MAPPINGS = 16, F_CACHE = 20, F_SAMPLE_TIME, F_MEM_TOPOLOGY, F_COMPRESSED = 27,
-       F_LAST = 32 };
+       F_BRANCH_STACK, F_PMU_MAPPINGS, F_GROUP_DESC, F_AUXTRACE, F_STAT, F_CACHE, F_SAMPLE_TIME,
+       F_MEM_TOPOLOGY, F_CLOCKID, F_DIR_FORMAT, F_COMPRESSED = 27, F_CPU_PMU_CAPS, F_CLOCK_DATA,
+       F_HYBRID_TOPOLOGY, F_PMU_CAPS, F_LAST };
+
+enum { REC_HEADER_FEATURE = 80 }; /* perf.data's PERF_RECORD_HEADER_FEATURE */
 
 /* A cursor over a feature section; reads past its end yield zeros and set bad. */
 struct fcur {
@@ -202,6 +206,94 @@ static void print_events(FILE *fp, struct lupe_perf_file *f)
 	}
 }
 
+/* perf's group lines: "# group: NAME{leader,member...}" for groups of two or more. */
+static void print_groups(FILE *fp, struct lupe_perf_file *f, struct fcur *c)
+{
+	uint32_t nr = (uint32_t)get(c, 4);
+
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		int len;
+		const char *name = get_str(c, &len);
+		uint32_t leader = (uint32_t)get(c, 4), members = (uint32_t)get(c, 4);
+
+		if (c->bad || members < 2 || leader + members > lupe_perf_file_nr_evsels(f))
+			continue;
+		/* "{anon_group}" is perf's name for a group without one */
+		if (len == 12 && !memcmp(name, "{anon_group}", 12))
+			len = 0;
+		fprintf(fp, "# group: %.*s{", len, name);
+		for (uint32_t m = 0; m < members; m++) {
+			const char *ev = lupe_evsel_name(lupe_perf_file_evsel(f, leader + m));
+
+			fprintf(fp, "%s%s", m ? "," : "", ev ? ev : "");
+		}
+		fputs("}\n", fp);
+	}
+}
+
+/* perf's clockid_name(): the first name its table gives the id. */
+static const char *clock_name(uint32_t id)
+{
+	switch (id) {
+	case 0: return "realtime";
+	case 1: return "monotonic";
+	case 4: return "monotonic_raw";
+	case 7: return "boottime";
+	case 11: return "tai";
+	default: return "(not found)";
+	}
+}
+
+/* CLOCK_DATA: u32 version (1), u32 clockid, u64 time of day and clock time (ns) at one instant. */
+static void print_clock_data(FILE *fp, struct fcur *c)
+{
+	uint32_t ver = (uint32_t)get(c, 4), id = (uint32_t)get(c, 4);
+	uint64_t tod = get(c, 8), clk = get(c, 8);
+	time_t sec = (time_t)(tod / 1000000000ULL);
+	char date[64] = "<error>";
+	struct tm tm;
+
+	if (c->bad || ver != 1) {
+		fputs("# reference time disabled\n", fp);
+		return;
+	}
+	if (localtime_r(&sec, &tm))
+		strftime(date, sizeof(date), "%F %T", &tm);
+	fprintf(fp, "# clockid: %s (%u)\n", clock_name(id), id);
+	fprintf(fp, "# reference time: %s.%06u = %lld.%06u (TOD) = %llu.%09llu (%s)\n", date,
+		(unsigned)(tod % 1000000000ULL / 1000), (long long)sec, (unsigned)(tod % 1000000000ULL / 1000),
+		(unsigned long long)(clk / 1000000000ULL), (unsigned long long)(clk % 1000000000ULL),
+		clock_name(id));
+}
+
+/* perf's PMU capabilities: u32 count, then name and value strings; "name=value, ...". */
+static void print_caps(FILE *fp, struct fcur *c, const char *pmu, int named)
+{
+	uint32_t nr = (uint32_t)get(c, 4);
+	char *line = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&line, &size);
+
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < nr && !c->bad; i++) {
+		int nl, vl;
+		const char *n = get_str(c, &nl), *v = get_str(c, &vl);
+
+		fprintf(m, "%s%.*s=%.*s", i ? ", " : "", nl, n, vl, v);
+	}
+	fclose(m);
+	if (named) {
+		int len;
+
+		pmu = get_str(c, &len);
+		fprintf(fp, "# %.*s pmu capabilities: %s\n", len, pmu, nr ? line : "not available");
+	} else {
+		fprintf(fp, "# %s pmu capabilities: %s\n", pmu, nr ? line : "not available");
+	}
+	free(line);
+}
+
 static void print_feature(FILE *fp, struct lupe_perf_file *f, int id)
 {
 	struct fcur c;
@@ -242,6 +334,7 @@ static void print_feature(FILE *fp, struct lupe_perf_file *f, int id)
 		print_events(fp, f);
 		break;
 	case F_CPU_TOPOLOGY: case F_NUMA_TOPOLOGY: case F_CACHE: case F_MEM_TOPOLOGY:
+	case F_HYBRID_TOPOLOGY:
 		if (feature(f, id, &c))
 			fprintf(fp, "# %s info available, use -I to display\n", feat_names[id]);
 		break;
@@ -273,6 +366,46 @@ static void print_feature(FILE *fp, struct lupe_perf_file *f, int id)
 			fprintf(fp, "# sample duration : %10.3f ms\n", (double)(last - first) / 1e6);
 		}
 		break;
+	case F_BRANCH_STACK:
+		if (feature(f, id, &c))
+			fputs("# contains samples with branch stack\n", fp);
+		break;
+	case F_AUXTRACE:
+		if (feature(f, id, &c))
+			fputs("# contains AUX area data (e.g. instruction trace)\n", fp);
+		break;
+	case F_STAT:
+		if (feature(f, id, &c))
+			fputs("# contains stat data\n", fp);
+		break;
+	case F_GROUP_DESC:
+		if (feature(f, id, &c))
+			print_groups(fp, f, &c);
+		break;
+	case F_CLOCKID:
+		if (feature(f, id, &c))
+			fprintf(fp, "# clockid frequency: %llu MHz\n", (unsigned long long)get(&c, 8) * 1000);
+		break;
+	case F_DIR_FORMAT:
+		if (feature(f, id, &c))
+			fprintf(fp, "# directory data version : %llu\n", (unsigned long long)get(&c, 8));
+		break;
+	case F_CLOCK_DATA:
+		if (feature(f, id, &c))
+			print_clock_data(fp, &c);
+		break;
+	case F_CPU_PMU_CAPS:
+		if (feature(f, id, &c))
+			print_caps(fp, &c, "cpu", 0);
+		break;
+	case F_PMU_CAPS:
+		if (feature(f, id, &c)) {
+			uint32_t nr = (uint32_t)get(&c, 4);
+
+			for (uint32_t i = 0; i < nr && !c.bad; i++)
+				print_caps(fp, &c, NULL, 1);
+		}
+		break;
 	case F_COMPRESSED:
 		if (feature(f, id, &c)) {
 			uint32_t ver = (uint32_t)get(&c, 4), type = (uint32_t)get(&c, 4);
@@ -290,33 +423,84 @@ static void print_feature(FILE *fp, struct lupe_perf_file *f, int id)
 
 void print_header(FILE *fp, struct lupe_perf_file *f, const char *path, int full)
 {
-	uint64_t off, size;
+	uint64_t off = 0, size = 0;
 	struct stat st;
 	size_t fsz;
+	int pipe = lupe_perf_file_is_pipe(f);
 
 	fputs("# ========\n", fp);
-	if (!lupe_perf_file_is_pipe(f)) {
-		if (!stat(path, &st)) {
-			char when[64];
-			struct tm tm;
+	/* perf: the input's mtime (stdin's for "-"), then the file header; for a pipe all 0 */
+	if (!(strcmp(path, "-") ? stat(path, &st) : fstat(STDIN_FILENO, &st))) {
+		char when[64];
+		struct tm tm;
 
-			strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime_r(&st.st_mtime, &tm));
-			fprintf(fp, "# captured on    : %s\n", when);
-		}
-		lupe_perf_file_data_section(f, &off, &size);
-		fprintf(fp, "# header version : 1\n");
-		fprintf(fp, "# data offset    : %llu\n", (unsigned long long)off);
-		fprintf(fp, "# data size      : %llu\n", (unsigned long long)size);
-		fprintf(fp, "# feat offset    : %llu\n", (unsigned long long)(off + size));
+		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime_r(&st.st_mtime, &tm));
+		fprintf(fp, "# captured on    : %s\n", when);
 	}
-	for (int id = 1; id < F_LAST; id++)
-		print_feature(fp, f, id);
-	if (full) {
+	if (!pipe)
+		lupe_perf_file_data_section(f, &off, &size);
+	fprintf(fp, "# header version : 1\n");
+	fprintf(fp, "# data offset    : %llu\n", (unsigned long long)off);
+	fprintf(fp, "# data size      : %llu\n", (unsigned long long)size);
+	fprintf(fp, "# feat offset    : %llu\n", (unsigned long long)(off + size));
+	/* a pipe's features come as records, printed as they are read (header_tool) */
+	if (!pipe) {
+		for (int id = 1; id < F_LAST; id++)
+			print_feature(fp, f, id);
+	}
+	if (full && !pipe) {
 		fputs("# missing features:", fp);
-		for (int id = 1; id < F_LAST - 1; id++)
+		for (int id = 1; id < F_LAST; id++)
 			if (!lupe_perf_file_feature(f, id, &fsz))
 				fprintf(fp, " %s", feat_names[id]);
 		fputs(" \n", fp);
 	}
 	fputs("# ========\n#\n", fp);
+}
+
+static int header_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+			 const struct lupe_sample *sample, struct lupe_thread *thread,
+			 const struct perf_event_header *ev)
+{
+	struct lupe_tool *in = ((struct header_tool *)tool)->inner;
+
+	return in && in->sample ? in->sample(in, s, evsel, sample, thread, ev) : 0;
+}
+
+static int header_other(struct lupe_tool *tool, struct lupe_session *s, const struct perf_event_header *ev)
+{
+	struct lupe_tool *in = ((struct header_tool *)tool)->inner;
+
+	return in && in->other ? in->other(in, s, ev) : 0;
+}
+
+static int header_record(struct lupe_tool *tool, struct lupe_session *s, const struct perf_event_header *ev,
+			 uint64_t offset, struct lupe_evsel *evsel, const struct lupe_sample *sample)
+{
+	struct header_tool *h = (struct header_tool *)tool;
+	struct lupe_tool *in = h->inner;
+
+	if (ev->type == REC_HEADER_FEATURE && ev->size >= sizeof(struct perf_event_header) + 8) {
+		uint64_t id;
+
+		memcpy(&id, ev + 1, sizeof(id));
+		if (id < F_LAST)
+			print_feature(h->fp, h->f, (int)id);
+		else if (id == F_LAST && !in) /* perf's end of the features: --header-only stops */
+			return 1;
+	}
+	return in && in->record ? in->record(in, s, ev, offset, evsel, sample) : 0;
+}
+
+struct lupe_tool *header_tool(struct header_tool *h, struct lupe_tool *inner, FILE *fp,
+			      struct lupe_perf_file *f)
+{
+	*h = (struct header_tool){
+		.tool = {
+			.sample = header_sample, .other = header_other, .record = header_record,
+			.ordered = inner ? inner->ordered : 0,
+		},
+		.inner = inner, .fp = fp, .f = f,
+	};
+	return &h->tool;
 }

@@ -2,7 +2,8 @@
 /*
  * perf report --tasks: threads from COMM and FORK records, the way perf's
  * machine keeps them (a FORK replaces a thread whose tid came back, a
- * parent is made when first named), then the tree perf's tasks_print()
+ * parent is made when first named, a thread makes its group's leader),
+ * then the tree perf's tasks_print()
  * builds: each thread linked under its parent's tid, the roots listed in
  * the order of perf's thread table.
  */
@@ -17,15 +18,15 @@
 struct task {
 	struct lupe_task t;
 	char *comm;
-	int comm_set, listed;
+	int comm_set, listed, dead;
 	long first_child, last_child, next; /* indices, -1: none */
 };
 
 struct lupe_tasks {
 	struct lupe_tool tool; /* first: the session hands it back */
-	struct task *v;        /* every thread made, replaced ones included */
+	struct task *v;        /* every thread made, removed ones included */
 	long nr, cap;
-	struct phash by_tid;   /* tid -> index + 1 of the live thread */
+	struct phash by_tid;   /* tid -> index + 1 of the last thread made for it */
 	struct lupe_task *out;
 };
 
@@ -38,14 +39,18 @@ static int tid_eq(const void *item, const void *key)
 }
 
 /* The live thread of tid (index), -1 when none, -2 when out of memory; *slotp its table slot. */
-static long find(struct lupe_tasks *ts, int tid, void ***slotp)
+static long lookup(struct lupe_tasks *ts, int tid, void ***slotp)
 {
 	void **slot = lupe_phash_find(&ts->by_tid, (uint64_t)(uint32_t)tid + 1, tid_eq, NULL);
+	long i;
 
 	*slotp = slot;
 	if (!slot)
 		return -2;
-	return *slot ? (long)(uintptr_t)*slot - 1 : -1;
+	if (!*slot)
+		return -1;
+	i = (long)(uintptr_t)*slot - 1;
+	return ts->v[i].dead ? -1 : i;
 }
 
 static long add(struct lupe_tasks *ts, int pid, int tid, void **slot)
@@ -73,29 +78,46 @@ static long add(struct lupe_tasks *ts, int pid, int tid, void **slot)
 	return ts->nr++;
 }
 
-static long findnew(struct lupe_tasks *ts, int pid, int tid)
+static long findnew(struct lupe_tasks *ts, int pid, int tid, int create);
+
+/*
+ * perf's machine__update_thread_pid(): a thread met with pid -1 takes the
+ * first pid it is named with, and a thread that is not its group's leader
+ * makes the leader (pid/pid) exist.
+ */
+static int update_pid(struct lupe_tasks *ts, long i, int pid)
+{
+	struct lupe_task *t = &ts->v[i].t;
+
+	if (pid == t->pid || pid == -1 || t->pid != -1)
+		return 0;
+	t->pid = pid;
+	if (pid == t->tid)
+		return 0;
+	return findnew(ts, pid, pid, 1) == -2 ? -ENOMEM : 0;
+}
+
+/*
+ * perf's machine__findnew_thread() (create) and machine__find_thread():
+ * the live thread of tid, its pid updated; a new one made (with its group
+ * leader) when create. Index, -1 when none, -2 when out of memory.
+ */
+static long findnew(struct lupe_tasks *ts, int pid, int tid, int create)
 {
 	void **slot;
-	long i = find(ts, tid, &slot);
+	long i = lookup(ts, tid, &slot);
 
 	if (i == -2)
 		return -2;
-	if (i >= 0) {
-		if (ts->v[i].t.pid == -1 && pid != -1)
-			ts->v[i].t.pid = pid;
+	if (i >= 0)
+		return update_pid(ts, i, pid) ? -2 : i;
+	if (!create)
+		return -1;
+	if ((i = add(ts, pid, tid, slot)) < 0)
 		return i;
-	}
-	return add(ts, pid, tid, slot);
-}
-
-/* A new thread in the place of tid's (perf removes the old one). */
-static long replace(struct lupe_tasks *ts, int pid, int tid)
-{
-	void **slot;
-
-	if (find(ts, tid, &slot) == -2)
+	if (pid != -1 && pid != tid && findnew(ts, pid, pid, 1) == -2)
 		return -2;
-	return add(ts, pid, tid, slot);
+	return i;
 }
 
 static int set_comm(struct task *t, const char *comm)
@@ -110,41 +132,48 @@ static int set_comm(struct task *t, const char *comm)
 	return 0;
 }
 
+/* perf's machine__process_fork_event(), its thread part. */
+static int fork_task(struct lupe_tasks *ts, const struct perf_record_fork *f)
+{
+	long c = findnew(ts, (int)f->pid, (int)f->tid, 0);
+	long p = c == -2 ? -2 : findnew(ts, (int)f->ppid, (int)f->ptid, 1);
+
+	if (p >= 0 && ts->v[p].t.pid != (int)f->ppid) {
+		/* perf: an existing thread that is not the parent it should be was a stale one */
+		ts->v[p].dead = 1;
+		p = findnew(ts, (int)f->ppid, (int)f->ptid, 1);
+	}
+	if (p < 0)
+		return -ENOMEM;
+	/* a thread already there for the tid is replaced (the parent itself when tid == ptid) */
+	if (c >= 0)
+		ts->v[c].dead = 1;
+	if ((c = findnew(ts, (int)f->pid, (int)f->tid, 1)) < 0)
+		return -ENOMEM;
+	if (ts->v[p].comm_set && set_comm(&ts->v[c], ts->v[p].comm))
+		return -ENOMEM;
+	ts->v[c].t.ppid = ts->v[p].t.tid;
+	return 0;
+}
+
 static int on_other(struct lupe_tool *tool, struct lupe_session *s, const struct perf_event_header *ev)
 {
 	struct lupe_tasks *ts = (struct lupe_tasks *)tool;
-	long i, p;
 
 	(void)s;
 	if (ev->type == PERF_RECORD_COMM && ev->size > sizeof(struct perf_record_comm)) {
 		const struct perf_record_comm *c = (const void *)ev;
 		size_t max = ev->size - sizeof(*c);
+		long i;
 
 		if (!memchr(c->comm, 0, max))
 			return 0;
-		if ((i = findnew(ts, (int)c->pid, (int)c->tid)) < 0)
+		if ((i = findnew(ts, (int)c->pid, (int)c->tid, 1)) < 0)
 			return -ENOMEM;
 		return set_comm(&ts->v[i], c->comm);
 	}
-	if (ev->type == PERF_RECORD_FORK && ev->size >= sizeof(struct perf_record_fork)) {
-		const struct perf_record_fork *f = (const void *)ev;
-		void **slot;
-
-		if ((p = findnew(ts, (int)f->ppid, (int)f->ptid)) < 0)
-			return -ENOMEM;
-		/* perf: an existing thread that is not the parent it should be was a stale one */
-		if (ts->v[p].t.pid != (int)f->ppid && (p = replace(ts, (int)f->ppid, (int)f->ptid)) < 0)
-			return -ENOMEM;
-		if (f->tid == f->ptid)
-			return 0;
-		i = find(ts, (int)f->tid, &slot);
-		i = i == -2 ? -2 : add(ts, (int)f->pid, (int)f->tid, slot);
-		if (i < 0)
-			return -ENOMEM;
-		if (ts->v[p].comm_set && set_comm(&ts->v[i], ts->v[p].comm))
-			return -ENOMEM;
-		ts->v[i].t.ppid = ts->v[p].t.tid;
-	}
+	if (ev->type == PERF_RECORD_FORK && ev->size >= sizeof(struct perf_record_fork))
+		return fork_task(ts, (const void *)ev);
 	return 0;
 }
 
@@ -157,7 +186,7 @@ struct lupe_tasks *lupe_tasks_new(void)
 		return err_ptr(-ENOMEM);
 	ts->tool.other = on_other;
 	ts->tool.ordered = 1;
-	if ((i = findnew(ts, 0, 0)) < 0 || set_comm(&ts->v[i], "swapper")) {
+	if ((i = findnew(ts, 0, 0, 1)) < 0 || set_comm(&ts->v[i], "swapper")) {
 		lupe_tasks_delete(ts);
 		return err_ptr(-ENOMEM);
 	}
@@ -225,12 +254,11 @@ long lupe_tasks_finish(struct lupe_tasks *ts, const struct lupe_task **list)
 		return -ENOMEM;
 	}
 	for (long i = 0; i < ts->nr; i++) {
-		void **slot;
 		struct task *t = &ts->v[i];
 
 		t->first_child = t->last_child = t->next = -1;
 		t->listed = 0;
-		if (find(ts, t->t.tid, &slot) == i)
+		if (!t->dead)
 			live[nlive++] = t;
 	}
 	qsort(live, (size_t)nlive, sizeof(*live), cmp_table);
@@ -251,7 +279,7 @@ long lupe_tasks_finish(struct lupe_tasks *ts, const struct lupe_task **list)
 				last_root = i;
 				break;
 			}
-			if ((p = find(ts, ts->v[i].t.ppid, &slot)) < 0) {
+			if ((p = lookup(ts, ts->v[i].t.ppid, &slot)) < 0) {
 				free(live);
 				return p == -2 ? -ENOMEM : -ENOENT;
 			}

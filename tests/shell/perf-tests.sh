@@ -14,10 +14,9 @@ for t in stat stat+csv_output stat+json_output record+zstd_comp_decomp pipe_test
 	 record+probe_libc_inet_pton test_uprobe_from_different_cu record; do
 	echo "$out" | grep -Eq "^${t//+/\\+} +(pass|fail|skip) +(pass|fail|skip)" || fail "no result line for $t"
 done
-# Known failure: the report option it needs (--task) is
-# not built yet (issue 16 is open). Each is still run and shown; one that
-# starts passing fails this test until it leaves the list.
-known="pipe_test"
+# Known failures (none now): each is still run and shown; one that starts
+# passing fails this test until it leaves the list.
+known=""
 bad=0
 for f in "$TMPD"/logs/*.lupe.log; do
 	n=$(basename "$f" .lupe.log)
@@ -31,4 +30,4 @@ for n in $known; do
 	echo "$out" | grep -Eq "^${n//+/\\+} +pass +pass" && fail "$n passes now: take it off the known failures"
 done
 [ "$bad" = 0 ] || fail "lupe does not pass every perf test that perf passes (exit $rc)"
-ok "perf's shell tests: lupe passes each one perf passes, but the known failures ($known)"
+ok "perf's shell tests: lupe passes each one perf passes${known:+, but the known failures ($known)}"
