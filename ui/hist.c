@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
+#include "hist-hierarchy.h"
 
 static const char *dso_col(const struct lupe_hist_entry *e)
 {
@@ -406,6 +407,11 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 
 	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, lupe_evsel_name(evsel));
 	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
+	if (po->hierarchy) {
+		report_print_hierarchy(fp, v, po, h);
+		fputs("\n\n", fp);
+		return;
+	}
 	report_widths(v, po, h, width, &shown);
 	report_format_head(buf, sizeof(buf), v, po, width);
 	fprintf(fp, "# %s\n# ........", buf);
@@ -432,4 +438,28 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 	}
 	free(path);
 	fputs("\n\n", fp);
+}
+
+/* Pieces for the --hierarchy printer (ui/hist-hierarchy.c): the same heads, values and chains. */
+const char *report_key_head(enum lupe_sort_key k)
+{
+	return key_head(k);
+}
+
+void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char *buf, size_t size)
+{
+	key_val(e, k, buf, size);
+}
+
+void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct lupe_hist_entry *e,
+			uint64_t total)
+{
+	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
+			  v->cg_fractal, v->cg_min_percent };
+	const struct lupe_cc_node *path[1024];
+
+	if (v->cg == LUPE_CG_GRAPH)
+		print_graph(&g, &e->chain, v->children ? e->children : e->self);
+	else if (v->cg == LUPE_CG_FLAT || v->cg == LUPE_CG_FOLDED)
+		print_flat_paths(&g, path, 0, &e->chain, v->cg == LUPE_CG_FOLDED);
 }

@@ -12,6 +12,7 @@ struct report_print_opts {
 	int show_nr;          /* -n: a Samples column */
 	double percent_limit; /* hide entries below this percentage */
 	long max_entries;     /* show at most this many entries (0: all; top -E) */
+	int hierarchy;        /* --hierarchy: one level per sort key (ui/hist-hierarchy.c) */
 };
 
 /*
@@ -28,6 +29,12 @@ void report_format_entry(char *buf, size_t size, const struct lupe_report_view *
 			 const struct lupe_hist_entry *e, uint64_t total);
 /* A callchain node's function name (or address). */
 void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size);
+/* A sort key's column head and an entry's value of it, as the columns show them. */
+const char *report_key_head(enum lupe_sort_key k);
+void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char *buf, size_t size);
+/* The callchain of e as the view draws it below its line; total: the histogram's period. */
+void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct lupe_hist_entry *e,
+			uint64_t total);
 /* v scaled to K/M/G as perf's "Samples: 1K"; returns the unit (" " for none). */
 const char *report_units(uint64_t *v);
 

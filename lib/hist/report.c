@@ -224,6 +224,8 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 	if (o->inverted) /* perf's -G wins over the -g order */
 		caller = 1;
 	v->caller = caller;
+	if (o->hierarchy) /* after the order was chosen, as perf turns cumulation off */
+		v->children = 0;
 	/* perf sorts a file of tracepoints only by their fields */
 	if ((err = parse_sort(o->sort ? o->sort : all_tp && nev ? "trace" : "comm,dso,sym", v)))
 		return err;

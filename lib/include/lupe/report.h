@@ -43,6 +43,12 @@ struct lupe_report_opts {
 	int max_stack;          /* use at most this many callchain entries (0: all; perf's --max-stack) */
 	int inverted;           /* perf's -G: callchains from the caller down */
 	double percent_limit;   /* perf's --percent-limit: the callchain threshold too (0: none) */
+	/*
+	 * perf's --hierarchy: no children (perf turns cumulation off), the
+	 * callchain order still the one children would have chosen; a
+	 * printer groups the entries with lupe/hierarchy.h
+	 */
+	int hierarchy;
 };
 
 enum lupe_cg_mode { LUPE_CG_NONE, LUPE_CG_GRAPH, LUPE_CG_FLAT, LUPE_CG_FOLDED };

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf report --hierarchy's grouping: the finished entries of a histogram
+ * folded into a tree with one level per sort key. With the keys
+ * comm,dso,sym, the first level holds one node per command, each command
+ * one node per shared object it ran in, and each of those the entries
+ * (its symbols), the leaves. A node's period is the sum of the self
+ * periods of the leaves below it; the children of each node are sorted
+ * the way perf sorts a level: by period, largest first, then by the sort
+ * keys' values in the keys' order (names ascending, unresolved last).
+ *
+ *   n = number of entries; v[i] = lupe_hists_entry(h, i);
+ *   hier = lupe_hierarchy_new(v, n, view->keys, view->nr_keys);
+ *   for (c = lupe_hierarchy_root(hier)->child; c; c = c->next) ...
+ *   lupe_hierarchy_delete(hier);
+ *
+ * Building costs a sort of the entries and one node per entry and level.
+ * Thread-safety: a hierarchy is read by one thread at a time; it points
+ * into its histogram's entries, which must outlive it (no new
+ * lupe_hists_finish() in between).
+ */
+#ifndef LUPE_HIERARCHY_H
+#define LUPE_HIERARCHY_H
+
+#include <stdint.h>
+#include <lupe/core.h>
+#include <lupe/hist.h>
+
+struct lupe_hier_node {
+	/*
+	 * A leaf: its entry. Above: the leaf below it that perf builds the
+	 * group from (the first by the keys' values, perf's collapse
+	 * order), whose values of the keys 0..depth are the node's (a
+	 * printer shows key `depth` of it); perf breaks ties of a level by
+	 * its deeper keys.
+	 */
+	const struct lupe_hist_entry *entry;
+	int depth;                 /* the index of the key it groups by; -1: the root */
+	int leaf;                  /* an entry: no children */
+	uint64_t period;           /* the self periods of the leaves below (of the entry for a leaf) */
+	uint64_t nr_samples;       /* their samples */
+	struct lupe_hier_node *child, *next; /* the children, in perf's order */
+};
+
+struct lupe_hierarchy;
+
+/*
+ * The tree of entries[0..nr) (a finished histogram's, e.g. each
+ * lupe_hists_entry()) grouped by keys[0..nr_keys) (1 to 8; the keys the
+ * histogram was made with). The entries' self periods are summed. Returns
+ * NULL + errno (EINVAL: no key or too many, ENOMEM). The array may be
+ * freed after the call; the entries must stay.
+ */
+LUPE_API struct lupe_hierarchy *lupe_hierarchy_new(struct lupe_hist_entry *const *entries, long nr,
+						   const enum lupe_sort_key *keys, int nr_keys);
+/* NULL is ok. */
+LUPE_API void lupe_hierarchy_delete(struct lupe_hierarchy *hier);
+/* The root (depth -1, all the entries below it); its children are the first level. */
+LUPE_API const struct lupe_hier_node *lupe_hierarchy_root(const struct lupe_hierarchy *hier);
+
+#endif

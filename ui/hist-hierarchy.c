@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report --stdio --hierarchy's layout over lupe/hierarchy.h's tree.
+ * perf keeps the overhead columns at the left, then indents each level's
+ * key by three spaces a level, after a margin as wide as the deepest
+ * indent; the key columns keep the widths of the flat report (the same
+ * values, the same padding, leading spaces cut), and the column heads are
+ * joined into one ("Command / Shared Object / Symbol") whose dots line
+ * reaches the widest level. Callchains hang under the last level only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <lupe/hierarchy.h>
+#include "hist-hierarchy.h"
+
+#define INDENT 3    /* perf's HIERARCHY_INDENT */
+#define MAX_DOTS 207 /* the length of perf's string of dots */
+
+struct hctx {
+	FILE *fp;
+	const struct lupe_report_view *v;
+	const struct report_print_opts *po;
+	const int *width;
+	uint64_t total;
+};
+
+/* perf's percentage test: as floats, the way perf's percent limit compares them */
+static float percent(const struct hctx *c, uint64_t period)
+{
+	return c->total ? (float)((double)period * 100.0 / (double)c->total) : 0.0f;
+}
+
+static int shown(const struct hctx *c, const struct lupe_hier_node *n)
+{
+	return percent(c, n->period) >= (float)c->po->percent_limit;
+}
+
+/* Key k of e as its column shows it: padded as the flat report pads it, leading spaces cut. */
+static const char *key_text(const struct hctx *c, const struct lupe_hist_entry *e, int k,
+			    char *buf, size_t size)
+{
+	enum lupe_sort_key key = c->v->keys[k];
+	char val[2048];
+	const char *p = buf;
+
+	report_key_val(e, key, val, sizeof(val));
+	if (key == LUPE_SORT_COMM)
+		snprintf(buf, size, "%-*.*s", c->width[k], c->width[k], val);
+	else if (key == LUPE_SORT_SYM || key == LUPE_SORT_TRACE || key == LUPE_SORT_SRCLINE)
+		snprintf(buf, size, "%s", val);
+	else
+		snprintf(buf, size, "%-*s", c->width[k], val);
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+static void print_level(const struct hctx *c, const struct lupe_hier_node *parent)
+{
+	int margin = (c->v->nr_keys - 1) * INDENT;
+	char buf[4096];
+
+	for (const struct lupe_hier_node *n = parent->child; n; n = n->next) {
+		if (!shown(c, n))
+			continue;
+		fprintf(c->fp, "%*s  %7.2f%%", n->depth * INDENT, "",
+			c->total ? 100.0 * (double)n->period / (double)c->total : 0.0);
+		if (c->po->show_nr)
+			fprintf(c->fp, "  %12llu", (unsigned long long)n->nr_samples);
+		fprintf(c->fp, "%*s  %s\n", margin, "", key_text(c, n->entry, n->depth, buf, sizeof(buf)));
+		if (n->leaf) {
+			if (c->v->cg != LUPE_CG_NONE)
+				report_print_chain(c->fp, c->v, n->entry, c->total);
+			continue;
+		}
+		/* the first child is the largest: nothing below shows when it does not */
+		if (!n->child || !shown(c, n->child)) {
+			fprintf(c->fp, "%*s%*sno entry >= %.2f%%\n", (c->v->nr_keys + n->depth) * INDENT, "",
+				(c->po->show_nr ? 8 + 2 + 12 : 8) + 4, "", c->po->percent_limit);
+			continue;
+		}
+		print_level(c, n);
+	}
+}
+
+/* The heads, joined; the dots reach the widest of the heads and of each level's column. */
+static void print_heads(const struct hctx *c)
+{
+	int margin = (c->v->nr_keys - 1) * INDENT, len = 0, dots;
+
+	fprintf(c->fp, "# %*s%s  %s", margin, "", "Overhead", c->po->show_nr ? "     Samples  " : "");
+	for (int k = 0; k < c->v->nr_keys; k++) {
+		const char *head = report_key_head(c->v->keys[k]);
+		int n = (int)strlen(head);
+
+		while (*head == ' ')
+			head++, n--;
+		while (n > 0 && head[n - 1] == ' ')
+			n--;
+		len += fprintf(c->fp, "%s%.*s", k ? " / " : "", n, head);
+	}
+	dots = len;
+	for (int k = 0; k < c->v->nr_keys; k++)
+		if (k * INDENT + c->width[k] > dots)
+			dots = k * INDENT + c->width[k];
+	/* perf prints them from a string of 207 dots: no more */
+	if (dots > MAX_DOTS)
+		dots = MAX_DOTS;
+	fprintf(c->fp, "\n# %.*s", margin + 8, "..................................................");
+	if (c->po->show_nr)
+		fputs("..............", c->fp);
+	fputs("  ", c->fp);
+	for (int i = 0; i < dots; i++)
+		fputc('.', c->fp);
+	fputs("\n#\n", c->fp);
+}
+
+void report_print_hierarchy(FILE *fp, const struct lupe_report_view *v,
+			    const struct report_print_opts *po, struct lupe_hists *h)
+{
+	/* the key columns are as wide as all entries need: no limit applies to widths */
+	struct report_print_opts all = { .show_nr = po->show_nr };
+	struct lupe_hist_entry **entries;
+	struct lupe_hierarchy *hier;
+	struct hctx c = { fp, v, po, NULL, lupe_hists_total_period(h) };
+	int width[8];
+	long nr;
+
+	report_widths(v, &all, h, width, &nr);
+	c.width = width;
+	entries = malloc(((size_t)nr + 1) * sizeof(*entries));
+	if (!entries) {
+		fprintf(stderr, "lupe: cannot group the entries: %s\n", strerror(ENOMEM));
+		return;
+	}
+	for (long i = 0; i < nr; i++)
+		entries[i] = lupe_hists_entry(h, i);
+	hier = lupe_hierarchy_new(entries, nr, v->keys, v->nr_keys);
+	free(entries);
+	if (!hier) {
+		fprintf(stderr, "lupe: cannot group the entries: %s\n", strerror(errno));
+		return;
+	}
+	print_heads(&c);
+	print_level(&c, lupe_hierarchy_root(hier));
+	lupe_hierarchy_delete(hier);
+}
