@@ -59,6 +59,9 @@ static const struct argp_option options[] = {
 	{ "header-only", KEY_HEADER_ONLY, NULL, 0, "show only the data header", 0 },
 	{ "stats", KEY_STATS, NULL, 0, "show the counts of each record type and of each event's samples (no report)", 0 },
 	{ "quiet", 'q', NULL, 0, "print no '#' lines: the entries only (and no --header)", 0 },
+	{ "fields", 'F', "KEYS", 0, "output columns: overhead,overhead_children,sample,period and sort keys", 0 },
+	{ "field-separator", 't', "SEP", 0, "separate the columns with SEP, without padding dots", 0 },
+	{ "verbose", 'v', NULL, 0, "full DSO paths, and each symbol's address and where its symbols came from", 0 },
 	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields, then the record counts (no report)", 0 },
 	{ 0 }
 };
@@ -100,6 +103,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'D': o->dump = 1; o->tui = 0; return 0;
 	case KEY_STATS: o->stats = 1; o->tui = 0; return 0;
 	case 'q': o->quiet = 1; return 0;
+	case 'F': o->rep.fields = arg; return 0;
+	case 't': o->print.field_sep = arg; return 0;
+	case 'v': o->rep.verbose = o->print.verbose = 1; return 0;
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
 			/* perf takes "-g flat": the next word is -g's parameter */

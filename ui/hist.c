@@ -9,19 +9,28 @@
 #include <string.h>
 #include "hist.h"
 
-static const char *dso_col(const struct lupe_hist_entry *e)
+static const char *dso_col(const struct lupe_hist_entry *e, int verbose)
 {
-	return e->dso ? lupe_dso_short_name(e->dso) : "[unknown]";
+	if (!e->dso)
+		return "[unknown]";
+	return verbose ? lupe_dso_long_name(e->dso) : lupe_dso_short_name(e->dso);
 }
 
-static void sym_col(const struct lupe_hist_entry *e, char *buf, size_t size)
+static void sym_col(const struct lupe_hist_entry *e, int verbose, char *buf, size_t size)
 {
 	char lvl = e->kernel ? 'k' : '.';
+	int n = 0;
 
+	/* perf -v: the address of the entry's first sample and where the symbols came from */
+	if (verbose)
+		n = snprintf(buf, size, "%-#18llx %c ", (unsigned long long)e->addr,
+			     e->dso ? lupe_dso_origin(e->dso) : '!');
+	if (n < 0 || (size_t)n >= size)
+		return;
 	if (e->sym)
-		snprintf(buf, size, "[%c] %s", lvl, e->sym->name);
+		snprintf(buf + n, size - n, "[%c] %s", lvl, e->sym->name);
 	else
-		snprintf(buf, size, e->addr ? "[%c] %#018llx" : "[%c] %016llx", lvl,
+		snprintf(buf + n, size - n, e->addr ? "[%c] %#018llx" : "[%c] %016llx", lvl,
 			 (unsigned long long)e->addr);
 }
 
@@ -272,7 +281,8 @@ static const char *key_head(enum lupe_sort_key k)
 	return "";
 }
 
-static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char *buf, size_t size)
+static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose,
+		    char *buf, size_t size)
 {
 	switch (k) {
 	case LUPE_SORT_COMM: snprintf(buf, size, "%s", e->comm ? e->comm : ""); break;
@@ -281,8 +291,8 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char 
 			 e->thread && e->thread->comm ? e->thread->comm : e->comm ? e->comm : "");
 		break;
 	case LUPE_SORT_TID: snprintf(buf, size, "%d", e->tid); break;
-	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e)); break;
-	case LUPE_SORT_SYM: sym_col(e, buf, size); break;
+	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e, verbose)); break;
+	case LUPE_SORT_SYM: sym_col(e, verbose, buf, size); break;
 	case LUPE_SORT_CPU: snprintf(buf, size, "%03d", e->cpu); break;
 	case LUPE_SORT_TRACE: snprintf(buf, size, "%s", e->trace ? e->trace : ""); break;
 	case LUPE_SORT_SRCLINE: snprintf(buf, size, "%s", e->srcline ? e->srcline : ""); break;
@@ -306,14 +316,64 @@ const char *report_units(uint64_t *v)
 	return " ";
 }
 
+/*
+ * A line's columns: -F's, else perf's default ones (children and self,
+ * or the overhead; -n's samples; the sort keys).
+ */
+struct column {
+	enum lupe_field f;
+	enum lupe_sort_key k; /* with LUPE_FIELD_KEY */
+};
+
+static int columns(const struct lupe_report_view *v, const struct report_print_opts *po,
+		   struct column *col)
+{
+	int n = 0;
+
+	if (v->nr_fields) {
+		for (int i = 0; i < v->nr_fields && i < REPORT_MAX_COLS; i++)
+			col[n++] = (struct column){ v->fields[i], v->field_keys[i] };
+		return n;
+	}
+	if (v->children)
+		col[n++] = (struct column){ LUPE_FIELD_CHILDREN, 0 };
+	col[n++] = (struct column){ LUPE_FIELD_OVERHEAD, 0 };
+	if (po->show_nr)
+		col[n++] = (struct column){ LUPE_FIELD_SAMPLE, 0 };
+	for (int k = 0; k < v->nr_keys && n < REPORT_MAX_COLS; k++)
+		col[n++] = (struct column){ LUPE_FIELD_KEY, v->keys[k] };
+	return n;
+}
+
+/* perf's hpp columns: percentages 8 wide, counts 12, right-aligned. */
+static int value_width(enum lupe_field f)
+{
+	return f == LUPE_FIELD_SAMPLE || f == LUPE_FIELD_PERIOD ? 12 : 8;
+}
+
+static const char *column_head(const struct lupe_report_view *v, const struct column *c)
+{
+	switch (c->f) {
+	/* perf calls the self column Self beside its default Children one */
+	case LUPE_FIELD_OVERHEAD: return v->children && !v->nr_fields ? "Self" : "Overhead";
+	case LUPE_FIELD_CHILDREN: return "Children";
+	case LUPE_FIELD_SAMPLE: return "Samples";
+	case LUPE_FIELD_PERIOD: return "Period";
+	case LUPE_FIELD_KEY: break;
+	}
+	return key_head(c->k);
+}
+
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
-		   struct lupe_hists *h, int width[8], long *shown)
+		   struct lupe_hists *h, int width[REPORT_MAX_COLS], long *shown)
 {
 	uint64_t total = lupe_hists_total_period(h);
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
 	struct lupe_hist_entry *e;
 	char buf[2048];
 
-	memset(width, 0, 8 * sizeof(*width));
+	memset(width, 0, REPORT_MAX_COLS * sizeof(*width));
 	*shown = 0;
 	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {
 		double p = pct(v->children ? e->children : e->self, total);
@@ -321,10 +381,12 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 		if (p < po->percent_limit || (po->max_entries && i >= po->max_entries))
 			break;
 		*shown = i + 1;
-		for (int k = 0; k < v->nr_keys; k++) {
+		for (int k = 0; k < nr; k++) {
 			int len;
 
-			key_val(e, v->keys[k], buf, sizeof(buf));
+			if (col[k].f != LUPE_FIELD_KEY)
+				continue;
+			key_val(e, col[k].k, po->verbose, buf, sizeof(buf));
 			len = (int)strlen(buf);
 			/*
 			 * perf sizes the comm column by the thread's last comm,
@@ -332,56 +394,96 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 			 * perf-exec entry of a thread now called demo shows as
 			 * "perf-ex" under "Command".
 			 */
-			if (v->keys[k] == LUPE_SORT_COMM && e->thread && e->thread->comm)
+			if (col[k].k == LUPE_SORT_COMM && e->thread && e->thread->comm)
 				len = (int)strlen(e->thread->comm);
 			/* perf sizes an inlined function's column by its name alone */
-			if (v->keys[k] == LUPE_SORT_SYM && e->sym && len > 10 &&
+			if (col[k].k == LUPE_SORT_SYM && e->sym && len > 10 &&
 			    !strcmp(buf + len - 10, " (inlined)"))
 				len -= 10;
 			if (len > width[k])
 				width[k] = len;
 		}
 	}
-	for (int k = 0; k < v->nr_keys; k++)
-		if ((int)strlen(key_head(v->keys[k])) > width[k])
-			width[k] = (int)strlen(key_head(v->keys[k]));
+	for (int k = 0; k < nr; k++) {
+		int head = (int)strlen(column_head(v, &col[k]));
+
+		if (col[k].f != LUPE_FIELD_KEY)
+			width[k] = value_width(col[k].f);
+		else if (head > width[k])
+			width[k] = head;
+	}
 }
 
 void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
-			const struct report_print_opts *po, const int width[8])
+			const struct report_print_opts *po, const int width[REPORT_MAX_COLS])
 {
-	size_t n = (size_t)snprintf(buf, size, "%s%s", v->children ? "Children      Self" : "Overhead",
-				    po->show_nr ? "       Samples" : "");
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
+	const char *sep = po->field_sep ? po->field_sep : "  ";
+	size_t n = 0;
 
-	for (int k = 0; k < v->nr_keys && n < size; k++)
-		n += (size_t)snprintf(buf + n, size - n, "  %-*s", width[k], key_head(v->keys[k]));
+	buf[0] = 0;
+	for (int k = 0; k < nr && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, col[k].f == LUPE_FIELD_KEY ? "%s%-*s" : "%s%*s",
+				      k ? sep : "", width[k], column_head(v, &col[k]));
+}
+
+/* A value column: percentages, counts, or N/A for children without them, as perf's hpp. */
+static int format_value(char *buf, size_t size, const struct lupe_report_view *v, int sep,
+			enum lupe_field f, const struct lupe_hist_entry *e, uint64_t total)
+{
+	int len = sep ? 1 : value_width(f) - (f == LUPE_FIELD_OVERHEAD || f == LUPE_FIELD_CHILDREN ? 2 : 1);
+
+	switch (f) {
+	case LUPE_FIELD_CHILDREN:
+		if (!v->children)
+			return snprintf(buf, size, " %*s", value_width(f) - 1, "N/A");
+		return snprintf(buf, size, " %*.2f%%", len, pct(e->children, total));
+	case LUPE_FIELD_OVERHEAD: return snprintf(buf, size, " %*.2f%%", len, pct(e->self, total));
+	case LUPE_FIELD_SAMPLE: return snprintf(buf, size, " %*llu", len, (unsigned long long)e->nr_samples);
+	case LUPE_FIELD_PERIOD: return snprintf(buf, size, " %*llu", len, (unsigned long long)e->self);
+	case LUPE_FIELD_KEY: break;
+	}
+	return 0;
 }
 
 void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
-			 const struct report_print_opts *po, const int width[8],
+			 const struct report_print_opts *po, const int width[REPORT_MAX_COLS],
 			 const struct lupe_hist_entry *e, uint64_t total)
 {
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
+	const char *sep = po->field_sep;
 	char val[2048];
-	size_t n;
+	size_t n = 0;
 
-	if (v->children)
-		n = (size_t)snprintf(buf, size, "  %7.2f%%  %7.2f%%", pct(e->children, total),
-				     pct(e->self, total));
-	else
-		n = (size_t)snprintf(buf, size, "  %7.2f%%", pct(e->self, total));
-	if (po->show_nr && n < size)
-		n += (size_t)snprintf(buf + n, size - n, "  %12llu", (unsigned long long)e->nr_samples);
-	for (int k = 0; k < v->nr_keys && n < size; k++) {
-		/* perf pads every column but a last symbol, trace or srcline one */
-		int pad = k + 1 < v->nr_keys ||
-			  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE &&
-			   v->keys[k] != LUPE_SORT_SRCLINE);
+	buf[0] = 0;
+	for (int k = 0; k < nr && n < size; k++) {
+		int last = k + 1 == nr, len;
 
-		key_val(e, v->keys[k], val, sizeof(val));
-		if (v->keys[k] == LUPE_SORT_COMM)
-			n += (size_t)snprintf(buf + n, size - n, "  %-*.*s", width[k], width[k], val);
+		/* perf starts a line with two spaces without -t */
+		n += (size_t)snprintf(buf + n, size - n, "%s", sep ? k ? sep : "" : "  ");
+		if (n >= size)
+			break;
+		if (col[k].f != LUPE_FIELD_KEY) {
+			len = format_value(val, sizeof(val), v, !!sep, col[k].f, e, total);
+			/* perf pads every column but the last to its width */
+			n += (size_t)snprintf(buf + n, size - n, "%s%*s", val,
+					      !last && len < width[k] ? width[k] - len : 0, "");
+			continue;
+		}
+		key_val(e, col[k].k, po->verbose, val, sizeof(val));
+		/* perf pads every key but a last symbol, trace or srcline one; cuts a comm */
+		if (col[k].k == LUPE_SORT_COMM)
+			len = snprintf(buf + n, size - n, "%-*.*s", width[k], width[k], val);
 		else
-			n += (size_t)snprintf(buf + n, size - n, "  %-*s", pad ? width[k] : 0, val);
+			len = snprintf(buf + n, size - n, "%-*s",
+				       !last || (col[k].k != LUPE_SORT_SYM && col[k].k != LUPE_SORT_TRACE &&
+						 col[k].k != LUPE_SORT_SRCLINE) ? width[k] : 0, val);
+		/* with -t, perf turns the separator inside a value into dots */
+		for (char *p = buf + n; sep && *sep && (p = strchr(p, *sep)); )
+			*p = '.';
+		n += (size_t)len;
 	}
 }
 
@@ -396,7 +498,7 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 {
 	uint64_t total = lupe_hists_total_period(h), n = nr_samples;
 	const char *u = report_units(&n);
-	int width[8];
+	int width[REPORT_MAX_COLS];
 	long shown;
 	struct lupe_hist_entry *e;
 	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
@@ -408,17 +510,15 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
 	report_widths(v, po, h, width, &shown);
 	report_format_head(buf, sizeof(buf), v, po, width);
-	fprintf(fp, "# %s\n# ........", buf);
-	if (v->children)
-		fputs("  ........", fp);
-	if (po->show_nr)
-		fputs("  ............", fp);
-	for (int k = 0; k < v->nr_keys; k++) {
-		fputs("  ", fp);
+	fprintf(fp, "# %s\n", buf);
+	/* perf's dots under the heads, not with -t */
+	for (int k = 0; !po->field_sep && k < REPORT_MAX_COLS && width[k]; k++) {
+		fputs(k ? "  " : "# ", fp);
 		for (int i = 0; i < width[k]; i++)
 			fputc('.', fp);
 	}
-	fputs("\n#\n", fp);
+	if (!po->field_sep)
+		fputs("\n#\n", fp);
 	if (v->cg == LUPE_CG_FLAT || v->cg == LUPE_CG_FOLDED)
 		path = malloc(1024 * sizeof(*path));
 	for (long i = 0; i < shown; i++) {

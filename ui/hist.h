@@ -12,19 +12,24 @@ struct report_print_opts {
 	int show_nr;          /* -n: a Samples column */
 	double percent_limit; /* hide entries below this percentage */
 	long max_entries;     /* show at most this many entries (0: all; top -E) */
+	const char *field_sep; /* -t: columns joined by it, unpadded, no dots line (NULL: none) */
+	int verbose;          /* -v: DSO paths, symbols with their address and origin */
 };
+
+/* The columns a line can have: -F's (at most 16) or the default ones. */
+#define REPORT_MAX_COLS 16
 
 /*
  * The pieces of the layout, for the TUI's rows (one code path for both
- * views): the key columns' widths and how many entries show, the column
+ * views): the columns' widths and how many entries show, the column
  * heads and an entry's line (both without the "# " / newline).
  */
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
-		   struct lupe_hists *h, int width[8], long *shown);
+		   struct lupe_hists *h, int width[REPORT_MAX_COLS], long *shown);
 void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
-			const struct report_print_opts *po, const int width[8]);
+			const struct report_print_opts *po, const int width[REPORT_MAX_COLS]);
 void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
-			 const struct report_print_opts *po, const int width[8],
+			 const struct report_print_opts *po, const int width[REPORT_MAX_COLS],
 			 const struct lupe_hist_entry *e, uint64_t total);
 /* A callchain node's function name (or address). */
 void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size);
