@@ -52,6 +52,7 @@ struct gctx {
 	uint64_t total, min_hit; /* graph: of the whole histogram */
 	int fractal;             /* percentages of the parent, thresholds too */
 	double min_percent;
+	const char *sep;         /* between folded frames: ';', or -t's */
 };
 
 /* The total and threshold under a node: the whole's, or with fractal its children's. */
@@ -248,7 +249,7 @@ static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, i
 			fprintf(g->fp, "%.2f%% ", pct(fp->hit, g->total));
 			for (int i = 1; i < d; i++) {
 				node_name(fp->nodes[i], name, sizeof(name));
-				fprintf(g->fp, "%s%s", i > 1 ? ";" : "", name);
+				fprintf(g->fp, "%s%s", i > 1 ? g->sep : "", name);
 			}
 			fputc('\n', g->fp);
 		} else {
@@ -270,7 +271,7 @@ static const char *key_head(enum lupe_sort_key k)
 {
 	switch (k) {
 	case LUPE_SORT_COMM: return "Command";
-	case LUPE_SORT_PID: return "Pid:Command";
+	case LUPE_SORT_PID: return "    Pid:Command"; /* perf's, spaces and all */
 	case LUPE_SORT_TID: return "Tid";
 	case LUPE_SORT_DSO: return "Shared Object";
 	case LUPE_SORT_SYM: return "Symbol";
@@ -502,7 +503,7 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 	long shown;
 	struct lupe_hist_entry *e;
 	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
-			  v->cg_fractal, v->cg_min_percent };
+			  v->cg_fractal, v->cg_min_percent, po->field_sep ? po->field_sep : ";" };
 	const struct lupe_cc_node **path = NULL;
 	char buf[4096];
 
