@@ -37,7 +37,7 @@ for f in perf.data lupe.data perfg.data lupeg.data; do
 	modes=("")
 	case $f in *g.data) modes=("--no-children" "--children") ;; esac
 	for m in "${modes[@]}"; do
-		filter=cat
+		filter="cat"
 		[ "$m" = --children ] && filter=above_1pct
 		for o in "-F overhead,sym" "-F dso,sym" "-F sym,overhead" "-F sample,period,comm" \
 			 "-F overhead,sample,period,comm,dso" "-F overhead_children,sym" \
