@@ -331,17 +331,16 @@ static int columns(const struct lupe_report_view *v, const struct report_print_o
 {
 	int n = 0;
 
-	if (v->nr_fields) {
-		for (int i = 0; i < v->nr_fields && i < REPORT_MAX_COLS; i++)
-			col[n++] = (struct column){ v->fields[i], v->field_keys[i] };
-		return n;
+	if (!v->nr_fields || v->fields_added) {
+		if (v->children)
+			col[n++] = (struct column){ LUPE_FIELD_CHILDREN, 0 };
+		col[n++] = (struct column){ LUPE_FIELD_OVERHEAD, 0 };
+		if (po->show_nr)
+			col[n++] = (struct column){ LUPE_FIELD_SAMPLE, 0 };
 	}
-	if (v->children)
-		col[n++] = (struct column){ LUPE_FIELD_CHILDREN, 0 };
-	col[n++] = (struct column){ LUPE_FIELD_OVERHEAD, 0 };
-	if (po->show_nr)
-		col[n++] = (struct column){ LUPE_FIELD_SAMPLE, 0 };
-	for (int k = 0; k < v->nr_keys && n < REPORT_MAX_COLS; k++)
+	for (int i = 0; i < v->nr_fields && n < REPORT_MAX_COLS; i++)
+		col[n++] = (struct column){ v->fields[i], v->field_keys[i] };
+	for (int k = 0; !v->nr_fields && k < v->nr_keys && n < REPORT_MAX_COLS; k++)
 		col[n++] = (struct column){ LUPE_FIELD_KEY, v->keys[k] };
 	return n;
 }
@@ -356,7 +355,7 @@ static const char *column_head(const struct lupe_report_view *v, const struct co
 {
 	switch (c->f) {
 	/* perf calls the self column Self beside its default Children one */
-	case LUPE_FIELD_OVERHEAD: return v->children && !v->nr_fields ? "Self" : "Overhead";
+	case LUPE_FIELD_OVERHEAD: return v->children && (!v->nr_fields || v->fields_added) ? "Self" : "Overhead";
 	case LUPE_FIELD_CHILDREN: return "Children";
 	case LUPE_FIELD_SAMPLE: return "Samples";
 	case LUPE_FIELD_PERIOD: return "Period";

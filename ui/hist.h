@@ -16,8 +16,8 @@ struct report_print_opts {
 	int verbose;          /* -v: DSO paths, symbols with their address and origin */
 };
 
-/* The columns a line can have: -F's (at most 16) or the default ones. */
-#define REPORT_MAX_COLS 16
+/* The columns a line can have: the default value ones, then -F's (at most 16). */
+#define REPORT_MAX_COLS 20
 
 /*
  * The pieces of the layout, for the TUI's rows (one code path for both

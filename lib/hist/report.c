@@ -56,7 +56,9 @@ static int parse_fields(const char *s, struct lupe_report_view *v)
 	if (!copy)
 		return -ENOMEM;
 	v->nr_fields = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* perf's "-F +period": these after the default columns */
+	v->fields_added = s[0] == '+';
+	for (tok = strtok_r(copy + v->fields_added, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int k = key_of(tok), f;
 
 		for (f = 0; f < (int)ARRAY_SIZE(names) && strcmp(tok, names[f]); f++)
@@ -94,7 +96,8 @@ static int has_column(const struct lupe_report_view *v, enum lupe_sort_key k)
  * perf's -F with or without -s: the entries sort by the -s keys, then by
  * the columns -s did not name; the columns are -F's, then the -s keys
  * -F did not name; an entry is keyed by all of them (perf's
- * perf_hpp__setup_output_field and perf_hpp__append_sort_keys).
+ * perf_hpp__setup_output_field and perf_hpp__append_sort_keys). With
+ * "-F +...", the entries keep the default order.
  */
 static void merge_fields(struct lupe_report *rep, int by_sort)
 {
@@ -102,11 +105,11 @@ static void merge_fields(struct lupe_report *rep, int by_sort)
 	int nr_sort = by_sort ? v->nr_keys : 0, nr_cols = v->nr_fields;
 
 	rep->nr_order = 0;
-	for (int i = 0; i < nr_sort; i++) {
+	for (int i = 0; i < nr_sort && !v->fields_added; i++) {
 		rep->order[rep->nr_order] = LUPE_FIELD_KEY;
 		rep->order_keys[rep->nr_order++] = v->keys[i];
 	}
-	for (int i = 0; i < nr_cols; i++) {
+	for (int i = 0; i < nr_cols && !v->fields_added; i++) {
 		if (v->fields[i] == LUPE_FIELD_KEY && has_key(v->keys, nr_sort, v->field_keys[i]))
 			continue;
 		rep->order[rep->nr_order] = v->fields[i];
@@ -286,7 +289,8 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 	if (o->fields) {
 		if ((err = parse_fields(o->fields, v)))
 			return err;
-		merge_fields(rep, !!o->sort);
+		/* -F +...: the default sort keys and order stay */
+		merge_fields(rep, o->sort || v->fields_added);
 	}
 	for (int k = 0; k < v->nr_keys; k++)
 		rep->by_trace |= v->keys[k] == LUPE_SORT_TRACE;

@@ -38,8 +38,9 @@ struct lupe_report_opts {
 	 * overhead_children, sample, period and sort keys ("symbol" is
 	 * "sym"). Entries are keyed by -F's keys and the sort's, and sort
 	 * by the sort keys, then by the columns in their order (perf's
-	 * strict field order; without a sort, the columns alone). NULL:
-	 * perf's default columns.
+	 * strict field order; without a sort, the columns alone).
+	 * "+FIELDS" adds them after the default value columns, the default
+	 * order kept. NULL: perf's default columns.
 	 */
 	const char *fields;
 	int max_stack;          /* use at most this many callchain entries (0: all; perf's --max-stack) */
@@ -68,6 +69,7 @@ struct lupe_report_view {
 			  LUPE_FIELD_PERIOD, LUPE_FIELD_KEY } fields[16];
 	enum lupe_sort_key field_keys[16]; /* with LUPE_FIELD_KEY */
 	int nr_fields;
+	int fields_added;        /* "-F +...": the default value columns come first */
 };
 
 struct lupe_report;
