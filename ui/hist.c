@@ -294,7 +294,7 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int v
 	case LUPE_SORT_TID: snprintf(buf, size, "%d", e->tid); break;
 	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e, verbose)); break;
 	case LUPE_SORT_SYM: sym_col(e, verbose, buf, size); break;
-	case LUPE_SORT_CPU: snprintf(buf, size, "%03d", e->cpu); break;
+	case LUPE_SORT_CPU: snprintf(buf, size, "%.3d", e->cpu); break; /* perf: -1 is -001 */
 	case LUPE_SORT_TRACE: snprintf(buf, size, "%s", e->trace ? e->trace : ""); break;
 	case LUPE_SORT_SRCLINE: snprintf(buf, size, "%s", e->srcline ? e->srcline : ""); break;
 	}
@@ -384,7 +384,8 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 		for (int k = 0; k < nr; k++) {
 			int len;
 
-			if (col[k].f != LUPE_FIELD_KEY)
+			/* perf's CPU column stays 3 wide, a -001 sticks out */
+			if (col[k].f != LUPE_FIELD_KEY || col[k].k == LUPE_SORT_CPU)
 				continue;
 			key_val(e, col[k].k, po->verbose, buf, sizeof(buf));
 			len = (int)strlen(buf);

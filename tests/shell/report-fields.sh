@@ -42,7 +42,7 @@ for f in perf.data lupe.data perfg.data lupeg.data; do
 		for o in "-F overhead,sym" "-F dso,sym" "-F sym,overhead" "-F sample,period,comm" \
 			 "-F overhead,sample,period,comm,dso" "-F overhead_children,sym" \
 			 "-F overhead,overhead_children,sym" "-F overhead" "-F overhead,sym -s dso" \
-			 "-F overhead,pid" "-F overhead,symbol -n" "-F +period,sample" "-F +sym -s dso" \
+			 "-F overhead,pid" "-F overhead,symbol -n" "-F +period,sample" "-F +sym -s dso" "-t , -F cpu,overhead" \
 			 "-t ," "-t , -n" "-t : -F dso,sym,sample" "-t o" \
 			 "-v" "-v -n -s dso,sym" "-v -t , -F overhead,dso,sym" "-q -t , -F overhead,sym"; do
 			# by DSO the first entries are small ones: the 1% cut leaves none
