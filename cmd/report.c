@@ -63,6 +63,9 @@ static const struct argp_option options[] = {
 	{ "tasks", KEY_TASKS, NULL, 0, "show the recorded tasks, each under its parent (no report)", 0 },
 	{ "quiet", 'q', NULL, 0, "print no '#' lines: the entries only (and no --header)", 0 },
 	{ "hierarchy", KEY_HIERARCHY, NULL, 0, "group the entries level by level, one level per sort key (no children)", 0 },
+	{ "fields", 'F', "KEYS", 0, "output columns: overhead,overhead_children,sample,period and sort keys", 0 },
+	{ "field-separator", 't', "SEP", 0, "separate the columns with SEP, without padding dots", 0 },
+	{ "verbose", 'v', NULL, 0, "full DSO paths, and each symbol's address and where its symbols came from", 0 },
 	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields, then the record counts (no report)", 0 },
 	{ 0 }
 };
@@ -106,6 +109,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_TASKS: o->tasks = 1; o->tui = 0; return 0;
 	case 'q': o->quiet = 1; return 0;
 	case KEY_HIERARCHY: o->print.hierarchy = o->rep.hierarchy = 1; return 0;
+	case 'F': o->rep.fields = arg; return 0;
+	case 't': o->print.field_sep = arg; return 0;
+	case 'v': o->rep.verbose = o->print.verbose = 1; return 0;
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
 			/* perf takes "-g flat": the next word is -g's parameter */

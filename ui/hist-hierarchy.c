@@ -44,7 +44,7 @@ static const char *key_text(const struct hctx *c, const struct lupe_hist_entry *
 	char val[2048];
 	const char *p = buf;
 
-	report_key_val(e, key, val, sizeof(val));
+	report_key_val(e, key, c->po->verbose, val, sizeof(val));
 	if (key == LUPE_SORT_COMM)
 		snprintf(buf, size, "%-*.*s", c->width[k], c->width[k], val);
 	else if (key == LUPE_SORT_SYM || key == LUPE_SORT_TRACE || key == LUPE_SORT_SRCLINE)
@@ -71,7 +71,7 @@ static void print_level(const struct hctx *c, const struct lupe_hier_node *paren
 		fprintf(c->fp, "%*s  %s\n", margin, "", key_text(c, n->entry, n->depth, buf, sizeof(buf)));
 		if (n->leaf) {
 			if (c->v->cg != LUPE_CG_NONE)
-				report_print_chain(c->fp, c->v, n->entry, c->total);
+				report_print_chain(c->fp, c->v, c->po, n->entry, c->total);
 			continue;
 		}
 		/* the first child is the largest: nothing below shows when it does not */
@@ -124,11 +124,12 @@ void report_print_hierarchy(FILE *fp, const struct lupe_report_view *v,
 	struct lupe_hist_entry **entries;
 	struct lupe_hierarchy *hier;
 	struct hctx c = { fp, v, po, NULL, lupe_hists_total_period(h) };
-	int width[8];
+	int width[REPORT_MAX_COLS];
 	long nr;
 
 	report_widths(v, &all, h, width, &nr);
-	c.width = width;
+	/* the key columns follow Overhead and -n's Samples (no -F, no Children here) */
+	c.width = width + 1 + !!po->show_nr;
 	entries = malloc(((size_t)nr + 1) * sizeof(*entries));
 	if (!entries) {
 		fprintf(stderr, "lupe: cannot group the entries: %s\n", strerror(ENOMEM));

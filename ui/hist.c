@@ -10,19 +10,28 @@
 #include "hist.h"
 #include "hist-hierarchy.h"
 
-static const char *dso_col(const struct lupe_hist_entry *e)
+static const char *dso_col(const struct lupe_hist_entry *e, int verbose)
 {
-	return e->dso ? lupe_dso_short_name(e->dso) : "[unknown]";
+	if (!e->dso)
+		return "[unknown]";
+	return verbose ? lupe_dso_long_name(e->dso) : lupe_dso_short_name(e->dso);
 }
 
-static void sym_col(const struct lupe_hist_entry *e, char *buf, size_t size)
+static void sym_col(const struct lupe_hist_entry *e, int verbose, char *buf, size_t size)
 {
 	char lvl = e->kernel ? 'k' : '.';
+	int n = 0;
 
+	/* perf -v: the address of the entry's first sample and where the symbols came from */
+	if (verbose)
+		n = snprintf(buf, size, "%-#18llx %c ", (unsigned long long)e->addr,
+			     e->dso ? lupe_dso_origin(e->dso) : '!');
+	if (n < 0 || (size_t)n >= size)
+		return;
 	if (e->sym)
-		snprintf(buf, size, "[%c] %s", lvl, e->sym->name);
+		snprintf(buf + n, size - n, "[%c] %s", lvl, e->sym->name);
 	else
-		snprintf(buf, size, e->addr ? "[%c] %#018llx" : "[%c] %016llx", lvl,
+		snprintf(buf + n, size - n, e->addr ? "[%c] %#018llx" : "[%c] %016llx", lvl,
 			 (unsigned long long)e->addr);
 }
 
@@ -44,6 +53,7 @@ struct gctx {
 	uint64_t total, min_hit; /* graph: of the whole histogram */
 	int fractal;             /* percentages of the parent, thresholds too */
 	double min_percent;
+	const char *sep;         /* between folded frames: ';', or -t's */
 };
 
 /* The total and threshold under a node: the whole's, or with fractal its children's. */
@@ -240,7 +250,7 @@ static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, i
 			fprintf(g->fp, "%.2f%% ", pct(fp->hit, g->total));
 			for (int i = 1; i < d; i++) {
 				node_name(fp->nodes[i], name, sizeof(name));
-				fprintf(g->fp, "%s%s", i > 1 ? ";" : "", name);
+				fprintf(g->fp, "%s%s", i > 1 ? g->sep : "", name);
 			}
 			fputc('\n', g->fp);
 		} else {
@@ -262,7 +272,7 @@ static const char *key_head(enum lupe_sort_key k)
 {
 	switch (k) {
 	case LUPE_SORT_COMM: return "Command";
-	case LUPE_SORT_PID: return "Pid:Command";
+	case LUPE_SORT_PID: return "    Pid:Command"; /* perf's, spaces and all */
 	case LUPE_SORT_TID: return "Tid";
 	case LUPE_SORT_DSO: return "Shared Object";
 	case LUPE_SORT_SYM: return "Symbol";
@@ -273,7 +283,8 @@ static const char *key_head(enum lupe_sort_key k)
 	return "";
 }
 
-static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char *buf, size_t size)
+static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose,
+		    char *buf, size_t size)
 {
 	switch (k) {
 	case LUPE_SORT_COMM: snprintf(buf, size, "%s", e->comm ? e->comm : ""); break;
@@ -282,9 +293,9 @@ static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char 
 			 e->thread && e->thread->comm ? e->thread->comm : e->comm ? e->comm : "");
 		break;
 	case LUPE_SORT_TID: snprintf(buf, size, "%d", e->tid); break;
-	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e)); break;
-	case LUPE_SORT_SYM: sym_col(e, buf, size); break;
-	case LUPE_SORT_CPU: snprintf(buf, size, "%03d", e->cpu); break;
+	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e, verbose)); break;
+	case LUPE_SORT_SYM: sym_col(e, verbose, buf, size); break;
+	case LUPE_SORT_CPU: snprintf(buf, size, "%.3d", e->cpu); break; /* perf: -1 is -001 */
 	case LUPE_SORT_TRACE: snprintf(buf, size, "%s", e->trace ? e->trace : ""); break;
 	case LUPE_SORT_SRCLINE: snprintf(buf, size, "%s", e->srcline ? e->srcline : ""); break;
 	}
@@ -307,14 +318,63 @@ const char *report_units(uint64_t *v)
 	return " ";
 }
 
+/*
+ * A line's columns: -F's, else perf's default ones (children and self,
+ * or the overhead; -n's samples; the sort keys).
+ */
+struct column {
+	enum lupe_field f;
+	enum lupe_sort_key k; /* with LUPE_FIELD_KEY */
+};
+
+static int columns(const struct lupe_report_view *v, const struct report_print_opts *po,
+		   struct column *col)
+{
+	int n = 0;
+
+	if (!v->nr_fields || v->fields_added) {
+		if (v->children)
+			col[n++] = (struct column){ LUPE_FIELD_CHILDREN, 0 };
+		col[n++] = (struct column){ LUPE_FIELD_OVERHEAD, 0 };
+		if (po->show_nr)
+			col[n++] = (struct column){ LUPE_FIELD_SAMPLE, 0 };
+	}
+	for (int i = 0; i < v->nr_fields && n < REPORT_MAX_COLS; i++)
+		col[n++] = (struct column){ v->fields[i], v->field_keys[i] };
+	for (int k = 0; !v->nr_fields && k < v->nr_keys && n < REPORT_MAX_COLS; k++)
+		col[n++] = (struct column){ LUPE_FIELD_KEY, v->keys[k] };
+	return n;
+}
+
+/* perf's hpp columns: percentages 8 wide, counts 12, right-aligned. */
+static int value_width(enum lupe_field f)
+{
+	return f == LUPE_FIELD_SAMPLE || f == LUPE_FIELD_PERIOD ? 12 : 8;
+}
+
+static const char *column_head(const struct lupe_report_view *v, const struct column *c)
+{
+	switch (c->f) {
+	/* perf calls the self column Self beside its default Children one */
+	case LUPE_FIELD_OVERHEAD: return v->children && (!v->nr_fields || v->fields_added) ? "Self" : "Overhead";
+	case LUPE_FIELD_CHILDREN: return "Children";
+	case LUPE_FIELD_SAMPLE: return "Samples";
+	case LUPE_FIELD_PERIOD: return "Period";
+	case LUPE_FIELD_KEY: break;
+	}
+	return key_head(c->k);
+}
+
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
-		   struct lupe_hists *h, int width[8], long *shown)
+		   struct lupe_hists *h, int width[REPORT_MAX_COLS], long *shown)
 {
 	uint64_t total = lupe_hists_total_period(h);
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
 	struct lupe_hist_entry *e;
 	char buf[2048];
 
-	memset(width, 0, 8 * sizeof(*width));
+	memset(width, 0, REPORT_MAX_COLS * sizeof(*width));
 	*shown = 0;
 	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {
 		double p = pct(v->children ? e->children : e->self, total);
@@ -322,10 +382,13 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 		if (p < po->percent_limit || (po->max_entries && i >= po->max_entries))
 			break;
 		*shown = i + 1;
-		for (int k = 0; k < v->nr_keys; k++) {
+		for (int k = 0; k < nr; k++) {
 			int len;
 
-			key_val(e, v->keys[k], buf, sizeof(buf));
+			/* perf's CPU column stays 3 wide, a -001 sticks out */
+			if (col[k].f != LUPE_FIELD_KEY || col[k].k == LUPE_SORT_CPU)
+				continue;
+			key_val(e, col[k].k, po->verbose, buf, sizeof(buf));
 			len = (int)strlen(buf);
 			/*
 			 * perf sizes the comm column by the thread's last comm,
@@ -333,56 +396,96 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 			 * perf-exec entry of a thread now called demo shows as
 			 * "perf-ex" under "Command".
 			 */
-			if (v->keys[k] == LUPE_SORT_COMM && e->thread && e->thread->comm)
+			if (col[k].k == LUPE_SORT_COMM && e->thread && e->thread->comm)
 				len = (int)strlen(e->thread->comm);
 			/* perf sizes an inlined function's column by its name alone */
-			if (v->keys[k] == LUPE_SORT_SYM && e->sym && len > 10 &&
+			if (col[k].k == LUPE_SORT_SYM && e->sym && len > 10 &&
 			    !strcmp(buf + len - 10, " (inlined)"))
 				len -= 10;
 			if (len > width[k])
 				width[k] = len;
 		}
 	}
-	for (int k = 0; k < v->nr_keys; k++)
-		if ((int)strlen(key_head(v->keys[k])) > width[k])
-			width[k] = (int)strlen(key_head(v->keys[k]));
+	for (int k = 0; k < nr; k++) {
+		int head = (int)strlen(column_head(v, &col[k]));
+
+		if (col[k].f != LUPE_FIELD_KEY)
+			width[k] = value_width(col[k].f);
+		else if (head > width[k])
+			width[k] = head;
+	}
 }
 
 void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
-			const struct report_print_opts *po, const int width[8])
+			const struct report_print_opts *po, const int width[REPORT_MAX_COLS])
 {
-	size_t n = (size_t)snprintf(buf, size, "%s%s", v->children ? "Children      Self" : "Overhead",
-				    po->show_nr ? "       Samples" : "");
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
+	const char *sep = po->field_sep ? po->field_sep : "  ";
+	size_t n = 0;
 
-	for (int k = 0; k < v->nr_keys && n < size; k++)
-		n += (size_t)snprintf(buf + n, size - n, "  %-*s", width[k], key_head(v->keys[k]));
+	buf[0] = 0;
+	for (int k = 0; k < nr && n < size; k++)
+		n += (size_t)snprintf(buf + n, size - n, col[k].f == LUPE_FIELD_KEY ? "%s%-*s" : "%s%*s",
+				      k ? sep : "", width[k], column_head(v, &col[k]));
+}
+
+/* A value column: percentages, counts, or N/A for children without them, as perf's hpp. */
+static int format_value(char *buf, size_t size, const struct lupe_report_view *v, int sep,
+			enum lupe_field f, const struct lupe_hist_entry *e, uint64_t total)
+{
+	int len = sep ? 1 : value_width(f) - (f == LUPE_FIELD_OVERHEAD || f == LUPE_FIELD_CHILDREN ? 2 : 1);
+
+	switch (f) {
+	case LUPE_FIELD_CHILDREN:
+		if (!v->children)
+			return snprintf(buf, size, " %*s", value_width(f) - 1, "N/A");
+		return snprintf(buf, size, " %*.2f%%", len, pct(e->children, total));
+	case LUPE_FIELD_OVERHEAD: return snprintf(buf, size, " %*.2f%%", len, pct(e->self, total));
+	case LUPE_FIELD_SAMPLE: return snprintf(buf, size, " %*llu", len, (unsigned long long)e->nr_samples);
+	case LUPE_FIELD_PERIOD: return snprintf(buf, size, " %*llu", len, (unsigned long long)e->self);
+	case LUPE_FIELD_KEY: break;
+	}
+	return 0;
 }
 
 void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
-			 const struct report_print_opts *po, const int width[8],
+			 const struct report_print_opts *po, const int width[REPORT_MAX_COLS],
 			 const struct lupe_hist_entry *e, uint64_t total)
 {
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
+	const char *sep = po->field_sep;
 	char val[2048];
-	size_t n;
+	size_t n = 0;
 
-	if (v->children)
-		n = (size_t)snprintf(buf, size, "  %7.2f%%  %7.2f%%", pct(e->children, total),
-				     pct(e->self, total));
-	else
-		n = (size_t)snprintf(buf, size, "  %7.2f%%", pct(e->self, total));
-	if (po->show_nr && n < size)
-		n += (size_t)snprintf(buf + n, size - n, "  %12llu", (unsigned long long)e->nr_samples);
-	for (int k = 0; k < v->nr_keys && n < size; k++) {
-		/* perf pads every column but a last symbol, trace or srcline one */
-		int pad = k + 1 < v->nr_keys ||
-			  (v->keys[k] != LUPE_SORT_SYM && v->keys[k] != LUPE_SORT_TRACE &&
-			   v->keys[k] != LUPE_SORT_SRCLINE);
+	buf[0] = 0;
+	for (int k = 0; k < nr && n < size; k++) {
+		int last = k + 1 == nr, len;
 
-		key_val(e, v->keys[k], val, sizeof(val));
-		if (v->keys[k] == LUPE_SORT_COMM)
-			n += (size_t)snprintf(buf + n, size - n, "  %-*.*s", width[k], width[k], val);
+		/* perf starts a line with two spaces without -t */
+		n += (size_t)snprintf(buf + n, size - n, "%s", sep ? k ? sep : "" : "  ");
+		if (n >= size)
+			break;
+		if (col[k].f != LUPE_FIELD_KEY) {
+			len = format_value(val, sizeof(val), v, !!sep, col[k].f, e, total);
+			/* perf pads every column but the last to its width */
+			n += (size_t)snprintf(buf + n, size - n, "%s%*s", val,
+					      !last && len < width[k] ? width[k] - len : 0, "");
+			continue;
+		}
+		key_val(e, col[k].k, po->verbose, val, sizeof(val));
+		/* perf pads every key but a last symbol, trace or srcline one; cuts a comm */
+		if (col[k].k == LUPE_SORT_COMM)
+			len = snprintf(buf + n, size - n, "%-*.*s", width[k], width[k], val);
 		else
-			n += (size_t)snprintf(buf + n, size - n, "  %-*s", pad ? width[k] : 0, val);
+			len = snprintf(buf + n, size - n, "%-*s",
+				       !last || (col[k].k != LUPE_SORT_SYM && col[k].k != LUPE_SORT_TRACE &&
+						 col[k].k != LUPE_SORT_SRCLINE) ? width[k] : 0, val);
+		/* with -t, perf turns the separator inside a value into dots */
+		for (char *p = buf + n; sep && *sep && (p = strchr(p, *sep)); )
+			*p = '.';
+		n += (size_t)len;
 	}
 }
 
@@ -397,12 +500,9 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 {
 	uint64_t total = lupe_hists_total_period(h), n = nr_samples;
 	const char *u = report_units(&n);
-	int width[8];
+	int width[REPORT_MAX_COLS];
 	long shown;
 	struct lupe_hist_entry *e;
-	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
-			  v->cg_fractal, v->cg_min_percent };
-	const struct lupe_cc_node **path = NULL;
 	char buf[4096];
 
 	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, lupe_evsel_name(evsel));
@@ -414,29 +514,21 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 	}
 	report_widths(v, po, h, width, &shown);
 	report_format_head(buf, sizeof(buf), v, po, width);
-	fprintf(fp, "# %s\n# ........", buf);
-	if (v->children)
-		fputs("  ........", fp);
-	if (po->show_nr)
-		fputs("  ............", fp);
-	for (int k = 0; k < v->nr_keys; k++) {
-		fputs("  ", fp);
+	fprintf(fp, "# %s\n", buf);
+	/* perf's dots under the heads, not with -t */
+	for (int k = 0; !po->field_sep && k < REPORT_MAX_COLS && width[k]; k++) {
+		fputs(k ? "  " : "# ", fp);
 		for (int i = 0; i < width[k]; i++)
 			fputc('.', fp);
 	}
-	fputs("\n#\n", fp);
-	if (v->cg == LUPE_CG_FLAT || v->cg == LUPE_CG_FOLDED)
-		path = malloc(1024 * sizeof(*path));
+	if (!po->field_sep)
+		fputs("\n#\n", fp);
 	for (long i = 0; i < shown; i++) {
 		e = lupe_hists_entry(h, i);
 		report_format_entry(buf, sizeof(buf), v, po, width, e, total);
 		fprintf(fp, "%s\n", buf);
-		if (v->cg == LUPE_CG_GRAPH)
-			print_graph(&g, &e->chain, v->children ? e->children : e->self);
-		else if (path && (v->cg == LUPE_CG_FLAT || v->cg == LUPE_CG_FOLDED))
-			print_flat_paths(&g, path, 0, &e->chain, v->cg == LUPE_CG_FOLDED);
+		report_print_chain(fp, v, po, e, total);
 	}
-	free(path);
 	fputs("\n\n", fp);
 }
 
@@ -446,16 +538,17 @@ const char *report_key_head(enum lupe_sort_key k)
 	return key_head(k);
 }
 
-void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char *buf, size_t size)
+void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose,
+		    char *buf, size_t size)
 {
-	key_val(e, k, buf, size);
+	key_val(e, k, verbose, buf, size);
 }
 
-void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct lupe_hist_entry *e,
-			uint64_t total)
+void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
+			const struct lupe_hist_entry *e, uint64_t total)
 {
 	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
-			  v->cg_fractal, v->cg_min_percent };
+			  v->cg_fractal, v->cg_min_percent, po->field_sep ? po->field_sep : ";" };
 	const struct lupe_cc_node *path[1024];
 
 	if (v->cg == LUPE_CG_GRAPH)

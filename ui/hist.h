@@ -13,28 +13,34 @@ struct report_print_opts {
 	double percent_limit; /* hide entries below this percentage */
 	long max_entries;     /* show at most this many entries (0: all; top -E) */
 	int hierarchy;        /* --hierarchy: one level per sort key (ui/hist-hierarchy.c) */
+	const char *field_sep; /* -t: columns joined by it, unpadded, no dots line (NULL: none) */
+	int verbose;          /* -v: DSO paths, symbols with their address and origin */
 };
+
+/* The columns a line can have: the default value ones, then -F's (at most 16). */
+#define REPORT_MAX_COLS 20
 
 /*
  * The pieces of the layout, for the TUI's rows (one code path for both
- * views): the key columns' widths and how many entries show, the column
+ * views): the columns' widths and how many entries show, the column
  * heads and an entry's line (both without the "# " / newline).
  */
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
-		   struct lupe_hists *h, int width[8], long *shown);
+		   struct lupe_hists *h, int width[REPORT_MAX_COLS], long *shown);
 void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
-			const struct report_print_opts *po, const int width[8]);
+			const struct report_print_opts *po, const int width[REPORT_MAX_COLS]);
 void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
-			 const struct report_print_opts *po, const int width[8],
+			 const struct report_print_opts *po, const int width[REPORT_MAX_COLS],
 			 const struct lupe_hist_entry *e, uint64_t total);
 /* A callchain node's function name (or address). */
 void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size);
 /* A sort key's column head and an entry's value of it, as the columns show them. */
 const char *report_key_head(enum lupe_sort_key k);
-void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, char *buf, size_t size);
+void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose,
+		    char *buf, size_t size);
 /* The callchain of e as the view draws it below its line; total: the histogram's period. */
-void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct lupe_hist_entry *e,
-			uint64_t total);
+void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
+			const struct lupe_hist_entry *e, uint64_t total);
 /* v scaled to K/M/G as perf's "Samples: 1K"; returns the unit (" " for none). */
 const char *report_units(uint64_t *v);
 

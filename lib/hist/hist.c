@@ -56,7 +56,7 @@ static void arena_free(struct arena *a)
 struct rframe {
 	const struct lupe_dso *dso;
 	const struct lupe_symbol *sym;
-	uint64_t addr;
+	uint64_t addr; /* in its DSO (the ip outside any map) */
 	uint64_t ip; /* as recorded: keys an unresolved callchain entry, as perf keys it */
 	int kernel;
 	const char *srcline; /* with LUPE_SORT_SRCLINE */
@@ -261,7 +261,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
 
 			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
-							 f->sym ? 0 : f->map ? f->addr : f->ip, f->ip, kernel, NULL };
+							 f->map ? f->addr : f->ip, f->ip, kernel, NULL };
 			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
 				char buf[1024];
 
@@ -379,9 +379,10 @@ static int entry_eq(const void *item, const void *key)
 		 (m & (1u << LUPE_SORT_SYM) && !same_sym(e, k)));
 }
 
+/* chain: made by a callchain frame (children), whose address perf keeps as recorded */
 static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash *t,
 					     const struct ekey *k, const struct rframe *f,
-					     const struct stack *st)
+					     const struct stack *st, int chain)
 {
 	uint64_t hash = key_hash(k);
 	struct lupe_hist_entry *e, **slot = (struct lupe_hist_entry **)lupe_phash_find(t, hash, entry_eq, k);
@@ -403,7 +404,10 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 	if (f) {
 		e->dso = f->dso;
 		e->sym = f->sym;
-		e->addr = f->sym || !(k->keymask & (1u << LUPE_SORT_SYM)) ? f->addr : k->addr;
+		if (f->sym)
+			e->addr = chain ? f->ip : f->addr;
+		else
+			e->addr = k->keymask & (1u << LUPE_SORT_SYM) ? k->addr : f->addr;
 		e->srcline = k->srcline;
 		e->kernel = f->kernel;
 	}
@@ -438,7 +442,7 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 			c = arena_alloc(&h->out, sizeof(*c));
 			if (!c)
 				return -ENOMEM;
-			*c = (struct lupe_cc_node){ f->dso, f->sym, f->addr, f->kernel, 0, 0, NULL, NULL };
+			*c = (struct lupe_cc_node){ f->dso, f->sym, f->sym ? 0 : f->addr, f->kernel, 0, 0, NULL, NULL };
 			*last = c;
 		}
 		c->cumul += period;
@@ -460,7 +464,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		return 0;
 	self = st->self.sym ? &st->self : &st->frames[0];
 	make_key(h, st, self, 0, &k);
-	e = findnew_entry(h, t, &k, self, st);
+	e = findnew_entry(h, t, &k, self, st, 0);
 	if (!e)
 		return -ENOMEM;
 	e->self += st->period;
@@ -487,7 +491,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		int dup = 0;
 
 		make_key(h, st, f, 1, &k);
-		e = findnew_entry(h, t, &k, f, st);
+		e = findnew_entry(h, t, &k, f, st, 1);
 		if (!e)
 			return -ENOMEM;
 		for (int j = 0; j < nseen && !dup; j++)
@@ -542,16 +546,25 @@ static void sort_chain(struct lupe_cc_node *n)
 	n->child = sorted;
 }
 
-static const char *dso_name(const struct lupe_hist_entry *e)
+static const char *dso_name(const struct lupe_hist_entry *e, int long_name)
 {
-	return e->dso ? e->dso->short_name : "[unknown]";
+	if (!e->dso)
+		return "[unknown]";
+	return long_name ? e->dso->long_name : e->dso->short_name;
+}
+
+/* A resolved entry's address is its first sample's: no part of its key. */
+static uint64_t key_addr(const struct lupe_hist_entry *e)
+{
+	return e->sym ? 0 : e->addr;
 }
 
 static int cmp_entry(const void *a, const void *b, void *arg)
 {
 	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
 	const struct lupe_hist_entry *y = *(const struct lupe_hist_entry *const *)b;
-	int sort_mode_children = *(const int *)arg;
+	const struct lupe_hist_opts *o = arg;
+	int sort_mode_children = o->children;
 	int c;
 
 	if (sort_mode_children && x->children != y->children)
@@ -570,11 +583,11 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 		return c;
 	if (x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
 		return c;
-	if ((c = strcmp(dso_name(x), dso_name(y))))
+	if ((c = strcmp(dso_name(x, o->long_dso_names), dso_name(y, o->long_dso_names))))
 		return c;
 	if (x->sym && y->sym && (c = strcmp(x->sym->name, y->sym->name)))
 		return c;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	return key_addr(x) < key_addr(y) ? -1 : key_addr(x) > key_addr(y);
 }
 
 long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_entry *e, void *arg),
@@ -613,7 +626,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	}
 	free(t.hashes);
 	if (n)
-		qsort_r(v, n, sizeof(*v), cmp_entry, &h->opts.children);
+		qsort_r(v, n, sizeof(*v), cmp_entry, &h->opts);
 	h->entries = v;
 	h->nr_entries = n;
 	return n;

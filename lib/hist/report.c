@@ -21,6 +21,15 @@ struct lupe_report {
 	struct lupe_hist_opts ho;
 	struct lupe_hists **hists;
 	size_t nr_hists;
+	/* with -F: the order entries sort in (perf's sort list) */
+	enum lupe_field order[24];
+	enum lupe_sort_key order_keys[24];
+	int nr_order;
+	struct rank {
+		const struct lupe_hist_entry *e;
+		long pos;
+	} *ranks;                  /* while sorting by the order: each entry's place before */
+	long nr_ranks;
 	int by_trace, ready;
 	char trace[4096];
 };
@@ -38,8 +47,8 @@ static int key_of(const char *name)
 	return -1;
 }
 
-/* perf's -F: columns, and (unless -s) the sort keys among them. */
-static int parse_fields(const char *s, struct lupe_report_view *v, int keys_too)
+/* perf's -F: the columns in their order. */
+static int parse_fields(const char *s, struct lupe_report_view *v)
 {
 	static const char *const names[] = { "overhead", "overhead_children", "sample", "period" };
 	char *copy = strdup(s), *tok, *save;
@@ -47,26 +56,76 @@ static int parse_fields(const char *s, struct lupe_report_view *v, int keys_too)
 	if (!copy)
 		return -ENOMEM;
 	v->nr_fields = 0;
-	if (keys_too)
-		v->nr_keys = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* perf's "-F +period": these after the default columns */
+	v->fields_added = s[0] == '+';
+	for (tok = strtok_r(copy + v->fields_added, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		int k = key_of(tok), f;
 
 		for (f = 0; f < (int)ARRAY_SIZE(names) && strcmp(tok, names[f]); f++)
 			;
-		if ((f == (int)ARRAY_SIZE(names) && k < 0) || v->nr_fields == 16 ||
-		    (k >= 0 && keys_too && v->nr_keys == 8)) {
-			pr_err("unknown --fields key '%s' (try overhead,overhead_children,sample,period and the sort keys)", tok);
+		if ((f == (int)ARRAY_SIZE(names) && k < 0) || v->nr_fields == 8) {
+			pr_err(v->nr_fields == 8 ? "too many --fields keys at '%s' (at most 8)" :
+			       "unknown --fields key '%s' (try overhead,overhead_children,sample,period and the sort keys)", tok);
 			free(copy);
 			return -EINVAL;
 		}
 		v->fields[v->nr_fields] = k >= 0 ? LUPE_FIELD_KEY : (enum lupe_field)f;
 		v->field_keys[v->nr_fields++] = k >= 0 ? (enum lupe_sort_key)k : 0;
-		if (k >= 0 && keys_too)
-			v->keys[v->nr_keys++] = (enum lupe_sort_key)k;
 	}
 	free(copy);
 	return 0;
+}
+
+static int has_key(const enum lupe_sort_key *keys, int nr, enum lupe_sort_key k)
+{
+	for (int i = 0; i < nr; i++)
+		if (keys[i] == k)
+			return 1;
+	return 0;
+}
+
+static int has_column(const struct lupe_report_view *v, enum lupe_sort_key k)
+{
+	for (int i = 0; i < v->nr_fields; i++)
+		if (v->fields[i] == LUPE_FIELD_KEY && v->field_keys[i] == k)
+			return 1;
+	return 0;
+}
+
+/*
+ * perf's -F with or without -s: the entries sort by the -s keys, then by
+ * the columns -s did not name; the columns are -F's, then the -s keys
+ * -F did not name; an entry is keyed by all of them (perf's
+ * perf_hpp__setup_output_field and perf_hpp__append_sort_keys). With
+ * "-F +...", the entries keep the default order.
+ */
+static void merge_fields(struct lupe_report *rep, int by_sort)
+{
+	struct lupe_report_view *v = &rep->view;
+	int nr_sort = by_sort ? v->nr_keys : 0, nr_cols = v->nr_fields;
+
+	rep->nr_order = 0;
+	for (int i = 0; i < nr_sort && !v->fields_added; i++) {
+		rep->order[rep->nr_order] = LUPE_FIELD_KEY;
+		rep->order_keys[rep->nr_order++] = v->keys[i];
+	}
+	for (int i = 0; i < nr_cols && !v->fields_added; i++) {
+		if (v->fields[i] == LUPE_FIELD_KEY && has_key(v->keys, nr_sort, v->field_keys[i]))
+			continue;
+		rep->order[rep->nr_order] = v->fields[i];
+		rep->order_keys[rep->nr_order++] = v->field_keys[i];
+	}
+	for (int i = 0; i < nr_sort; i++) {
+		if (has_column(v, v->keys[i]) || v->nr_fields == (int)ARRAY_SIZE(v->fields))
+			continue;
+		v->fields[v->nr_fields] = LUPE_FIELD_KEY;
+		v->field_keys[v->nr_fields++] = v->keys[i];
+	}
+	v->nr_keys = nr_sort;
+	for (int i = 0; i < nr_cols; i++)
+		if (v->fields[i] == LUPE_FIELD_KEY && !has_key(v->keys, v->nr_keys, v->field_keys[i]) &&
+		    v->nr_keys < (int)ARRAY_SIZE(v->keys))
+			v->keys[v->nr_keys++] = v->field_keys[i];
 }
 
 static int parse_sort(const char *s, struct lupe_report_view *v)
@@ -138,7 +197,7 @@ int lupe_report_check_opts(const struct lupe_report_opts *opts)
 	if (!err && opts->call_graph)
 		err = parse_cg(opts->call_graph, &check, &caller);
 	if (!err && opts->fields)
-		err = parse_fields(opts->fields, &check, 1);
+		err = parse_fields(opts->fields, &check);
 	if (!err && opts->max_stack < 0) {
 		pr_err("--max-stack wants a number of entries, not %d", opts->max_stack);
 		err = -EINVAL;
@@ -229,14 +288,17 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 	/* perf sorts a file of tracepoints only by their fields */
 	if ((err = parse_sort(o->sort ? o->sort : all_tp && nev ? "trace" : "comm,dso,sym", v)))
 		return err;
-	/* -F without -s: its keys are the sort keys */
-	if (o->fields && (err = parse_fields(o->fields, v, !o->sort)))
-		return err;
+	if (o->fields) {
+		if ((err = parse_fields(o->fields, v)))
+			return err;
+		/* -F +...: the default sort keys and order stay */
+		merge_fields(rep, o->sort || v->fields_added);
+	}
 	for (int k = 0; k < v->nr_keys; k++)
 		rep->by_trace |= v->keys[k] == LUPE_SORT_TRACE;
 	rep->ho = (struct lupe_hist_opts){ .nr_keys = v->nr_keys, .children = v->children,
 					   .callchain = v->cg != LUPE_CG_NONE, .caller = caller,
-					   .max_stack = o->max_stack };
+					   .max_stack = o->max_stack, .long_dso_names = o->verbose };
 	memcpy(rep->ho.keys, v->keys, sizeof(rep->ho.keys));
 	rep->ready = 1;
 	return 0;
@@ -298,9 +360,11 @@ static int keep_entry(const struct lupe_hist_entry *e, void *arg)
 	return 1;
 }
 
-static const char *entry_dso(const struct lupe_hist_entry *e)
+static const char *entry_dso(const struct lupe_hist_entry *e, int long_name)
 {
-	return e->dso ? lupe_dso_short_name(e->dso) : "[unknown]";
+	if (!e->dso)
+		return "[unknown]";
+	return long_name ? lupe_dso_long_name(e->dso) : lupe_dso_short_name(e->dso);
 }
 
 static int cmp_str(const char *a, const char *b)
@@ -309,14 +373,18 @@ static int cmp_str(const char *a, const char *b)
 }
 
 /* By a sort key, as perf's output sort compares it: names ascending. */
-static int cmp_key(const struct lupe_hist_entry *x, const struct lupe_hist_entry *y, enum lupe_sort_key k)
+static int cmp_key(const struct lupe_hist_entry *x, const struct lupe_hist_entry *y, enum lupe_sort_key k,
+		   int long_dso)
 {
 	switch (k) {
 	case LUPE_SORT_COMM: return cmp_str(x->comm, y->comm);
 	case LUPE_SORT_PID:
 	case LUPE_SORT_TID: return x->tid < y->tid ? -1 : x->tid > y->tid;
 	case LUPE_SORT_CPU: return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
-	case LUPE_SORT_DSO: return strcmp(entry_dso(x), entry_dso(y));
+	case LUPE_SORT_DSO:
+		if (!x->dso || !y->dso) /* perf's cmp_null: no map last */
+			return !x->dso && !y->dso ? 0 : x->dso ? -1 : 1;
+		return strcmp(entry_dso(x, long_dso), entry_dso(y, long_dso));
 	case LUPE_SORT_SYM:
 		if (!x->sym || !y->sym) /* perf's cmp_null: the unresolved last */
 			return !x->sym && !y->sym ? (x->addr < y->addr ? -1 : x->addr > y->addr) : x->sym ? -1 : 1;
@@ -332,24 +400,70 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
 	return a > b ? -1 : a < b;
 }
 
-/* perf's strict -F order: the entries sort by the columns, in their order. */
+static int cmp_rank(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct rank *)a)->e, y = (uintptr_t)((const struct rank *)b)->e;
+
+	return x < y ? -1 : x > y;
+}
+
+static long rank_of(const struct lupe_report *rep, const struct lupe_hist_entry *e)
+{
+	struct rank key = { e, 0 };
+	const struct rank *r = bsearch(&key, rep->ranks, (size_t)rep->nr_ranks, sizeof(key), cmp_rank);
+
+	return r ? r->pos : 0;
+}
+
+/* perf's -F order: by the sort list, then as the entries came sorted. */
 static int cmp_fields(const void *a, const void *b, void *arg)
 {
 	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
 	const struct lupe_hist_entry *y = *(const struct lupe_hist_entry *const *)b;
-	const struct lupe_report_view *v = arg;
+	const struct lupe_report *rep = arg;
 	int c = 0;
 
-	for (int i = 0; i < v->nr_fields && !c; i++) {
-		switch (v->fields[i]) {
+	for (int i = 0; i < rep->nr_order && !c; i++) {
+		switch (rep->order[i]) {
 		case LUPE_FIELD_OVERHEAD:
 		case LUPE_FIELD_PERIOD: c = cmp_u64_desc(x->self, y->self); break;
-		case LUPE_FIELD_CHILDREN: c = cmp_u64_desc(x->children, y->children); break;
+		case LUPE_FIELD_CHILDREN: /* perf has no children to compare without --children */
+			c = rep->view.children ? cmp_u64_desc(x->children, y->children) : 0;
+			/* and breaks their ties by the position on the stack, as the default order */
+			if (!c && rep->view.children && rep->view.cg != LUPE_CG_NONE)
+				c = x->depth > y->depth ? -1 : x->depth < y->depth;
+			break;
 		case LUPE_FIELD_SAMPLE: c = cmp_u64_desc(x->nr_samples, y->nr_samples); break;
-		case LUPE_FIELD_KEY: c = cmp_key(x, y, v->field_keys[i]); break;
+		case LUPE_FIELD_KEY: c = cmp_key(x, y, rep->order_keys[i], rep->opts.verbose); break;
 		}
 	}
+	if (!c) { /* ties keep the default order */
+		long px = rank_of(rep, x), py = rank_of(rep, y);
+
+		c = px < py ? -1 : px > py;
+	}
 	return c;
+}
+
+/* Sort h by the -F order; ties keep their place (qsort is not stable). */
+static int sort_fields(struct lupe_report *rep, struct lupe_hists *h)
+{
+	struct lupe_hist_entry *e;
+	long n = 0;
+
+	while (lupe_hists_entry(h, n))
+		n++;
+	rep->ranks = malloc((size_t)(n ? n : 1) * sizeof(*rep->ranks));
+	if (!rep->ranks)
+		return -ENOMEM;
+	for (long i = 0; (e = lupe_hists_entry(h, i)); i++)
+		rep->ranks[i] = (struct rank){ e, i };
+	qsort(rep->ranks, (size_t)n, sizeof(*rep->ranks), cmp_rank);
+	rep->nr_ranks = n;
+	lupe_hists_sort(h, cmp_fields, rep);
+	free(rep->ranks);
+	rep->ranks = NULL;
+	return 0;
 }
 
 int lupe_report_finish(struct lupe_report *rep)
@@ -362,8 +476,8 @@ int lupe_report_finish(struct lupe_report *rep)
 		n = lupe_hists_finish(rep->hists[i], keep_entry, &rep->opts);
 		if (n < 0)
 			return (int)n;
-		if (rep->view.nr_fields && !rep->opts.sort)
-			lupe_hists_sort(rep->hists[i], cmp_fields, &rep->view);
+		if (rep->nr_order && sort_fields(rep, rep->hists[i]))
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -238,6 +238,23 @@ static Elf *open_elf(const char *path, int *fd)
 	return elf;
 }
 
+int lupe_elf_has_symtab(const char *path)
+{
+	GElf_Shdr shdr;
+	int fd, has;
+	Elf *elf;
+
+	if (!elf_ready())
+		return -LUPE_ERR_NOT_SUPPORTED;
+	elf = open_elf(path, &fd);
+	if (!elf)
+		return -ENOENT;
+	has = !!find_section(elf, SHT_SYMTAB, NULL, &shdr);
+	elf_end(elf);
+	close(fd);
+	return has;
+}
+
 /* A separate debug file with a .symtab, by build-id then by .gnu_debuglink. */
 static Elf *open_debug(Elf *elf, const struct lupe_dso *dso, const char *path, int *fd)
 {

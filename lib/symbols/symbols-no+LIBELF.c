@@ -13,6 +13,11 @@ int lupe_elf_load_vdso(struct lupe_dso *dso)
 	return -LUPE_ERR_NOT_SUPPORTED;
 }
 
+int lupe_elf_has_symtab(const char *path)
+{
+	return -LUPE_ERR_NOT_SUPPORTED;
+}
+
 int lupe_elf_plt_foreach(struct Elf *elf, int (*fn)(uint64_t addr, const char *name, void *arg), void *arg)
 {
 	return 0;

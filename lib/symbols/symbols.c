@@ -349,6 +349,52 @@ const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint6
 	return &dso->syms[lo - 1];
 }
 
+/*
+ * perf's dso__load() order of symbol sources, each checked for a .symtab.
+ * NEEDSWORK: perf tries the .gnu_debuglink name first ('l'); Debian's
+ * debug links are build-id names that only the 'b' path finds.
+ */
+static char find_origin(const struct lupe_dso *dso)
+{
+	char hex[2 * LUPE_BUILD_ID_MAX + 1], path[6][4096], letter[6], first = '!';
+	const char *bdir = lupe_buildid_dir();
+	int bid = dso->build_id_size > 0, file = dso->long_name[0] == '/', n = 0;
+
+	if (dso->kernel)
+		return 'k';
+	if (!strncmp(dso->long_name, "/tmp/perf-", 10))
+		return 'j';
+	if (bid)
+		lupe_build_id_hex(dso->build_id, dso->build_id_size, hex);
+#define CAND(ok, c, ...) \
+	do { if (ok) { letter[n] = (c); snprintf(path[n++], sizeof(path[0]), __VA_ARGS__); } } while (0)
+	CAND(bid, 'B', "%s/.build-id/%.2s/%s/%s", bdir, hex, hex + 2,
+	     strcmp(dso->long_name, "[vdso]") ? "elf" : "vdso");
+	CAND(bid, 'D', "%s/.build-id/%.2s/%s/debug", bdir, hex, hex + 2);
+	CAND(file, 'f', "/usr/lib/debug%s.debug", dso->long_name);
+	CAND(file, 'u', "/usr/lib/debug%s", dso->long_name);
+	CAND(bid, 'b', "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	CAND(file, 'd', "%s", dso->long_name);
+#undef CAND
+	for (int i = 0; i < n; i++) {
+		int has = lupe_elf_has_symtab(path[i]);
+
+		if (has > 0)
+			return letter[i];
+		if (!has && first == '!')
+			first = letter[i];
+	}
+	return first;
+}
+
+char lupe_dso_origin(const struct lupe_dso *dso)
+{
+	/* the letter is a cache of the file system's answer: worked out once */
+	if (!dso->origin)
+		((struct lupe_dso *)dso)->origin = find_origin(dso);
+	return dso->origin;
+}
+
 const char *lupe_dso_long_name(const struct lupe_dso *dso)
 {
 	return dso->long_name;

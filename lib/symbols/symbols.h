@@ -29,6 +29,7 @@ struct lupe_dso {
 	unsigned seq;           /* order of creation: orders equal callchain branches as perf */
 	uint8_t kernel_id[20];  /* the kernel: its build-id in the file (perf's kallsyms copy) */
 	int kernel_id_size;
+	char origin;            /* lupe_dso_origin()'s letter once known, else 0 */
 	struct lupe_dso *next;
 };
 
@@ -85,6 +86,8 @@ char *lupe_demangle(const char *name);
 /* ELF loading (symbols+LIBELF.c): the file at path, or the vdso of this process. */
 int lupe_elf_load_dso(struct lupe_dso *dso, const char *path);
 int lupe_elf_load_vdso(struct lupe_dso *dso);
+/* 1 when path is an ELF file with a .symtab, 0 without one, -errno when it is no ELF file. */
+int lupe_elf_has_symtab(const char *path);
 
 /*
  * The PLT entries of an x86-64 ELF (libelf's Elf) as perf names them

@@ -51,7 +51,7 @@ struct browser {
 	struct row *rows;
 	long nr_rows, alloc;
 	long top, sel;
-	int width[8];
+	int width[REPORT_MAX_COLS];
 	long shown;
 	uint64_t total;
 	int expand_all;

@@ -30,6 +30,7 @@ struct lupe_hist_opts {
 	int callchain; /* build callchain trees */
 	int caller;    /* trees from the caller down (else from the callee up) */
 	int max_stack; /* callchain entries used at most, context markers not counted (0: all) */
+	int long_dso_names; /* entries of equal overhead sort by the DSOs' paths (perf's -v) */
 };
 
 /* A node of a callchain tree: one function, how much ended here, how much below. */
@@ -50,7 +51,7 @@ struct lupe_hist_entry {
 	int pid, tid, cpu;
 	const struct lupe_dso *dso;    /* NULL: no map */
 	const struct lupe_symbol *sym; /* NULL: unresolved */
-	uint64_t addr;
+	uint64_t addr;                 /* in its DSO: unresolved, the key; else the first sample's */
 	int kernel;
 	uint64_t self, children;       /* periods */
 	uint64_t nr_samples;

@@ -35,9 +35,12 @@ struct lupe_report_opts {
 	const char *comms, *pids, *tids, *dsos, *symbols;
 	/*
 	 * perf's -F: the output columns, comma-separated: overhead,
-	 * overhead_children, sample, period and sort keys. Without a sort,
-	 * its keys are the sort keys, and entries sort by the columns in
-	 * their order (perf's strict field order). NULL: perf's default.
+	 * overhead_children, sample, period and sort keys ("symbol" is
+	 * "sym"). Entries are keyed by -F's keys and the sort's, and sort
+	 * by the sort keys, then by the columns in their order (perf's
+	 * strict field order; without a sort, the columns alone).
+	 * "+FIELDS" adds them after the default value columns, the default
+	 * order kept. NULL: perf's default columns.
 	 */
 	const char *fields;
 	int max_stack;          /* use at most this many callchain entries (0: all; perf's --max-stack) */
@@ -49,6 +52,7 @@ struct lupe_report_opts {
 	 * printer groups the entries with lupe/hierarchy.h
 	 */
 	int hierarchy;
+	int verbose;            /* perf's -v: entries of equal overhead sort by the DSOs' full paths */
 };
 
 enum lupe_cg_mode { LUPE_CG_NONE, LUPE_CG_GRAPH, LUPE_CG_FLAT, LUPE_CG_FOLDED };
@@ -62,11 +66,16 @@ struct lupe_report_view {
 	int caller;              /* chains from the caller down */
 	enum lupe_sort_key keys[8];
 	int nr_keys;
-	/* the -F columns in order (nr_fields 0: perf's default columns) */
+	/*
+	 * The -F columns in order, then the sort keys -F did not name
+	 * (nr_fields 0: perf's default columns). keys[] holds every key of
+	 * the columns.
+	 */
 	enum lupe_field { LUPE_FIELD_OVERHEAD, LUPE_FIELD_CHILDREN, LUPE_FIELD_SAMPLE,
 			  LUPE_FIELD_PERIOD, LUPE_FIELD_KEY } fields[16];
 	enum lupe_sort_key field_keys[16]; /* with LUPE_FIELD_KEY */
 	int nr_fields;
+	int fields_added;        /* "-F +...": the default value columns come first */
 };
 
 struct lupe_report;

@@ -40,6 +40,15 @@ LUPE_API const char *lupe_dso_long_name(const struct lupe_dso *dso);
 LUPE_API const char *lupe_dso_short_name(const struct lupe_dso *dso);
 /* Non-zero for the kernel and its modules. */
 LUPE_API int lupe_dso_is_kernel(const struct lupe_dso *dso);
+/*
+ * Where perf takes its symbols from, as the letter perf report -v shows:
+ * 'k' the kernel's kallsyms, 'j' a perf-PID.map, 'B' the build-id cache's
+ * copy, 'D' the cache's debug file, 'f'/'u' /usr/lib/debug by path,
+ * 'b' /usr/lib/debug by build-id, 'd' the file itself, '!' none. perf
+ * takes the first of these that has a .symtab (else the first there);
+ * lupe's own symbols may come from another of them, with the same names.
+ */
+LUPE_API char lupe_dso_origin(const struct lupe_dso *dso);
 /* Its build-id (from the file or from perf.data); *size 0 when unknown. */
 LUPE_API const uint8_t *lupe_dso_build_id(const struct lupe_dso *dso, int *size);
 
