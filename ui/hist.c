@@ -38,6 +38,15 @@ static double pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+uint64_t report_min_hit(uint64_t total, double min_percent)
+{
+	/* perf's u64 of a negative product is huge: no chain shows */
+	if (min_percent < 0)
+		return UINT64_MAX;
+	/* in perf's order of operations, for the same rounding */
+	return (uint64_t)((double)total * (min_percent / 100));
+}
+
 struct gctx {
 	FILE *fp;
 	uint64_t total, min_hit; /* graph: of the whole histogram */
@@ -306,6 +315,16 @@ const char *report_units(uint64_t *v)
 	return " ";
 }
 
+/*
+ * Under --percent-limit: perf hides each entry whose overhead (Children
+ * with --children) is below it, compared in float as perf's limit is.
+ */
+static int below_limit(const struct lupe_report_view *v, const struct report_print_opts *po,
+		       const struct lupe_hist_entry *e, uint64_t total)
+{
+	return (float)pct(v->children ? e->children : e->self, total) < (float)po->percent_limit;
+}
+
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
 		   struct lupe_hists *h, int width[8], long *shown)
 {
@@ -316,11 +335,11 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 	memset(width, 0, 8 * sizeof(*width));
 	*shown = 0;
 	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {
-		double p = pct(v->children ? e->children : e->self, total);
-
-		if (p < po->percent_limit || (po->max_entries && i >= po->max_entries))
+		if (po->max_entries && i >= po->max_entries)
 			break;
-		*shown = i + 1;
+		/* perf sizes the columns by every entry, those below --percent-limit too */
+		if (!below_limit(v, po, e, total))
+			*shown = i + 1;
 		for (int k = 0; k < v->nr_keys; k++) {
 			int len;
 
@@ -399,8 +418,8 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 	int width[8];
 	long shown;
 	struct lupe_hist_entry *e;
-	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
-			  v->cg_fractal, v->cg_min_percent };
+	struct gctx g = { fp, total, report_min_hit(total, v->cg_min_percent), v->cg_fractal,
+			  v->cg_min_percent };
 	const struct lupe_cc_node **path = NULL;
 	char buf[4096];
 
@@ -423,6 +442,8 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 		path = malloc(1024 * sizeof(*path));
 	for (long i = 0; i < shown; i++) {
 		e = lupe_hists_entry(h, i);
+		if (below_limit(v, po, e, total))
+			continue;
 		report_format_entry(buf, sizeof(buf), v, po, width, e, total);
 		fprintf(fp, "%s\n", buf);
 		if (v->cg == LUPE_CG_GRAPH)
