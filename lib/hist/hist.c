@@ -71,10 +71,13 @@ struct stack {
 	uint32_t gen, kgen;
 	uint8_t cpumode;
 	uint32_t nr_ips, nr_frames;
+	uint64_t ip;  /* the sample's: its entry when --max-stack cut it off the chain */
 	const uint64_t *ips;
 	struct rframe *frames;
-	struct rframe self; /* the entry itself when frames[0] is an inlined function */
-	int self_depth;     /* then: the frames the sampled ip became, less one */
+	struct rframe self; /* the entry itself when frames[0] is an inlined function or not the ip */
+	uint8_t has_self;   /* self holds the entry */
+	uint8_t lost_ip;    /* --max-stack cut the sample's ip off the frames */
+	int self_depth;     /* with an inlined frames[0]: the frames the sampled ip became, less one */
 	uint64_t period, count;
 	struct stack *next_made; /* in the order stacks were first seen */
 };
@@ -91,6 +94,7 @@ struct lupe_hists {
 	long nr_entries;
 	uint64_t total_period, nr_samples;
 	struct lupe_frame frames[1024];
+	uint64_t cut[LUPE_SESSION_MAX_CHAIN]; /* a chain --max-stack cut */
 };
 
 #define mix lupe_phash_mix
@@ -166,6 +170,7 @@ struct skey {
 	const void *maps;
 	uint32_t gen;
 	uint8_t cpumode;
+	uint64_t ip;
 	uint32_t nr;
 	const uint64_t *ips;
 };
@@ -177,8 +182,79 @@ static int stack_eq(const void *item, const void *key)
 
 	return st->comm == k->comm && st->trace == k->trace && st->tid == k->tid &&
 	       st->pid == k->pid && st->cpu == k->cpu && st->maps == k->maps && st->gen == k->gen &&
-	       st->cpumode == k->cpumode && st->nr_ips == k->nr &&
+	       st->cpumode == k->cpumode && st->ip == k->ip && st->nr_ips == k->nr &&
 	       !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
+}
+
+/* Copy the addresses of ips[from, to) into out, keeping only those from index first on, up to max of them; markers all stay. */
+static uint32_t keep_addrs(const uint64_t *ips, uint32_t from, uint32_t to, uint32_t first,
+			   uint32_t max, uint64_t *out, uint32_t n)
+{
+	uint32_t seen = 0, kept = 0;
+
+	for (uint32_t i = from; i < to; i++) {
+		if (ips[i] >= PERF_CONTEXT_MAX) {
+			out[n++] = ips[i];
+		} else if (seen++ >= first && kept < max) {
+			out[n++] = ips[i];
+			kept++;
+		}
+	}
+	return n;
+}
+
+static uint32_t count_addrs(const uint64_t *ips, uint32_t from, uint32_t to)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = from; i < to; i++)
+		n += ips[i] < PERF_CONTEXT_MAX;
+	return n;
+}
+
+/*
+ * perf's --max-stack: max addresses (context markers not counted) of the
+ * recorded chain, the outermost ones in caller order as perf walks it
+ * from there; and max of the unwound user part, always the innermost
+ * (perf's unwinder stops after that many). Inlined functions come on
+ * top. Returns the entries in out; *lost_ip: the sample's own address
+ * is not among them.
+ */
+static uint32_t cut_chain(const struct lupe_hists *h, const uint64_t *ips, uint32_t nr,
+			  uint64_t *out, int *lost_ip)
+{
+	uint32_t max = (uint32_t)h->opts.max_stack, split = 0, n, rec;
+
+	while (split < nr && ips[split] != LUPE_CONTEXT_USER_UNWOUND)
+		split++;
+	rec = count_addrs(ips, 0, split);
+	if (h->opts.caller && rec > max) {
+		n = keep_addrs(ips, 0, split, rec - max, max, out, 0);
+		*lost_ip = 1;
+	} else {
+		n = keep_addrs(ips, 0, split, 0, max, out, 0);
+		*lost_ip = rec == 0 && split < nr && max == 0;
+	}
+	return keep_addrs(ips, split, nr, 0, max, out, n);
+}
+
+/* A resolved frame as the histogram keeps it. */
+static int keep_frame(struct lupe_hists *h, struct lupe_session *s, const struct lupe_frame *f,
+		      uint8_t cpumode, struct rframe *out)
+{
+	/* perf gives a frame outside any map the sample's own level */
+	int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
+
+	*out = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
+				f->sym ? 0 : f->map ? f->addr : f->ip, f->ip, kernel, NULL };
+	if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
+		char buf[1024];
+
+		lupe_session_srcline_text(s, f, buf, sizeof(buf));
+		if (!(out->srcline = intern(h, buf)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
@@ -192,29 +268,27 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	uint32_t gen = lupe_thread_maps_gen(t);
 	uint64_t hash;
 	struct stack *st, **slot;
+	int lost_ip = 0;
 
 	if (!comm)
 		return -ENOMEM;
-	if (!ips || (!h->opts.callchain && !h->opts.children)) {
+	/* perf's --max-stack 0 (here below 0): no chain at all */
+	if (!ips || (!h->opts.callchain && !h->opts.children) || h->opts.max_stack < 0) {
 		ips = &sample->ip;
 		nr = 1;
-	} else if (h->opts.max_stack > 0) {
-		/* perf's --max-stack: that many addresses, the context markers not counted */
-		uint32_t used = 0, i;
-
-		for (i = 0; i < nr && used < (uint32_t)h->opts.max_stack; i++)
-			used += ips[i] < PERF_CONTEXT_MAX;
-		nr = i;
+	} else if (h->opts.max_stack > 0 && nr <= ARRAY_SIZE(h->cut)) {
+		nr = cut_chain(h, ips, nr, h->cut, &lost_ip);
+		ips = h->cut;
 	}
 	h->total_period += sample->period;
 	h->nr_samples++;
 	hash = mix((uint64_t)(uintptr_t)comm, ((uint64_t)(uint32_t)t->tid << 32) | (uint32_t)cpu);
 	hash = mix(hash, (uint64_t)(uintptr_t)t->maps ^ ((uint64_t)gen << 32) ^ cpumode);
-	hash = mix(hash, (uint64_t)(uintptr_t)trace);
+	hash = mix(hash, (uint64_t)(uintptr_t)trace ^ sample->ip);
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
 	{
-		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, nr, ips };
+		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, sample->ip, nr, ips };
 
 		slot = (struct stack **)lupe_phash_find(&h->stacks, hash, stack_eq, &key);
 	}
@@ -230,7 +304,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	if (!st)
 		return -ENOMEM;
 	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .pid = t->pid, .tid = t->tid, .cpu = cpu,
-			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .nr_ips = nr,
+			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .ip = sample->ip, .nr_ips = nr,
 			      .period = sample->period, .count = 1 };
 	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
 	if (!st->ips)
@@ -243,6 +317,9 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		if (ips == &sample->ip) {
 			one.callchain = NULL;
 			one.nr_callchain = 0;
+		} else {
+			one.callchain = st->ips;
+			one.nr_callchain = nr;
 		}
 		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
 		if (!n && one.nr_callchain) {
@@ -254,37 +331,33 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		st->frames = arena_alloc(&h->arena, (size_t)n * sizeof(*st->frames) + 1);
 		if (!st->frames)
 			return -ENOMEM;
-		for (int i = 0; i < n; i++) {
-			const struct lupe_frame *f = &h->frames[i];
-
-			/* perf gives a frame outside any map the sample's own level */
-			int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
-
-			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
-							 f->sym ? 0 : f->map ? f->addr : f->ip, f->ip, kernel, NULL };
-			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
-				char buf[1024];
-
-				lupe_session_srcline_text(s, f, buf, sizeof(buf));
-				if (!(st->frames[i].srcline = intern(h, buf)))
-					return -ENOMEM;
-			}
-		}
+		for (int i = 0; i < n; i++)
+			if (keep_frame(h, s, &h->frames[i], cpumode, &st->frames[i]))
+				return -ENOMEM;
 		st->nr_frames = (uint32_t)n;
-		if (n && h->frames[0].inlined) {
-			/* perf's entry is the sample's own symbol; its chain starts inlined */
+		if (lost_ip) {
+			/* perf's entry is the sample's ip, whatever the chain kept */
 			struct lupe_frame f;
 
-			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
-			st->self = st->frames[0];
-			st->self.sym = f.sym;
-			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
-				char buf[1024];
+			lupe_session_resolve_ip(s, t, sample->ip, cpumode == PERF_RECORD_MISC_KERNEL ||
+						cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &f);
+			if (keep_frame(h, s, &f, cpumode, &st->self))
+				return -ENOMEM;
+			st->has_self = st->lost_ip = 1;
+		} else if (n && h->frames[0].inlined) {
+			/* perf's entry is the sample's own symbol; its chain starts inlined */
+			struct lupe_frame f;
+			struct rframe kept = st->frames[0];
 
-				lupe_session_srcline_text(s, &f, buf, sizeof(buf));
-				if (!(st->self.srcline = intern(h, buf)))
-					return -ENOMEM;
-			}
+			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
+			if (keep_frame(h, s, &f, cpumode, &st->self))
+				return -ENOMEM;
+			/* the inlined frame's place, its own symbol */
+			st->self.dso = kept.dso;
+			st->self.addr = kept.addr;
+			st->self.ip = kept.ip;
+			st->self.kernel = kept.kernel;
+			st->has_self = 1;
 			while (st->self_depth + 1 < n && h->frames[st->self_depth + 1].ip == h->frames[0].ip)
 				st->self_depth++;
 		}
@@ -452,13 +525,14 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		     struct lupe_hist_entry **seen)
 {
 	int n = (int)st->nr_frames, nseen = 0, caller = h->opts.caller;
+	int chains = h->opts.callchain && h->opts.max_stack >= 0; /* perf's --max-stack 0: none */
 	const struct rframe *self;
 	struct ekey k;
 	struct lupe_hist_entry *e;
 
 	if (!n)
 		return 0;
-	self = st->self.sym ? &st->self : &st->frames[0];
+	self = st->has_self ? &st->self : &st->frames[0];
 	make_key(h, st, self, 0, &k);
 	e = findnew_entry(h, t, &k, self, st);
 	if (!e)
@@ -466,8 +540,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	e->self += st->period;
 	e->nr_samples += st->count;
 	e->children += st->period;
-	if (h->opts.callchain && chain_add(h, e, st->frames, caller ? n - 1 : 0,
-					   caller ? -1 : 1, n, st->period))
+	if (chains && chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period))
 		return -ENOMEM;
 	if (!h->opts.children)
 		return 0;
@@ -476,13 +549,15 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	 * the sample's own (above), then each frame's, the innermost and
 	 * then outermost first: a recursive entry's chain starts at its
 	 * outermost call. Inlined frames at the sample's ip count too, as
-	 * perf counts them.
+	 * perf counts them. When --max-stack cut the sample's ip off, each
+	 * frame in perf's order, the outermost first (only caller order cuts
+	 * it).
 	 */
 	seen[nseen++] = e;
-	if (st->self.sym && st->self_depth > e->depth)
+	if (st->has_self && st->self_depth > e->depth)
 		e->depth = st->self_depth;
 	for (int r = 0; r < n; r++) {
-		int at = r == 0 ? 0 : n - r;
+		int at = st->lost_ip ? n - 1 - r : r == 0 ? 0 : n - r;
 		const struct rframe *f = &st->frames[at];
 		int dup = 0;
 
@@ -498,9 +573,9 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		e->children += st->period;
 		if (at > e->depth)
 			e->depth = at;
-		if (!h->opts.callchain)
+		if (!chains)
 			continue;
-		if (at == 0 ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
+		if (at == 0 && !st->lost_ip ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
 		    chain_add(h, e, st->frames, at, caller ? -1 : 1, caller ? at + 1 : n - at, st->period))
 			return -ENOMEM;
 	}

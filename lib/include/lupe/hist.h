@@ -29,7 +29,7 @@ struct lupe_hist_opts {
 	int children;  /* accumulate callers' periods (perf's --children) */
 	int callchain; /* build callchain trees */
 	int caller;    /* trees from the caller down (else from the callee up) */
-	int max_stack; /* callchain entries used at most, context markers not counted (0: all) */
+	int max_stack; /* callchain addresses used at most, as lupe_report_opts' (0: all, below 0: none) */
 };
 
 /* A node of a callchain tree: one function, how much ended here, how much below. */
