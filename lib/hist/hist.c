@@ -500,6 +500,9 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 {
 	struct lupe_cc_node *node = &e->chain;
 
+	/* perf's max_depth of the entry's chains orders children ties */
+	if (count > e->depth)
+		e->depth = count;
 	node->cumul += period;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct rframe *f = &frames[idx];
@@ -554,8 +557,6 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	 * it).
 	 */
 	seen[nseen++] = e;
-	if (st->has_self && st->self_depth > e->depth)
-		e->depth = st->self_depth;
 	for (int r = 0; r < n; r++) {
 		int at = st->lost_ip ? n - 1 - r : r == 0 ? 0 : n - r;
 		const struct rframe *f = &st->frames[at];
@@ -571,8 +572,6 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 			continue;
 		seen[nseen++] = e;
 		e->children += st->period;
-		if (at > e->depth)
-			e->depth = at;
 		if (!chains)
 			continue;
 		if (at == 0 && !st->lost_ip ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
@@ -626,7 +625,8 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 {
 	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
 	const struct lupe_hist_entry *y = *(const struct lupe_hist_entry *const *)b;
-	int sort_mode_children = *(const int *)arg;
+	const struct lupe_hist_opts *o = arg;
+	int sort_mode_children = o->children;
 	int c;
 
 	if (sort_mode_children && x->children != y->children)
@@ -634,9 +634,14 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 	/* source lines sort by name, as perf's srcline key compares them */
 	if (sort_mode_children && x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
 		return c;
-	/* perf breaks children ties by position on the stack, callers first */
-	if (sort_mode_children && x->depth != y->depth)
-		return x->depth > y->depth ? -1 : 1;
+	/*
+	 * perf puts callers first among equal children of one thread: by the
+	 * longest chain added to each, the longer first in caller order
+	 * (a caller's runs down to the callees), the shorter in callee order.
+	 */
+	if (sort_mode_children && o->callchain && o->max_stack >= 0 && x->thread == y->thread &&
+	    x->depth != y->depth)
+		return (x->depth > y->depth) == !!o->caller ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	if (x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
@@ -688,7 +693,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	}
 	free(t.hashes);
 	if (n)
-		qsort_r(v, n, sizeof(*v), cmp_entry, &h->opts.children);
+		qsort_r(v, n, sizeof(*v), cmp_entry, &h->opts);
 	h->entries = v;
 	h->nr_entries = n;
 	return n;

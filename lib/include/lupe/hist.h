@@ -54,7 +54,7 @@ struct lupe_hist_entry {
 	int kernel;
 	uint64_t self, children;       /* periods */
 	uint64_t nr_samples;
-	int depth;                     /* deepest caller position seen: orders ties as perf */
+	int depth;                     /* the longest chain added: orders children ties as perf */
 	struct lupe_cc_node chain;     /* root: its children are the chains */
 };
 
