@@ -186,58 +186,6 @@ static int stack_eq(const void *item, const void *key)
 	       !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
 }
 
-/* Copy the addresses of ips[from, to) into out, keeping only those from index first on, up to max of them; markers all stay. */
-static uint32_t keep_addrs(const uint64_t *ips, uint32_t from, uint32_t to, uint32_t first,
-			   uint32_t max, uint64_t *out, uint32_t n)
-{
-	uint32_t seen = 0, kept = 0;
-
-	for (uint32_t i = from; i < to; i++) {
-		if (ips[i] >= PERF_CONTEXT_MAX) {
-			out[n++] = ips[i];
-		} else if (seen++ >= first && kept < max) {
-			out[n++] = ips[i];
-			kept++;
-		}
-	}
-	return n;
-}
-
-static uint32_t count_addrs(const uint64_t *ips, uint32_t from, uint32_t to)
-{
-	uint32_t n = 0;
-
-	for (uint32_t i = from; i < to; i++)
-		n += ips[i] < PERF_CONTEXT_MAX;
-	return n;
-}
-
-/*
- * perf's --max-stack: max addresses (context markers not counted) of the
- * recorded chain, the outermost ones in caller order as perf walks it
- * from there; and max of the unwound user part, always the innermost
- * (perf's unwinder stops after that many). Inlined functions come on
- * top. Returns the entries in out; *lost_ip: the sample's own address
- * is not among them.
- */
-static uint32_t cut_chain(const struct lupe_hists *h, const uint64_t *ips, uint32_t nr,
-			  uint64_t *out, int *lost_ip)
-{
-	uint32_t max = (uint32_t)h->opts.max_stack, split = 0, n, rec;
-
-	while (split < nr && ips[split] != LUPE_CONTEXT_USER_UNWOUND)
-		split++;
-	rec = count_addrs(ips, 0, split);
-	if (h->opts.caller && rec > max) {
-		n = keep_addrs(ips, 0, split, rec - max, max, out, 0);
-		*lost_ip = 1;
-	} else {
-		n = keep_addrs(ips, 0, split, 0, max, out, 0);
-		*lost_ip = rec == 0 && split < nr && max == 0;
-	}
-	return keep_addrs(ips, split, nr, 0, max, out, n);
-}
-
 /* A resolved frame as the histogram keeps it. */
 static int keep_frame(struct lupe_hists *h, struct lupe_session *s, const struct lupe_frame *f,
 		      uint8_t cpumode, struct rframe *out)
@@ -277,7 +225,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		ips = &sample->ip;
 		nr = 1;
 	} else if (h->opts.max_stack > 0 && nr <= ARRAY_SIZE(h->cut)) {
-		nr = cut_chain(h, ips, nr, h->cut, &lost_ip);
+		nr = lupe_callchain_cut(ips, nr, (unsigned)h->opts.max_stack, h->opts.caller, h->cut, &lost_ip);
 		ips = h->cut;
 	}
 	h->total_period += sample->period;

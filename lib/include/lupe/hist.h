@@ -89,4 +89,16 @@ LUPE_API struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx
 LUPE_API uint64_t lupe_hists_total_period(const struct lupe_hists *h);
 LUPE_API uint64_t lupe_hists_nr_samples(const struct lupe_hists *h);
 
+/*
+ * perf's --max-stack on a completed callchain (ips, nr entries, with
+ * context markers; see lupe_session_complete_callchain()): max addresses
+ * of the recorded chain, the outermost ones when caller (perf walks it
+ * from there in caller order), and max of the unwound user part, the
+ * innermost (perf's unwinder stops there); markers are not counted and
+ * all stay. Writes up to nr entries to out and returns how many;
+ * *lost_ip: the sample's own address (the chain's first) is not kept.
+ */
+LUPE_API uint32_t lupe_callchain_cut(const uint64_t *ips, uint32_t nr, unsigned max, int caller,
+				     uint64_t *out, int *lost_ip);
+
 #endif
