@@ -197,10 +197,18 @@ struct flat_set {
 static void collect_flat_paths(struct gctx *g, const struct lupe_cc_node **path, int depth,
 			       const struct lupe_cc_node *n, struct flat_set *set)
 {
+	uint32_t nr = 0;
+
 	path[depth++] = n;
-	if (depth < 1024)
+	/* perf walks the children in its tree's order, not by value: equal paths come so */
+	for (const struct lupe_cc_node *c = n->child; c && depth < 1024; c = c->next)
+		nr++;
+	for (uint32_t r = 0; r < nr; r++)
 		for (const struct lupe_cc_node *c = n->child; c; c = c->next)
-			collect_flat_paths(g, path, depth, c, set);
+			if (c->key_rank == r) {
+				collect_flat_paths(g, path, depth, c, set);
+				break;
+			}
 	if (!n->hit || n->hit < g->min_hit)
 		return;
 	if (set->nr == set->cap) {

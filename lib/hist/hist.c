@@ -76,8 +76,6 @@ struct stack {
 	struct rframe *frames;
 	struct rframe self; /* the entry itself when frames[0] is an inlined function or not the ip */
 	uint8_t has_self;   /* self holds the entry */
-	uint8_t lost_ip;    /* --max-stack cut the sample's ip off the frames */
-	int self_depth;     /* with an inlined frames[0]: the frames the sampled ip became, less one */
 	uint64_t period, count;
 	struct stack *next_made; /* in the order stacks were first seen */
 };
@@ -291,7 +289,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 						cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &f);
 			if (keep_frame(h, s, &f, cpumode, &st->self))
 				return -ENOMEM;
-			st->has_self = st->lost_ip = 1;
+			st->has_self = 1;
 		} else if (n && h->frames[0].inlined) {
 			/* perf's entry is the sample's own symbol; its chain starts inlined */
 			struct lupe_frame f;
@@ -306,8 +304,6 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 			st->self.ip = kept.ip;
 			st->self.kernel = kept.kernel;
 			st->has_self = 1;
-			while (st->self_depth + 1 < n && h->frames[st->self_depth + 1].ip == h->frames[0].ip)
-				st->self_depth++;
 		}
 	}
 	lupe_phash_fill(&h->stacks, (void **)slot, hash, st);
@@ -462,7 +458,7 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 			c = arena_alloc(&h->out, sizeof(*c));
 			if (!c)
 				return -ENOMEM;
-			*c = (struct lupe_cc_node){ f->dso, f->sym, f->addr, f->kernel, 0, 0, NULL, NULL };
+			*c = (struct lupe_cc_node){ .dso = f->dso, .sym = f->sym, .addr = f->addr, .kernel = f->kernel };
 			*last = c;
 		}
 		c->cumul += period;
@@ -497,16 +493,15 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		return 0;
 	/*
 	 * Children: every distinct entry on the stack gets the period once:
-	 * the sample's own (above), then each frame's, the innermost and
-	 * then outermost first: a recursive entry's chain starts at its
-	 * outermost call. Inlined frames at the sample's ip count too, as
-	 * perf counts them. When --max-stack cut the sample's ip off, each
-	 * frame in perf's order, the outermost first (only caller order cuts
-	 * it).
+	 * the sample's own (above), then each frame's in perf's cursor
+	 * order (the outermost first in caller order, the innermost first in
+	 * callee order), so that a recursive entry's chain starts where
+	 * perf's does; each gets the chain from its frame on in that order.
+	 * Inlined frames at the sample's ip count too, as perf counts them.
 	 */
 	seen[nseen++] = e;
 	for (int r = 0; r < n; r++) {
-		int at = st->lost_ip ? n - 1 - r : r == 0 ? 0 : n - r;
+		int at = caller ? n - 1 - r : r;
 		const struct rframe *f = &st->frames[at];
 		int dup = 0;
 
@@ -522,8 +517,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		e->children += st->period;
 		if (!chains)
 			continue;
-		if (at == 0 && !st->lost_ip ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
-		    chain_add(h, e, st->frames, at, caller ? -1 : 1, caller ? at + 1 : n - at, st->period))
+		if (chain_add(h, e, st->frames, at, caller ? -1 : 1, caller ? at + 1 : n - at, st->period))
 			return -ENOMEM;
 	}
 	return 0;
@@ -531,23 +525,32 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 
 /*
  * perf keeps a node's children in a tree ordered by DSO, then by address,
- * highest first, and sorts them by value from there: equal branches come
- * in that order.
+ * highest first (by name, highest first, when one is an inlined
+ * function), and sorts them by value from there: equal branches come in
+ * that order.
  */
-static int branch_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b)
+static int key_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b)
 {
+	if (a->sym && b->sym && (lupe_symbol_inlined(a->sym) || lupe_symbol_inlined(b->sym)))
+		return strcmp(a->sym->name, b->sym->name) > 0;
 	unsigned da = a->dso ? a->dso->seq + 1 : 0, db = b->dso ? b->dso->seq + 1 : 0;
 	uint64_t xa = a->sym ? a->sym->start : a->addr, xb = b->sym ? b->sym->start : b->addr;
 
-	if (a->cumul != b->cumul)
-		return a->cumul > b->cumul;
 	if (da != db)
 		return da > db;
 	return xa > xb;
 }
 
-/* Children largest first, as perf orders them. */
-static void sort_chain(struct lupe_cc_node *n)
+static int branch_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b)
+{
+	if (a->cumul != b->cumul)
+		return a->cumul > b->cumul;
+	return key_before(a, b);
+}
+
+/* n's children in the order before says. */
+static void sort_children(struct lupe_cc_node *n,
+			  int (*before)(const struct lupe_cc_node *a, const struct lupe_cc_node *b))
 {
 	struct lupe_cc_node *sorted = NULL, *c, *next;
 
@@ -555,13 +558,25 @@ static void sort_chain(struct lupe_cc_node *n)
 		struct lupe_cc_node **p = &sorted;
 
 		next = c->next;
-		sort_chain(c);
-		while (*p && branch_before(*p, c))
+		while (*p && before(*p, c))
 			p = &(*p)->next;
 		c->next = *p;
 		*p = c;
 	}
 	n->child = sorted;
+}
+
+/* Children largest first, as perf orders them; each one's rank in perf's key order. */
+static void sort_chain(struct lupe_cc_node *n)
+{
+	uint32_t rank = 0;
+
+	sort_children(n, key_before);
+	for (struct lupe_cc_node *c = n->child; c; c = c->next) {
+		c->key_rank = rank++;
+		sort_chain(c);
+	}
+	sort_children(n, branch_before);
 }
 
 static const char *dso_name(const struct lupe_hist_entry *e)

@@ -38,6 +38,7 @@ struct lupe_cc_node {
 	const struct lupe_symbol *sym; /* NULL: unresolved, addr says where */
 	uint64_t addr;
 	int kernel;
+	uint32_t key_rank; /* among its siblings in perf's tree order (DSO, address): flat chains walk it */
 	uint64_t hit, cumul;
 	struct lupe_cc_node *child, *next; /* children sorted by cumul, largest first */
 };
