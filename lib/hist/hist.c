@@ -533,7 +533,9 @@ static int key_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b
 {
 	if (a->sym && b->sym && (lupe_symbol_inlined(a->sym) || lupe_symbol_inlined(b->sym)))
 		return strcmp(a->sym->name, b->sym->name) > 0;
-	unsigned da = a->dso ? a->dso->seq + 1 : 0, db = b->dso ? b->dso->seq + 1 : 0;
+	/* perf's DSOs by their place in memory: the kernel's made first, then in the order met */
+	unsigned da = !a->dso ? 0 : a->dso->kernel ? 1 : a->dso->seq + 2;
+	unsigned db = !b->dso ? 0 : b->dso->kernel ? 1 : b->dso->seq + 2;
 	uint64_t xa = a->sym ? a->sym->start : a->addr, xb = b->sym ? b->sym->start : b->addr;
 
 	if (da != db)
