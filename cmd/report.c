@@ -5,6 +5,7 @@
  * browser (ui/tui); without a terminal, or without slang, text is printed.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@
 enum {
 	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
 	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI, KEY_INLINE, KEY_NO_INLINE,
-	KEY_STATS, KEY_TASKS, KEY_HIERARCHY,
+	KEY_STATS, KEY_TASKS, KEY_HIERARCHY, KEY_MAX_STACK,
 };
 
 struct report_opts {
@@ -32,6 +33,8 @@ struct report_opts {
 	int force, header, header_only, no_inline, dump, stats, quiet, tasks;
 	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
 	int cg_pending;
+	char cg_buf[256];             /* -g's parameter with --percent-limit's threshold */
+	char pl_text[32];             /* --percent-limit's value, "" before one */
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
 	struct report_print_opts print;
 };
@@ -45,7 +48,9 @@ static const struct argp_option options[] = {
 	{ "no-children", KEY_NO_CHILDREN, NULL, 0, "show self overhead only", 0 },
 	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace,srcline (default comm,dso,sym)", 0 },
 	{ "show-nr-samples", 'n', NULL, 0, "show the number of samples of each entry", 0 },
-	{ "percent-limit", KEY_PERCENT_LIMIT, "PCT", 0, "hide entries below PCT percent", 0 },
+	{ "percent-limit", KEY_PERCENT_LIMIT, "PCT", 0, "hide entries below PCT percent (of Children with --children), and callchains below it", 0 },
+	{ "max-stack", KEY_MAX_STACK, "N", 0, "use at most N callchain entries (from the caller end with caller order)", 0 },
+	{ "inverted", 'G', NULL, 0, "callchains in caller order (perf's alias for -g caller)", 0 },
 	{ "call-graph", 'g', "MODE", OPTION_ARG_OPTIONAL,
 	  "callchains: graph|flat|folded|none[,min_percent][,caller|callee]", 0 },
 	{ "comms", KEY_COMM, "LIST", 0, "only these commands", 0 },
@@ -70,6 +75,19 @@ static const struct argp_option options[] = {
 	{ 0 }
 };
 
+/*
+ * -g's parameter: first then second (a number in second wins over one in
+ * first, as the later of perf's -g number and --percent-limit wins).
+ */
+static void set_cg(struct report_opts *o, const char *first, const char *second)
+{
+	char cg[sizeof(o->cg_buf)];
+
+	snprintf(cg, sizeof(cg), "%.120s%s%.120s", first, first[0] && second[0] ? "," : "", second);
+	memcpy(o->cg_buf, cg, sizeof(cg));
+	o->rep.call_graph = o->cg_buf;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct report_opts *o = state->input;
@@ -86,13 +104,32 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_NO_CHILDREN: o->rep.children = 0; return 0;
 	case 's': o->rep.sort = arg; return 0;
 	case 'n': o->print.show_nr = 1; return 0;
-	case KEY_PERCENT_LIMIT:
-		o->print.percent_limit = strtod(arg, &end);
-		if (end == arg || *end)
-			argp_error(state, "--percent-limit wants a number, not '%s'", arg);
+	case KEY_PERCENT_LIMIT: {
+		/*
+		 * As perf: strtof without a check, and the callchain threshold
+		 * too (also 0 or below): the later of it and -g's number wins.
+		 */
+		o->rep.percent_limit = o->print.percent_limit = strtof(arg, NULL);
+		snprintf(o->pl_text, sizeof(o->pl_text), "%.17g", o->rep.percent_limit);
+		set_cg(o, o->rep.call_graph ? o->rep.call_graph : "", o->pl_text);
 		return 0;
+	}
+	case KEY_MAX_STACK: {
+		long n = strtol(arg, &end, 0);
+
+		if (end == arg || *end)
+			argp_error(state, "--max-stack wants a number, not '%s'", arg);
+		/* perf's 0 and below: no callchain entries at all */
+		o->rep.max_stack = n > 0 ? (n > INT_MAX ? INT_MAX : (int)n) : -1;
+		return 0;
+	}
+	case 'G': o->rep.inverted = 1; return 0;
 	case 'g':
-		o->rep.call_graph = arg ? arg : "graph";
+		/* perf's bare -g is its default parameter: graph,0.5,caller */
+		if (arg)
+			set_cg(o, o->pl_text, arg);
+		else
+			o->rep.call_graph = "graph,0.5,caller";
 		o->cg_pending = !arg;
 		return 0;
 	case KEY_COMM: o->rep.comms = arg; return 0;
@@ -115,7 +152,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
 			/* perf takes "-g flat": the next word is -g's parameter */
-			o->rep.call_graph = arg;
+			set_cg(o, o->pl_text, arg);
 			o->cg_pending = 0;
 			return 0;
 		}

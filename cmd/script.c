@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* lupe script: the samples of a perf.data as text, as perf script prints them. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ struct script_opts {
 enum {
 	KEY_HEADER = 0x100, KEY_HEADER_ONLY, KEY_INLINE, KEY_NO_INLINE, KEY_PID, KEY_TID, KEY_COMMS,
 	KEY_TIME, KEY_SHOW_TASK, KEY_SHOW_MMAP, KEY_SHOW_SWITCH, KEY_SHOW_NS, KEY_SHOW_LOST, KEY_NS,
+	KEY_MAX_STACK,
 };
 
 static const struct argp_option options[] = {
@@ -46,6 +48,7 @@ static const struct argp_option options[] = {
 	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
 	{ "inline", KEY_INLINE, NULL, 0, "show inlined functions in callchains (the default)", 0 },
 	{ "no-inline", KEY_NO_INLINE, NULL, 0, "do not show inlined functions in callchains", 0 },
+	{ "max-stack", KEY_MAX_STACK, "N", 0, "show at most N callchain entries (inlined functions on top)", 0 },
 	{ 0 }
 };
 
@@ -77,6 +80,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_SHOW_NS: o->show |= 1u << PERF_RECORD_NAMESPACES; return 0;
 	case KEY_SHOW_LOST: o->show |= 1u << PERF_RECORD_LOST; return 0;
 	case KEY_NS: o->p->nanosecs = 1; return 0;
+	case KEY_MAX_STACK: {
+		char *end;
+		long n = strtol(arg, &end, 0);
+
+		/* perf script's is unsigned (report's is not); 0: no callchain entries */
+		if (end == arg || *end || n < 0)
+			argp_error(state, "--max-stack wants a number of entries, not '%s'", arg);
+		o->p->max_stack = n > 0 ? (n > INT_MAX ? INT_MAX : (int)n) : -1;
+		return 0;
+	}
 	case KEY_HEADER: o->header = 1; return 0;
 	case KEY_INLINE:
 	case KEY_NO_INLINE:

@@ -48,6 +48,15 @@ static double pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+uint64_t report_min_hit(uint64_t total, double min_percent)
+{
+	/* perf's u64 of a negative product is huge: no chain shows */
+	if (min_percent < 0)
+		return UINT64_MAX;
+	/* in perf's order of operations, for the same rounding */
+	return (uint64_t)((double)total * (min_percent / 100));
+}
+
 struct gctx {
 	FILE *fp;
 	uint64_t total, min_hit; /* graph: of the whole histogram */
@@ -199,10 +208,18 @@ struct flat_set {
 static void collect_flat_paths(struct gctx *g, const struct lupe_cc_node **path, int depth,
 			       const struct lupe_cc_node *n, struct flat_set *set)
 {
+	uint32_t nr = 0;
+
 	path[depth++] = n;
-	if (depth < 1024)
+	/* perf walks the children in its tree's order, not by value: equal paths come so */
+	for (const struct lupe_cc_node *c = n->child; c && depth < 1024; c = c->next)
+		nr++;
+	for (uint32_t r = 0; r < nr; r++)
 		for (const struct lupe_cc_node *c = n->child; c; c = c->next)
-			collect_flat_paths(g, path, depth, c, set);
+			if (c->key_rank == r) {
+				collect_flat_paths(g, path, depth, c, set);
+				break;
+			}
 	if (!n->hit || n->hit < g->min_hit)
 		return;
 	if (set->nr == set->cap) {
@@ -365,6 +382,16 @@ static const char *column_head(const struct lupe_report_view *v, const struct co
 	return key_head(c->k);
 }
 
+/*
+ * Under --percent-limit: perf hides each entry whose overhead (Children
+ * with --children) is below it, compared in float as perf's limit is.
+ */
+static int below_limit(const struct lupe_report_view *v, const struct report_print_opts *po,
+		       const struct lupe_hist_entry *e, uint64_t total)
+{
+	return (float)pct(v->children ? e->children : e->self, total) < (float)po->percent_limit;
+}
+
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
 		   struct lupe_hists *h, int width[REPORT_MAX_COLS], long *shown)
 {
@@ -377,11 +404,11 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 	memset(width, 0, REPORT_MAX_COLS * sizeof(*width));
 	*shown = 0;
 	for (long i = 0; (e = lupe_hists_entry(h, i)); i++) {
-		double p = pct(v->children ? e->children : e->self, total);
-
-		if (p < po->percent_limit || (po->max_entries && i >= po->max_entries))
+		if (po->max_entries && i >= po->max_entries)
 			break;
-		*shown = i + 1;
+		/* perf sizes the columns by every entry, those below --percent-limit too */
+		if (!below_limit(v, po, e, total))
+			*shown = i + 1;
 		for (int k = 0; k < nr; k++) {
 			int len;
 
@@ -525,6 +552,8 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 		fputs("\n#\n", fp);
 	for (long i = 0; i < shown; i++) {
 		e = lupe_hists_entry(h, i);
+		if (below_limit(v, po, e, total))
+			continue;
 		report_format_entry(buf, sizeof(buf), v, po, width, e, total);
 		fprintf(fp, "%s\n", buf);
 		report_print_chain(fp, v, po, e, total);
@@ -547,8 +576,8 @@ void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int v
 void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
 			const struct lupe_hist_entry *e, uint64_t total)
 {
-	struct gctx g = { fp, total, (uint64_t)((double)total * v->cg_min_percent / 100.0),
-			  v->cg_fractal, v->cg_min_percent, po->field_sep ? po->field_sep : ";" };
+	struct gctx g = { fp, total, report_min_hit(total, v->cg_min_percent), v->cg_fractal,
+			  v->cg_min_percent, po->field_sep ? po->field_sep : ";" };
 	const struct lupe_cc_node *path[1024];
 
 	if (v->cg == LUPE_CG_GRAPH)

@@ -32,6 +32,8 @@ void report_format_head(char *buf, size_t size, const struct lupe_report_view *v
 void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
 			 const struct report_print_opts *po, const int width[REPORT_MAX_COLS],
 			 const struct lupe_hist_entry *e, uint64_t total);
+/* The period a callchain branch needs to show, of total at min_percent, as perf computes it. */
+uint64_t report_min_hit(uint64_t total, double min_percent);
 /* A callchain node's function name (or address). */
 void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size);
 /* A sort key's column head and an entry's value of it, as the columns show them. */

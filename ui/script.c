@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <lupe/hist.h>
 #include "dump.h"
 #include "script.h"
 
@@ -442,8 +443,20 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 	}
 	/* perf prints symbols, DSOs and source lines only with the ip */
 	if (f & SF_IP) {
-		int n = lupe_session_resolve(s, thread, sample, cpumode, p->frames,
-					     (int)(sizeof(p->frames) / sizeof(*p->frames)));
+		struct lupe_sample cut;
+		int n, lost;
+
+		/* --max-stack: the first addresses, as perf script walks chains from the callee */
+		if (has_chain && p->max_stack && sample->nr_callchain <= LUPE_SESSION_MAX_CHAIN) {
+			cut = *sample;
+			cut.callchain = p->cut;
+			cut.nr_callchain = lupe_callchain_cut(sample->callchain, (uint32_t)sample->nr_callchain,
+							      p->max_stack > 0 ? (unsigned)p->max_stack : 0,
+							      0, p->cut, &lost);
+			sample = &cut;
+		}
+		n = lupe_session_resolve(s, thread, sample, cpumode, p->frames,
+					 (int)(sizeof(p->frames) / sizeof(*p->frames)));
 
 		if (has_chain) {
 			obuf_ch(o, '\n');

@@ -71,10 +71,11 @@ struct stack {
 	uint32_t gen, kgen;
 	uint8_t cpumode;
 	uint32_t nr_ips, nr_frames;
+	uint64_t ip;  /* the sample's: its entry when --max-stack cut it off the chain */
 	const uint64_t *ips;
 	struct rframe *frames;
-	struct rframe self; /* the entry itself when frames[0] is an inlined function */
-	int self_depth;     /* then: the frames the sampled ip became, less one */
+	struct rframe self; /* the entry itself when frames[0] is an inlined function or not the ip */
+	uint8_t has_self;   /* self holds the entry */
 	uint64_t period, count;
 	struct stack *next_made; /* in the order stacks were first seen */
 };
@@ -91,6 +92,7 @@ struct lupe_hists {
 	long nr_entries;
 	uint64_t total_period, nr_samples;
 	struct lupe_frame frames[1024];
+	uint64_t cut[LUPE_SESSION_MAX_CHAIN]; /* a chain --max-stack cut */
 };
 
 #define mix lupe_phash_mix
@@ -166,6 +168,7 @@ struct skey {
 	const void *maps;
 	uint32_t gen;
 	uint8_t cpumode;
+	uint64_t ip;
 	uint32_t nr;
 	const uint64_t *ips;
 };
@@ -177,8 +180,27 @@ static int stack_eq(const void *item, const void *key)
 
 	return st->comm == k->comm && st->trace == k->trace && st->tid == k->tid &&
 	       st->pid == k->pid && st->cpu == k->cpu && st->maps == k->maps && st->gen == k->gen &&
-	       st->cpumode == k->cpumode && st->nr_ips == k->nr &&
+	       st->cpumode == k->cpumode && st->ip == k->ip && st->nr_ips == k->nr &&
 	       !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
+}
+
+/* A resolved frame as the histogram keeps it. */
+static int keep_frame(struct lupe_hists *h, struct lupe_session *s, const struct lupe_frame *f,
+		      uint8_t cpumode, struct rframe *out)
+{
+	/* perf gives a frame outside any map the sample's own level */
+	int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
+
+	*out = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
+				f->map ? f->addr : f->ip, f->ip, kernel, NULL };
+	if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
+		char buf[1024];
+
+		lupe_session_srcline_text(s, f, buf, sizeof(buf));
+		if (!(out->srcline = intern(h, buf)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
@@ -192,29 +214,27 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	uint32_t gen = lupe_thread_maps_gen(t);
 	uint64_t hash;
 	struct stack *st, **slot;
+	int lost_ip = 0;
 
 	if (!comm)
 		return -ENOMEM;
-	if (!ips || (!h->opts.callchain && !h->opts.children)) {
+	/* perf's --max-stack 0 (here below 0): no chain at all */
+	if (!ips || (!h->opts.callchain && !h->opts.children) || h->opts.max_stack < 0) {
 		ips = &sample->ip;
 		nr = 1;
-	} else if (h->opts.max_stack > 0) {
-		/* perf's --max-stack: that many addresses, the context markers not counted */
-		uint32_t used = 0, i;
-
-		for (i = 0; i < nr && used < (uint32_t)h->opts.max_stack; i++)
-			used += ips[i] < PERF_CONTEXT_MAX;
-		nr = i;
+	} else if (h->opts.max_stack > 0 && nr <= ARRAY_SIZE(h->cut)) {
+		nr = lupe_callchain_cut(ips, nr, (unsigned)h->opts.max_stack, h->opts.caller, h->cut, &lost_ip);
+		ips = h->cut;
 	}
 	h->total_period += sample->period;
 	h->nr_samples++;
 	hash = mix((uint64_t)(uintptr_t)comm, ((uint64_t)(uint32_t)t->tid << 32) | (uint32_t)cpu);
 	hash = mix(hash, (uint64_t)(uintptr_t)t->maps ^ ((uint64_t)gen << 32) ^ cpumode);
-	hash = mix(hash, (uint64_t)(uintptr_t)trace);
+	hash = mix(hash, (uint64_t)(uintptr_t)trace ^ sample->ip);
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
 	{
-		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, nr, ips };
+		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, sample->ip, nr, ips };
 
 		slot = (struct stack **)lupe_phash_find(&h->stacks, hash, stack_eq, &key);
 	}
@@ -230,7 +250,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	if (!st)
 		return -ENOMEM;
 	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .pid = t->pid, .tid = t->tid, .cpu = cpu,
-			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .nr_ips = nr,
+			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .ip = sample->ip, .nr_ips = nr,
 			      .period = sample->period, .count = 1 };
 	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
 	if (!st->ips)
@@ -243,6 +263,9 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		if (ips == &sample->ip) {
 			one.callchain = NULL;
 			one.nr_callchain = 0;
+		} else {
+			one.callchain = st->ips;
+			one.nr_callchain = nr;
 		}
 		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
 		if (!n && one.nr_callchain) {
@@ -254,39 +277,33 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		st->frames = arena_alloc(&h->arena, (size_t)n * sizeof(*st->frames) + 1);
 		if (!st->frames)
 			return -ENOMEM;
-		for (int i = 0; i < n; i++) {
-			const struct lupe_frame *f = &h->frames[i];
-
-			/* perf gives a frame outside any map the sample's own level */
-			int kernel = f->map ? f->kernel : cpumode == PERF_RECORD_MISC_KERNEL;
-
-			st->frames[i] = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
-							 f->map ? f->addr : f->ip, f->ip, kernel, NULL };
-			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
-				char buf[1024];
-
-				lupe_session_srcline_text(s, f, buf, sizeof(buf));
-				if (!(st->frames[i].srcline = intern(h, buf)))
-					return -ENOMEM;
-			}
-		}
+		for (int i = 0; i < n; i++)
+			if (keep_frame(h, s, &h->frames[i], cpumode, &st->frames[i]))
+				return -ENOMEM;
 		st->nr_frames = (uint32_t)n;
-		if (n && h->frames[0].inlined) {
-			/* perf's entry is the sample's own symbol; its chain starts inlined */
+		if (lost_ip) {
+			/* perf's entry is the sample's ip, whatever the chain kept */
 			struct lupe_frame f;
 
-			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
-			st->self = st->frames[0];
-			st->self.sym = f.sym;
-			if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
-				char buf[1024];
+			lupe_session_resolve_ip(s, t, sample->ip, cpumode == PERF_RECORD_MISC_KERNEL ||
+						cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &f);
+			if (keep_frame(h, s, &f, cpumode, &st->self))
+				return -ENOMEM;
+			st->has_self = 1;
+		} else if (n && h->frames[0].inlined) {
+			/* perf's entry is the sample's own symbol; its chain starts inlined */
+			struct lupe_frame f;
+			struct rframe kept = st->frames[0];
 
-				lupe_session_srcline_text(s, &f, buf, sizeof(buf));
-				if (!(st->self.srcline = intern(h, buf)))
-					return -ENOMEM;
-			}
-			while (st->self_depth + 1 < n && h->frames[st->self_depth + 1].ip == h->frames[0].ip)
-				st->self_depth++;
+			lupe_session_resolve_ip(s, t, h->frames[0].ip, h->frames[0].kernel, &f);
+			if (keep_frame(h, s, &f, cpumode, &st->self))
+				return -ENOMEM;
+			/* the inlined frame's place, its own symbol */
+			st->self.dso = kept.dso;
+			st->self.addr = kept.addr;
+			st->self.ip = kept.ip;
+			st->self.kernel = kept.kernel;
+			st->has_self = 1;
 		}
 	}
 	lupe_phash_fill(&h->stacks, (void **)slot, hash, st);
@@ -431,6 +448,9 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 {
 	struct lupe_cc_node *node = &e->chain;
 
+	/* perf's max_depth of the entry's chains orders children ties */
+	if (count > e->depth)
+		e->depth = count;
 	node->cumul += period;
 	for (int i = 0, idx = from; i < count; i++, idx += dir) {
 		const struct rframe *f = &frames[idx];
@@ -442,7 +462,7 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 			c = arena_alloc(&h->out, sizeof(*c));
 			if (!c)
 				return -ENOMEM;
-			*c = (struct lupe_cc_node){ f->dso, f->sym, f->sym ? 0 : f->addr, f->kernel, 0, 0, NULL, NULL };
+			*c = (struct lupe_cc_node){ .dso = f->dso, .sym = f->sym, .addr = f->sym ? 0 : f->addr, .kernel = f->kernel };
 			*last = c;
 		}
 		c->cumul += period;
@@ -456,13 +476,14 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 		     struct lupe_hist_entry **seen)
 {
 	int n = (int)st->nr_frames, nseen = 0, caller = h->opts.caller;
+	int chains = h->opts.callchain && h->opts.max_stack >= 0; /* perf's --max-stack 0: none */
 	const struct rframe *self;
 	struct ekey k;
 	struct lupe_hist_entry *e;
 
 	if (!n)
 		return 0;
-	self = st->self.sym ? &st->self : &st->frames[0];
+	self = st->has_self ? &st->self : &st->frames[0];
 	make_key(h, st, self, 0, &k);
 	e = findnew_entry(h, t, &k, self, st, 0);
 	if (!e)
@@ -470,23 +491,21 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	e->self += st->period;
 	e->nr_samples += st->count;
 	e->children += st->period;
-	if (h->opts.callchain && chain_add(h, e, st->frames, caller ? n - 1 : 0,
-					   caller ? -1 : 1, n, st->period))
+	if (chains && chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period))
 		return -ENOMEM;
 	if (!h->opts.children)
 		return 0;
 	/*
 	 * Children: every distinct entry on the stack gets the period once:
-	 * the sample's own (above), then each frame's, the innermost and
-	 * then outermost first: a recursive entry's chain starts at its
-	 * outermost call. Inlined frames at the sample's ip count too, as
-	 * perf counts them.
+	 * the sample's own (above), then each frame's in perf's cursor
+	 * order (the outermost first in caller order, the innermost first in
+	 * callee order), so that a recursive entry's chain starts where
+	 * perf's does; each gets the chain from its frame on in that order.
+	 * Inlined frames at the sample's ip count too, as perf counts them.
 	 */
 	seen[nseen++] = e;
-	if (st->self.sym && st->self_depth > e->depth)
-		e->depth = st->self_depth;
 	for (int r = 0; r < n; r++) {
-		int at = r == 0 ? 0 : n - r;
+		int at = caller ? n - 1 - r : r;
 		const struct rframe *f = &st->frames[at];
 		int dup = 0;
 
@@ -500,12 +519,9 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 			continue;
 		seen[nseen++] = e;
 		e->children += st->period;
-		if (at > e->depth)
-			e->depth = at;
-		if (!h->opts.callchain)
+		if (!chains)
 			continue;
-		if (at == 0 ? chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period) :
-		    chain_add(h, e, st->frames, at, caller ? -1 : 1, caller ? at + 1 : n - at, st->period))
+		if (chain_add(h, e, st->frames, at, caller ? -1 : 1, caller ? at + 1 : n - at, st->period))
 			return -ENOMEM;
 	}
 	return 0;
@@ -513,23 +529,34 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 
 /*
  * perf keeps a node's children in a tree ordered by DSO, then by address,
- * highest first, and sorts them by value from there: equal branches come
- * in that order.
+ * highest first (by name, highest first, when one is an inlined
+ * function), and sorts them by value from there: equal branches come in
+ * that order.
  */
-static int branch_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b)
+static int key_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b)
 {
-	unsigned da = a->dso ? a->dso->seq + 1 : 0, db = b->dso ? b->dso->seq + 1 : 0;
+	if (a->sym && b->sym && (lupe_symbol_inlined(a->sym) || lupe_symbol_inlined(b->sym)))
+		return strcmp(a->sym->name, b->sym->name) > 0;
+	/* perf's DSOs by their place in memory: the kernel's made first, then in the order met */
+	unsigned da = !a->dso ? 0 : a->dso->kernel ? 1 : a->dso->seq + 2;
+	unsigned db = !b->dso ? 0 : b->dso->kernel ? 1 : b->dso->seq + 2;
 	uint64_t xa = a->sym ? a->sym->start : a->addr, xb = b->sym ? b->sym->start : b->addr;
 
-	if (a->cumul != b->cumul)
-		return a->cumul > b->cumul;
 	if (da != db)
 		return da > db;
 	return xa > xb;
 }
 
-/* Children largest first, as perf orders them. */
-static void sort_chain(struct lupe_cc_node *n)
+static int branch_before(const struct lupe_cc_node *a, const struct lupe_cc_node *b)
+{
+	if (a->cumul != b->cumul)
+		return a->cumul > b->cumul;
+	return key_before(a, b);
+}
+
+/* n's children in the order before says. */
+static void sort_children(struct lupe_cc_node *n,
+			  int (*before)(const struct lupe_cc_node *a, const struct lupe_cc_node *b))
 {
 	struct lupe_cc_node *sorted = NULL, *c, *next;
 
@@ -537,13 +564,25 @@ static void sort_chain(struct lupe_cc_node *n)
 		struct lupe_cc_node **p = &sorted;
 
 		next = c->next;
-		sort_chain(c);
-		while (*p && branch_before(*p, c))
+		while (*p && before(*p, c))
 			p = &(*p)->next;
 		c->next = *p;
 		*p = c;
 	}
 	n->child = sorted;
+}
+
+/* Children largest first, as perf orders them; each one's rank in perf's key order. */
+static void sort_chain(struct lupe_cc_node *n)
+{
+	uint32_t rank = 0;
+
+	sort_children(n, key_before);
+	for (struct lupe_cc_node *c = n->child; c; c = c->next) {
+		c->key_rank = rank++;
+		sort_chain(c);
+	}
+	sort_children(n, branch_before);
 }
 
 static const char *dso_name(const struct lupe_hist_entry *e, int long_name)
@@ -572,9 +611,14 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 	/* source lines sort by name, as perf's srcline key compares them */
 	if (sort_mode_children && x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
 		return c;
-	/* perf breaks children ties by position on the stack, callers first */
-	if (sort_mode_children && x->depth != y->depth)
-		return x->depth > y->depth ? -1 : 1;
+	/*
+	 * perf puts callers first among equal children of one thread: by the
+	 * longest chain added to each, the longer first in caller order
+	 * (a caller's runs down to the callees), the shorter in callee order.
+	 */
+	if (sort_mode_children && o->callchain && o->max_stack >= 0 && x->thread == y->thread &&
+	    x->depth != y->depth)
+		return (x->depth > y->depth) == !!o->caller ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
 	if (x->trace && y->trace && (c = strcmp(x->trace, y->trace)))

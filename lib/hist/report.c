@@ -198,10 +198,6 @@ int lupe_report_check_opts(const struct lupe_report_opts *opts)
 		err = parse_cg(opts->call_graph, &check, &caller);
 	if (!err && opts->fields)
 		err = parse_fields(opts->fields, &check);
-	if (!err && opts->max_stack < 0) {
-		pr_err("--max-stack wants a number of entries, not %d", opts->max_stack);
-		err = -EINVAL;
-	}
 	return err;
 }
 

@@ -197,7 +197,7 @@ static void add_graph(struct browser *b, struct lupe_hist_entry *e,
 {
 	const struct lupe_report_view *v = b->th->view;
 	uint64_t ltotal = v->cg_fractal ? level : b->total;
-	uint64_t min_hit = (uint64_t)((double)ltotal * v->cg_min_percent / 100.0);
+	uint64_t min_hit = report_min_hit(ltotal, v->cg_min_percent);
 
 	if (depth > 64)
 		return;

@@ -29,7 +29,7 @@ struct lupe_hist_opts {
 	int children;  /* accumulate callers' periods (perf's --children) */
 	int callchain; /* build callchain trees */
 	int caller;    /* trees from the caller down (else from the callee up) */
-	int max_stack; /* callchain entries used at most, context markers not counted (0: all) */
+	int max_stack; /* callchain addresses used at most, as lupe_report_opts' (0: all, below 0: none) */
 	int long_dso_names; /* entries of equal overhead sort by the DSOs' paths (perf's -v) */
 };
 
@@ -39,6 +39,7 @@ struct lupe_cc_node {
 	const struct lupe_symbol *sym; /* NULL: unresolved, addr says where */
 	uint64_t addr;
 	int kernel;
+	uint32_t key_rank; /* among its siblings in perf's tree order (DSO, address): flat chains walk it */
 	uint64_t hit, cumul;
 	struct lupe_cc_node *child, *next; /* children sorted by cumul, largest first */
 };
@@ -55,7 +56,7 @@ struct lupe_hist_entry {
 	int kernel;
 	uint64_t self, children;       /* periods */
 	uint64_t nr_samples;
-	int depth;                     /* deepest caller position seen: orders ties as perf */
+	int depth;                     /* the longest chain added: orders children ties as perf */
 	struct lupe_cc_node chain;     /* root: its children are the chains */
 };
 
@@ -89,5 +90,17 @@ LUPE_API void lupe_hists_sort(struct lupe_hists *h,
 LUPE_API struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx);
 LUPE_API uint64_t lupe_hists_total_period(const struct lupe_hists *h);
 LUPE_API uint64_t lupe_hists_nr_samples(const struct lupe_hists *h);
+
+/*
+ * perf's --max-stack on a completed callchain (ips, nr entries, with
+ * context markers; see lupe_session_complete_callchain()): max addresses
+ * of the recorded chain, the outermost ones when caller (perf walks it
+ * from there in caller order), and max of the unwound user part, the
+ * innermost (perf's unwinder stops there); markers are not counted and
+ * all stay. Writes up to nr entries to out and returns how many;
+ * *lost_ip: the sample's own address (the chain's first) is not kept.
+ */
+LUPE_API uint32_t lupe_callchain_cut(const uint64_t *ips, uint32_t nr, unsigned max, int caller,
+				     uint64_t *out, int *lost_ip);
 
 #endif

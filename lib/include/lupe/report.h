@@ -43,7 +43,13 @@ struct lupe_report_opts {
 	 * order kept. NULL: perf's default columns.
 	 */
 	const char *fields;
-	int max_stack;          /* use at most this many callchain entries (0: all; perf's --max-stack) */
+	/*
+	 * perf's --max-stack: use at most this many callchain addresses of
+	 * the recorded chain (the outermost ones with caller order) and as
+	 * many of the unwound user part (the innermost); 0: all; below 0:
+	 * none, perf's --max-stack 0.
+	 */
+	int max_stack;
 	int inverted;           /* perf's -G: callchains from the caller down */
 	double percent_limit;   /* perf's --percent-limit: the callchain threshold too (0: none) */
 	/*
