@@ -805,14 +805,19 @@ out:
 	return ret;
 }
 
-/* The report of the whole count; prefix: --summary's CSV column, or NULL. */
-static void print_report(struct stat_ctx *ctx, const char *prefix)
+/*
+ * The report of the whole count. --summary in CSV puts perf's "summary"
+ * column before each counter (after the aggregate in --metric-only, as
+ * perf 6.1 does); units_header: --metric-only's line of units first.
+ */
+static void print_report(struct stat_ctx *ctx, int units_header)
 {
 	struct stat_opts *o = ctx->o;
 	double wall = lupe_stats_mean(&ctx->accum.wall);
+	char summary[64] = "";
 	struct stat_display d = {
 		.print = &ctx->print, .evlist = ctx->evlist, .mode = o->aggr,
-		.accum = &ctx->accum, .walltime_ns = wall, .prefix = prefix,
+		.accum = &ctx->accum, .walltime_ns = wall,
 		.comms = (const char *const *)ctx->comms,
 		.merge_into = ctx->merge_into, .names = (const char *const *)ctx->names,
 		.skip_zero = skip_zero_threads(o),
@@ -828,9 +833,16 @@ static void print_report(struct stat_ctx *ctx, const char *prefix)
 		.null_run = o->null_run,
 	};
 
+	if (o->summary && ctx->print.format == STAT_CSV) {
+		snprintf(summary, sizeof(summary), "%16s%s", "summary", ctx->print.sep);
+		if (o->metric_only)
+			d.counter_prefix = summary;
+		else
+			d.prefix = summary;
+	}
 	stat_print_header(&ctx->print, ctx->what);
 	if (o->metric_only)
-		stat_display_metric_only(&d, 1);
+		stat_display_metric_only(&d, units_header);
 	else
 		stat_display_counters(&d);
 	stat_print_footer(&ctx->print, &f);
@@ -842,7 +854,6 @@ static void print_report(struct stat_ctx *ctx, const char *prefix)
  */
 static void print_summary(struct stat_ctx *ctx)
 {
-	char prefix[64] = "";
 	/* print_interval() left the last read in prev */
 	const struct stat_snapshot *last = ctx->prev.c ? &ctx->prev : &ctx->now;
 
@@ -851,9 +862,11 @@ static void print_summary(struct stat_ctx *ctx)
 	stat_accum_reset(&ctx->accum);
 	stat_accum_add(&ctx->accum, last, NULL, ctx->wall_ns);
 	ctx->print.interval = 0;
-	if (ctx->print.format == STAT_CSV)
-		snprintf(prefix, sizeof(prefix), "%16s%s", "summary", ctx->print.sep);
-	print_report(ctx, prefix[0] ? prefix : NULL);
+	/*
+	 * --metric-only: perf prints the units again only where its count of
+	 * reports (one an interval, back to 0 after 26) is at 0
+	 */
+	print_report(ctx, ctx->intervals_printed % 26 == 0);
 }
 
 static FILE *open_output(struct stat_opts *o)
@@ -957,7 +970,7 @@ static int stat_run(struct stat_opts *o)
 		goto out;
 	if (!o->interval) {
 		ctx.print.run_count = runs;
-		print_report(&ctx, NULL);
+		print_report(&ctx, 1);
 	} else if (o->summary) {
 		print_summary(&ctx);
 	}
@@ -1170,7 +1183,7 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 	if (final && !ctx->o->interval) {
 		stat_accum_reset(&ctx->accum);
 		stat_accum_add(&ctx->accum, &ctx->now, NULL, time_ns);
-		print_report(ctx, NULL);
+		print_report(ctx, 1);
 	}
 	return 0;
 }

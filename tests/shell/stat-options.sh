@@ -51,6 +51,18 @@ stat_same stat_norm_loose -j -I 100 --summary -e task-clock,page-faults sleep 0.
 	fail "--summary: $(cat sum.csv)"
 awk -F, '$1 ~ /summary/ { s = $2 } $1 !~ /summary/ { t += $2 } END { exit !(s == t && s > 0) }' sum.csv ||
 	fail "the summary is not the sum of the intervals: $(cat sum.csv)"
+# perf's CSV "summary" column comes without -I too, and with --metric-only after
+# the aggregate, before each counter; the summary after -I prints no new header
+for I in "" "-I 100 --interval-count 2"; do
+	for mode in "" -A --per-core --per-socket; do
+		for fmt in "" -x, -j; do
+			for mo in "" --metric-only; do
+				# shellcheck disable=SC2086
+				stat_same stat_norm_loose $fmt $I $mo --summary -a $mode -e task-clock,cycles,page-faults sleep 0.25
+			done
+		done
+	done
+done
 ok "--summary: the whole count equals the intervals' sum"
 
 # --all-user / --all-kernel: the attrs perf opens (read back from stat record files)
