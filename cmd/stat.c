@@ -54,6 +54,7 @@ struct stat_opts {
 	unsigned interval_count; /* --interval-count N: stop after N intervals of -I */
 	int metric_only;
 	int summary;       /* -I: a report of the whole run at the end too */
+	int no_csv_summary; /* --summary in CSV without perf's "summary" column */
 	int all_user, all_kernel;
 	int record;        /* stat record: the counts go to a perf.data (-o, perf.data) too */
 	int cmd_argc;      /* the words after "lupe", for the file's CMDLINE */
@@ -78,6 +79,7 @@ enum {
 	OPT_INTERVAL_COUNT,
 	OPT_METRIC_ONLY,
 	OPT_SUMMARY,
+	OPT_NO_CSV_SUMMARY,
 	OPT_ALL_USER,
 	OPT_ALL_KERNEL,
 };
@@ -101,6 +103,7 @@ static const struct argp_option options[] = {
 	{ "interval-count", OPT_INTERVAL_COUNT, "N", 0, "print counts for fixed number of times", 0 },
 	{ "metric-only", OPT_METRIC_ONLY, NULL, 0, "only print computed metrics. no raw values", 0 },
 	{ "summary", OPT_SUMMARY, NULL, 0, "print summary for interval mode", 0 },
+	{ "no-csv-summary", OPT_NO_CSV_SUMMARY, NULL, 0, "don't print 'summary' for CSV summary output", 0 },
 	{ "all-user", OPT_ALL_USER, NULL, 0, "configure all used events to run in user space", 0 },
 	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "configure all used events to run in kernel space", 0 },
 	{ "no-inherit", 'i', NULL, 0, "child tasks do not inherit counters", 0 },
@@ -245,6 +248,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_SUMMARY:
 		o->summary = 1;
+		return 0;
+	case OPT_NO_CSV_SUMMARY:
+		o->no_csv_summary = 1;
 		return 0;
 	case OPT_ALL_USER:
 		o->all_user = 1;
@@ -833,7 +839,7 @@ static void print_report(struct stat_ctx *ctx, int units_header)
 		.null_run = o->null_run,
 	};
 
-	if (o->summary && ctx->print.format == STAT_CSV) {
+	if (o->summary && !o->no_csv_summary && ctx->print.format == STAT_CSV) {
 		snprintf(summary, sizeof(summary), "%16s%s", "summary", ctx->print.sep);
 		if (o->metric_only)
 			d.counter_prefix = summary;
