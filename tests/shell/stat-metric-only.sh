@@ -25,7 +25,7 @@ stat_same stat_norm_loose --metric-only -j -I 100 --interval-count 2 -e task-clo
 for mode in -A --per-core --per-socket --per-die --per-node; do
 	for fmt in "" -x, -j; do
 		# shellcheck disable=SC2086
-		stat_same stat_norm_loose $fmt --metric-only -I 100 --interval-count 1 -a $mode -e task-clock,cycles,page-faults
+		stat_same_retry stat_norm_loose $fmt --metric-only -I 100 --interval-count 1 -a $mode -e task-clock,cycles,page-faults
 	done
 done
 # perf's JSON -A header names every metric, rates ("/sec") and CPUs utilized too

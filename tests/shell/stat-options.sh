@@ -61,12 +61,12 @@ for I in "" "-I 100 --interval-count 2"; do
 		for fmt in "" -x, -j; do
 			for mo in "" --metric-only; do
 				# shellcheck disable=SC2086
-				stat_same stat_norm_loose $fmt $I $mo --summary -a $mode -e task-clock,cycles,page-faults $wl
+				stat_same_retry stat_norm_loose $fmt $I $mo --summary -a $mode -e task-clock,cycles,page-faults $wl
 			done
 		done
 	done
 done
-stat_same stat_norm_loose -x, -I 100 --interval-count 2 --summary --no-csv-summary -a -A -e task-clock,cycles sleep 0.5
+stat_same_retry stat_norm_loose -x, -I 100 --interval-count 2 --summary --no-csv-summary -a -A -e task-clock,cycles sleep 0.5
 stat_same stat_norm_loose -x, --summary --no-csv-summary --metric-only -e task-clock,cycles true
 "$LUPE" stat -x, -I 100 --interval-count 1 --summary --no-csv-summary -e task-clock sleep 0.15 2>&1 >/dev/null | grep -q summary &&
 	fail "--no-csv-summary printed a summary column"
