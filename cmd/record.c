@@ -573,6 +573,28 @@ static uint64_t now_ms(void)
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
+/*
+ * perf's warning when --switch-output's size is under half a ring: each
+ * file then grows by what one wakeup brings, past the size asked for.
+ */
+static void switch_size_warn(const struct record_args *a)
+{
+	unsigned long long half = ((a->o.mmap_pages ? a->o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES) + 1ULL) *
+				  (unsigned long long)sysconf(_SC_PAGESIZE) / 2, n = half;
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	if (a->quiet || a->switch_output != SWITCH_SIZE || a->switch_size >= half)
+		return;
+	/* perf's unit_number__scnprintf: down a unit while two or more of the next are left */
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	fprintf(stderr, "WARNING: switch-output data size lower than wakeup kernel buffer size (%llu%c) "
+		"expect bigger perf.data sizes\n", n, units[i]);
+}
+
 /* Rotate: the file so far becomes OUTPUT.<timestamp>, as perf names it. */
 static int switch_output(struct lupe_record *rec, const struct record_args *a, struct switcher *sw,
 			 int at_exit)
@@ -642,6 +664,7 @@ int cmd_record(int argc, char **argv)
 	a.o.output = a.o.output ? a.o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? NULL : "-");
 	if (a.switch_output && a.o.output && !strcmp(a.o.output, "-"))
 		return error("--switch-output and a pipe do not mix: give -o FILE"), EXIT_USAGE;
+	switch_size_warn(&a);
 	a.o.version = "lupe " LUPE_VERSION;
 	a.o.argc = argc;
 	a.o.argv = argv;
@@ -769,7 +792,7 @@ int cmd_record(int argc, char **argv)
 		/* without a pidfd, SIGCHLD interrupts poll and the timeout bounds a race */
 		int timeout = pidfd >= 0 || !a.o.workload ? -1 : 100;
 		struct lupe_record_stats st;
-		int r;
+		int r, limit;
 
 		if (a.switch_output == SWITCH_TIME) {
 			uint64_t now = now_ms();
@@ -783,11 +806,11 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		lupe_record_get_stats(rec, &st);
-		if (lupe_record_size_limit_reached(rec)) {
+		/* --max-size counts each file, as perf's: the write past it stops, then the switch it is due */
+		limit = lupe_record_size_limit_reached(rec);
+		if (limit)
 			fprintf(stderr, "[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
 				(unsigned long long)(st.bytes_written >> 10));
-			break;
-		}
 		if (a.switch_output &&
 		    (switch_req || (a.switch_output == SWITCH_SIZE && st.bytes_written >= a.switch_size) ||
 		     (a.switch_output == SWITCH_TIME && now_ms() >= next_switch))) {
@@ -797,7 +820,7 @@ int cmd_record(int argc, char **argv)
 			if (err)
 				break;
 		}
-		if (signr != -1 || r == 1 || (a.o.workload && lupe_workload_poll(&wl)))
+		if (limit || signr != -1 || r == 1 || (a.o.workload && lupe_workload_poll(&wl)))
 			break;
 		if (sig_pipe[0] >= 0) {
 			char buf[16];

@@ -54,6 +54,7 @@ struct stat_opts {
 	unsigned interval_count; /* --interval-count N: stop after N intervals of -I */
 	int metric_only;
 	int summary;       /* -I: a report of the whole run at the end too */
+	int no_csv_summary; /* --summary in CSV without perf's "summary" column */
 	int all_user, all_kernel;
 	int record;        /* stat record: the counts go to a perf.data (-o, perf.data) too */
 	int cmd_argc;      /* the words after "lupe", for the file's CMDLINE */
@@ -78,6 +79,7 @@ enum {
 	OPT_INTERVAL_COUNT,
 	OPT_METRIC_ONLY,
 	OPT_SUMMARY,
+	OPT_NO_CSV_SUMMARY,
 	OPT_ALL_USER,
 	OPT_ALL_KERNEL,
 };
@@ -101,6 +103,7 @@ static const struct argp_option options[] = {
 	{ "interval-count", OPT_INTERVAL_COUNT, "N", 0, "print counts for fixed number of times", 0 },
 	{ "metric-only", OPT_METRIC_ONLY, NULL, 0, "only print computed metrics. no raw values", 0 },
 	{ "summary", OPT_SUMMARY, NULL, 0, "print summary for interval mode", 0 },
+	{ "no-csv-summary", OPT_NO_CSV_SUMMARY, NULL, 0, "don't print 'summary' for CSV summary output", 0 },
 	{ "all-user", OPT_ALL_USER, NULL, 0, "configure all used events to run in user space", 0 },
 	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "configure all used events to run in kernel space", 0 },
 	{ "no-inherit", 'i', NULL, 0, "child tasks do not inherit counters", 0 },
@@ -245,6 +248,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_SUMMARY:
 		o->summary = 1;
+		return 0;
+	case OPT_NO_CSV_SUMMARY:
+		o->no_csv_summary = 1;
 		return 0;
 	case OPT_ALL_USER:
 		o->all_user = 1;
@@ -805,14 +811,19 @@ out:
 	return ret;
 }
 
-/* The report of the whole count; prefix: --summary's CSV column, or NULL. */
-static void print_report(struct stat_ctx *ctx, const char *prefix)
+/*
+ * The report of the whole count. --summary in CSV puts perf's "summary"
+ * column before each counter (after the aggregate in --metric-only, as
+ * perf 6.1 does); units_header: --metric-only's line of units first.
+ */
+static void print_report(struct stat_ctx *ctx, int units_header)
 {
 	struct stat_opts *o = ctx->o;
 	double wall = lupe_stats_mean(&ctx->accum.wall);
+	char summary[64] = "";
 	struct stat_display d = {
 		.print = &ctx->print, .evlist = ctx->evlist, .mode = o->aggr,
-		.accum = &ctx->accum, .walltime_ns = wall, .prefix = prefix,
+		.accum = &ctx->accum, .walltime_ns = wall,
 		.comms = (const char *const *)ctx->comms,
 		.merge_into = ctx->merge_into, .names = (const char *const *)ctx->names,
 		.skip_zero = skip_zero_threads(o),
@@ -828,9 +839,16 @@ static void print_report(struct stat_ctx *ctx, const char *prefix)
 		.null_run = o->null_run,
 	};
 
+	if (o->summary && !o->no_csv_summary && ctx->print.format == STAT_CSV) {
+		snprintf(summary, sizeof(summary), "%16s%s", "summary", ctx->print.sep);
+		if (o->metric_only)
+			d.counter_prefix = summary;
+		else
+			d.prefix = summary;
+	}
 	stat_print_header(&ctx->print, ctx->what);
 	if (o->metric_only)
-		stat_display_metric_only(&d, 1);
+		stat_display_metric_only(&d, units_header);
 	else
 		stat_display_counters(&d);
 	stat_print_footer(&ctx->print, &f);
@@ -842,7 +860,6 @@ static void print_report(struct stat_ctx *ctx, const char *prefix)
  */
 static void print_summary(struct stat_ctx *ctx)
 {
-	char prefix[64] = "";
 	/* print_interval() left the last read in prev */
 	const struct stat_snapshot *last = ctx->prev.c ? &ctx->prev : &ctx->now;
 
@@ -851,9 +868,11 @@ static void print_summary(struct stat_ctx *ctx)
 	stat_accum_reset(&ctx->accum);
 	stat_accum_add(&ctx->accum, last, NULL, ctx->wall_ns);
 	ctx->print.interval = 0;
-	if (ctx->print.format == STAT_CSV)
-		snprintf(prefix, sizeof(prefix), "%16s%s", "summary", ctx->print.sep);
-	print_report(ctx, prefix[0] ? prefix : NULL);
+	/*
+	 * --metric-only: perf prints the units again only where its count of
+	 * reports (one an interval, back to 0 after 26) is at 0
+	 */
+	print_report(ctx, ctx->intervals_printed % 26 == 0);
 }
 
 static FILE *open_output(struct stat_opts *o)
@@ -957,7 +976,7 @@ static int stat_run(struct stat_opts *o)
 		goto out;
 	if (!o->interval) {
 		ctx.print.run_count = runs;
-		print_report(&ctx, NULL);
+		print_report(&ctx, 1);
 	} else if (o->summary) {
 		print_summary(&ctx);
 	}
@@ -1170,7 +1189,7 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 	if (final && !ctx->o->interval) {
 		stat_accum_reset(&ctx->accum);
 		stat_accum_add(&ctx->accum, &ctx->now, NULL, time_ns);
-		print_report(ctx, NULL);
+		print_report(ctx, 1);
 	}
 	return 0;
 }

@@ -548,11 +548,39 @@ static void dump_sample(struct obuf *o, const struct perf_event_header *ev,
 
 /* The fields perf prints for records its tools take in without a word. */
 static void dump_other(struct dump *d, const struct perf_event_header *ev,
-		       const struct lupe_sample *sample)
+		       const struct lupe_evsel *evsel, const struct lupe_sample *sample)
 {
 	struct obuf *o = d->out;
 
 	switch (ev->type) {
+	case PERF_RECORD_READ: {
+		/* perf reads its fixed struct {pid, tid, value, enabled, running, id, lost}, whatever read_format says */
+		struct {
+			uint32_t pid, tid;
+			uint64_t value, enabled, running, id, lost;
+		} r = { 0 };
+		uint64_t rf;
+
+		memcpy(&r, ev + 1, ev->size - sizeof(*ev) < sizeof(r) ? ev->size - sizeof(*ev) : sizeof(r));
+		outf(o, ": %d %d %s %llu\n", (int)r.pid, (int)r.tid,
+		     evsel && lupe_evsel_name(evsel) ? lupe_evsel_name(evsel) : "unknown",
+		     (unsigned long long)r.value);
+		if (evsel) {
+			rf = lupe_evsel_attr(evsel)->read_format;
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+				outf(o, "... time enabled : %llu\n", (unsigned long long)r.enabled);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+				outf(o, "... time running : %llu\n", (unsigned long long)r.running);
+			if (rf & PERF_FORMAT_ID)
+				outf(o, "... id           : %llu\n", (unsigned long long)r.id);
+			if (rf & PERF_FORMAT_LOST)
+				outf(o, "... lost         : %llu\n", (unsigned long long)r.lost);
+		}
+		/* perf script takes no READ record: it says so after the fields */
+		if (d->script)
+			obuf_str(o, ": unhandled!\n");
+		return;
+	}
 	case PERF_RECORD_LOST: {
 		const struct rec_lost *l = (const void *)ev;
 
@@ -707,7 +735,7 @@ int dump_record(struct dump *d, struct lupe_session *s, const struct perf_event_
 		else
 			obuf_ch(o, '\n');
 	} else if (dump_event_text(o, ev)) {
-		dump_other(d, ev, sample);
+		dump_other(d, ev, evsel, sample);
 	}
 	return o->error ? -EIO : 0;
 }

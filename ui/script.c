@@ -3,6 +3,7 @@
  * Sample lines as perf script prints them: the same columns, widths and
  * separators, so that tools reading perf's text read ours.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/hist.h>
@@ -16,7 +17,7 @@ static const struct {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "time", SF_TIME },
 	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "period", SF_PERIOD }, { "trace", SF_TRACE },
-	{ "srcline", SF_SRCLINE }, { "iregs", SF_IREGS }, { "uregs", SF_UREGS },
+	{ "srcline", SF_SRCLINE }, { "iregs", SF_IREGS }, { "uregs", SF_UREGS }, { "addr", SF_ADDR },
 };
 
 static const char *const type_names[SCRIPT_NR_TYPES] = {
@@ -104,7 +105,7 @@ int script_parse_fields(struct script_printer *p, const char *spec, const char *
 			if (!strcmp(tok, field_names[i].name))
 				break;
 		if (i == sizeof(field_names) / sizeof(*field_names)) {
-			*why = "unknown field in -F (try comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace,srcline,iregs,uregs)";
+			*why = "unknown field in -F (try comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace,srcline,iregs,uregs,addr)";
 			ret = -1;
 			break;
 		}
@@ -159,6 +160,7 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 		{ SF_CPU, PERF_SAMPLE_CPU, "cpu", "CPU" },
 		{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "iregs", "IREGS" },
 		{ SF_UREGS, PERF_SAMPLE_REGS_USER, "uregs", "UREGS" },
+		{ SF_ADDR, PERF_SAMPLE_ADDR, "addr", "ADDR" },
 	};
 	struct lupe_perf_file *f = lupe_session_file(s);
 	int callchain = 0;
@@ -408,6 +410,36 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 	}
 }
 
+/*
+ * perf_sample__fprintf_addr(): the sample's data address, and for page
+ * faults (perf's sample_addr_correlates_sym) its symbol and DSO, looked
+ * up in the sample's cpumode, then the other one.
+ */
+static void print_addr(struct script_printer *p, struct lupe_session *s, const struct lupe_evsel *evsel,
+		       const struct lupe_sample *sample, struct lupe_thread *thread, uint8_t cpumode,
+		       unsigned f)
+{
+	const struct perf_event_attr *a = lupe_evsel_attr(evsel);
+	int kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	struct lupe_frame fr;
+
+	{
+		char hex[24];
+		int n = snprintf(hex, sizeof(hex), "%16llx", (unsigned long long)sample->addr);
+
+		obuf_mem(p->out, hex, (size_t)n);
+	}
+	if (a->type != PERF_TYPE_SOFTWARE || (a->config != PERF_COUNT_SW_PAGE_FAULTS &&
+					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MIN &&
+					      a->config != PERF_COUNT_SW_PAGE_FAULTS_MAJ))
+		return;
+	lupe_session_resolve_ip(s, thread, sample->addr, kernel, &fr);
+	if (!fr.map)
+		lupe_session_resolve_ip(s, thread, sample->addr, !kernel, &fr);
+	fr.inlined = 0;
+	print_frame(p->out, s, &fr, f & (SF_SYM | SF_SYMOFF | SF_DSO), 0);
+}
+
 void script_print_sample(struct script_printer *p, struct lupe_session *s,
 			 struct lupe_evsel *evsel, const struct lupe_sample *sample,
 			 struct lupe_thread *thread, uint8_t cpumode)
@@ -441,6 +473,8 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 			obuf_mem(o, buf, n);
 		}
 	}
+	if (f & SF_ADDR)
+		print_addr(p, s, evsel, sample, thread, cpumode, f);
 	/* perf prints symbols, DSOs and source lines only with the ip */
 	if (f & SF_IP) {
 		struct lupe_sample cut;

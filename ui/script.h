@@ -22,6 +22,7 @@ enum script_field {
 	SF_SRCLINE = 1 << 12,
 	SF_IREGS = 1 << 13,
 	SF_UREGS = 1 << 14,
+	SF_ADDR = 1 << 15,
 };
 
 /* perf's output types: hw, sw, trace, hw_cache, raw, break, other PMUs, synth */

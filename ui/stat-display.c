@@ -254,9 +254,12 @@ static int column_unit(const char *unit)
 
 #define METRIC_ONLY_LEN 20
 
-/* The metric of event e in aggregate g, with its unit as the column says it ("branch-misses of all branches"). */
+/*
+ * The metric of event e in aggregate g, with its unit as the column says it
+ * ("branch-misses of all branches"); all_units: rates and CPUs utilized too.
+ */
 static int metric_of(const struct stat_display *d, int e, int g, const struct stat_shadow *sh,
-		     struct stat_metric *m, char *unitbuf, char *colbuf, size_t colsize)
+		     struct stat_metric *m, char *unitbuf, char *colbuf, size_t colsize, int all_units)
 {
 	const struct stat_accum *a = d->accum;
 	struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
@@ -271,7 +274,7 @@ static int metric_of(const struct stat_display *d, int e, int g, const struct st
 		return 0; /* an empty column, as perf leaves for a counter without a count */
 	stat_metric_for(stat_kind_of(attr, tool), lupe_stats_mean(&a->val[i]) * scale, scale, sh,
 			d->walltime_ns, m, unitbuf);
-	if (!column_unit(m->unit))
+	if (!m->unit || (!all_units && !column_unit(m->unit)))
 		return -1;
 	if (!strncmp(m->unit, "of all", 6)) {
 		snprintf(colbuf, colsize, "%s %s", lupe_evsel_name(evsel), m->unit);
@@ -286,7 +289,7 @@ static int metric_of(const struct stat_display *d, int e, int g, const struct st
  * without one).
  */
 static int unavailable_metric(const struct stat_display *d, int e, const struct stat_shadow *sh,
-			      struct stat_metric *m, char *unitbuf, char *colbuf, size_t colsize)
+			      struct stat_metric *m, char *unitbuf, char *colbuf, size_t colsize, int all_units)
 {
 	struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
 	double scale;
@@ -294,7 +297,7 @@ static int unavailable_metric(const struct stat_display *d, int e, const struct 
 	stat_unit_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel), &scale);
 	stat_metric_for(stat_kind_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel)), 0, scale, sh,
 			d->walltime_ns, m, unitbuf);
-	if (!column_unit(m->unit))
+	if (!m->unit || (!all_units && !column_unit(m->unit)))
 		return 0;
 	if (!strncmp(m->unit, "of all", 6)) {
 		snprintf(colbuf, colsize, "%s %s", lupe_evsel_name(evsel), m->unit);
@@ -354,7 +357,7 @@ void stat_display_metric_only(const struct stat_display *d, int header)
 	static const int indent[] = {
 		[LUPE_AGGR_GLOBAL] = 0, [LUPE_AGGR_CPU] = 6, [LUPE_AGGR_THREAD] = 24,
 		[LUPE_AGGR_CORE] = 24, [LUPE_AGGR_SOCKET] = 12, [LUPE_AGGR_DIE] = 18,
-		[LUPE_AGGR_NODE] = 0,
+		[LUPE_AGGR_NODE] = 6,
 	};
 
 	if (!shadows)
@@ -369,10 +372,20 @@ void stat_display_metric_only(const struct stat_display *d, int header)
 			[LUPE_AGGR_DIE] = "die,cpus", [LUPE_AGGR_NODE] = "node,",
 		};
 
+		/* -I: perf's interval header names the aggregate's columns too */
+		static const char *const time_head[] = {
+			[LUPE_AGGR_GLOBAL] = "", [LUPE_AGGR_CPU] = " CPU    ",
+			[LUPE_AGGR_THREAD] = "             comm-pid", [LUPE_AGGR_CORE] = " core            cpus",
+			[LUPE_AGGR_SOCKET] = " socket cpus", [LUPE_AGGR_DIE] = " die          cpus",
+			[LUPE_AGGR_NODE] = " node   cpus",
+		};
+		/* perf's JSON -A header names every metric, rates and CPUs utilized too */
+		int json_cpu = p->format == STAT_JSON && d->mode == LUPE_AGGR_CPU;
+
 		if (p->format == STAT_JSON)
 			fputc('{', p->out);
 		if (d->prefix && p->format == STAT_STD)
-			fputs("#           time ", p->out);
+			fprintf(p->out, "#           time%s ", time_head[d->mode]);
 		else if (d->prefix && p->format == STAT_CSV)
 			fputs(" time,", p->out);
 		else if (p->format != STAT_CSV && !d->prefix)
@@ -383,13 +396,17 @@ void stat_display_metric_only(const struct stat_display *d, int header)
 			struct stat_metric m;
 			char unitbuf[16], col[256];
 
-			int got = merged(d, e) ? -1 : metric_of(d, e, 0, &shadows[0], &m, unitbuf, col, sizeof(col));
+			int got = merged(d, e) ? -1 : metric_of(d, e, 0, &shadows[0], &m, unitbuf, col, sizeof(col),
+								  json_cpu);
 
 			/* perf's -A header names the metric of a counter without a count too */
 			if (!got && d->mode == LUPE_AGGR_CPU)
-				got = unavailable_metric(d, e, &shadows[0], &m, unitbuf, col, sizeof(col));
+				got = unavailable_metric(d, e, &shadows[0], &m, unitbuf, col, sizeof(col), json_cpu);
 			if (got <= 0)
 				continue;
+			/* perf names the columns from a zero count: a rate is "/sec", unscaled */
+			if (json_cpu && strstr(m.unit, "/sec"))
+				m.unit = "/sec";
 			if (p->format == STAT_JSON && !first)
 				fputs(", ", p->out);
 			first = 0;
@@ -413,7 +430,8 @@ void stat_display_metric_only(const struct stat_display *d, int header)
 			struct stat_row row = { .cpu = -1 };
 			struct lupe_aggr_id id;
 
-			if (p->format == STAT_JSON)
+			/* perf's -I JSON line has its "{" in the interval's object alone */
+			if (p->format == STAT_JSON && !prefix)
 				fputc('{', p->out);
 
 			if (!lupe_evlist_aggr_id(d->evlist, d->mode, g, &id)) {
@@ -432,7 +450,11 @@ void stat_display_metric_only(const struct stat_display *d, int header)
 			struct stat_metric m;
 			char unitbuf[16], col[256];
 
-			if (merged(d, e) || metric_of(d, e, g, &shadows[g], &m, unitbuf, col, sizeof(col)) < 0)
+			if (merged(d, e))
+				continue;
+			if (d->counter_prefix)
+				fputs(d->counter_prefix, p->out);
+			if (metric_of(d, e, g, &shadows[g], &m, unitbuf, col, sizeof(col), 0) < 0)
 				continue;
 			metric_cell(d, &m, 0);
 		}

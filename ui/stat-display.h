@@ -50,6 +50,7 @@ struct stat_display {
 	enum lupe_aggr mode;
 	const struct stat_accum *accum;
 	const char *prefix;        /* the -I timestamp column, or NULL */
+	const char *counter_prefix; /* --metric-only: printed before each counter's metrics, or NULL */
 	double walltime_ns;        /* what "CPUs utilized" divides by */
 	const char *const *comms;  /* --per-thread: the command of each thread */
 	const int *merge_into;     /* an event merged into another prints no line; NULL: none */

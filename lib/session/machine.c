@@ -5,6 +5,7 @@
  * process gets a copy of its parent's, a new map cuts the ones it overlaps.
  */
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include "data/format.h"
@@ -308,7 +309,7 @@ static int is_anon(const char *name)
 }
 
 static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t start, uint64_t len,
-		   uint64_t pgoff, const char *filename, const uint8_t *build_id, int bid_size)
+		   uint64_t pgoff, const char *filename, const uint8_t *build_id, int bid_size, int exec)
 {
 	struct lupe_maps *maps;
 	struct lupe_map *map;
@@ -336,11 +337,13 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 		if (!t)
 			return -ENOMEM;
 		maps = t->maps;
-		if (is_anon(filename)) {
-			/* JIT code: perf looks for symbols in /tmp/perf-PID.map */
+		/* memory without a file (perf's anon and no_dso) maps addresses as they are */
+		identity = is_anon(filename) || !strncmp(filename, "[stack", 6) ||
+			   !strncmp(filename, "/SYSV", 5) || !strcmp(filename, "[heap]");
+		if (identity && exec) {
+			/* JIT code: perf looks for symbols in /tmp/perf-PID.map (data stays as named) */
 			snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
 			filename = name;
-			identity = 1;
 		}
 	}
 	if (start + len < start)
@@ -404,7 +407,9 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 
 		if (!fn)
 			return -LUPE_ERR_CORRUPT;
-		return add_map(m, kernel, r->pid, r->tid, r->start, r->len, r->pgoff, fn, NULL, 0);
+		/* perf takes an MMAP record's map as executable unless it says data */
+		return add_map(m, kernel, r->pid, r->tid, r->start, r->len, r->pgoff, fn, NULL, 0,
+			       !(ev->misc & PERF_RECORD_MISC_MMAP_DATA));
 	}
 	case PERF_RECORD_MMAP2: {
 		const struct perf_record_mmap2 *r = (const void *)ev;
@@ -414,7 +419,7 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		if (!fn)
 			return -LUPE_ERR_CORRUPT;
 		return add_map(m, kernel, r->pid, r->tid, r->start, r->len, r->pgoff, fn,
-			       has_bid ? r->build_id : NULL, has_bid ? r->build_id_size : 0);
+			       has_bid ? r->build_id : NULL, has_bid ? r->build_id_size : 0, !!(r->prot & PROT_EXEC));
 	}
 	case PERF_RECORD_FORK: {
 		const struct perf_record_fork *r = (const void *)ev;

@@ -82,11 +82,12 @@ static int read_loads(Elf *elf, struct lupe_dso *dso)
 	if (elf_getphdrnum(elf, &n) || !n)
 		return 0;
 	free(dso->load_off);
-	dso->load_off = calloc(3 * n, sizeof(uint64_t));
+	dso->load_off = calloc(4 * n, sizeof(uint64_t));
 	if (!dso->load_off)
 		return -ENOMEM;
 	dso->load_vaddr = dso->load_off + n;
 	dso->load_size = dso->load_off + 2 * n;
+	dso->load_memsz = dso->load_off + 3 * n;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
@@ -95,6 +96,7 @@ static int read_loads(Elf *elf, struct lupe_dso *dso)
 		dso->load_off[k] = ph.p_offset;
 		dso->load_vaddr[k] = ph.p_vaddr;
 		dso->load_size[k] = ph.p_filesz;
+		dso->load_memsz[k] = ph.p_memsz;
 		k++;
 	}
 	dso->nr_loads = k;

@@ -329,6 +329,13 @@ uint64_t lupe_dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr)
 	for (int i = 0; i < dso->nr_loads; i++)
 		if (addr >= dso->load_off[i] && addr - dso->load_off[i] < dso->load_size[i])
 			return addr - dso->load_off[i] + dso->load_vaddr[i];
+	/*
+	 * a data address past a segment's file bytes, in the page the file maps
+	 * (.bss's start, __TMC_END__): perf finds the segment's symbols there too
+	 */
+	for (int i = 0; dso->load_memsz && i < dso->nr_loads; i++)
+		if (addr >= dso->load_off[i] && addr - dso->load_off[i] < dso->load_memsz[i])
+			return addr - dso->load_off[i] + dso->load_vaddr[i];
 	return addr;
 }
 

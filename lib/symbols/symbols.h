@@ -24,6 +24,7 @@ struct lupe_dso {
 	size_t nr_syms;
 	char *strtab;
 	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
+	uint64_t *load_memsz;                        /* and the size in memory (.bss after the file's bytes) */
 	int nr_loads;
 	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
 	unsigned seq;           /* order of creation: orders equal callchain branches as perf */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe report -D and lupe script -D print perf's raw dump byte for byte (offsets, bytes, fields, stats) on perf's and lupe's recordings: plain, -g, dwarf, -a, tracepoint, -z, pipe
+# lupe report -D and lupe script -D print perf's raw dump byte for byte (offsets, bytes, fields, stats) on perf's and lupe's recordings: plain, -g, dwarf, -a, tracepoint, -z, -s (READ), pipe
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -16,7 +16,10 @@ rec --switch-events -o sw.data -- "$D" -n 50
 rec --namespaces -o ns.data -- "$D" -n 50
 rec -m 1 -F 50000 -g -o lost.data -- "$D" -n 300
 rec --intr-regs=di,r8 --user-regs=ax,bx -e task-clock -c 100000 -o regs.data -- "$D" -n 30
+# -s: a READ record for each child that exits, two events (perf reads its fields by the event's id)
+rec -s -e cpu-clock,task-clock -o s.data -- sh -c "$D -n 20; $D -n 20"
 lrec -g -o lg.data -- "$D" -n 100
+lrec -s -e cpu-clock,page-faults -o ls.data -- sh -c "$D -n 20; $D -n 20"
 lrec -z -o lz.data -- "$D" -n 100
 lrec --call-graph dwarf -o ld.data -- "$D" -n 30
 tp=
@@ -26,7 +29,7 @@ if [ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/traci
 	tp="tp lt"
 fi
 
-for f in plain g dw a cpu z sw ns regs lost lg lz ld $tp; do
+for f in plain g dw a cpu z sw ns regs lost s lg lz ld ls $tp; do
 	cmds="report script"
 	# -a catches other programs, whose files may be gone by now: script's symbols of them are
 	# not what this compares (report -D prints no symbol)
@@ -42,6 +45,8 @@ done
 grep -q '^\.\.\. user regs: mask' dw.report.l || fail "dwarf samples dumped without their user registers"
 grep -q '^\.\.\. intr regs: mask 0x10020 ABI 64-bit' regs.report.l || fail "interrupt registers not dumped"
 grep -q '^\.\.\. FP chain: nr:' g.report.l || fail "callchains not dumped"
+grep -q '^\.\.\. time enabled : [0-9]' ls.report.l || fail "READ records dumped without their fields"
+grep -A5 'PERF_RECORD_READ: [0-9]' ls.script.l | grep -q '^: unhandled!$' || fail "script -D: READ records not said unhandled as perf's"
 grep -q 'COMPRESSED events:' z.report.l || fail "compressed records not counted"
 ok "report -D and script -D equal perf's on file-mode recordings"
 

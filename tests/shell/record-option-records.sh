@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# record options put the records and sample fields perf 6.1 puts into perf.data (READ, SWITCH, addr, regs, clock, times, user/kernel only)
+# record options put the records and sample fields perf 6.1 puts into perf.data (READ, SWITCH, addr, regs, clock, times, user/kernel only), and perf script prints the same shapes of lines for each option's file as for perf's
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
@@ -83,3 +83,37 @@ rec --all-kernel -e cpu-clock -- dd if=/dev/zero of=/dev/null bs=64k count=20000
 [ "$(modes lupe.data)" = "[k] " ] || fail "--all-kernel: lupe's modes '$(modes lupe.data)'"
 [ "$(modes perf.data)" = "[k] " ] || fail "--all-kernel: perf's modes '$(modes perf.data)'"
 ok "--all-user/--all-kernel: user only / kernel only, as perf"
+
+# every option: perf script prints the same kinds of lines for lupe's file as for perf's
+# (sample fields, the records shown), each line reduced to its shape: numbers, addresses
+# and symbols out, one of each shape; lupe names its workload before exec "lupe-exec"
+shape() {
+	"$PERF" script -i "$1" --show-task-events --show-mmap-events --show-switch-events $2 2>/dev/null |
+		sed -E 's/^[[:space:]]+[0-9a-f]+ .*/frame frame/; s/lupe-exec/perf-exec/g; s/ [0-9a-f]+ [^ ]+ \([^)]*\)/ IP SYM/g; s/0x[0-9a-f]+/H/g; s/[0-9a-f]{6,}/H/g; s/[0-9]+/N/g; s/ +/ /g' |
+		awk '{ $1 = ""; print }' | sort -u
+}
+n=0
+while IFS='|' read -r opts fields; do
+	# shellcheck disable=SC2086
+	rec $opts -e cpu-clock -- "$WORKLOADS/demo" -n 30
+	shape perf.data "$fields" > perf.shape
+	shape lupe.data "$fields" > lupe.shape
+	grep -q 'cpu-clock:' lupe.shape || fail "no samples shown for '$opts'"
+	diff perf.shape lupe.shape || fail "perf script $fields prints other lines for lupe's '$opts' file than for perf's"
+	n=$((n + 1))
+done <<'OPTS'
+--per-thread|-F+period
+--per-thread -T|-F+time
+-T|-F+time
+-s|-F+period
+-d|-F+addr
+--switch-events|-F+period
+--all-user|-F+period
+--all-kernel|-F+period
+--user-regs=ax,bx|-F+uregs
+--intr-regs=di,r8|-F+iregs
+--clockid=monotonic_raw|-F+time
+--aio|-F+period
+-g|-F+period
+OPTS
+ok "$n option sets: perf script prints lupe's files in the shapes of perf's"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe script's options print what perf script prints on the same perf.data: -F +f/-f, type: and iregs/uregs, --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events (task, mmap, switch, namespace, lost), --ns; refusals where perf refuses
+# lupe script's options print what perf script prints on the same perf.data: -F +f/-f, type: and iregs/uregs, addr (page faults: data symbols, [stack], //anon), --pid/--tid/--comms/--cpu/--time (percent too), --show-*-events (task, mmap, switch, namespace, lost), --ns; refusals where perf refuses
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -15,6 +15,10 @@ rec -m 1 -F 50000 -g -o lost.data -- "$WORKLOADS/demo" -n 300
 # registers, a fixed period (-c: no PERIOD in the samples, each weighs 100000)
 rec --intr-regs=di,r8,dx,cx --user-regs=ax,bx -e task-clock -c 100000 -o regs.data -- "$WORKLOADS/demo" -n 50
 "$LUPE" record -q -g -o lg.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || fail "lupe record failed"
+# -d: data addresses; page faults resolve theirs to data symbols (perf's sample_addr_correlates_sym)
+rec -d -e page-faults -c 1 -o pf.data -- "$WORKLOADS/demo" -n 5
+rec -d -e cpu-clock -o d.data -- "$WORKLOADS/demo" -n 30
+"$LUPE" record -q -d -e page-faults -c 1 -g -o lpf.data -- "$WORKLOADS/demo" -n 5 >/dev/null 2>&1 || fail "lupe record -d failed"
 
 # same: lupe script ARGS prints perf script's bytes (and something), both succeed
 same() {
@@ -54,10 +58,19 @@ grep -q ' ABI:2 .*   DI:0x' l.out || fail "no interrupt registers printed"
 "$PERF" record -o - --intr-regs=di,r8,dx,cx -e task-clock -c 100000 --per-thread "$WORKLOADS/demo" -n 20 2>/dev/null |
 	"$LUPE" script -F ip,sym,iregs -i - | grep -q 'DI:' || fail "no DI: register from a pipe"
 same a.data -F trace:comm
+for f in pf.data lpf.data; do
+	same $f -F +addr
+	same $f -F comm,addr,sym,symoff,dso,ip
+	same $f -F addr,dso
+done
+grep -q ' (\[stack\])$' l.out || fail "no page fault on the stack: the data map ([stack], identity) not compared"
+same d.data -F +addr
+same d.data -F comm,addr,ip
 ok "-F +field/-field, type:fields, --ns"
 
 refused plain.data -F +cpu
 refused plain.data -F +iregs
+refused plain.data -F +addr
 refused plain.data -F comm,-tid
 refused plain.data -F bogus
 refused plain.data -F xx:comm

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe stat --metric-only prints perf 6.1's metric columns and nothing else (rates and CPUs utilized left out, an empty column for a counter without a count), in the default format, CSV and JSON, with -I, -A and --per-*
+# lupe stat --metric-only prints perf 6.1's metric columns and nothing else (rates and CPUs utilized left out, an empty column for a counter without a count), in the default format, CSV and JSON, with -I (aggregate headers and JSON lines too), -A and --per-*
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/stat.sh"
 need_root
@@ -21,6 +21,15 @@ done
 stat_same stat_norm_loose --metric-only -I 100 --interval-count 2 -e task-clock,cycles sleep 0.3
 stat_same stat_norm_loose --metric-only -x, -I 100 --interval-count 2 -e task-clock,cycles sleep 0.3
 stat_same stat_norm_loose --metric-only -j -I 100 --interval-count 2 -e task-clock,cycles sleep 0.3
+# -I by CPU, core, socket, die, node: perf's aggregate columns in the header, its JSON lines
+for mode in -A --per-core --per-socket --per-die --per-node; do
+	for fmt in "" -x, -j; do
+		# shellcheck disable=SC2086
+		stat_same_retry stat_norm_loose $fmt --metric-only -I 100 --interval-count 1 -a $mode -e task-clock,cycles,page-faults
+	done
+done
+# perf's JSON -A header names every metric, rates ("/sec") and CPUs utilized too
+stat_same stat_norm -j --metric-only -a -A -e task-clock,cycles,page-faults true
 
 # where the machine counts cycles and instructions, the IPC column has a value
 if have_hw_pmu; then

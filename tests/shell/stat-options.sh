@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe stat --no-merge, -n/--null, --timeout, --interval-count, --summary, --all-user/--all-kernel do what perf 6.1's do (same layout, same attrs, same counts where they are fixed), and the combinations perf refuses are refused
+# lupe stat --no-merge, -n/--null, --timeout, --interval-count, --summary (and --no-csv-summary), --all-user/--all-kernel do what perf 6.1's do (same layout, same attrs, same counts where they are fixed), and the combinations perf refuses are refused
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/stat.sh"
 need_root
@@ -51,6 +51,25 @@ stat_same stat_norm_loose -j -I 100 --summary -e task-clock,page-faults sleep 0.
 	fail "--summary: $(cat sum.csv)"
 awk -F, '$1 ~ /summary/ { s = $2 } $1 !~ /summary/ { t += $2 } END { exit !(s == t && s > 0) }' sum.csv ||
 	fail "the summary is not the sum of the intervals: $(cat sum.csv)"
+# perf's CSV "summary" column comes without -I too, and with --metric-only after
+# the aggregate, before each counter; the summary after -I prints no new header
+for I in "" "-I 100 --interval-count 2"; do
+	# two intervals: the workload outlasts them on a loaded machine too
+	wl=true
+	[ -n "$I" ] && wl="sleep 0.5"
+	for mode in "" -A --per-core; do
+		for fmt in "" -x, -j; do
+			for mo in "" --metric-only; do
+				# shellcheck disable=SC2086
+				stat_same_retry stat_norm_loose $fmt $I $mo --summary -a $mode -e task-clock,cycles,page-faults $wl
+			done
+		done
+	done
+done
+stat_same_retry stat_norm_loose -x, -I 100 --interval-count 2 --summary --no-csv-summary -a -A -e task-clock,cycles sleep 0.5
+stat_same stat_norm_loose -x, --summary --no-csv-summary --metric-only -e task-clock,cycles true
+"$LUPE" stat -x, -I 100 --interval-count 1 --summary --no-csv-summary -e task-clock sleep 0.15 2>&1 >/dev/null | grep -q summary &&
+	fail "--no-csv-summary printed a summary column"
 ok "--summary: the whole count equals the intervals' sum"
 
 # --all-user / --all-kernel: the attrs perf opens (read back from stat record files)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe stat --per-thread -a (and --per-thread alone) counts every thread of the system as perf does: perf's comm-pid column and CSV/JSON fields, threads that counted nothing left out, lupe's own thread counted; --per-thread with a command is refused as perf refuses it
+# lupe stat --per-thread -a (and --per-thread alone) counts every thread of the system as perf does: perf's comm-pid column and CSV/JSON fields, threads that counted nothing left out, the same kinds of lines as perf (std, CSV, JSON, alone too), lupe's own thread counted; --per-thread with a command is refused as perf refuses it
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
@@ -41,10 +41,39 @@ for l in open(sys.argv[1]):
 	fail "JSON keys: $(cat keys.out)"
 ok "default and JSON shapes"
 
+# every kind of line perf prints, lupe prints, and no other: the thread names out, numbers N
+# (perf's warning for a thread gone before its name was read is not a line of counts)
+shapes() {
+	grep -v "^Couldn't resolve comm name" | sed -E 's/^ *[^ ]+-[0-9]+ /THREAD /; s/^[^,]+-[0-9]+,/THREAD,/; s/"thread" : "[^"]*"/"thread" : T/;
+		s/[0-9]+(\.[0-9]+)?/N/g; s/[KMG]?\/sec/\/sec/g; s/ +/ /g' |
+		# a thread whose task-clock read 0 gets no rate: whether one does is the race's
+		awk '!(/^THREAD / && !/#/) && !(/^THREAD,/ && /,,$/) && !(/"thread"/ && !/metric-value/)' | sort -u
+}
+for fmt in "" -x, -j; do
+	for _ in 1 2 3 4 5; do
+		# shellcheck disable=SC2086
+		"$PERF" stat $fmt --per-thread -a -e task-clock,context-switches,page-faults sleep 0.1 2> perf.any && break
+	done
+	# shellcheck disable=SC2086
+	"$LUPE" stat $fmt --per-thread -a -e task-clock,context-switches,page-faults sleep 0.1 2> lupe.any ||
+		fail "lupe stat $fmt --per-thread -a: $(head -3 lupe.any)"
+	shapes < perf.any > perf.shapes
+	shapes < lupe.any > lupe.shapes
+	diff perf.shapes lupe.shapes || fail "lupe stat $fmt --per-thread -a prints other lines than perf's"
+done
+ok "the same kinds of lines as perf's, std, CSV and JSON"
+
 # --per-thread alone is the same system-wide count (perf: "or only --per-thread")
 timeout 10 "$LUPE" stat -x, --per-thread -e task-clock --timeout 100 2> alone.csv ||
 	fail "lupe stat --per-thread alone: $(cat alone.csv)"
 [ "$(wc -l < alone.csv)" -ge 2 ] || fail "--per-thread alone counted $(wc -l < alone.csv) threads"
+for fmt in "" -x,; do
+	# shellcheck disable=SC2086
+	timeout 10 "$PERF" stat $fmt --per-thread -e task-clock --timeout 100 2>&1 >/dev/null | shapes > perf.shapes
+	# shellcheck disable=SC2086
+	timeout 10 "$LUPE" stat $fmt --per-thread -e task-clock --timeout 100 2>&1 >/dev/null | shapes > lupe.shapes
+	diff perf.shapes lupe.shapes || fail "lupe stat $fmt --per-thread alone prints other lines than perf's"
+done
 ok "--per-thread alone counts the system's threads"
 
 # a command without -p/-t/-a: both refuse

@@ -36,3 +36,16 @@ stat_same() {
 	fi
 	ok "same layout as perf: stat $*"
 }
+
+# stat_same_retry NORM ARGS...: stat_same, tried three times: for -I runs, where
+# a loaded machine can make perf or lupe start late and print an interval fewer
+stat_same_retry() {
+	local i
+	for i in 1 2; do
+		if (stat_same "$@") > /dev/null 2>&1; then
+			ok "same layout as perf: stat ${*:2}"
+			return 0
+		fi
+	done
+	stat_same "$@"
+}
