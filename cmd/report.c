@@ -307,6 +307,13 @@ static int report(struct report_opts *o)
 		/* no terminal after all: the text */
 		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
 	}
+	/* perf prints these lines for --hierarchy too, but keeps its levels */
+	if ((view = lupe_report_view(rep))) {
+		unsigned elide = report_elide(stdout, view, &o->print, o->rep.comms, o->rep.dsos,
+					      o->rep.symbols);
+
+		o->print.elide = o->print.hierarchy ? 0 : elide;
+	}
 	if (!o->quiet)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
 	/* no view: the filters let no sample through */
@@ -342,6 +349,7 @@ int cmd_report(int argc, char **argv)
 	/* refuse bad --sort and -g values before reading anything */
 	if (lupe_report_check_opts(&o.rep))
 		return EXIT_USAGE;
+	o.print.sym_first = o.rep.sort && !strncmp(o.rep.sort, "sym", 3) && !o.rep.fields;
 	if (o.tasks && o.stats) /* perf refuses it too */
 		return error("'--tasks' cannot be used together with '--stats': pick one"), EXIT_USAGE;
 	if (o.print.hierarchy && o.rep.fields) {

@@ -63,6 +63,7 @@ struct gctx {
 	int fractal;             /* percentages of the parent, thresholds too */
 	double min_percent;
 	const char *sep;         /* between folded frames: ';', or -t's */
+	int skip_first;          /* a single root's first function is not printed */
 };
 
 /* The total and threshold under a node: the whole's, or with fractal its children's. */
@@ -169,17 +170,22 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 	if (nvis == 1 && first->cumul == parent) {
 		const struct lupe_cc_node *n, *end = run_end(first);
 
+		int printed = 0;
+
 		/* One root: print its run without a percentage, one level less deep. */
 		for (n = first;; n = n->child) {
-			margin(g->fp, left);
-			if (n == first) {
-				fputs("|\n", g->fp);
+			/* perf's -s sym...: the run's first function is the entry's own, not shown twice */
+			if (n != first || !g->skip_first) {
 				margin(g->fp, left);
-				fputs("---", g->fp);
-				left += 3;
+				if (!printed++) {
+					fputs("|\n", g->fp);
+					margin(g->fp, left);
+					fputs("---", g->fp);
+					left += 3;
+				}
+				node_name(n, name, sizeof(name));
+				fprintf(g->fp, "%s\n", name);
 			}
-			node_name(n, name, sizeof(name));
-			fprintf(g->fp, "%s\n", name);
 			if (n == end)
 				break;
 		}
@@ -357,10 +363,43 @@ static int columns(const struct lupe_report_view *v, const struct report_print_o
 			col[n++] = (struct column){ LUPE_FIELD_SAMPLE, 0 };
 	}
 	for (int i = 0; i < v->nr_fields && n < REPORT_MAX_COLS; i++)
-		col[n++] = (struct column){ v->fields[i], v->field_keys[i] };
+		if (v->fields[i] != LUPE_FIELD_KEY || !(po->elide & (1u << v->field_keys[i])))
+			col[n++] = (struct column){ v->fields[i], v->field_keys[i] };
 	for (int k = 0; !v->nr_fields && k < v->nr_keys && n < REPORT_MAX_COLS; k++)
-		col[n++] = (struct column){ LUPE_FIELD_KEY, v->keys[k] };
+		if (!(po->elide & (1u << v->keys[k])))
+			col[n++] = (struct column){ LUPE_FIELD_KEY, v->keys[k] };
 	return n;
+}
+
+unsigned report_elide(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
+		      const char *comms, const char *dsos, const char *symbols)
+{
+	struct report_print_opts all = *po;
+	struct column col[REPORT_MAX_COLS];
+	unsigned elide = 0;
+	int nr, nr_keys = 0;
+
+	all.elide = 0;
+	nr = columns(v, &all, col);
+	for (int i = 0; i < nr; i++) {
+		const char *one = NULL, *name = NULL;
+
+		if (col[i].f != LUPE_FIELD_KEY)
+			continue;
+		nr_keys++;
+		switch (col[i].k) {
+		case LUPE_SORT_COMM: one = comms, name = "comm"; break;
+		case LUPE_SORT_DSO: one = dsos, name = "dso"; break;
+		case LUPE_SORT_SYM: one = symbols, name = "symbol"; break;
+		default: break;
+		}
+		/* perf's strlist: one value is a list without a comma */
+		if (!one || !*one || strchr(one, ','))
+			continue;
+		fprintf(fp, "# %s: %s\n", name, one);
+		elide |= 1u << col[i].k;
+	}
+	return __builtin_popcount(elide) < nr_keys ? elide : 0;
 }
 
 /* perf's hpp columns: percentages 8 wide, counts 12, right-aligned. */
@@ -577,7 +616,8 @@ void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct
 			const struct lupe_hist_entry *e, uint64_t total)
 {
 	struct gctx g = { fp, total, report_min_hit(total, v->cg_min_percent), v->cg_fractal,
-			  v->cg_min_percent, po->field_sep ? po->field_sep : ";" };
+			  v->cg_min_percent, po->field_sep ? po->field_sep : ";",
+			  po->sym_first };
 	const struct lupe_cc_node *path[1024];
 
 	if (v->cg == LUPE_CG_GRAPH)

@@ -15,7 +15,19 @@ struct report_print_opts {
 	int hierarchy;        /* --hierarchy: one level per sort key (ui/hist-hierarchy.c) */
 	const char *field_sep; /* -t: columns joined by it, unpadded, no dots line (NULL: none) */
 	int verbose;          /* -v: DSO paths, symbols with their address and origin */
+	unsigned elide;       /* 1 << LUPE_SORT_*: key columns left out (report_elide()) */
+	int sym_first;        /* -s sym... without -F: perf prints no chain's first function, the entry's own */
 };
+
+/*
+ * perf's elided columns: a --comms, --dsos or --symbols filter of one
+ * value leaves that key's column out, and a "# comm: VALUE" line, printed
+ * here to fp, says its value instead (every such line, in column order).
+ * Returns the keys to leave out (report_print_opts.elide): none when
+ * that would leave no key column, as perf shows them all again then.
+ */
+unsigned report_elide(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
+		      const char *comms, const char *dsos, const char *symbols);
 
 /* The columns a line can have: the default value ones, then -F's (at most 16). */
 #define REPORT_MAX_COLS 20

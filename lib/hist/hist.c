@@ -77,6 +77,7 @@ struct stack {
 	struct rframe self; /* the entry itself when frames[0] is an inlined function or not the ip */
 	uint8_t has_self;   /* self holds the entry */
 	uint64_t period, count;
+	uint8_t filtered;   /* its samples are ones a report filter left out */
 	struct stack *next_made; /* in the order stacks were first seen */
 };
 
@@ -171,6 +172,7 @@ struct skey {
 	uint64_t ip;
 	uint32_t nr;
 	const uint64_t *ips;
+	int filtered;
 };
 
 static int stack_eq(const void *item, const void *key)
@@ -181,7 +183,7 @@ static int stack_eq(const void *item, const void *key)
 	return st->comm == k->comm && st->trace == k->trace && st->tid == k->tid &&
 	       st->pid == k->pid && st->cpu == k->cpu && st->maps == k->maps && st->gen == k->gen &&
 	       st->cpumode == k->cpumode && st->ip == k->ip && st->nr_ips == k->nr &&
-	       !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
+	       st->filtered == k->filtered && !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
 }
 
 /* A resolved frame as the histogram keeps it. */
@@ -203,8 +205,8 @@ static int keep_frame(struct lupe_hists *h, struct lupe_session *s, const struct
 	return 0;
 }
 
-int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
-		   struct lupe_thread *t, uint8_t cpumode, const char *trace_text)
+static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
+		      struct lupe_thread *t, uint8_t cpumode, const char *trace_text, int filtered)
 {
 	const char *trace = trace_text && (h->keymask & (1u << LUPE_SORT_TRACE)) ? intern(h, trace_text) : NULL;
 	const uint64_t *ips = sample->callchain;
@@ -234,7 +236,8 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
 	{
-		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, sample->ip, nr, ips };
+		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, sample->ip, nr, ips,
+				     filtered };
 
 		slot = (struct stack **)lupe_phash_find(&h->stacks, hash, stack_eq, &key);
 	}
@@ -251,7 +254,7 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 		return -ENOMEM;
 	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .pid = t->pid, .tid = t->tid, .cpu = cpu,
 			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .ip = sample->ip, .nr_ips = nr,
-			      .period = sample->period, .count = 1 };
+			      .period = sample->period, .count = 1, .filtered = (uint8_t)filtered };
 	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
 	if (!st->ips)
 		return -ENOMEM;
@@ -312,6 +315,18 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 	*h->last_made = st;
 	h->last_made = &st->next_made;
 	return 0;
+}
+
+int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
+		   struct lupe_thread *t, uint8_t cpumode, const char *trace)
+{
+	return add_sample(h, s, sample, t, cpumode, trace, 0);
+}
+
+int lupe_hists_add_filtered(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
+			    struct lupe_thread *t, uint8_t cpumode, const char *trace)
+{
+	return add_sample(h, s, sample, t, cpumode, trace, 1);
 }
 
 /* ---- entries ---- */
@@ -412,6 +427,8 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 	if (!e)
 		return NULL;
 	memset(e, 0, sizeof(*e));
+	/* perf's filter marks an entry when it is made; later samples only add to it */
+	e->filtered = st->filtered;
 	e->comm = st->comm;
 	e->thread = st->thread;
 	e->trace = st->trace;
@@ -662,7 +679,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	for (size_t i = 0; i < t.cap; i++) {
 		struct lupe_hist_entry *e = v[i];
 
-		if (!e || (keep && !keep(e, arg)))
+		if (!e || e->filtered || (keep && !keep(e, arg)))
 			continue;
 		if (h->opts.callchain)
 			sort_chain(&e->chain);

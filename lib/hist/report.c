@@ -318,6 +318,26 @@ static struct lupe_hists *hists_of(struct lupe_report *rep, int idx)
 	return rep->hists[idx];
 }
 
+/*
+ * --dsos and --symbols, as perf applies them: to the place of the
+ * sample's own ip. Its children entries in other places stay (perf's
+ * report --dso prog still shows main's callers in libc).
+ */
+static int place_kept(const struct lupe_report_opts *o, struct lupe_session *s, struct lupe_thread *t,
+		      const struct lupe_sample *sample, uint8_t cpumode)
+{
+	const struct lupe_dso *dso;
+	struct lupe_frame f;
+
+	lupe_session_resolve_ip(s, t, sample->ip, cpumode == PERF_RECORD_MISC_KERNEL ||
+				cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &f);
+	dso = f.map ? f.map->dso : NULL;
+	if (o->dsos && !(dso && (lupe_list_has(o->dsos, lupe_dso_short_name(dso)) ||
+				 lupe_list_has(o->dsos, lupe_dso_long_name(dso)))))
+		return 0;
+	return !o->symbols || (f.sym && lupe_list_has(o->symbols, f.sym->name));
+}
+
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
 		     const struct lupe_sample *sample, struct lupe_thread *thread,
 		     const struct perf_event_header *ev)
@@ -326,14 +346,13 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 	const struct lupe_report_opts *o = &rep->opts;
 	const char *text = NULL;
 	struct lupe_hists *h;
-	int err;
+	int err, filtered;
 
-	if (o->pids && !lupe_list_has_id(o->pids, (int)sample->pid))
-		return 0;
-	if (o->tids && !lupe_list_has_id(o->tids, (int)sample->tid))
-		return 0;
-	if (o->comms && !lupe_list_has(o->comms, thread->comm ? thread->comm : ""))
-		return 0;
+	filtered = (o->pids && !lupe_list_has_id(o->pids, (int)sample->pid)) ||
+		   (o->tids && !lupe_list_has_id(o->tids, (int)sample->tid)) ||
+		   (o->comms && !lupe_list_has(o->comms, thread->comm ? thread->comm : "")) ||
+		   ((o->dsos || o->symbols) &&
+		    !place_kept(o, s, thread, sample, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK));
 	if (!rep->ready && (err = setup_view(rep, s)))
 		return err;
 	if (!(h = hists_of(rep, lupe_evsel_idx(evsel))))
@@ -341,19 +360,8 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 	if (rep->by_trace && sample->raw &&
 	    lupe_evsel_format_trace(evsel, sample, rep->trace, sizeof(rep->trace)) >= 0)
 		text = rep->trace;
-	return lupe_hists_add(h, s, sample, thread, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, text);
-}
-
-static int keep_entry(const struct lupe_hist_entry *e, void *arg)
-{
-	const struct lupe_report_opts *o = arg;
-
-	if (o->dsos && !(e->dso && (lupe_list_has(o->dsos, lupe_dso_short_name(e->dso)) ||
-				    lupe_list_has(o->dsos, lupe_dso_long_name(e->dso)))))
-		return 0;
-	if (o->symbols && !(e->sym && lupe_list_has(o->symbols, e->sym->name)))
-		return 0;
-	return 1;
+	return (filtered ? lupe_hists_add_filtered : lupe_hists_add)(h, s, sample, thread,
+								     ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, text);
 }
 
 static const char *entry_dso(const struct lupe_hist_entry *e, int long_name)
@@ -469,7 +477,7 @@ int lupe_report_finish(struct lupe_report *rep)
 
 		if (!rep->hists[i])
 			continue;
-		n = lupe_hists_finish(rep->hists[i], keep_entry, &rep->opts);
+		n = lupe_hists_finish(rep->hists[i], NULL, NULL);
 		if (n < 0)
 			return (int)n;
 		if (rep->nr_order && sort_fields(rep, rep->hists[i]))

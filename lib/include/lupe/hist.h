@@ -57,6 +57,7 @@ struct lupe_hist_entry {
 	uint64_t self, children;       /* periods */
 	uint64_t nr_samples;
 	int depth;                     /* the longest chain added: orders children ties as perf */
+	int filtered;                  /* made by a filtered sample: lupe_hists_finish() drops it */
 	struct lupe_cc_node chain;     /* root: its children are the chains */
 };
 
@@ -69,6 +70,16 @@ LUPE_API void lupe_hists_delete(struct lupe_hists *h);
 LUPE_API int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s,
 			    const struct lupe_sample *sample, struct lupe_thread *t,
 			    uint8_t cpumode, const char *trace);
+/*
+ * A sample a report filter (--comms, --dsos, ...) left out, accounted as
+ * perf accounts it: its period counts in the totals and in every entry
+ * it adds to, but an entry it makes first stays hidden (perf marks an
+ * entry filtered when it is made). So --dso prog shows main's callers in
+ * libc with all their children, and percentages stay of the whole.
+ */
+LUPE_API int lupe_hists_add_filtered(struct lupe_hists *h, struct lupe_session *s,
+				     const struct lupe_sample *sample, struct lupe_thread *t,
+				     uint8_t cpumode, const char *trace);
 
 /*
  * Build the entries from what was added and sort them (by children, then
