@@ -77,7 +77,9 @@ static void read_build_ids(struct lupe_session *s)
 		bsz = r.header.misc & PERF_RECORD_MISC_BUILD_ID_SIZE ? r.size : 20;
 		if (bsz > 20)
 			bsz = 20;
-		if (memchr(name, 0, len) && name[0] == '/' && (dso = lupe_machine_findnew_dso(s->machine, name))) {
+		/* perf keeps the vdso's too: its copy in the build-id cache is found by it */
+		if (memchr(name, 0, len) && (name[0] == '/' || !strcmp(name, "[vdso]")) &&
+		    (dso = lupe_machine_findnew_dso(s->machine, name))) {
 			memcpy(dso->build_id, r.data, bsz);
 			dso->build_id_size = bsz;
 		} else if (memchr(name, 0, len) && !strcmp(name, "[kernel.kallsyms]")) {

@@ -68,4 +68,12 @@ grep -q "Unknown --fields key: \`foo'" p.err || fail "perf's -F foo error change
 expect_rc 129 "$LUPE" report -i perf.data --stdio -F foo > l.out 2> l.err
 [ -s l.out ] && fail "lupe printed a report for -F foo: $(head -3 l.out)"
 grep -q "unknown --fields key 'foo'" l.err || fail "lupe's -F foo error does not name the key: $(cat l.err)"
-ok "report -F, -t and -v equal perf's in $n comparisons on four files; -F foo is refused"
+# the vdso: perf finds its copy in the build-id cache by the file's build-id table (origin B)
+"$PERF" record -q -g -o perfv.data "$WORKLOADS/clock" > /dev/null 2>&1 || fail "perf record of clock failed"
+grep -q '\[vdso\]' <("$PERF" report -i perfv.data --stdio --no-children 2> /dev/null) ||
+	fail "perf's recording of clock has no [vdso] sample: the comparison would be hollow"
+for o in "-v --no-children -g none" "-v -s dso,sym --no-children"; do
+	same perfv.data cat $o
+	n=$((n + 1))
+done
+ok "report -F, -t and -v equal perf's in $n comparisons on five files; -F foo is refused"
