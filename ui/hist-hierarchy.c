@@ -116,6 +116,12 @@ static void print_heads(const struct hctx *c)
 	fputs("\n#\n", c->fp);
 }
 
+/*
+ * NEEDSWORK: perf sums the entries --dso/--symbols filter out into the
+ * levels above the filter's key, hides the rest level by level and sizes
+ * the columns by the groups' first entries; the report drops those
+ * entries before they come here, so the upper levels sum what passes.
+ */
 void report_print_hierarchy(FILE *fp, const struct lupe_report_view *v,
 			    const struct report_print_opts *po, struct lupe_hists *h)
 {
