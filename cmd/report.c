@@ -109,8 +109,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		 * As perf: strtof without a check, and the callchain threshold
 		 * too (also 0 or below): the later of it and -g's number wins.
 		 */
-		o->rep.percent_limit = o->print.percent_limit = strtof(arg, NULL);
-		snprintf(o->pl_text, sizeof(o->pl_text), "%.17g", o->rep.percent_limit);
+		o->print.percent_limit = strtof(arg, NULL);
+		snprintf(o->pl_text, sizeof(o->pl_text), "%.17g", o->print.percent_limit);
 		set_cg(o, o->rep.call_graph ? o->rep.call_graph : "", o->pl_text);
 		return 0;
 	}
@@ -316,7 +316,7 @@ static int report(struct report_opts *o)
 	}
 	if (!o->quiet)
 		printf("#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)st->nr_lost_samples);
-	/* no view: the filters let no sample through */
+	/* filtered samples make the view too: none only without samples */
 	for (size_t i = 0; (view = lupe_report_view(rep)) && i < lupe_perf_file_nr_evsels(f); i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
 		struct lupe_hists *h = lupe_report_hists(rep, (int)i);

@@ -266,8 +266,8 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 		all_tp &= a->type == PERF_TYPE_TRACEPOINT;
 	}
 	v->cg = has_chain ? LUPE_CG_GRAPH : LUPE_CG_NONE;
-	/* perf's --percent-limit sets the callchain threshold too */
-	v->cg_min_percent = o->percent_limit > 0 ? o->percent_limit : 0.5;
+	/* perf's default threshold (cmd/report.c puts --percent-limit in call_graph) */
+	v->cg_min_percent = 0.5;
 	if (o->call_graph && (err = parse_cg(o->call_graph, v, &caller)))
 		return err;
 	if (!has_chain)

@@ -51,7 +51,6 @@ struct lupe_report_opts {
 	 */
 	int max_stack;
 	int inverted;           /* perf's -G: callchains from the caller down */
-	double percent_limit;   /* perf's --percent-limit: the callchain threshold too (0: none) */
 	/*
 	 * perf's --hierarchy: no children (perf turns cumulation off), the
 	 * callchain order still the one children would have chosen; a
