@@ -693,11 +693,44 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	return n;
 }
 
-void lupe_hists_sort(struct lupe_hists *h, int (*cmp)(const void *a, const void *b, void *arg),
-		     void *arg)
+struct ranked {
+	struct lupe_hist_entry *e;
+	long pos; /* before the sort: breaks the caller's ties */
+};
+
+struct sort_by {
+	int (*cmp)(const void *a, const void *b, void *arg);
+	void *arg;
+};
+
+static int cmp_ranked(const void *a, const void *b, void *arg)
 {
-	if (h->nr_entries)
-		qsort_r(h->entries, (size_t)h->nr_entries, sizeof(*h->entries), cmp, arg);
+	const struct ranked *x = a, *y = b;
+	const struct sort_by *by = arg;
+	int c = by->cmp(&x->e, &y->e, by->arg);
+
+	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+int lupe_hists_sort(struct lupe_hists *h, int (*cmp)(const void *a, const void *b, void *arg),
+		    void *arg)
+{
+	struct sort_by by = { cmp, arg };
+	size_t n = (size_t)h->nr_entries;
+	struct ranked *v;
+
+	if (n < 2)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct ranked){ h->entries[i], (long)i };
+	qsort_r(v, n, sizeof(*v), cmp_ranked, &by);
+	for (size_t i = 0; i < n; i++)
+		h->entries[i] = v[i].e;
+	free(v);
+	return 0;
 }
 
 struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx)

@@ -25,11 +25,6 @@ struct lupe_report {
 	enum lupe_field order[24];
 	enum lupe_sort_key order_keys[24];
 	int nr_order;
-	struct rank {
-		const struct lupe_hist_entry *e;
-		long pos;
-	} *ranks;                  /* while sorting by the order: each entry's place before */
-	long nr_ranks;
 	int by_trace, ready;
 	char trace[4096];
 };
@@ -404,21 +399,6 @@ static int cmp_u64_desc(uint64_t a, uint64_t b)
 	return a > b ? -1 : a < b;
 }
 
-static int cmp_rank(const void *a, const void *b)
-{
-	uintptr_t x = (uintptr_t)((const struct rank *)a)->e, y = (uintptr_t)((const struct rank *)b)->e;
-
-	return x < y ? -1 : x > y;
-}
-
-static long rank_of(const struct lupe_report *rep, const struct lupe_hist_entry *e)
-{
-	struct rank key = { e, 0 };
-	const struct rank *r = bsearch(&key, rep->ranks, (size_t)rep->nr_ranks, sizeof(key), cmp_rank);
-
-	return r ? r->pos : 0;
-}
-
 /* perf's -F order: by the sort list, then as the entries came sorted. */
 static int cmp_fields(const void *a, const void *b, void *arg)
 {
@@ -441,33 +421,7 @@ static int cmp_fields(const void *a, const void *b, void *arg)
 		case LUPE_FIELD_KEY: c = cmp_key(x, y, rep->order_keys[i], rep->opts.verbose); break;
 		}
 	}
-	if (!c) { /* ties keep the default order */
-		long px = rank_of(rep, x), py = rank_of(rep, y);
-
-		c = px < py ? -1 : px > py;
-	}
-	return c;
-}
-
-/* Sort h by the -F order; ties keep their place (qsort is not stable). */
-static int sort_fields(struct lupe_report *rep, struct lupe_hists *h)
-{
-	struct lupe_hist_entry *e;
-	long n = 0;
-
-	while (lupe_hists_entry(h, n))
-		n++;
-	rep->ranks = malloc((size_t)(n ? n : 1) * sizeof(*rep->ranks));
-	if (!rep->ranks)
-		return -ENOMEM;
-	for (long i = 0; (e = lupe_hists_entry(h, i)); i++)
-		rep->ranks[i] = (struct rank){ e, i };
-	qsort(rep->ranks, (size_t)n, sizeof(*rep->ranks), cmp_rank);
-	rep->nr_ranks = n;
-	lupe_hists_sort(h, cmp_fields, rep);
-	free(rep->ranks);
-	rep->ranks = NULL;
-	return 0;
+	return c; /* ties keep the default order: lupe_hists_sort() is stable */
 }
 
 int lupe_report_finish(struct lupe_report *rep)
@@ -480,8 +434,8 @@ int lupe_report_finish(struct lupe_report *rep)
 		n = lupe_hists_finish(rep->hists[i], NULL, NULL);
 		if (n < 0)
 			return (int)n;
-		if (rep->nr_order && sort_fields(rep, rep->hists[i]))
-			return -ENOMEM;
+		if (rep->nr_order && (n = lupe_hists_sort(rep->hists[i], cmp_fields, rep)))
+			return (int)n;
 	}
 	return 0;
 }

@@ -94,8 +94,12 @@ LUPE_API long lupe_hists_finish(struct lupe_hists *h,
 /* Forget every sample and entry (top -z); the options stay. */
 LUPE_API void lupe_hists_reset(struct lupe_hists *h);
 
-/* Sort the entries lupe_hists_finish() made again, by cmp (qsort_r's contract). */
-LUPE_API void lupe_hists_sort(struct lupe_hists *h,
+/*
+ * Sort the entries lupe_hists_finish() made again, by cmp (qsort_r's
+ * contract: a and b point to entry pointers). Stable: entries cmp finds
+ * equal keep their order. 0 or -ENOMEM.
+ */
+LUPE_API int lupe_hists_sort(struct lupe_hists *h,
 			      int (*cmp)(const void *a, const void *b, void *arg), void *arg);
 
 LUPE_API struct lupe_hist_entry *lupe_hists_entry(struct lupe_hists *h, long idx);
