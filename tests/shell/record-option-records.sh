@@ -89,7 +89,7 @@ ok "--all-user/--all-kernel: user only / kernel only, as perf"
 # and symbols out, one of each shape; lupe names its workload before exec "lupe-exec"
 shape() {
 	"$PERF" script -i "$1" --show-task-events --show-mmap-events --show-switch-events $2 2>/dev/null |
-		sed -E 's/^[[:space:]]+[0-9a-f]+ .*/frame frame/; s/lupe-exec/perf-exec/g; s/ [0-9a-f]+ [^ ]+ \([^)]*\)/ IP SYM/g; s/0x[0-9a-f]+/H/g; s/[0-9a-f]{6,}/H/g; s/[0-9]+/N/g; s/ +/ /g' |
+		sed -E 's/^[[:space:]]+[0-9a-f]+ .*/frame frame/; s/lupe-exec/perf-exec/g; s/ OUT preempt/ OUT/; s/ [0-9a-f]+ [^ ]+ \([^)]*\)/ IP SYM/g; s/0x[0-9a-f]+/H/g; s/[0-9a-f]{6,}/H/g; s/[0-9]+/N/g; s/ +/ /g' |
 		awk '{ $1 = ""; print }' | sort -u
 }
 n=0
@@ -99,6 +99,9 @@ while IFS='|' read -r opts fields; do
 	# /dev/zero (not dd: a hex-looking comm reads as a callchain line below)
 	work=("$WORKLOADS/demo" -n 30)
 	[ "$opts" = --all-kernel ] && work=(head -c 1300M /dev/zero)
+	# whether the scheduler preempts demo is chance: a shell waiting for
+	# demo switches out (and in) on every run, and "OUT preempt" is an OUT
+	[ "$opts" = --switch-events ] && work=(sh -c "$WORKLOADS/demo -n 30; sleep 0.01")
 	# shellcheck disable=SC2086
 	rec $opts -e cpu-clock -- "${work[@]}"
 	shape perf.data "$fields" > perf.shape
