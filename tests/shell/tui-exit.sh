@@ -6,8 +6,13 @@ why=$(have_tui) || skip "$why"
 "$LUPE" record -q -o demo.data -- "$WORKLOADS/demo" -n 50 >/dev/null 2>&1 || skip "cannot record here"
 tm_start
 tm_keys "lupe_bin='$LUPE'; stty -g >tty.before" Enter
-# alive PID: whether PID still runs (a zombie does not count)
-alive() { [ -d /proc/$1 ] && ! grep -q '^State:.*Z' /proc/$1/status 2>/dev/null; }
+# alive PID: whether PID still runs (a zombie does not count, nor a status
+# that is gone by the time it is read: a zombie reaped between two looks)
+alive() {
+	local s
+	s=$(grep '^State:' /proc/$1/status 2>/dev/null) || return 1
+	[[ $s != *Z* ]]
+}
 
 # where PID waits (for a failure's message)
 where() {
