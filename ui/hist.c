@@ -109,8 +109,9 @@ static const struct lupe_cc_node *run_end(const struct lupe_cc_node *n)
 	return n;
 }
 
-static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct level l,
-			int depth, unsigned mask, int left)
+/* Returns whether it printed a line. */
+static int graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct level l,
+		       int depth, unsigned mask, int left)
 {
 	const struct lupe_cc_node *c, *next;
 	uint64_t remaining = l.total;
@@ -118,6 +119,8 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struc
 
 	for (c = parent->child; c && !visible(&l, c); c = c->next)
 		;
+	if (!c)
+		return 0;
 	for (; c; c = next) {
 		unsigned newmask = mask;
 		const struct lupe_cc_node *n, *end = run_end(c);
@@ -163,6 +166,7 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struc
 		}
 		fputs("[...]\n", g->fp);
 	}
+	return 1;
 }
 
 static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_t parent)
@@ -206,8 +210,9 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 		root = end;
 		l = level_of(g, parent, end->cumul - end->hit);
 	}
-	graph_level(g, root, l, 1, 1, left);
-	fputc('\n', g->fp);
+	/* perf ends a chain with an empty line, unless it printed nothing (-s sym's lone own function) */
+	if (graph_level(g, root, l, 1, 1, left) || left)
+		fputc('\n', g->fp);
 }
 
 /* A chain that ends at a node with hits, for flat and folded output. */

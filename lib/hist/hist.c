@@ -615,6 +615,16 @@ static uint64_t key_addr(const struct lupe_hist_entry *e)
 	return e->sym ? 0 : e->addr;
 }
 
+static int cmp_str(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
 static int cmp_entry(const void *a, const void *b, void *arg)
 {
 	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
@@ -638,27 +648,26 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 		return (x->depth > y->depth) == !!o->caller ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	if (x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
-		return c;
-	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
-		return c;
-	if (x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
-		return c;
-	if ((c = strcmp(dso_name(x, o->long_dso_names), dso_name(y, o->long_dso_names))))
-		return c;
-	if (x->sym && y->sym && (c = strcmp(x->sym->name, y->sym->name)))
-		return c;
-	return key_addr(x) < key_addr(y) ? -1 : key_addr(x) > key_addr(y);
-}
-
-static int cmp_str(const char *a, const char *b)
-{
-	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
-}
-
-static int cmp_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? -1 : a > b;
+	/* then the sort keys in their order, each as perf's output sort compares it */
+	for (int i = 0; i < o->nr_keys; i++) {
+		switch (o->keys[i]) {
+		case LUPE_SORT_COMM: c = cmp_str(x->comm, y->comm); break;
+		case LUPE_SORT_PID:
+		case LUPE_SORT_TID: c = x->tid < y->tid ? -1 : x->tid > y->tid; break;
+		case LUPE_SORT_CPU: c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu; break;
+		case LUPE_SORT_TRACE: c = cmp_str(x->trace, y->trace); break;
+		case LUPE_SORT_SRCLINE: c = cmp_str(x->srcline, y->srcline); break;
+		case LUPE_SORT_DSO:
+			c = strcmp(dso_name(x, o->long_dso_names), dso_name(y, o->long_dso_names));
+			break;
+		/* perf sorts symbols by name alone, the unresolved after and equal */
+		case LUPE_SORT_SYM: c = x->sym && y->sym ? strcmp(x->sym->name, y->sym->name) :
+					(x->sym == NULL) - (y->sym == NULL); break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
 }
 
 /* perf's symbol collapse: by address range, an inlined function by name (overlapping: the same) */
