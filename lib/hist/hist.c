@@ -521,11 +521,25 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	 * Inlined frames at the sample's ip count too, as perf counts them.
 	 */
 	seen[nseen++] = e;
+	/*
+	 * perf fills one location from each callchain node in turn and
+	 * leaves its level alone for a node outside any map: such an entry
+	 * gets the level of the node before it (the sample's own first).
+	 */
+	int level = self->kernel;
+
 	for (int r = 0; r < n; r++) {
 		int at = caller ? n - 1 - r : r;
 		const struct rframe *f = &st->frames[at];
+		struct rframe unmapped;
 		int dup = 0;
 
+		if (!f->dso && !f->sym && f->kernel != level) {
+			unmapped = *f;
+			unmapped.kernel = level;
+			f = &unmapped;
+		}
+		level = f->kernel;
 		make_key(h, st, f, 1, &k);
 		e = findnew_entry(h, t, &k, f, st, 1);
 		if (!e)
@@ -620,6 +634,14 @@ static int cmp_str(const char *a, const char *b)
 	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
 }
 
+/* perf's DSO key: by name, an entry outside any map after the others */
+static int cmp_dso(const struct lupe_hist_entry *x, const struct lupe_hist_entry *y, int long_name)
+{
+	if (!x->dso || !y->dso)
+		return (x->dso == NULL) - (y->dso == NULL);
+	return strcmp(dso_name(x, long_name), dso_name(y, long_name));
+}
+
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
@@ -657,9 +679,7 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 		case LUPE_SORT_CPU: c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu; break;
 		case LUPE_SORT_TRACE: c = cmp_str(x->trace, y->trace); break;
 		case LUPE_SORT_SRCLINE: c = cmp_str(x->srcline, y->srcline); break;
-		case LUPE_SORT_DSO:
-			c = strcmp(dso_name(x, o->long_dso_names), dso_name(y, o->long_dso_names));
-			break;
+		case LUPE_SORT_DSO: c = cmp_dso(x, y, o->long_dso_names); break;
 		/* perf sorts symbols by name alone, the unresolved after and equal */
 		case LUPE_SORT_SYM: c = x->sym && y->sym ? strcmp(x->sym->name, y->sym->name) :
 					(x->sym == NULL) - (y->sym == NULL); break;
@@ -708,14 +728,12 @@ static int cmp_collapsed(const void *a, const void *b, void *arg)
 		case LUPE_SORT_CPU: c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu; break;
 		case LUPE_SORT_TRACE: c = cmp_str(x->trace, y->trace); break;
 		case LUPE_SORT_SRCLINE: c = cmp_str(x->srcline, y->srcline); break;
-		case LUPE_SORT_DSO:
-			c = strcmp(dso_name(x, o->long_dso_names), dso_name(y, o->long_dso_names));
-			break;
+		case LUPE_SORT_DSO: c = cmp_dso(x, y, o->long_dso_names); break;
 		case LUPE_SORT_SYM:
 			/* perf's symbol key: unresolved ones by address, else the DSO first */
 			if (!x->sym && !y->sym)
 				c = cmp_u64(key_addr(x), key_addr(y));
-			else if (!(c = strcmp(dso_name(x, o->long_dso_names), dso_name(y, o->long_dso_names))))
+			else if (!(c = cmp_dso(x, y, o->long_dso_names)))
 				c = cmp_sym(x->sym, y->sym);
 			break;
 		}
