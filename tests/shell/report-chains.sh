@@ -106,13 +106,15 @@ for f in p-fp.data l-fp.data; do
 	same report -i $f --stdio --no-children --max-stack 0 -g flat
 	same script -i $f --max-stack 0
 done
-# the later of --percent-limit and -g's number is the chain threshold; a bare -g is graph,0.5,caller
+# the later of --percent-limit and -g's number is the chain threshold; a bare -g is graph,0.5,caller;
+# a -g with words changes only what they name
 for opt in "--percent-limit 40 -g graph" "--percent-limit 40 -g graph,1" "-g graph,1 --percent-limit 40" \
-	"--percent-limit 40 -g" "--percent-limit 0" "--percent-limit -3" "--percent-limit abc" "-g"; do
+	"--percent-limit 40 -g" "--percent-limit 0" "--percent-limit -3" "--percent-limit abc" "-g" \
+	"-g fractal,5 -g callee" "-g folded,3 -g callee" "-g fractal,0.5,callee -g graph" "-g fractal,7 -g" "-g -g flat"; do
 	# shellcheck disable=SC2086
 	same report -i p-fp.data --stdio --no-children $opt
 done
-ok "--max-stack 0, the threshold's order, odd limits as perf"
+ok "--max-stack 0, the threshold's order, odd limits, -g after -g as perf"
 
 # refused as perf refuses them (usage, 129)
 for args in "report --max-stack abc" "report --max-stack 3x" "script --max-stack -1" "script --max-stack abc"; do
