@@ -33,7 +33,8 @@ struct report_opts {
 	int force, header, header_only, no_inline, dump, stats, quiet, tasks;
 	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
 	int cg_pending;
-	char cg_buf[256];             /* -g's parameter with --percent-limit's threshold */
+	const char *cg_before;        /* the call graph before a bare -g, for the word after it */
+	char cg_buf[256];             /* -g's parameters with --percent-limit's threshold */
 	char pl_text[32];             /* --percent-limit's value, "" before one */
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
 	struct report_print_opts print;
@@ -125,9 +126,14 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	case 'G': o->rep.inverted = 1; return 0;
 	case 'g':
-		/* perf's bare -g is its default parameter: graph,0.5,caller */
+		/*
+		 * perf's bare -g is its default parameter: graph,0.5,caller;
+		 * a -g with words changes what they name, the rest stays
+		 * (-g fractal,5 -g callee: fractal,5,callee)
+		 */
+		o->cg_before = o->rep.call_graph ? o->rep.call_graph : o->pl_text;
 		if (arg)
-			set_cg(o, o->pl_text, arg);
+			set_cg(o, o->cg_before, arg);
 		else
 			o->rep.call_graph = "graph,0.5,caller";
 		o->cg_pending = !arg;
@@ -152,7 +158,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (o->cg_pending) {
 			/* perf takes "-g flat": the next word is -g's parameter */
-			set_cg(o, o->pl_text, arg);
+			set_cg(o, o->cg_before, arg);
 			o->cg_pending = 0;
 			return 0;
 		}

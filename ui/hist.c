@@ -5,6 +5,7 @@
  * "|--NN.NN%--" branches, flat, folded), hiding what is below the
  * callchain threshold.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
@@ -66,16 +67,28 @@ struct gctx {
 	int skip_first;          /* a single root's first function is not printed */
 };
 
-/* The total and threshold under a node: the whole's, or with fractal its children's. */
+/*
+ * A level of the graph: the total its percentages are of and the
+ * threshold its branches must reach. Without fractal both are the whole
+ * histogram's. With fractal perf's sort keeps a node's children that
+ * reach min_percent of the node's children hits (ceil), and its printer
+ * divides by the same children hits, but at the top (and below a single
+ * root run printed without a percentage) by the entry's own period.
+ */
 struct level {
 	uint64_t total, min_hit;
 };
 
-static struct level level_under(const struct gctx *g, uint64_t below)
+static struct level level_of(const struct gctx *g, uint64_t total, uint64_t below)
 {
 	if (!g->fractal)
 		return (struct level){ g->total, g->min_hit };
-	return (struct level){ below, (uint64_t)((double)below * g->min_percent / 100.0 + 0.999999) };
+	return (struct level){ total, (uint64_t)ceil((double)below * (g->min_percent / 100.0)) };
+}
+
+static struct level level_under(const struct gctx *g, uint64_t below)
+{
+	return level_of(g, below, below);
 }
 
 static int visible(const struct level *l, const struct lupe_cc_node *n)
@@ -96,8 +109,9 @@ static const struct lupe_cc_node *run_end(const struct lupe_cc_node *n)
 	return n;
 }
 
-static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct level l,
-			int depth, unsigned mask, int left)
+/* Returns whether it printed a line. */
+static int graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct level l,
+		       int depth, unsigned mask, int left)
 {
 	const struct lupe_cc_node *c, *next;
 	uint64_t remaining = l.total;
@@ -105,6 +119,8 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struc
 
 	for (c = parent->child; c && !visible(&l, c); c = c->next)
 		;
+	if (!c)
+		return 0;
 	for (; c; c = next) {
 		unsigned newmask = mask;
 		const struct lupe_cc_node *n, *end = run_end(c);
@@ -150,6 +166,7 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struc
 		}
 		fputs("[...]\n", g->fp);
 	}
+	return 1;
 }
 
 static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_t parent)
@@ -158,7 +175,8 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 	int nvis = 0, left = 0;
 	char name[1024];
 
-	struct level l = g->fractal ? level_under(g, parent) : level_under(g, 0);
+	/* the chain root's children hits are the entry's, filtered samples aside */
+	struct level l = level_of(g, parent, root->cumul - root->hit);
 
 	first = NULL;
 	for (c = root->child; c; c = c->next)
@@ -190,11 +208,11 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 				break;
 		}
 		root = end;
-		if (g->fractal)
-			l = level_under(g, end->cumul - end->hit);
+		l = level_of(g, parent, end->cumul - end->hit);
 	}
-	graph_level(g, root, l, 1, 1, left);
-	fputc('\n', g->fp);
+	/* perf ends a chain with an empty line, unless it printed nothing (-s sym's lone own function) */
+	if (graph_level(g, root, l, 1, 1, left) || left)
+		fputc('\n', g->fp);
 }
 
 /* A chain that ends at a node with hits, for flat and folded output. */

@@ -521,11 +521,25 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	 * Inlined frames at the sample's ip count too, as perf counts them.
 	 */
 	seen[nseen++] = e;
+	/*
+	 * perf fills one location from each callchain node in turn and
+	 * leaves its level alone for a node outside any map: such an entry
+	 * gets the level of the node before it (the sample's own first).
+	 */
+	int level = self->kernel;
+
 	for (int r = 0; r < n; r++) {
 		int at = caller ? n - 1 - r : r;
 		const struct rframe *f = &st->frames[at];
+		struct rframe unmapped;
 		int dup = 0;
 
+		if (!f->dso && !f->sym && f->kernel != level) {
+			unmapped = *f;
+			unmapped.kernel = level;
+			f = &unmapped;
+		}
+		level = f->kernel;
 		make_key(h, st, f, 1, &k);
 		e = findnew_entry(h, t, &k, f, st, 1);
 		if (!e)
@@ -615,6 +629,24 @@ static uint64_t key_addr(const struct lupe_hist_entry *e)
 	return e->sym ? 0 : e->addr;
 }
 
+static int cmp_str(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+/* perf's DSO key: by name, an entry outside any map after the others */
+static int cmp_dso(const struct lupe_hist_entry *x, const struct lupe_hist_entry *y, int long_name)
+{
+	if (!x->dso || !y->dso)
+		return (x->dso == NULL) - (y->dso == NULL);
+	return strcmp(dso_name(x, long_name), dso_name(y, long_name));
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
 static int cmp_entry(const void *a, const void *b, void *arg)
 {
 	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
@@ -638,17 +670,185 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 		return (x->depth > y->depth) == !!o->caller ? -1 : 1;
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	if (x->trace && y->trace && (c = strcmp(x->trace, y->trace)))
-		return c;
-	if (x->comm && y->comm && (c = strcmp(x->comm, y->comm)))
-		return c;
-	if (x->srcline && y->srcline && (c = strcmp(x->srcline, y->srcline)))
-		return c;
-	if ((c = strcmp(dso_name(x, o->long_dso_names), dso_name(y, o->long_dso_names))))
-		return c;
-	if (x->sym && y->sym && (c = strcmp(x->sym->name, y->sym->name)))
-		return c;
-	return key_addr(x) < key_addr(y) ? -1 : key_addr(x) > key_addr(y);
+	/* then the sort keys in their order, each as perf's output sort compares it */
+	for (int i = 0; i < o->nr_keys; i++) {
+		switch (o->keys[i]) {
+		case LUPE_SORT_COMM: c = cmp_str(x->comm, y->comm); break;
+		case LUPE_SORT_PID:
+		case LUPE_SORT_TID: c = x->tid < y->tid ? -1 : x->tid > y->tid; break;
+		case LUPE_SORT_CPU: c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu; break;
+		case LUPE_SORT_TRACE: c = cmp_str(x->trace, y->trace); break;
+		case LUPE_SORT_SRCLINE: c = cmp_str(x->srcline, y->srcline); break;
+		case LUPE_SORT_DSO: c = cmp_dso(x, y, o->long_dso_names); break;
+		/* perf sorts symbols by name alone, the unresolved after and equal */
+		case LUPE_SORT_SYM: c = x->sym && y->sym ? strcmp(x->sym->name, y->sym->name) :
+					(x->sym == NULL) - (y->sym == NULL); break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* perf's symbol collapse: by address range, an inlined function by name (overlapping: the same) */
+static int cmp_sym(const struct lupe_symbol *a, const struct lupe_symbol *b)
+{
+	int c;
+
+	if (!a || !b)
+		return (a == NULL) - (b == NULL); /* resolved first */
+	if (a == b)
+		return 0;
+	if (lupe_symbol_inlined(a) || lupe_symbol_inlined(b)) {
+		if ((c = strcmp(a->name, b->name)))
+			return c;
+		if (a->start <= b->end && a->end >= b->start)
+			return 0;
+	}
+	return a->start != b->start ? cmp_u64(a->start, b->start) : cmp_u64(a->end, b->end);
+}
+
+/*
+ * The order of perf's collapsed entries: the sort keys in their order,
+ * each as its collapse function compares it, all ascending. perf's
+ * output sort takes the entries in this order (see lupe_hists_finish).
+ */
+static int cmp_collapsed(const void *a, const void *b, void *arg)
+{
+	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
+	const struct lupe_hist_entry *y = *(const struct lupe_hist_entry *const *)b;
+	const struct lupe_hist_opts *o = arg;
+	int c = 0;
+
+	for (int i = 0; i < o->nr_keys && !c; i++) {
+		switch (o->keys[i]) {
+		case LUPE_SORT_COMM: c = cmp_str(x->comm, y->comm); break;
+		case LUPE_SORT_PID:
+		case LUPE_SORT_TID: c = x->tid < y->tid ? -1 : x->tid > y->tid; break;
+		case LUPE_SORT_CPU: c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu; break;
+		case LUPE_SORT_TRACE: c = cmp_str(x->trace, y->trace); break;
+		case LUPE_SORT_SRCLINE: c = cmp_str(x->srcline, y->srcline); break;
+		case LUPE_SORT_DSO: c = cmp_dso(x, y, o->long_dso_names); break;
+		case LUPE_SORT_SYM:
+			/* perf's symbol key: unresolved ones by address, else the DSO first */
+			if (!x->sym && !y->sym)
+				c = cmp_u64(key_addr(x), key_addr(y));
+			else if (!(c = cmp_dso(x, y, o->long_dso_names)))
+				c = cmp_sym(x->sym, y->sym);
+			break;
+		}
+	}
+	/* perf would have merged these: any fixed order */
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/*
+ * perf's output sort: each entry, in collapsed order, goes into a
+ * red-black tree, to the left of a node it sorts before, else to the
+ * right. The comparison is no total order (callers before callees only
+ * within one thread), so the result depends on the tree's shape: this is
+ * a red-black insertion like Linux's lib/rbtree.c, whose rotations give
+ * the same shapes.
+ */
+struct rbn {
+	int left, right, parent; /* indexes, -1: none */
+	int red;
+};
+
+static void rb_rotate(struct rbn *t, int *root, int x, int left)
+{
+	int y = left ? t[x].right : t[x].left, p = t[x].parent;
+	int inner = left ? t[y].left : t[y].right;
+
+	if (left)
+		t[x].right = inner;
+	else
+		t[x].left = inner;
+	if (inner >= 0)
+		t[inner].parent = x;
+	t[y].parent = p;
+	if (p < 0)
+		*root = y;
+	else if (t[p].left == x)
+		t[p].left = y;
+	else
+		t[p].right = y;
+	if (left)
+		t[y].left = x;
+	else
+		t[y].right = x;
+	t[x].parent = y;
+}
+
+static void rb_fixup(struct rbn *t, int *root, int z)
+{
+	while (t[z].parent >= 0 && t[t[z].parent].red) {
+		int p = t[z].parent, g = t[p].parent;
+		int pleft = t[g].left == p, u = pleft ? t[g].right : t[g].left;
+
+		if (u >= 0 && t[u].red) {
+			t[p].red = t[u].red = 0;
+			t[g].red = 1;
+			z = g;
+			continue;
+		}
+		if (z == (pleft ? t[p].right : t[p].left)) {
+			rb_rotate(t, root, p, pleft);
+			z = p;
+			p = t[z].parent;
+		}
+		t[p].red = 0;
+		t[g].red = 1;
+		rb_rotate(t, root, g, !pleft);
+	}
+	t[*root].red = 0;
+}
+
+static int output_sort(struct lupe_hist_entry **v, long n, struct lupe_hist_opts *o)
+{
+	struct lupe_hist_entry **out;
+	struct rbn *t;
+	int root = -1, at;
+	long k = 0;
+
+	qsort_r(v, n, sizeof(*v), cmp_collapsed, o);
+	t = malloc(n * sizeof(*t));
+	out = malloc(n * sizeof(*out));
+	if (!t || !out) {
+		free(t);
+		free(out);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		int p = -1, *link = &root, left = 0;
+
+		while (*link >= 0) {
+			p = *link;
+			left = cmp_entry(&v[i], &v[p], o) < 0;
+			link = left ? &t[p].left : &t[p].right;
+		}
+		t[i] = (struct rbn){ -1, -1, p, 1 };
+		*link = i;
+		rb_fixup(t, &root, i);
+	}
+	/* in order, without a stack: down the left, then up from each right end */
+	for (at = root; at >= 0 && t[at].left >= 0; at = t[at].left)
+		;
+	while (at >= 0) {
+		out[k++] = v[at];
+		if (t[at].right >= 0) {
+			for (at = t[at].right; t[at].left >= 0; at = t[at].left)
+				;
+		} else {
+			while (t[at].parent >= 0 && t[t[at].parent].right == at)
+				at = t[at].parent;
+			at = t[at].parent;
+		}
+	}
+	memcpy(v, out, n * sizeof(*v));
+	free(out);
+	free(t);
+	return 0;
 }
 
 long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_entry *e, void *arg),
@@ -686,8 +886,10 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 		v[n++] = e;
 	}
 	free(t.hashes);
-	if (n)
-		qsort_r(v, n, sizeof(*v), cmp_entry, &h->opts);
+	if (n && output_sort(v, n, &h->opts)) {
+		free(v);
+		return -ENOMEM;
+	}
 	h->entries = v;
 	h->nr_entries = n;
 	return n;

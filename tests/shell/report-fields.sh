@@ -13,15 +13,6 @@ strip_tip() {
 	awk '{ l[NR] = $0 } END { n = NR; if (n >= 3 && l[n - 1] ~ /^# \(Tip:/) n -= 3; for (i = 1; i <= n; i++) print l[i] }'
 }
 
-# Children mode orders entries of equal overhead unlike perf (see
-# report-quiet-stats.sh), and a busy machine makes such ties at any
-# level: there the '#' lines are compared in order and the entry lines
-# as a set, without their callchains (compared in --no-children).
-entry_set() {
-	awk '/^#/ { print; next } $0 != "" && substr($0, 1, 12) != "            " { e[++n] = $0 }
-	     END { print "--"; for (i = 1; i <= n; i++) print e[i] | "LC_ALL=C sort" }'
-}
-
 # same FILE FILTER OPTS...: lupe's report equals perf's, and lupe says nothing on stderr
 same() {
 	local f=$1 filter=$2
@@ -40,8 +31,8 @@ for f in perf.data lupe.data perfg.data lupeg.data; do
 	modes=("")
 	case $f in *g.data) modes=("--no-children" "--children") ;; esac
 	for m in "${modes[@]}"; do
+		# children mode too, equal entries in perf's order, chains and all
 		filter="cat"
-		[ "$m" = --children ] && filter=entry_set
 		for o in "-F overhead,sym" "-F dso,sym" "-F sym,overhead" "-F sample,period,comm" \
 			 "-F overhead,sample,period,comm,dso" "-F overhead_children,sym" \
 			 "-F overhead,overhead_children,sym" "-F overhead" "-F overhead,sym -s dso" \

@@ -13,20 +13,15 @@ strip_tip() {
 	awk '{ l[NR] = $0 } END { n = NR; if (n >= 3 && l[n-1] ~ /^# \(Tip:/ && l[n] == "#" && l[n-2] == "#") n -= 3
 		for (i = 1; i <= n; i++) print l[i] }'
 }
-n=0 loose=0
+n=0
 same() { # ARGS...: lupe report's text is perf's
 	"$PERF" report --stdio "$@" 2>/dev/null | strip_tip > p.out
 	"$LUPE" report --stdio "$@" > l.out 2>l.err || fail "lupe report $* exited $?: $(cat l.err)"
 	[ -s p.out ] || fail "perf report $* printed nothing"
+	# children mode too: entries of equal overhead in perf's order
 	if ! cmp -s p.out l.out; then
-		# Children mode: entries of equal overhead may order unlike
-		# perf's (a known difference); the same lines, in any order.
-		if [[ " $* " != *" --no-children "* ]] && cmp -s <(sort p.out) <(sort l.out); then
-			loose=$((loose + 1))
-		else
-			diff p.out l.out | head -20
-			fail "lupe report $* differs from perf"
-		fi
+		diff p.out l.out | head -20
+		fail "lupe report $* differs from perf"
 	fi
 	n=$((n + 1))
 }
@@ -57,4 +52,4 @@ grep -q '^# dso: demo$' l.out || fail "--dso demo printed no '# dso: demo' line"
 grep -q 'Shared Object' l.out && fail "--dso demo still shows the Shared Object column"
 "$LUPE" report --stdio -i l.data --children --dso demo > l.out 2>&1
 grep -q '__libc_start_call_main' l.out || fail "--dso demo dropped the children entry of main's caller in libc"
-echo "ok: $n filtered reports equal perf's ($loose with children ties in another order)"
+echo "ok: $n filtered reports equal perf's, children ties in perf's order"
