@@ -157,7 +157,8 @@ static void build(struct lupe_hierarchy *h, const struct slot *slots, long lo, l
 		struct lupe_hier_node *n = &h->nodes[h->nr_nodes++];
 		for (j = i + 1; !leaf && j < hi && !group_cmp(slots[i].e, slots[j].e, h->keys[depth]); j++)
 			;
-		*n = (struct lupe_hier_node){ .entry = slots[i].e, .depth = depth, .leaf = leaf };
+		*n = (struct lupe_hier_node){ .entry = slots[i].e, .depth = depth, .leaf = leaf,
+					      .parent = parent };
 		if (leaf) {
 			n->period = n->entry->self;
 			n->nr_samples = n->entry->nr_samples;
@@ -223,6 +224,42 @@ struct lupe_hierarchy *lupe_hierarchy_new(struct lupe_hist_entry *const *entries
 	free(slots);
 	free(scratch);
 	return h;
+}
+
+/* Whether level key k shows what filter f looks at (perf's fmt check of a filter type). */
+static int key_of_filter(enum lupe_sort_key k, unsigned f)
+{
+	switch (f) {
+	case LUPE_FILTER_THREAD: return k == LUPE_SORT_COMM || k == LUPE_SORT_PID || k == LUPE_SORT_TID;
+	case LUPE_FILTER_DSO: return k == LUPE_SORT_DSO;
+	case LUPE_FILTER_SYMBOL: return k == LUPE_SORT_SYM;
+	}
+	return 0;
+}
+
+/*
+ * perf marks a level's entry when it makes it, in the order it inserts
+ * the entries (the nodes' array order: each node after its parent, as
+ * build() made them): one of the filter's key takes its entry's mark and
+ * clears it from every node above; one of another key takes the mark of
+ * its parent, and the first level is marked. O(nodes * keys).
+ */
+void lupe_hierarchy_filter(struct lupe_hierarchy *hier, unsigned filters)
+{
+	for (long i = 0; i < hier->nr_nodes; i++) {
+		struct lupe_hier_node *n = &hier->nodes[i];
+
+		n->filtered = (unsigned)n->entry->filtered & filters;
+		for (unsigned f = 1; f <= filters; f <<= 1) {
+			if (!(filters & f))
+				continue;
+			if (!key_of_filter(hier->keys[n->depth], f))
+				n->filtered |= n->depth ? n->parent->filtered & f : f;
+			else if (!(n->filtered & f))
+				for (struct lupe_hier_node *p = n->parent; p && p->depth >= 0; p = p->parent)
+					p->filtered &= ~f;
+		}
+	}
 }
 
 void lupe_hierarchy_delete(struct lupe_hierarchy *hier)

@@ -15,6 +15,8 @@
  *   lupe_hierarchy_delete(hier);
  *
  * Building costs a sort of the entries and one node per entry and level.
+ * With report filters (entries whose filtered field is set), the nodes
+ * to hide are marked by lupe_hierarchy_filter().
  * Thread-safety: a hierarchy is read by one thread at a time; it points
  * into its histogram's entries, which must outlive it (no new
  * lupe_hists_finish() in between).
@@ -39,6 +41,13 @@ struct lupe_hier_node {
 	int leaf;                  /* an entry: no children */
 	uint64_t period;           /* the self periods of the leaves below (of the entry for a leaf) */
 	uint64_t nr_samples;       /* their samples */
+	/*
+	 * The LUPE_FILTER_* bits that hide it (lupe_hierarchy_filter()):
+	 * a printer shows the nodes without any, and still looks below
+	 * those it hides, as perf does.
+	 */
+	unsigned filtered;
+	struct lupe_hier_node *parent;       /* the root for the first level; NULL: the root */
 	struct lupe_hier_node *child, *next; /* the children, in perf's order */
 };
 
@@ -53,6 +62,18 @@ struct lupe_hierarchy;
  */
 LUPE_API struct lupe_hierarchy *lupe_hierarchy_new(struct lupe_hist_entry *const *entries, long nr,
 						   const enum lupe_sort_key *keys, int nr_keys);
+/*
+ * Mark the nodes perf hides under the report filters given (filters:
+ * LUPE_FILTER_* bits; the entries' filtered fields say which left each
+ * out). Periods stay the sums of every leaf below, filtered or not, as
+ * perf's: a level above the filter's key shows the entries it left out
+ * too. A node at a level of the filter's key (comm, pid or tid for the
+ * thread filters, dso, sym) is hidden when its entry was filtered out;
+ * above it a node shows when a node below it at that level does; below
+ * it a node is hidden with its parent. Without a level of the filter's
+ * key every node is hidden (perf prints no entry). Run once.
+ */
+LUPE_API void lupe_hierarchy_filter(struct lupe_hierarchy *hier, unsigned filters);
 /* NULL is ok. */
 LUPE_API void lupe_hierarchy_delete(struct lupe_hierarchy *hier);
 /* The root (depth -1, all the entries below it); its children are the first level. */
