@@ -1,5 +1,5 @@
 #!/bin/bash
-# report --hierarchy prints perf report --stdio --hierarchy's text byte for byte (perf's and lupe's files, sort orders, -n, -q, --percent-limit, callchains, --dso/--symbols/--comms/--pid filters), shows a pipe as the same data in a file, and refuses what perf refuses
+# report --hierarchy prints perf report --stdio --hierarchy's text byte for byte (perf's and lupe's files, sort orders, -n, -q, --percent-limit, callchains, -t, -v, --dso/--symbols/--comms/--pid filters), shows a pipe as the same data in a file, and refuses what perf refuses
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 
@@ -44,6 +44,15 @@ for f in perfg.data lupeg.data; do
 		compare $f $o
 	done
 done
+# -t: unaligned values padded to their widths, no indent before the keys; -v: DSOs by path, sorted by it too
+for f in perf.data lupe.data perfg.data lupeg.data; do
+	compare $f -t ,
+	compare $f -t '|' -n -s dso,sym
+	compare $f -t ';' --percent-limit 95 -s comm,sym
+	compare $f -v
+	compare $f -v -n -s sym,dso
+done
+grep -q '^ 100.00%,demo' <("$LUPE" report -i perf.data --stdio --hierarchy -t ,) || fail "-t , did not separate the first level's values: $("$LUPE" report -i perf.data --stdio --hierarchy -t ,)"
 grep -q -- '--[0-9.]*%--' <("$LUPE" report -i perfg.data --stdio --hierarchy) || fail "no callchain under the --hierarchy entries"
 grep -q '^# *Children' <("$LUPE" report -i perfg.data --stdio --hierarchy --children) && fail "--hierarchy showed a Children column"
 ok "$n reports with --hierarchy equal perf's"

@@ -59,7 +59,7 @@ static void flatten(const struct lupe_hier_node *parent, const enum lupe_sort_ke
 	for (const struct lupe_hier_node *n = parent->child; n; n = n->next) {
 		size_t len = strlen(out);
 
-		/* a node lupe_hierarchy_filter() hides: ~name */
+		/* a node the filters hide: ~name */
 		snprintf(out + len, size - len, "%s%s:%llu%s", n->filtered ? "~" : "", name_of(n, keys),
 			 (unsigned long long)n->period, n->leaf ? " " : "(");
 		if (!n->leaf) {
@@ -81,10 +81,11 @@ static void check_filtered(struct lupe_hist_entry *v, long n, const enum lupe_so
 	assert_true(n <= 16);
 	for (long i = 0; i < n; i++)
 		ptrs[i] = &v[i];
-	hier = lupe_hierarchy_new(ptrs, n, keys, nr_keys);
+	hier = filters ? lupe_hierarchy_new_opts(ptrs, n, keys, nr_keys,
+						 &(struct lupe_hierarchy_opts){ .sz = sizeof(struct lupe_hierarchy_opts),
+										.filters = filters })
+		       : lupe_hierarchy_new(ptrs, n, keys, nr_keys);
 	assert_non_null(hier);
-	if (filters)
-		lupe_hierarchy_filter(hier, filters);
 	assert_int_equal(lupe_hierarchy_root(hier)->depth, -1);
 	assert_int_equal(lupe_hierarchy_root(hier)->period, total);
 	flatten(lupe_hierarchy_root(hier), keys, got, sizeof(got));

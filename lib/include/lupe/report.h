@@ -86,7 +86,7 @@ struct lupe_report_view {
 	/*
 	 * The LUPE_FILTER_* bits of the filters given. With hierarchy, the
 	 * entries filtered samples made stay, their filtered field set, and
-	 * lupe_hierarchy_filter() decides which levels show.
+	 * lupe_hierarchy_opts.filters decides which levels show.
 	 */
 	unsigned filters;
 };
