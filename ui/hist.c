@@ -155,7 +155,7 @@ static void graph_level(struct gctx *g, const struct lupe_cc_node *parent, struc
 static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_t parent)
 {
 	const struct lupe_cc_node *first, *c;
-	int nvis = 0, left = 0;
+	int nvis = 0, left = 0, printed = 0;
 	char name[1024];
 
 	struct level l = g->fractal ? level_under(g, parent) : level_under(g, 0);
@@ -169,8 +169,6 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 	/* perf drops the root's percentage only when it is the whole entry's */
 	if (nvis == 1 && first->cumul == parent) {
 		const struct lupe_cc_node *n, *end = run_end(first);
-
-		int printed = 0;
 
 		/* One root: print its run without a percentage, one level less deep. */
 		for (n = first;; n = n->child) {
@@ -193,6 +191,11 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 		if (g->fractal)
 			l = level_under(g, end->cumul - end->hit);
 	}
+	/* perf adds no blank line after a chain that printed nothing (-s sym's own function alone) */
+	for (c = root->child; !printed && c && !visible(&l, c); c = c->next)
+		;
+	if (!printed && !c)
+		return;
 	graph_level(g, root, l, 1, 1, left);
 	fputc('\n', g->fp);
 }

@@ -93,6 +93,11 @@ for f in perf.data lupe.data fe.data lupefe.data perfg.data lupeg.data; do
 		;;
 	esac
 done
+# qsort's libc functions have chains of themselves alone: with -s sym... perf prints no chain, and no blank line
+"$PERF" record -q -g -o qs.data "$WORKLOADS/qsort" > /dev/null 2>&1 || fail "perf record -g of qsort failed"
+compare qs.data -s sym
+compare qs.data -s sym,dso --dso libc.so.6
+compare qs.data -n -s sym,comm --symbols msort_with_tmp.part.0,cmp_points
 # the level above the filter's key sums what it left out: demo's command is all the samples
 "$LUPE" report -i perf.data --stdio --hierarchy -s comm,dso --dso demo 2> /dev/null | grep -q '^ *100.00%  *demo' ||
 	fail "--dso demo left the command level below 100%: $("$LUPE" report -i perf.data --stdio --hierarchy -s comm,dso --dso demo)"
