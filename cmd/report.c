@@ -265,12 +265,6 @@ static int report(struct report_opts *o)
 		ret = err ? 1 : 0;
 		goto out;
 	}
-	/* perf 6.1 sets --hierarchy's columns up before a stream's events come, and finds no samples */
-	if (o->print.hierarchy && lupe_perf_file_is_pipe(f)) {
-		error("--hierarchy cannot show the pipe-mode data '%s', as perf finds no samples in it: write it to a file first (lupe inject -i %s -o FILE)",
-		      o->input, o->input);
-		goto out;
-	}
 	rep = lupe_report_new(&o->rep);
 	if (!rep)
 		goto out;

@@ -56,31 +56,81 @@ static const char *key_text(const struct hctx *c, const struct lupe_hist_entry *
 	return p;
 }
 
+/* The first child perf would show (filters aside), NULL: none. */
+static const struct lupe_hier_node *first_unfiltered(const struct lupe_hier_node *n)
+{
+	const struct lupe_hier_node *c = n->child;
+
+	while (c && c->filtered)
+		c = c->next;
+	return c;
+}
+
+/*
+ * A node's overhead and -n's samples after its indent. With -t perf
+ * prints them unaligned, padded to their columns' widths, each after the
+ * separator but the first.
+ */
+static void print_values(const struct hctx *c, const struct lupe_hier_node *n)
+{
+	double pct = c->total ? 100.0 * (double)n->period / (double)c->total : 0.0;
+	const char *sep = c->po->field_sep;
+	char val[64];
+
+	if (!sep) {
+		fprintf(c->fp, "%*s  %7.2f%%", n->depth * INDENT, "", pct);
+		if (c->po->show_nr)
+			fprintf(c->fp, "  %12llu", (unsigned long long)n->nr_samples);
+		return;
+	}
+	snprintf(val, sizeof(val), " %.2f%%", pct);
+	fprintf(c->fp, "%*s%-8s", n->depth * INDENT, "", val);
+	if (c->po->show_nr) {
+		snprintf(val, sizeof(val), " %llu", (unsigned long long)n->nr_samples);
+		fprintf(c->fp, "%s%-12s", sep, val);
+	}
+}
+
+/*
+ * Like perf, every node is looked at, those hidden by a filter or the
+ * limit too: below a hidden one nothing shows but what a filter of a
+ * deeper key lets through.
+ */
 static void print_level(const struct hctx *c, const struct lupe_hier_node *parent)
 {
 	int margin = (c->v->nr_keys - 1) * INDENT;
+	const char *sep = c->po->field_sep;
 	char buf[4096];
 
 	for (const struct lupe_hier_node *n = parent->child; n; n = n->next) {
-		if (!shown(c, n))
-			continue;
-		fprintf(c->fp, "%*s  %7.2f%%", n->depth * INDENT, "",
-			c->total ? 100.0 * (double)n->period / (double)c->total : 0.0);
-		if (c->po->show_nr)
-			fprintf(c->fp, "  %12llu", (unsigned long long)n->nr_samples);
-		fprintf(c->fp, "%*s  %s\n", margin, "", key_text(c, n->entry, n->depth, buf, sizeof(buf)));
-		if (n->leaf) {
-			if (c->v->cg != LUPE_CG_NONE)
+		if (!n->filtered && shown(c, n)) {
+			const struct lupe_hier_node *first = first_unfiltered(n);
+
+			print_values(c, n);
+			fprintf(c->fp, "%*s%s%s\n", sep ? 0 : margin, "", sep ? sep : "  ",
+				key_text(c, n->entry, n->depth, buf, sizeof(buf)));
+			if (n->leaf && c->v->cg != LUPE_CG_NONE)
 				report_print_chain(c->fp, c->v, c->po, n->entry, c->total);
-			continue;
+			/* the first child shown is the largest: nothing below shows when it does not */
+			if (!n->leaf && (!first || !shown(c, first)))
+				fprintf(c->fp, "%*s%*sno entry >= %.2f%%\n",
+					sep ? 0 : (c->v->nr_keys + n->depth) * INDENT, "",
+					(c->po->show_nr ? 8 + 2 + 12 : 8) + 4, "", c->po->percent_limit);
 		}
-		/* the first child is the largest: nothing below shows when it does not */
-		if (!n->child || !shown(c, n->child)) {
-			fprintf(c->fp, "%*s%*sno entry >= %.2f%%\n", (c->v->nr_keys + n->depth) * INDENT, "",
-				(c->po->show_nr ? 8 + 2 + 12 : 8) + 4, "", c->po->percent_limit);
-			continue;
-		}
-		print_level(c, n);
+		if (!n->leaf)
+			print_level(c, n);
+	}
+}
+
+/* The key columns' widths: perf's of the nodes it shows, each node's values those of its entry. */
+static void node_widths(const struct hctx *c, const struct report_print_opts *po,
+			const struct lupe_hier_node *parent, int *width)
+{
+	for (const struct lupe_hier_node *n = parent->child; n; n = n->next) {
+		if (!n->filtered)
+			report_widths_add(c->v, po, n->entry, width);
+		if (!n->leaf)
+			node_widths(c, po, n, width);
 	}
 }
 
@@ -88,8 +138,13 @@ static void print_level(const struct hctx *c, const struct lupe_hier_node *paren
 static void print_heads(const struct hctx *c)
 {
 	int margin = (c->v->nr_keys - 1) * INDENT, len = 0, dots;
+	const char *sep = c->po->field_sep;
 
-	fprintf(c->fp, "# %*s%s  %s", margin, "", "Overhead", c->po->show_nr ? "     Samples  " : "");
+	if (sep)
+		fprintf(c->fp, "# Overhead%s%s%s", sep, c->po->show_nr ? "     Samples" : "",
+			c->po->show_nr ? sep : "");
+	else
+		fprintf(c->fp, "# %*s%s  %s", margin, "", "Overhead", c->po->show_nr ? "     Samples  " : "");
 	for (int k = 0; k < c->v->nr_keys; k++) {
 		const char *head = report_key_head(c->v->keys[k]);
 		int n = (int)strlen(head);
@@ -107,48 +162,52 @@ static void print_heads(const struct hctx *c)
 	/* perf prints them from a string of 207 dots: no more */
 	if (dots > MAX_DOTS)
 		dots = MAX_DOTS;
-	fprintf(c->fp, "\n# %.*s", margin + 8, "..................................................");
+	fprintf(c->fp, "\n# %.*s", (sep ? 0 : margin) + 8, "..................................................");
+	/* without -t perf runs the Samples dots into Overhead's */
 	if (c->po->show_nr)
-		fputs("..............", c->fp);
-	fputs("  ", c->fp);
+		fprintf(c->fp, "%s............", sep ? sep : "..");
+	fputs(sep ? sep : "  ", c->fp);
 	for (int i = 0; i < dots; i++)
 		fputc('.', c->fp);
 	fputs("\n#\n", c->fp);
 }
 
 /*
- * NEEDSWORK: perf sums the entries --dso/--symbols filter out into the
- * levels above the filter's key, hides the rest level by level and sizes
- * the columns by the groups' first entries; the report drops those
- * entries before they come here, so the upper levels sum what passes.
+ * With report filters the histogram holds the entries filtered samples
+ * made too: perf sums them into the levels above the filter's key and
+ * hides the rest level by level (lupe_hierarchy_opts.filters).
  */
 void report_print_hierarchy(FILE *fp, const struct lupe_report_view *v,
 			    const struct report_print_opts *po, struct lupe_hists *h)
 {
-	/* the key columns are as wide as all entries need: no limit applies to widths */
-	struct report_print_opts all = { .show_nr = po->show_nr };
-	struct lupe_hist_entry **entries;
+	/* the key columns are as wide as all shown nodes need: no limit applies to widths */
+	struct report_print_opts all = { .show_nr = po->show_nr, .verbose = po->verbose };
+	struct lupe_hist_entry **entries, *e;
 	struct lupe_hierarchy *hier;
+	struct lupe_hierarchy_opts ho = { .sz = sizeof(ho), .long_dso_names = po->verbose, .filters = v->filters };
 	struct hctx c = { fp, v, po, NULL, lupe_hists_total_period(h) };
-	int width[REPORT_MAX_COLS];
-	long nr;
+	int width[REPORT_MAX_COLS] = { 0 };
+	long nr = 0;
 
-	report_widths(v, &all, h, width, &nr);
-	/* the key columns follow Overhead and -n's Samples (no -F, no Children here) */
-	c.width = width + 1 + !!po->show_nr;
+	while (lupe_hists_entry(h, nr))
+		nr++;
 	entries = malloc(((size_t)nr + 1) * sizeof(*entries));
 	if (!entries) {
 		fprintf(stderr, "lupe: cannot group the entries: %s\n", strerror(ENOMEM));
 		return;
 	}
-	for (long i = 0; i < nr; i++)
-		entries[i] = lupe_hists_entry(h, i);
-	hier = lupe_hierarchy_new(entries, nr, v->keys, v->nr_keys);
+	for (long i = 0; (e = lupe_hists_entry(h, i)); i++)
+		entries[i] = e;
+	hier = lupe_hierarchy_new_opts(entries, nr, v->keys, v->nr_keys, &ho);
 	free(entries);
 	if (!hier) {
 		fprintf(stderr, "lupe: cannot group the entries: %s\n", strerror(errno));
 		return;
 	}
+	node_widths(&c, &all, lupe_hierarchy_root(hier), width);
+	report_widths_heads(v, &all, width);
+	/* the key columns follow Overhead and -n's Samples (no -F, no Children here) */
+	c.width = width + 1 + !!po->show_nr;
 	print_heads(&c);
 	print_level(&c, lupe_hierarchy_root(hier));
 	lupe_hierarchy_delete(hier);

@@ -172,7 +172,7 @@ static int graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct
 static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_t parent)
 {
 	const struct lupe_cc_node *first, *c;
-	int nvis = 0, left = 0;
+	int nvis = 0, left = 0, printed = 0;
 	char name[1024];
 
 	/* the chain root's children hits are the entry's, filtered samples aside */
@@ -187,8 +187,6 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 	/* perf drops the root's percentage only when it is the whole entry's */
 	if (nvis == 1 && first->cumul == parent) {
 		const struct lupe_cc_node *n, *end = run_end(first);
-
-		int printed = 0;
 
 		/* One root: print its run without a percentage, one level less deep. */
 		for (n = first;; n = n->child) {
@@ -449,14 +447,59 @@ static int below_limit(const struct lupe_report_view *v, const struct report_pri
 	return (float)pct(v->children ? e->children : e->self, total) < (float)po->percent_limit;
 }
 
+void report_widths_add(const struct lupe_report_view *v, const struct report_print_opts *po,
+		       const struct lupe_hist_entry *e, int width[REPORT_MAX_COLS])
+{
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
+	char buf[2048];
+
+	for (int k = 0; k < nr; k++) {
+		int len;
+
+		/* perf's CPU column stays 3 wide, a -001 sticks out */
+		if (col[k].f != LUPE_FIELD_KEY || col[k].k == LUPE_SORT_CPU)
+			continue;
+		key_val(e, col[k].k, po->verbose, buf, sizeof(buf));
+		len = (int)strlen(buf);
+		/*
+		 * perf sizes the comm column by the thread's last comm,
+		 * not the entry's, and cuts wider entries to fit: a
+		 * perf-exec entry of a thread now called demo shows as
+		 * "perf-ex" under "Command".
+		 */
+		if (col[k].k == LUPE_SORT_COMM && e->thread && e->thread->comm)
+			len = (int)strlen(e->thread->comm);
+		/* perf sizes an inlined function's column by its name alone */
+		if (col[k].k == LUPE_SORT_SYM && e->sym && len > 10 &&
+		    !strcmp(buf + len - 10, " (inlined)"))
+			len -= 10;
+		if (len > width[k])
+			width[k] = len;
+	}
+}
+
+void report_widths_heads(const struct lupe_report_view *v, const struct report_print_opts *po,
+			 int width[REPORT_MAX_COLS])
+{
+	struct column col[REPORT_MAX_COLS];
+	int nr = columns(v, po, col);
+
+	for (int k = 0; k < nr; k++) {
+		int head = (int)strlen(column_head(v, &col[k]));
+
+		if (col[k].f != LUPE_FIELD_KEY)
+			width[k] = value_width(col[k].f);
+		else if (head > width[k])
+			width[k] = head;
+	}
+}
+
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
 		   struct lupe_hists *h, int width[REPORT_MAX_COLS], long *shown)
 {
 	uint64_t total = lupe_hists_total_period(h);
-	struct column col[REPORT_MAX_COLS];
-	int nr = columns(v, po, col);
 	struct lupe_hist_entry *e;
-	char buf[2048];
 
 	memset(width, 0, REPORT_MAX_COLS * sizeof(*width));
 	*shown = 0;
@@ -466,38 +509,9 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 		/* perf sizes the columns by every entry, those below --percent-limit too */
 		if (!below_limit(v, po, e, total))
 			*shown = i + 1;
-		for (int k = 0; k < nr; k++) {
-			int len;
-
-			/* perf's CPU column stays 3 wide, a -001 sticks out */
-			if (col[k].f != LUPE_FIELD_KEY || col[k].k == LUPE_SORT_CPU)
-				continue;
-			key_val(e, col[k].k, po->verbose, buf, sizeof(buf));
-			len = (int)strlen(buf);
-			/*
-			 * perf sizes the comm column by the thread's last comm,
-			 * not the entry's, and cuts wider entries to fit: a
-			 * perf-exec entry of a thread now called demo shows as
-			 * "perf-ex" under "Command".
-			 */
-			if (col[k].k == LUPE_SORT_COMM && e->thread && e->thread->comm)
-				len = (int)strlen(e->thread->comm);
-			/* perf sizes an inlined function's column by its name alone */
-			if (col[k].k == LUPE_SORT_SYM && e->sym && len > 10 &&
-			    !strcmp(buf + len - 10, " (inlined)"))
-				len -= 10;
-			if (len > width[k])
-				width[k] = len;
-		}
+		report_widths_add(v, po, e, width);
 	}
-	for (int k = 0; k < nr; k++) {
-		int head = (int)strlen(column_head(v, &col[k]));
-
-		if (col[k].f != LUPE_FIELD_KEY)
-			width[k] = value_width(col[k].f);
-		else if (head > width[k])
-			width[k] = head;
-	}
+	report_widths_heads(v, po, width);
 }
 
 void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,

@@ -39,6 +39,11 @@ unsigned report_elide(FILE *fp, const struct lupe_report_view *v, const struct r
  */
 void report_widths(const struct lupe_report_view *v, const struct report_print_opts *po,
 		   struct lupe_hists *h, int width[REPORT_MAX_COLS], long *shown);
+/* report_widths() in two steps, for other sets of entries: widen width[] (zeroed first) to e's values, then to the heads. */
+void report_widths_add(const struct lupe_report_view *v, const struct report_print_opts *po,
+		       const struct lupe_hist_entry *e, int width[REPORT_MAX_COLS]);
+void report_widths_heads(const struct lupe_report_view *v, const struct report_print_opts *po,
+			 int width[REPORT_MAX_COLS]);
 void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
 			const struct report_print_opts *po, const int width[REPORT_MAX_COLS]);
 void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,

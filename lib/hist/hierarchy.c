@@ -19,6 +19,7 @@
 struct lupe_hierarchy {
 	enum lupe_sort_key keys[8];
 	int nr_keys;
+	int long_dso_names;
 	struct lupe_hier_node root;
 	struct lupe_hier_node *nodes; /* every node, in the order the runs were found */
 	long nr_nodes;
@@ -40,17 +41,18 @@ static int cmp_int(long long a, long long b)
 	return a < b ? -1 : a > b;
 }
 
-static const char *dso_of(const struct lupe_hist_entry *e)
+static const char *dso_of(const struct lupe_hierarchy *h, const struct lupe_hist_entry *e)
 {
-	return e->dso ? lupe_dso_short_name(e->dso) : NULL;
+	return h->long_dso_names ? lupe_dso_long_name(e->dso) : lupe_dso_short_name(e->dso);
 }
 
-/* Entries without a DSO after those with one, then by short name. */
-static int cmp_dso(const struct lupe_hist_entry *a, const struct lupe_hist_entry *b)
+/* Entries without a DSO after those with one, then by name (perf's -v: the path). */
+static int cmp_dso(const struct lupe_hierarchy *h, const struct lupe_hist_entry *a,
+		   const struct lupe_hist_entry *b)
 {
 	if (!a->dso || !b->dso)
 		return cmp_int(!a->dso, !b->dso);
-	return strcmp(dso_of(a), dso_of(b));
+	return strcmp(dso_of(h, a), dso_of(h, b));
 }
 
 /*
@@ -62,8 +64,8 @@ static int cmp_dso(const struct lupe_hist_entry *a, const struct lupe_hist_entry
  * (perf compares two unresolved entries by address alone, whatever their
  * DSOs: not a total order, which sorting into runs needs.)
  */
-static int group_cmp(const struct lupe_hist_entry *a, const struct lupe_hist_entry *b,
-		     enum lupe_sort_key k)
+static int group_cmp(const struct lupe_hierarchy *h, const struct lupe_hist_entry *a,
+		     const struct lupe_hist_entry *b, enum lupe_sort_key k)
 {
 	int c;
 
@@ -74,9 +76,9 @@ static int group_cmp(const struct lupe_hist_entry *a, const struct lupe_hist_ent
 	case LUPE_SORT_CPU: return cmp_int(a->cpu, b->cpu);
 	case LUPE_SORT_TRACE: return cmp_str(a->trace, b->trace);
 	case LUPE_SORT_SRCLINE: return cmp_str(a->srcline, b->srcline);
-	case LUPE_SORT_DSO: return cmp_dso(a, b);
+	case LUPE_SORT_DSO: return cmp_dso(h, a, b);
 	case LUPE_SORT_SYM:
-		if ((c = cmp_dso(a, b)))
+		if ((c = cmp_dso(h, a, b)))
 			return c;
 		if (!a->sym || !b->sym)
 			return a->sym || b->sym ? cmp_int(!a->sym, !b->sym) :
@@ -101,8 +103,8 @@ static int group_cmp(const struct lupe_hist_entry *a, const struct lupe_hist_ent
  * entries by it: names ascending, numbers ascending, an entry without a
  * DSO or symbol after those with one.
  */
-static int out_cmp(const struct lupe_hist_entry *a, const struct lupe_hist_entry *b,
-		   enum lupe_sort_key k)
+static int out_cmp(const struct lupe_hierarchy *h, const struct lupe_hist_entry *a,
+		   const struct lupe_hist_entry *b, enum lupe_sort_key k)
 {
 	switch (k) {
 	case LUPE_SORT_SYM:
@@ -110,7 +112,7 @@ static int out_cmp(const struct lupe_hist_entry *a, const struct lupe_hist_entry
 			return cmp_int(!a->sym, !b->sym);
 		return cmp_str(a->sym->name, b->sym->name);
 	default:
-		return group_cmp(a, b, k);
+		return group_cmp(h, a, b, k);
 	}
 }
 
@@ -121,7 +123,7 @@ static int cmp_slots(const void *pa, const void *pb, void *arg)
 	int c;
 
 	for (int k = 0; k < h->nr_keys; k++)
-		if ((c = group_cmp(a->e, b->e, h->keys[k])))
+		if ((c = group_cmp(h, a->e, b->e, h->keys[k])))
 			return c;
 	return cmp_int(a->idx, b->idx);
 }
@@ -137,7 +139,7 @@ static int cmp_nodes(const void *pa, const void *pb, void *arg)
 		return a->period > b->period ? -1 : 1;
 	/* perf compares every key, the deeper ones of the nodes' first entries */
 	for (int k = 0; k < h->nr_keys; k++)
-		if ((c = out_cmp(a->entry, b->entry, h->keys[k])))
+		if ((c = out_cmp(h, a->entry, b->entry, h->keys[k])))
 			return c;
 	/* equal to perf: in its order of the groups, unresolved symbols by address */
 	if (h->keys[a->depth] == LUPE_SORT_SYM && !a->entry->sym && !b->entry->sym &&
@@ -155,9 +157,10 @@ static void build(struct lupe_hierarchy *h, const struct slot *slots, long lo, l
 
 	for (long i = lo, j; i < hi; i = j) {
 		struct lupe_hier_node *n = &h->nodes[h->nr_nodes++];
-		for (j = i + 1; !leaf && j < hi && !group_cmp(slots[i].e, slots[j].e, h->keys[depth]); j++)
+		for (j = i + 1; !leaf && j < hi && !group_cmp(h, slots[i].e, slots[j].e, h->keys[depth]); j++)
 			;
-		*n = (struct lupe_hier_node){ .entry = slots[i].e, .depth = depth, .leaf = leaf };
+		*n = (struct lupe_hier_node){ .entry = slots[i].e, .depth = depth, .leaf = leaf,
+					      .parent = parent };
 		if (leaf) {
 			n->period = n->entry->self;
 			n->nr_samples = n->entry->nr_samples;
@@ -191,20 +194,68 @@ static void sort_children(const struct lupe_hierarchy *h, struct lupe_hier_node 
 			sort_children(h, c, scratch);
 }
 
+/* Whether level key k shows what filter f looks at (perf's fmt check of a filter type). */
+static int key_of_filter(enum lupe_sort_key k, unsigned f)
+{
+	switch (f) {
+	case LUPE_FILTER_THREAD: return k == LUPE_SORT_COMM || k == LUPE_SORT_PID || k == LUPE_SORT_TID;
+	case LUPE_FILTER_DSO: return k == LUPE_SORT_DSO;
+	case LUPE_FILTER_SYMBOL: return k == LUPE_SORT_SYM;
+	}
+	return 0;
+}
+
+/*
+ * perf marks a level's entry when it makes it, in the order it inserts
+ * the entries (the nodes' array order: each node after its parent, as
+ * build() made them): one of the filter's key takes its entry's mark and
+ * clears it from every node above; one of another key takes the mark of
+ * its parent, and the first level is marked. O(nodes * keys).
+ */
+static void mark_filtered(struct lupe_hierarchy *hier, unsigned filters)
+{
+	for (long i = 0; i < hier->nr_nodes; i++) {
+		struct lupe_hier_node *n = &hier->nodes[i];
+
+		n->filtered = (unsigned)n->entry->filtered & filters;
+		for (unsigned f = 1; f <= filters; f <<= 1) {
+			if (!(filters & f))
+				continue;
+			if (!key_of_filter(hier->keys[n->depth], f))
+				n->filtered |= n->depth ? n->parent->filtered & f : f;
+			else if (!(n->filtered & f))
+				for (struct lupe_hier_node *p = n->parent; p && p->depth >= 0; p = p->parent)
+					p->filtered &= ~f;
+		}
+	}
+}
+
 struct lupe_hierarchy *lupe_hierarchy_new(struct lupe_hist_entry *const *entries, long nr,
 					  const enum lupe_sort_key *keys, int nr_keys)
 {
+	return lupe_hierarchy_new_opts(entries, nr, keys, nr_keys, NULL);
+}
+
+struct lupe_hierarchy *lupe_hierarchy_new_opts(struct lupe_hist_entry *const *entries, long nr,
+					       const enum lupe_sort_key *keys, int nr_keys,
+					       const struct lupe_hierarchy_opts *opts)
+{
+	struct lupe_hierarchy_opts o = { 0 };
 	struct lupe_hierarchy *h;
 	struct slot *slots;
 	struct lupe_hier_node **scratch;
 
 	if (nr_keys < 1 || nr_keys > (int)ARRAY_SIZE(h->keys) || nr < 0 || (nr && !entries))
 		return err_ptr(-EINVAL);
+	/* an older caller's smaller struct: the fields it has */
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return err_ptr(-ENOMEM);
 	memcpy(h->keys, keys, (size_t)nr_keys * sizeof(*keys));
 	h->nr_keys = nr_keys;
+	h->long_dso_names = o.long_dso_names;
 	h->root.depth = -1;
 	h->nodes = malloc(((size_t)nr * (size_t)nr_keys + 1) * sizeof(*h->nodes));
 	slots = malloc(((size_t)nr + 1) * sizeof(*slots));
@@ -220,6 +271,8 @@ struct lupe_hierarchy *lupe_hierarchy_new(struct lupe_hist_entry *const *entries
 	qsort_r(slots, (size_t)nr, sizeof(*slots), cmp_slots, h);
 	build(h, slots, 0, nr, 0, &h->root);
 	sort_children(h, &h->root, scratch);
+	if (o.filters)
+		mark_filtered(h, o.filters);
 	free(slots);
 	free(scratch);
 	return h;

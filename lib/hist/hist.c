@@ -77,7 +77,7 @@ struct stack {
 	struct rframe self; /* the entry itself when frames[0] is an inlined function or not the ip */
 	uint8_t has_self;   /* self holds the entry */
 	uint64_t period, count;
-	uint8_t filtered;   /* its samples are ones a report filter left out */
+	uint8_t filtered;   /* its samples are ones report filters left out: their LUPE_FILTER_* bits */
 	struct stack *next_made; /* in the order stacks were first seen */
 };
 
@@ -324,9 +324,9 @@ int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s, const struct lu
 }
 
 int lupe_hists_add_filtered(struct lupe_hists *h, struct lupe_session *s, const struct lupe_sample *sample,
-			    struct lupe_thread *t, uint8_t cpumode, const char *trace)
+			    struct lupe_thread *t, uint8_t cpumode, const char *trace, unsigned filters)
 {
-	return add_sample(h, s, sample, t, cpumode, trace, 1);
+	return add_sample(h, s, sample, t, cpumode, trace, filters ? (int)filters : LUPE_FILTER_ALL);
 }
 
 /* ---- entries ---- */
@@ -879,7 +879,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	for (size_t i = 0; i < t.cap; i++) {
 		struct lupe_hist_entry *e = v[i];
 
-		if (!e || e->filtered || (keep && !keep(e, arg)))
+		if (!e || (e->filtered && !h->opts.keep_filtered) || (keep && !keep(e, arg)))
 			continue;
 		if (h->opts.callchain)
 			sort_chain(&e->chain);

@@ -287,9 +287,12 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 	}
 	for (int k = 0; k < v->nr_keys; k++)
 		rep->by_trace |= v->keys[k] == LUPE_SORT_TRACE;
+	v->filters = (o->comms || o->pids || o->tids ? LUPE_FILTER_THREAD : 0) |
+		     (o->dsos ? LUPE_FILTER_DSO : 0) | (o->symbols ? LUPE_FILTER_SYMBOL : 0);
 	rep->ho = (struct lupe_hist_opts){ .nr_keys = v->nr_keys, .children = v->children,
 					   .callchain = v->cg != LUPE_CG_NONE, .caller = caller,
-					   .max_stack = o->max_stack, .long_dso_names = o->verbose };
+					   .max_stack = o->max_stack, .long_dso_names = o->verbose,
+					   .keep_filtered = o->hierarchy };
 	memcpy(rep->ho.keys, v->keys, sizeof(rep->ho.keys));
 	rep->ready = 1;
 	return 0;
@@ -316,21 +319,25 @@ static struct lupe_hists *hists_of(struct lupe_report *rep, int idx)
 /*
  * --dsos and --symbols, as perf applies them: to the place of the
  * sample's own ip. Its children entries in other places stay (perf's
- * report --dso prog still shows main's callers in libc).
+ * report --dso prog still shows main's callers in libc). The
+ * LUPE_FILTER_* bits of those that leave it out.
  */
-static int place_kept(const struct lupe_report_opts *o, struct lupe_session *s, struct lupe_thread *t,
-		      const struct lupe_sample *sample, uint8_t cpumode)
+static unsigned place_filters(const struct lupe_report_opts *o, struct lupe_session *s, struct lupe_thread *t,
+			      const struct lupe_sample *sample, uint8_t cpumode)
 {
 	const struct lupe_dso *dso;
 	struct lupe_frame f;
+	unsigned out = 0;
 
 	lupe_session_resolve_ip(s, t, sample->ip, cpumode == PERF_RECORD_MISC_KERNEL ||
 				cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &f);
 	dso = f.map ? f.map->dso : NULL;
 	if (o->dsos && !(dso && (lupe_list_has(o->dsos, lupe_dso_short_name(dso)) ||
 				 lupe_list_has(o->dsos, lupe_dso_long_name(dso)))))
-		return 0;
-	return !o->symbols || (f.sym && lupe_list_has(o->symbols, f.sym->name));
+		out |= LUPE_FILTER_DSO;
+	if (o->symbols && !(f.sym && lupe_list_has(o->symbols, f.sym->name)))
+		out |= LUPE_FILTER_SYMBOL;
+	return out;
 }
 
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
@@ -339,15 +346,18 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 {
 	struct lupe_report *rep = (struct lupe_report *)tool;
 	const struct lupe_report_opts *o = &rep->opts;
+	uint8_t cpumode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	const char *text = NULL;
 	struct lupe_hists *h;
-	int err, filtered;
+	unsigned filtered;
+	int err;
 
 	filtered = (o->pids && !lupe_list_has_id(o->pids, (int)sample->pid)) ||
 		   (o->tids && !lupe_list_has_id(o->tids, (int)sample->tid)) ||
-		   (o->comms && !lupe_list_has(o->comms, thread->comm ? thread->comm : "")) ||
-		   ((o->dsos || o->symbols) &&
-		    !place_kept(o, s, thread, sample, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK));
+		   (o->comms && !lupe_list_has(o->comms, thread->comm ? thread->comm : "")) ?
+		   LUPE_FILTER_THREAD : 0;
+	if (o->dsos || o->symbols)
+		filtered |= place_filters(o, s, thread, sample, cpumode);
 	if (!rep->ready && (err = setup_view(rep, s)))
 		return err;
 	if (!(h = hists_of(rep, lupe_evsel_idx(evsel))))
@@ -355,8 +365,9 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 	if (rep->by_trace && sample->raw &&
 	    lupe_evsel_format_trace(evsel, sample, rep->trace, sizeof(rep->trace)) >= 0)
 		text = rep->trace;
-	return (filtered ? lupe_hists_add_filtered : lupe_hists_add)(h, s, sample, thread,
-								     ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, text);
+	if (filtered)
+		return lupe_hists_add_filtered(h, s, sample, thread, cpumode, text, filtered);
+	return lupe_hists_add(h, s, sample, thread, cpumode, text);
 }
 
 static const char *entry_dso(const struct lupe_hist_entry *e, int long_name)

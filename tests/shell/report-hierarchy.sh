@@ -1,5 +1,5 @@
 #!/bin/bash
-# report --hierarchy prints perf report --stdio --hierarchy's text byte for byte (perf's and lupe's files, sort orders, -n, -q, --percent-limit, callchains) and refuses what perf refuses
+# report --hierarchy prints perf report --stdio --hierarchy's text byte for byte (perf's and lupe's files, sort orders, -n, -q, --percent-limit, callchains, -t, -v, --dso/--symbols/--comms/--pid filters), shows a pipe as the same data in a file, and refuses what perf refuses
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 
@@ -16,7 +16,8 @@ compare() { # FILE OPTIONS...: the two reports of FILE with --hierarchy and OPTI
 	shift
 	"$PERF" report -i "$f" --stdio --hierarchy "$@" 2> /dev/null | notip > p.out
 	"$LUPE" report -i "$f" --stdio --hierarchy "$@" 2> l.err | notip > l.out || fail "lupe report --hierarchy $* on $f failed: $(cat l.err)"
-	grep -q '%' p.out || fail "perf printed no entry for --hierarchy $* on $f"
+	# perf prints no entry when no level has the filter's key (none_ok=1)
+	[ "${none_ok:-0}" = 1 ] || grep -q '%' p.out || fail "perf printed no entry for --hierarchy $* on $f"
 	cmp -s p.out l.out || fail "report --hierarchy $* on $f differs from perf's: $(diff p.out l.out | head -20)"
 	n=$((n + 1))
 }
@@ -43,19 +44,85 @@ for f in perfg.data lupeg.data; do
 		compare $f $o
 	done
 done
+# -t: unaligned values padded to their widths, no indent before the keys; -v: DSOs by path, sorted by it too
+for f in perf.data lupe.data perfg.data lupeg.data; do
+	compare $f -t ,
+	compare $f -t '|' -n -s dso,sym
+	compare $f -t ';' --percent-limit 95 -s comm,sym
+	compare $f -v
+	compare $f -v -n -s sym,dso
+done
+grep -q '^ 100.00%,demo' <("$LUPE" report -i perf.data --stdio --hierarchy -t ,) || fail "-t , did not separate the first level's values: $("$LUPE" report -i perf.data --stdio --hierarchy -t ,)"
 grep -q -- '--[0-9.]*%--' <("$LUPE" report -i perfg.data --stdio --hierarchy) || fail "no callchain under the --hierarchy entries"
 grep -q '^# *Children' <("$LUPE" report -i perfg.data --stdio --hierarchy --children) && fail "--hierarchy showed a Children column"
 ok "$n reports with --hierarchy equal perf's"
 
-# a pipe-mode stream: perf 6.1 finds no samples with --hierarchy; lupe refuses it
+# filters: perf sums what --dso/--symbols/--comms/--pid leave out into the levels above the filter's key
+"$PERF" record -q -o fe.data "$WORKLOADS/forkexec" > /dev/null 2>&1 || fail "perf record of forkexec failed"
+"$LUPE" record -q -o lupefe.data "$WORKLOADS/forkexec" > /dev/null 2>&1 || fail "lupe record of forkexec failed"
+n=0
+for f in perf.data lupe.data fe.data lupefe.data perfg.data lupeg.data; do
+	case $f in
+	fe.data | lupefe.data) prog=forkexec ;;
+	*) prog=demo ;;
+	esac
+	# the process of the last sample: forkexec's exec'd child ("exe")
+	pid=$("$PERF" script -i $f -F pid 2> /dev/null | tail -1 | tr -d ' ')
+	comm=$("$PERF" script -i $f -F comm 2> /dev/null | tail -1 | tr -d ' ')
+	[ -n "$pid" ] && [ -n "$comm" ] || fail "perf script found no sample in $f"
+	for s in dso,sym comm,dso,sym sym,dso; do
+		for filter in "--dso $prog" "--dso $prog,[kernel.kallsyms]" "--symbols spin" "--symbols spin,compute_c,main" "--comms $comm" "--pid $pid"; do
+			none_ok=0
+			case $s,$filter in
+			*comm*,--comms* | *comm*,--pid*) ;;
+			*,--comms* | *,--pid*) none_ok=1 ;;
+			esac
+			# shellcheck disable=SC2086 # filter holds an option and its value
+			none_ok=$none_ok compare $f -s $s $filter
+		done
+	done
+	# shellcheck disable=SC2086
+	compare $f -n -s comm,dso,sym --dso $prog
+	compare $f -n -s sym,dso --symbols spin
+	compare $f --percent-limit 5 -s comm,dso,sym --dso $prog
+	case $f in
+	perfg.data | lupeg.data)
+		compare $f --children -s comm,dso,sym --dso $prog
+		compare $f --no-children -n -s dso,sym --symbols spin
+		compare $f --children -g caller -s sym,dso --comms $comm
+		;;
+	esac
+done
+# qsort's libc functions have chains of themselves alone: with -s sym... perf prints no chain, and no blank line
+"$PERF" record -q -g -o qs.data "$WORKLOADS/qsort" > /dev/null 2>&1 || fail "perf record -g of qsort failed"
+compare qs.data -s sym
+compare qs.data -s sym,dso --dso libc.so.6
+compare qs.data -n -s sym,comm --symbols msort_with_tmp.part.0,cmp_points
+# the level above the filter's key sums what it left out: demo's command is all the samples
+"$LUPE" report -i perf.data --stdio --hierarchy -s comm,dso --dso demo 2> /dev/null | grep -q '^ *100.00%  *demo' ||
+	fail "--dso demo left the command level below 100%: $("$LUPE" report -i perf.data --stdio --hierarchy -s comm,dso --dso demo)"
+ok "$n reports with --hierarchy and filters equal perf's"
+
+# a pipe-mode stream: perf 6.1 finds no samples with --hierarchy; lupe shows what it shows for the same data in a file
 "$PERF" record -q -o - "$WORKLOADS/demo" 2> /dev/null > pipe.data
 "$PERF" report -i pipe.data --stdio --hierarchy > p.out 2> p.err
-grep -q 'no samples' p.err || fail "perf showed a pipe's --hierarchy, refused here: $(cat p.err)"
-"$LUPE" report -i pipe.data --stdio --hierarchy > l.out 2> l.err && fail "lupe showed a pipe's --hierarchy"
-cmp -s p.out l.out || fail "lupe's text before refusing a pipe's --hierarchy differs: $(diff p.out l.out)"
-grep -q "pipe-mode data 'pipe.data'" l.err || fail "refusing a pipe's --hierarchy said: $(cat l.err)"
-"$LUPE" report -i pipe.data --stdio > /dev/null 2>&1 || fail "lupe report of the pipe without --hierarchy failed"
-ok "a pipe's --hierarchy is refused as perf refuses it"
+grep -q 'no samples' p.err || echo "perf 6.1's --hierarchy of a pipe showed samples: the difference in lupe-report.md is gone"
+"$LUPE" inject -i pipe.data -o piped.data 2> /dev/null || fail "lupe inject of the pipe failed"
+"$LUPE" record -q -g -o - "$WORKLOADS/demo" -t 2 2> /dev/null > lupepipe.data || fail "lupe record -o - failed"
+"$LUPE" inject -i - -o lupepiped.data < lupepipe.data 2> /dev/null || fail "lupe inject of lupe's pipe failed"
+n=0
+for f in pipe lupepipe; do
+	for o in "" "-n -s dso,sym" "-s sym,dso --dso demo" "--percent-limit 10" "-q" "-g caller" "--children -s comm,sym"; do
+		# shellcheck disable=SC2086
+		"$LUPE" report -i ${f}d.data --stdio --hierarchy $o > file.out 2> l.err || fail "lupe report --hierarchy $o of ${f}d.data failed: $(cat l.err)"
+		grep -q '%' file.out || fail "lupe report --hierarchy $o of ${f}d.data showed no entry"
+		# shellcheck disable=SC2086
+		"$LUPE" report -i - --stdio --hierarchy $o < $f.data > l.out 2> l.err || fail "lupe report --hierarchy $o of a pipe failed: $(cat l.err)"
+		cmp -s file.out l.out || fail "lupe report --hierarchy $o of a pipe differs from the same data in a file: $(diff file.out l.out | head -20)"
+		n=$((n + 1))
+	done
+done
+ok "$n reports of a pipe with --hierarchy equal those of the file inject wrote"
 
 # perf refuses --hierarchy with -F (once lupe has -F)
 if "$LUPE" report -h | grep -q -- '--fields'; then

@@ -2,8 +2,9 @@
 /*
  * perf report --hierarchy's grouping (lib/hist/hierarchy.c) on entries
  * made by hand: the levels, their sums, perf's order within a level
- * (period, then names ascending, unresolved last), and the same tree
- * whatever order the entries come in.
+ * (period, then names ascending, unresolved last), the same tree
+ * whatever order the entries come in, and the nodes perf hides under
+ * report filters.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -58,7 +59,8 @@ static void flatten(const struct lupe_hier_node *parent, const enum lupe_sort_ke
 	for (const struct lupe_hier_node *n = parent->child; n; n = n->next) {
 		size_t len = strlen(out);
 
-		snprintf(out + len, size - len, "%s:%llu%s", name_of(n, keys),
+		/* a node the filters hide: ~name */
+		snprintf(out + len, size - len, "%s%s:%llu%s", n->filtered ? "~" : "", name_of(n, keys),
 			 (unsigned long long)n->period, n->leaf ? " " : "(");
 		if (!n->leaf) {
 			flatten(n, keys, out, size);
@@ -68,8 +70,9 @@ static void flatten(const struct lupe_hier_node *parent, const enum lupe_sort_ke
 	}
 }
 
-static void check_tree(struct lupe_hist_entry *v, long n, const enum lupe_sort_key *keys, int nr_keys,
-		       const char *want, uint64_t total)
+/* The tree of v[0..n) by keys, filtered by filters (LUPE_FILTER_* bits; 0: none), is want. */
+static void check_filtered(struct lupe_hist_entry *v, long n, const enum lupe_sort_key *keys, int nr_keys,
+			   unsigned filters, const char *want, uint64_t total)
 {
 	struct lupe_hist_entry *ptrs[16];
 	struct lupe_hierarchy *hier;
@@ -78,13 +81,22 @@ static void check_tree(struct lupe_hist_entry *v, long n, const enum lupe_sort_k
 	assert_true(n <= 16);
 	for (long i = 0; i < n; i++)
 		ptrs[i] = &v[i];
-	hier = lupe_hierarchy_new(ptrs, n, keys, nr_keys);
+	hier = filters ? lupe_hierarchy_new_opts(ptrs, n, keys, nr_keys,
+						 &(struct lupe_hierarchy_opts){ .sz = sizeof(struct lupe_hierarchy_opts),
+										.filters = filters })
+		       : lupe_hierarchy_new(ptrs, n, keys, nr_keys);
 	assert_non_null(hier);
 	assert_int_equal(lupe_hierarchy_root(hier)->depth, -1);
 	assert_int_equal(lupe_hierarchy_root(hier)->period, total);
 	flatten(lupe_hierarchy_root(hier), keys, got, sizeof(got));
 	assert_string_equal(got, want);
 	lupe_hierarchy_delete(hier);
+}
+
+static void check_tree(struct lupe_hist_entry *v, long n, const enum lupe_sort_key *keys, int nr_keys,
+		       const char *want, uint64_t total)
+{
+	check_filtered(v, n, keys, nr_keys, 0, want, total);
 }
 
 static void test_levels_and_sums(void **state)
@@ -143,6 +155,41 @@ static void test_symbol_groups(void **state)
 	check_tree(v, ARRAY_SIZE(v), sym_comm, 2, "f1:30(a:30 ) f1:25(b:15 a:10 ) f1:1(a:1 ) ", 56);
 }
 
+static struct lupe_hist_entry filtered(struct lupe_hist_entry e, int filters)
+{
+	e.filtered = filters;
+	return e;
+}
+
+/*
+ * perf's report filters: a level of the filter's key hides what it left
+ * out, a level above shows when something below passes (and sums all),
+ * a level below goes with its parent; without a level of the key, all
+ * is hidden.
+ */
+static void test_filters(void **state)
+{
+	struct lupe_hist_entry v[] = {
+		entry("a", &libx, &f1, 0, 100), filtered(entry("a", &liby, &g, 0, 40), LUPE_FILTER_DSO),
+		filtered(entry("b", &liby, &g, 0, 30), LUPE_FILTER_DSO | LUPE_FILTER_THREAD),
+		filtered(entry("b", &libx, &f2, 0, 20), LUPE_FILTER_THREAD),
+	};
+	/* (the leaves are the entries: those of two commands stay two) */
+	static const enum lupe_sort_key sym_dso[] = { LUPE_SORT_SYM, LUPE_SORT_DSO };
+	static const enum lupe_sort_key dso_sym[] = { LUPE_SORT_DSO, LUPE_SORT_SYM };
+
+	(void)state;
+	check_filtered(v, ARRAY_SIZE(v), comm_dso_sym, 3, LUPE_FILTER_DSO,
+		       "a:140(libx.so:100(f1:100 ) ~liby.so:40(~g:40 ) ) b:50(~liby.so:30(~g:30 ) libx.so:20(f2:20 ) ) ", 190);
+	check_filtered(v, ARRAY_SIZE(v), sym_dso, 2, LUPE_FILTER_DSO,
+		       "f1:100(libx.so:100 ) ~g:70(~liby.so:40 ~liby.so:30 ) f2:20(libx.so:20 ) ", 190);
+	check_filtered(v, ARRAY_SIZE(v), comm_dso_sym, 3, LUPE_FILTER_THREAD | LUPE_FILTER_DSO,
+		       "a:140(libx.so:100(f1:100 ) ~liby.so:40(~g:40 ) ) ~b:50(~liby.so:30(~g:30 ) ~libx.so:20(~f2:20 ) ) ", 190);
+	/* no level of the thread filter's key: nothing shows */
+	check_filtered(v, ARRAY_SIZE(v), dso_sym, 2, LUPE_FILTER_THREAD,
+		       "~libx.so:120(~f1:100 ~f2:20 ) ~liby.so:70(~g:40 ~g:30 ) ", 190);
+}
+
 static void test_errors(void **state)
 {
 	struct lupe_hist_entry e = entry("a", &libx, &f1, 0, 1), *p = &e;
@@ -170,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_levels_and_sums),
 		cmocka_unit_test(test_ties),
 		cmocka_unit_test(test_symbol_groups),
+		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_errors),
 	};
 

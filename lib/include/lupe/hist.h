@@ -31,6 +31,15 @@ struct lupe_hist_opts {
 	int caller;    /* trees from the caller down (else from the callee up) */
 	int max_stack; /* callchain addresses used at most, as lupe_report_opts' (0: all, below 0: none) */
 	int long_dso_names; /* entries of equal overhead sort by the DSOs' paths (perf's -v) */
+	int keep_filtered; /* lupe_hists_finish() keeps the entries filtered samples made (--hierarchy) */
+};
+
+/* The report filters that left a sample out (lupe_hist_entry.filtered), perf's HIST_FILTER__* */
+enum lupe_hist_filter {
+	LUPE_FILTER_THREAD = 1 << 0, /* --comms, --pid, --tid */
+	LUPE_FILTER_DSO = 1 << 1,    /* --dsos */
+	LUPE_FILTER_SYMBOL = 1 << 2, /* --symbols */
+	LUPE_FILTER_ALL = 7,
 };
 
 /* A node of a callchain tree: one function, how much ended here, how much below. */
@@ -57,7 +66,11 @@ struct lupe_hist_entry {
 	uint64_t self, children;       /* periods */
 	uint64_t nr_samples;
 	int depth;                     /* the longest chain added: orders children ties as perf */
-	int filtered;                  /* made by a filtered sample: lupe_hists_finish() drops it */
+	/*
+	 * Made by a filtered sample: the LUPE_FILTER_* bits of the filters
+	 * that left it out. lupe_hists_finish() drops it unless keep_filtered.
+	 */
+	int filtered;
 	struct lupe_cc_node chain;     /* root: its children are the chains */
 };
 
@@ -71,15 +84,16 @@ LUPE_API int lupe_hists_add(struct lupe_hists *h, struct lupe_session *s,
 			    const struct lupe_sample *sample, struct lupe_thread *t,
 			    uint8_t cpumode, const char *trace);
 /*
- * A sample a report filter (--comms, --dsos, ...) left out, accounted as
+ * A sample report filters (--comms, --dsos, ...) left out, accounted as
  * perf accounts it: its period counts in the totals and in every entry
  * it adds to, but an entry it makes first stays hidden (perf marks an
  * entry filtered when it is made). So --dso prog shows main's callers in
  * libc with all their children, and percentages stay of the whole.
+ * filters: the LUPE_FILTER_* bits of the filters that left it out (0: all).
  */
 LUPE_API int lupe_hists_add_filtered(struct lupe_hists *h, struct lupe_session *s,
 				     const struct lupe_sample *sample, struct lupe_thread *t,
-				     uint8_t cpumode, const char *trace);
+				     uint8_t cpumode, const char *trace, unsigned filters);
 
 /*
  * Build the entries from what was added and sort them (by children, then

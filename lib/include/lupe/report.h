@@ -54,7 +54,9 @@ struct lupe_report_opts {
 	/*
 	 * perf's --hierarchy: no children (perf turns cumulation off), the
 	 * callchain order still the one children would have chosen; a
-	 * printer groups the entries with lupe/hierarchy.h
+	 * printer groups the entries with lupe/hierarchy.h. The entries
+	 * filtered samples made stay (perf sums them into the levels above
+	 * the filter's key): see lupe_report_view.filters.
 	 */
 	int hierarchy;
 	int verbose;            /* perf's -v: entries of equal overhead sort by the DSOs' full paths */
@@ -81,6 +83,12 @@ struct lupe_report_view {
 	enum lupe_sort_key field_keys[16]; /* with LUPE_FIELD_KEY */
 	int nr_fields;
 	int fields_added;        /* "-F +...": the default value columns come first */
+	/*
+	 * The LUPE_FILTER_* bits of the filters given. With hierarchy, the
+	 * entries filtered samples made stay, their filtered field set, and
+	 * lupe_hierarchy_opts.filters decides which levels show.
+	 */
+	unsigned filters;
 };
 
 struct lupe_report;
