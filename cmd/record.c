@@ -682,7 +682,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (!evs.nr) {
-		default_event = 1;
+		default_event = a.o.default_event = 1;
 		if (ui_parse_events(&evs, "cycles"))
 			goto out;
 	}

@@ -331,24 +331,49 @@ static void id_index(struct live *l, struct fbuf *b)
 	}
 }
 
-/* pipe mode's EVENT_UPDATE of each event's name: a pipe has no EVENT_DESC feature */
-static void event_names(struct live *l, struct fbuf *b)
+/*
+ * One EVENT_UPDATE: perf's size is its struct (with a 16-byte union) plus
+ * the data padded to 8 bytes, the data written over the union.
+ */
+static void event_update(struct fbuf *b, uint64_t type, uint64_t id, const void *data, size_t n)
 {
+	size_t padded = (n + 7) & ~(size_t)7;
+	struct perf_event_header h = { PERF_RECORD_EVENT_UPDATE, 0, (uint16_t)(40 + padded) };
+
+	lupe_fbuf_add(b, &h, sizeof(h));
+	lupe_fbuf_u64(b, type);
+	lupe_fbuf_u64(b, id);
+	lupe_fbuf_add(b, data, n);
+	lupe_fbuf_zero(b, padded - n + 16);
+}
+
+/*
+ * perf's EVENT_UPDATEs of what an attr does not carry: a clock event's unit
+ * and scale (as perf sets them for one named with -e), and in a pipe, which
+ * has no EVENT_DESC feature, each event's name.
+ * NEEDSWORK: perf also writes a PMU event's sysfs unit and scale, and the
+ * CPUs of a PMU that counts on some only.
+ */
+static void event_updates(struct live *l, struct fbuf *b, int pipe)
+{
+	enum { UPDATE_UNIT, UPDATE_SCALE, UPDATE_NAME };
+	static const double usec_scale = 1e-6;
+
 	for (size_t e = 0; e < l->nr_evs; e++) {
 		const struct lupe_evsel *ev = ev_at(l, e);
 		const char *name = ev->name ? ev->name : "";
-		size_t n = strlen(name) + 1, padded = (n + 7) & ~(size_t)7;
-		struct perf_event_header h = { PERF_RECORD_EVENT_UPDATE, 0, 0 };
+		int clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
+			    (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+			     ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 
 		if (!ev->nr_ids)
 			continue;
-		/* perf's size: the struct with its 16-byte union, then the name over it */
-		h.size = (uint16_t)(40 + padded);
-		lupe_fbuf_add(b, &h, sizeof(h));
-		lupe_fbuf_u64(b, 2); /* PERF_EVENT_UPDATE__NAME */
-		lupe_fbuf_u64(b, ev->ids[0]);
-		lupe_fbuf_add(b, name, n);
-		lupe_fbuf_zero(b, padded - n + 16);
+		if (clock && !l->opts.default_event) {
+			event_update(b, UPDATE_UNIT, ev->ids[0], "msec", 5);
+			event_update(b, UPDATE_SCALE, ev->ids[0], &usec_scale, sizeof(usec_scale));
+		}
+		if (pipe)
+			event_update(b, UPDATE_NAME, ev->ids[0], name, strlen(name) + 1);
 	}
 }
 
@@ -380,8 +405,7 @@ static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, in
 			return err;
 	}
 	if (maps) {
-		if (pipe)
-			event_names(l, &b);
+		event_updates(l, &b, pipe);
 		lupe_thread_map_record(&b, l->open_threads, 0);
 		lupe_cpu_map_record(&b, l->cpus);
 		if ((err = emit_buf(l, &b)))
