@@ -421,6 +421,8 @@ static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, in
 
 		err = lupe_synth_comm(&s, pid, pid, "lupe-exec");
 	}
+	if (!err && !l->opts.workload && l->opts.timer_pid > 0)
+		err = lupe_synth_comm(&s, l->opts.timer_pid, l->opts.timer_pid, "lupe-exec");
 	return err ? err : emit(arg, &fin, 0);
 }
 

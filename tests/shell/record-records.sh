@@ -112,6 +112,22 @@ for reader in "$PERF" "$LUPE"; do
 done
 echo "ok: -p: perf's COMM-only threads"
 
+# -t of a thread that is not its leader: its COMM, then the leader's COMM and maps
+start_demo 10
+tid=$(ls /proc/$wl/task | sort -n | tail -1)
+"$PERF" record -q -t "$tid" -o perf.t -- sleep 0.3 2>/dev/null || fail "perf record -t failed"
+"$LUPE" record -q -t "$tid" -o lupe.t -- sleep 0.3 || fail "lupe record -t failed"
+diff <(synth perf.t | grep -v ' lupe-exec:\| perf-exec:') <(synth lupe.t | grep -v ' lupe-exec:\| perf-exec:') ||
+	fail "-t: the synthesized records differ from perf's"
+# -p with a command: the command times the recording (demo still runs after it)
+"$PERF" record -q -p "$wl" -o perf.ps -- sleep 0.3 2>/dev/null || fail "perf record -p -- sleep failed"
+"$LUPE" record -q -p "$wl" -o lupe.ps -- sleep 0.3 || fail "lupe record -p -- sleep failed"
+kill -0 "$wl" 2>/dev/null || fail "lupe record -p PID -- sleep 0.3 did not stop when sleep ended"
+diff <(kinds perf.ps) <(kinds lupe.ps) || fail "-p PID -- sleep: the record kinds differ from perf's"
+kill "$wl"
+wait "$wl"
+echo "ok: -t, and -p with a command as its timer"
+
 # -a: FORK, COMM (and the leader's maps) per task, as perf: those of a threaded demo
 start_demo 2
 "$PERF" record -q -a -o perf.a -- true 2>/dev/null || fail "perf record -a failed"
