@@ -642,7 +642,7 @@ int cmd_record(int argc, char **argv)
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
 	struct lupe_record *rec = NULL;
-	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1, completed = 0;
+	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1, completed = 0, has_wl;
 	struct switcher sw = { 0 };
 	uint64_t next_switch;
 
@@ -668,7 +668,9 @@ int cmd_record(int argc, char **argv)
 	a.o.version = "lupe " LUPE_VERSION;
 	a.o.argc = argc;
 	a.o.argv = argv;
-	a.o.workload = idx < argc && !a.pids && !a.tids;
+	/* with -p/-t a command only times the recording, as perf's `-p PID -- sleep 1` */
+	has_wl = idx < argc;
+	a.o.workload = has_wl && !a.pids && !a.tids;
 
 	for (int i = 0; i < a.nr_events; i++) {
 		size_t from = evs.nr;
@@ -682,7 +684,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (!evs.nr) {
-		default_event = 1;
+		default_event = a.o.default_event = 1;
 		if (ui_parse_events(&evs, "cycles"))
 			goto out;
 	}
@@ -703,7 +705,8 @@ int cmd_record(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-	} else if (a.o.workload) {
+	}
+	if (has_wl) {
 		/* In pipe mode stdout carries the data: the workload gets stderr, as with perf. */
 		int saved = a.o.output && !strcmp(a.o.output, "-") ? dup(STDOUT_FILENO) : -1;
 
@@ -718,8 +721,11 @@ int cmd_record(int argc, char **argv)
 			error("cannot start '%s': %s", argv[idx], lupe_strerror(err));
 			goto out;
 		}
-		threads = lupe_thread_map_new_one(wl.pid);
-	} else {
+		if (a.o.workload)
+			threads = lupe_thread_map_new_one(wl.pid);
+		else
+			a.o.timer_pid = wl.pid;
+	} else if (!threads) {
 		threads = lupe_thread_map_new_one(-1);
 	}
 	if (!threads)
@@ -774,7 +780,7 @@ int cmd_record(int argc, char **argv)
 		lupe_record_abort(rec);
 		goto out;
 	}
-	if (a.o.workload) {
+	if (has_wl) {
 		err = lupe_workload_start(&wl);
 		if (err) {
 			error("cannot run '%s': %s", argv[idx], lupe_strerror(err));
@@ -790,7 +796,7 @@ int cmd_record(int argc, char **argv)
 	next_switch = now_ms() + a.switch_secs * 1000;
 	for (;;) {
 		/* without a pidfd, SIGCHLD interrupts poll and the timeout bounds a race */
-		int timeout = pidfd >= 0 || !a.o.workload ? -1 : 100;
+		int timeout = pidfd >= 0 || !has_wl ? -1 : 100;
 		struct lupe_record_stats st;
 		int r, limit;
 
@@ -820,7 +826,7 @@ int cmd_record(int argc, char **argv)
 			if (err)
 				break;
 		}
-		if (limit || signr != -1 || r == 1 || (a.o.workload && lupe_workload_poll(&wl)))
+		if (limit || signr != -1 || r == 1 || (has_wl && lupe_workload_poll(&wl)))
 			break;
 		if (sig_pipe[0] >= 0) {
 			char buf[16];
@@ -829,7 +835,7 @@ int cmd_record(int argc, char **argv)
 				;
 		}
 	}
-	if (a.o.workload && !lupe_workload_poll(&wl)) {
+	if (has_wl && !lupe_workload_poll(&wl)) {
 		kill(wl.pid, SIGTERM);
 		while (lupe_workload_wait(&wl) == -EINTR)
 			;
@@ -869,7 +875,7 @@ int cmd_record(int argc, char **argv)
 	} else {
 		summary(rec, &a);
 	}
-	ret = a.o.workload ? lupe_workload_exit_code(&wl) : 0;
+	ret = has_wl ? lupe_workload_exit_code(&wl) : 0;
 	completed = 1;
 out:
 	if (pidfd >= 0)

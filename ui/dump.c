@@ -201,7 +201,8 @@ static void print_cpu_list(struct obuf *o, const uint16_t *cpus, size_t nr)
 
 		while (j + 1 < nr && cpus[j + 1] == cpus[j] + 1)
 			j++;
-		outf(o, "%s%u", i ? "," : "", cpus[i]);
+		/* (u16)-1 in a list is "any CPU", as perf reads it */
+		outf(o, "%s%d", i ? "," : "", cpus[i] == 0xffff ? -1 : (int)cpus[i]);
 		if (j > i)
 			outf(o, "-%u", cpus[j]);
 		i = j + 1;

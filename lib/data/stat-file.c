@@ -25,13 +25,13 @@
 #include "counting/evsel.h"
 #include "data/features.h"
 #include "data/format.h"
+#include "data/maps-write.h"
 #include "data/writer.h"
 #include "util/util.h"
 
 enum { STAT_ROUND_INTERVAL, STAT_ROUND_FINAL };
 enum { UPDATE_UNIT, UPDATE_SCALE, UPDATE_NAME };
 enum { CONFIG_AGGR, CONFIG_INTERVAL, CONFIG_SCALE };
-enum { CPU_MAP_CPUS, CPU_MAP_MASK, CPU_MAP_RANGE };
 
 /* perf's enum aggr_mode (tools/perf/util/stat.h, 6.1) against lupe's */
 static const struct {
@@ -220,34 +220,15 @@ static void write_maps(struct lupe_stat_writer *w)
 {
 	struct lupe_evlist *evlist = w->evlist;
 	struct fbuf b;
+	int err;
 
-	begin(&b);
-	lupe_fbuf_u64(&b, evlist->nthreads);
-	for (int t = 0; t < evlist->nthreads; t++) {
-		pid_t pid = lupe_thread_map_pid(evlist->threads, t);
-		char path[64], comm[16] = "";
-
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-		if (pid <= 0 || lupe_read_small_file(path, comm, sizeof(comm)) < 0)
-			comm[0] = 0;
-		lupe_fbuf_u64(&b, (uint64_t)(int64_t)pid);
-		lupe_fbuf_add(&b, comm, sizeof(comm));
-	}
-	write_rec(w, &b, PERF_RECORD_THREAD_MAP);
-
-	begin(&b);
-	{
-		uint16_t type = CPU_MAP_CPUS, nr = evlist->ncpus;
-
-		lupe_fbuf_add(&b, &type, 2);
-		lupe_fbuf_add(&b, &nr, 2);
-		for (int c = 0; c < evlist->ncpus; c++) {
-			uint16_t cpu = (uint16_t)lupe_cpu_map_cpu(evlist->cpus, c);
-
-			lupe_fbuf_add(&b, &cpu, 2);
-		}
-	}
-	write_rec(w, &b, PERF_RECORD_CPU_MAP);
+	memset(&b, 0, sizeof(b));
+	lupe_thread_map_record(&b, evlist->threads, 1);
+	lupe_cpu_map_record(&b, evlist->cpus);
+	err = b.err ? b.err : lupe_perf_writer_write_raw(w->w, b.data, b.len);
+	if (err && !w->err)
+		w->err = err;
+	lupe_fbuf_free(&b);
 
 	begin(&b);
 	lupe_fbuf_u64(&b, 3);

@@ -38,12 +38,18 @@ struct hitdsos {
 	struct dso **order; /* the DSOs in the order they were first mapped */
 	size_t nr_order, alloc_order;
 	int kernel_hit;
+	struct dso *vdso; /* once a process mapped it */
+	int list_vdso;
 	struct proc *cache;
 };
 
-struct hitdsos *lupe_hitdsos_new(void)
+struct hitdsos *lupe_hitdsos_new(int list_vdso)
 {
-	return calloc(1, sizeof(struct hitdsos));
+	struct hitdsos *h = calloc(1, sizeof(struct hitdsos));
+
+	if (h)
+		h->list_vdso = list_vdso;
+	return h;
 }
 
 void lupe_hitdsos_delete(struct hitdsos *h)
@@ -154,7 +160,15 @@ static void mmap_event(struct hitdsos *h, uint32_t pid, uint64_t start, uint64_t
 	struct proc *p;
 	struct dso *dso;
 
-	/* Only files can have build-ids; [vdso], //anon and the kernel do not here. */
+	/*
+	 * perf lists the vdso whenever a process maps it, hit or not (its
+	 * build-id table takes every vdso); //anon and the like have no build-id.
+	 */
+	if (h->list_vdso && !strcmp(name, "[vdso]") && pid != (uint32_t)-1) {
+		if (!h->vdso && (h->vdso = dso_of(h, name)))
+			h->vdso->hit = 1;
+		return;
+	}
 	if (name[0] != '/' || pid == (uint32_t)-1)
 		return;
 	p = proc_of(h, pid, 1);
@@ -248,6 +262,11 @@ void lupe_hitdsos_mark_all(struct hitdsos *h)
 		h->order[i]->hit = 1;
 }
 
+static int dso_build_id(const struct hitdsos *h, const struct dso *d, uint8_t *id)
+{
+	return d == h->vdso ? lupe_build_id_vdso(id) : lupe_build_id_read(d->name, id);
+}
+
 int lupe_hitdsos_cache(struct hitdsos *h)
 {
 	uint8_t id[BUILD_ID_MAX];
@@ -259,7 +278,7 @@ int lupe_hitdsos_cache(struct hitdsos *h)
 	for (size_t i = 0; i < h->nr_order; i++) {
 		const struct dso *d = h->order[i];
 
-		if (!d->hit || (len = lupe_build_id_read(d->name, id)) <= 0)
+		if (!d->hit || (len = dso_build_id(h, d, id)) <= 0)
 			continue;
 		if ((e = lupe_buildid_cache_add(d->name, id, len)) && !err)
 			err = e;
@@ -296,7 +315,7 @@ int lupe_hitdsos_build_ids(struct hitdsos *h, struct fbuf *b)
 	for (size_t i = 0; i < h->nr_order; i++) {
 		const struct dso *d = h->order[i];
 
-		if (!d->hit || (len = lupe_build_id_read(d->name, id)) <= 0)
+		if (!d->hit || (len = dso_build_id(h, d, id)) <= 0)
 			continue;
 		put_entry(b, PERF_RECORD_MISC_USER, id, len, d->name);
 		nr++;

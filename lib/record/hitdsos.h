@@ -13,7 +13,12 @@
 
 struct hitdsos;
 
-struct hitdsos *lupe_hitdsos_new(void);
+/*
+ * With list_vdso (record's), the [vdso] is listed once any process maps it,
+ * hit or not, as perf record's build-id table does; perf inject -b lists
+ * only what samples hit.
+ */
+struct hitdsos *lupe_hitdsos_new(int list_vdso);
 void lupe_hitdsos_delete(struct hitdsos *h);
 
 /* Feed a MMAP, MMAP2, FORK or COMM(exec) record; others are ignored. */

@@ -93,7 +93,7 @@ static void inject_build_ids(void *arg, struct fbuf *b)
 
 int lupe_inject_build_ids(const char *in, const char *out, int force, uint64_t *nr_records)
 {
-	struct inject st = { .hit = lupe_hitdsos_new() };
+	struct inject st = { .hit = lupe_hitdsos_new(0) };
 	struct rewrite_hook hook = { inject_record, inject_build_ids, &st };
 	int err;
 
@@ -107,7 +107,7 @@ int lupe_inject_build_ids(const char *in, const char *out, int force, uint64_t *
 int lupe_perf_file_hits(const char *path, int force, lupe_hit_fn fn, void *arg)
 {
 	struct lupe_perf_file *f = lupe_perf_file_open(path, force);
-	struct inject st = { .hit = lupe_hitdsos_new() };
+	struct inject st = { .hit = lupe_hitdsos_new(0) };
 	const struct perf_event_header *ev;
 	uint64_t off;
 	int stable, ret = 0;

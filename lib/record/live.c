@@ -16,6 +16,7 @@
 #include <lupe/record.h>
 #include "counting/evsel.h"
 #include "data/format.h"
+#include "data/maps-write.h"
 #include "record/attr.h"
 #include "record/live.h"
 #include "sampling/ring.h"
@@ -24,6 +25,12 @@
 #include "util/util.h"
 
 #define MAX_WAKE 4
+
+/* Where the kernel's id of one fd was opened: perf's ID_INDEX entry. */
+struct id_where {
+	uint64_t id;
+	int ev, ring, cpu, tid;
+};
 
 struct live {
 	struct lupe_source src;
@@ -44,6 +51,8 @@ struct live {
 	void *emit_arg;
 	size_t emitted;
 	int emit_ret;      /* what emit returned when it stopped a drain */
+	struct id_where *where; /* one per id, in the order they were added */
+	size_t nr_where;
 };
 
 static struct live *live_of(struct lupe_source *src)
@@ -72,6 +81,7 @@ static void live_destroy(struct lupe_source *src)
 	}
 	lupe_evlist_delete(l->evlist); /* closes the events */
 	free(l->pfd);
+	free(l->where);
 	lupe_cpu_map_put(l->cpus);
 	lupe_thread_map_put(l->threads);
 	lupe_thread_map_put(l->open_threads);
@@ -177,7 +187,8 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 	}
 	l->rings = calloc(l->nr_rings, sizeof(*l->rings));
 	l->pfd = calloc(nfd + MAX_WAKE, sizeof(*l->pfd));
-	if (!l->rings || !l->pfd)
+	l->where = calloc(nfd, sizeof(*l->where));
+	if (!l->rings || !l->pfd || !l->where)
 		return -ENOMEM;
 	for (int i = 0; i < l->nr_rings; i++)
 		l->rings[i].fd = -1;
@@ -209,6 +220,11 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 
 					err = ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ? -errno :
 					      lupe_evsel_add_id(evsel, id);
+					l->where[l->nr_where++] = (struct id_where){
+						id, (int)e, l->per_thread ? t : c,
+						lupe_cpu_map_cpu(l->cpus, c),
+						lupe_thread_map_pid(l->open_threads, t),
+					};
 				}
 				if (!err) {
 					l->pfd[l->nr_pfd].fd = fd;
@@ -267,17 +283,116 @@ static int on_synth(const struct perf_event_header *h, void *arg)
 	return on_ring_record(h, arg);
 }
 
-int lupe_live_synthesize(struct lupe_source *src, lupe_emit_fn emit, void *arg)
+static int emit_buf(struct live *l, struct fbuf *b)
 {
-	struct live *l = live_of(src);
+	int err = b->err;
+
+	for (size_t at = 0; !err && at < b->len;) {
+		const struct perf_event_header *h = (const void *)(b->data + at);
+
+		err = on_ring_record(h, l);
+		at += h->size;
+	}
+	lupe_fbuf_free(b);
+	return err;
+}
+
+/*
+ * perf's ID_INDEX: where each id was opened (ring, CPU, thread), event by
+ * event, in records of at most what a u16 size holds.
+ */
+static void id_index(struct live *l, struct fbuf *b)
+{
+	const size_t max = (UINT16_MAX - 16) / 32;
+	size_t total = l->nr_where, in_rec = 0;
+
+	for (size_t e = 0; e < l->nr_evs; e++) {
+		for (size_t i = 0; i < l->nr_where; i++) {
+			const struct id_where *w = &l->where[i];
+
+			if (w->ev != (int)e)
+				continue;
+			if (!in_rec) {
+				struct perf_event_header h = { PERF_RECORD_ID_INDEX, 0, 0 };
+				size_t n = total < max ? total : max;
+
+				h.size = (uint16_t)(16 + 32 * n);
+				lupe_fbuf_add(b, &h, sizeof(h));
+				lupe_fbuf_u64(b, n);
+				in_rec = n;
+				total -= n;
+			}
+			lupe_fbuf_u64(b, w->id);
+			lupe_fbuf_u64(b, (uint64_t)w->ring);
+			lupe_fbuf_u64(b, (uint64_t)(int64_t)w->cpu);
+			lupe_fbuf_u64(b, (uint64_t)(int64_t)w->tid);
+			in_rec--;
+		}
+	}
+}
+
+/*
+ * One EVENT_UPDATE: perf's size is its struct (with a 16-byte union) plus
+ * the data padded to 8 bytes, the data written over the union.
+ */
+static void event_update(struct fbuf *b, uint64_t type, uint64_t id, const void *data, size_t n)
+{
+	size_t padded = (n + 7) & ~(size_t)7;
+	struct perf_event_header h = { PERF_RECORD_EVENT_UPDATE, 0, (uint16_t)(40 + padded) };
+
+	lupe_fbuf_add(b, &h, sizeof(h));
+	lupe_fbuf_u64(b, type);
+	lupe_fbuf_u64(b, id);
+	lupe_fbuf_add(b, data, n);
+	lupe_fbuf_zero(b, padded - n + 16);
+}
+
+/*
+ * perf's EVENT_UPDATEs of what an attr does not carry: a clock event's unit
+ * and scale (as perf sets them for one named with -e), and in a pipe, which
+ * has no EVENT_DESC feature, each event's name.
+ * NEEDSWORK: perf also writes a PMU event's sysfs unit and scale, and the
+ * CPUs of a PMU that counts on some only.
+ */
+static void event_updates(struct live *l, struct fbuf *b, int pipe)
+{
+	enum { UPDATE_UNIT, UPDATE_SCALE, UPDATE_NAME };
+	static const double usec_scale = 1e-6;
+
+	for (size_t e = 0; e < l->nr_evs; e++) {
+		const struct lupe_evsel *ev = ev_at(l, e);
+		const char *name = ev->name ? ev->name : "";
+		int clock = ev->attr.type == PERF_TYPE_SOFTWARE &&
+			    (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+			     ev->attr.config == PERF_COUNT_SW_TASK_CLOCK);
+
+		if (!ev->nr_ids)
+			continue;
+		if (clock && !l->opts.default_event) {
+			event_update(b, UPDATE_UNIT, ev->ids[0], "msec", 5);
+			event_update(b, UPDATE_SCALE, ev->ids[0], &usec_scale, sizeof(usec_scale));
+		}
+		if (pipe)
+			event_update(b, UPDATE_NAME, ev->ids[0], name, strlen(name) + 1);
+	}
+}
+
+static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, int pipe)
+{
 	struct perf_event_header fin = { PERF_RECORD_FINISHED_INIT, 0, sizeof(fin) };
 	struct synth s = { on_synth, l, lupe_sample_id_size(&ev_at(l, 0)->attr),
 			   ev_at(l, 0)->attr.mmap_data };
+	struct fbuf b = { 0 };
 	int err = 0, kernel = 0;
 
 	l->synthesized = 1;
 	l->emit = emit;
 	l->emit_arg = arg;
+	if (maps) {
+		id_index(l, &b);
+		if ((err = emit_buf(l, &b)))
+			return err;
+	}
 	for (size_t i = 0; i < l->nr_evs; i++)
 		kernel |= !ev_at(l, i)->attr.exclude_kernel;
 	if (kernel) {
@@ -289,22 +404,36 @@ int lupe_live_synthesize(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 		if (err)
 			return err;
 	}
-	if (l->opts.system_wide) {
-		err = lupe_synth_all(&s);
-	} else {
-		for (int t = 0; t < lupe_thread_map_nr(l->threads) && !err; t++) {
-			pid_t pid = lupe_thread_map_pid(l->threads, t);
-
-			if (l->opts.workload) {
-				err = lupe_synth_comm(&s, pid, pid, "lupe-exec");
-			} else {
-				err = lupe_synth_thread(&s, pid);
-				if (err == -ESRCH)
-					err = 0;
-			}
-		}
+	if (maps) {
+		event_updates(l, &b, pipe);
+		lupe_thread_map_record(&b, l->open_threads, 0);
+		lupe_cpu_map_record(&b, l->cpus);
+		if ((err = emit_buf(l, &b)))
+			return err;
 	}
+	if (l->opts.system_wide)
+		err = lupe_synth_all(&s);
+	else if (!l->opts.workload)
+		err = lupe_synth_thread_map(&s, l->threads);
+	/* the workload waits for its exec: named as perf names it until then, even system-wide */
+	for (int t = 0; l->opts.workload && t < lupe_thread_map_nr(l->threads) && !err; t++) {
+		pid_t pid = lupe_thread_map_pid(l->threads, t);
+
+		err = lupe_synth_comm(&s, pid, pid, "lupe-exec");
+	}
+	if (!err && !l->opts.workload && l->opts.timer_pid > 0)
+		err = lupe_synth_comm(&s, l->opts.timer_pid, l->opts.timer_pid, "lupe-exec");
 	return err ? err : emit(arg, &fin, 0);
+}
+
+int lupe_live_synthesize(struct lupe_source *src, lupe_emit_fn emit, void *arg)
+{
+	return synthesize(live_of(src), emit, arg, 0, 0);
+}
+
+int lupe_live_synthesize_record(struct lupe_source *src, lupe_emit_fn emit, void *arg, int pipe)
+{
+	return synthesize(live_of(src), emit, arg, 1, pipe);
 }
 
 int lupe_live_drain(struct lupe_source *src, lupe_emit_fn emit, void *arg)

@@ -14,6 +14,13 @@
 int lupe_live_synthesize(struct lupe_source *src, lupe_emit_fn emit, void *arg);
 
 /*
+ * The same for a perf.data file, in perf record's order: ID_INDEX, the
+ * kernel maps, (in a pipe, each event's name as EVENT_UPDATE), THREAD_MAP,
+ * CPU_MAP, the threads, FINISHED_INIT.
+ */
+int lupe_live_synthesize_record(struct lupe_source *src, lupe_emit_fn emit, void *arg, int pipe);
+
+/*
  * Wait up to timeout_ms for data or a wake fd, drain every ring once and
  * close the pass with a FINISHED_ROUND when it emitted anything. Returns 0,
  * 1 when every monitored thread has exited, a negative error, or what emit

@@ -78,7 +78,7 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 	r->evlist = lupe_source_evlist(r->live);
 	r->threads = lupe_thread_map_get(threads);
 	r->output = strdup(opts->output ? opts->output : LUPE_RECORD_DEFAULT_OUTPUT);
-	r->hit = lupe_hitdsos_new();
+	r->hit = lupe_hitdsos_new(1);
 	if (!r->output || !r->hit)
 		goto nomem;
 	for (size_t i = 0; i < nr_events; i++) {
@@ -365,7 +365,7 @@ int lupe_record_start(struct lupe_record *r)
 			err = pipe_tracing_data(r);
 	}
 	if (!err)
-		err = lupe_live_synthesize(r->live, write_record, r);
+		err = lupe_live_synthesize_record(r->live, write_record, r, r->pipe);
 	/* the threads and maps reach the disk before any sample: a killed record keeps them */
 	if (!err)
 		err = lupe_perf_writer_flush(r->w);

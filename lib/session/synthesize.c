@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <lupe/cpumap.h>
 #include "data/format.h"
 #include "session/synthesize.h"
 #include "util/util.h"
@@ -51,21 +52,33 @@ int lupe_synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *com
 	return emit(s, &b, sizeof(b.comm) + ALIGN8(n + 1));
 }
 
-static int synth_fork(const struct synth *s, pid_t pid, pid_t tid)
+/*
+ * A thread that existed before the recording, as perf writes it system-wide:
+ * a leader forked from its parent process, every other thread from its
+ * leader, marked FORK_EXEC (synthesized, not seen).
+ */
+static int synth_fork(const struct synth *s, pid_t tgid, pid_t tid, pid_t ppid)
 {
 	union synth_buf b;
 
 	memset(&b.fork, 0, sizeof(b.fork));
 	b.fork.header.type = PERF_RECORD_FORK;
-	b.fork.pid = pid;
-	b.fork.ppid = pid;
+	b.fork.header.misc = PERF_RECORD_MISC_FORK_EXEC;
+	b.fork.pid = tgid;
 	b.fork.tid = tid;
-	b.fork.ptid = pid;
+	b.fork.ppid = b.fork.ptid = tid == tgid ? ppid : tgid;
 	return emit(s, &b, sizeof(b.fork));
 }
 
-/* "Name:" and "Tgid:" of /proc/PID/task/TID/status. */
-static int thread_status(pid_t pid, pid_t tid, char *comm, size_t size, pid_t *tgid)
+static pid_t status_field(const char *st, const char *key, pid_t dflt)
+{
+	const char *p = strstr(st, key);
+
+	return p ? (pid_t)strtol(p + strlen(key), NULL, 10) : dflt;
+}
+
+/* "Name:", "Tgid:" and "PPid:" of /proc/PID/task/TID/status. */
+static int thread_status(pid_t pid, pid_t tid, char *comm, size_t size, pid_t *tgid, pid_t *ppid)
 {
 	char path[64], *st, *p;
 
@@ -74,7 +87,6 @@ static int thread_status(pid_t pid, pid_t tid, char *comm, size_t size, pid_t *t
 	if (!st)
 		return -ESRCH;
 	comm[0] = '\0';
-	*tgid = pid;
 	p = strstr(st, "Name:");
 	if (p) {
 		size_t n = 0;
@@ -86,9 +98,8 @@ static int thread_status(pid_t pid, pid_t tid, char *comm, size_t size, pid_t *t
 		memcpy(comm, p, n);
 		comm[n] = '\0';
 	}
-	p = strstr(st, "Tgid:");
-	if (p)
-		*tgid = (pid_t)strtol(p + 5, NULL, 10);
+	*tgid = status_field(st, "\nTgid:", pid);
+	*ppid = status_field(st, "\nPPid:", 0);
 	free(st);
 	return 0;
 }
@@ -145,57 +156,81 @@ static int synth_maps(const struct synth *s, pid_t pid)
 	return err;
 }
 
-static int synth_one(const struct synth *s, pid_t pid, pid_t tid)
+/* COMM of tid (its process's leader when tgid is NULL), as perf: the process's tgid. */
+static int synth_comm_of(const struct synth *s, pid_t pid, pid_t tid, pid_t *tgid_out)
 {
 	char comm[64];
-	pid_t tgid;
-	int err = thread_status(pid, tid, comm, sizeof(comm), &tgid);
+	pid_t tgid, ppid;
+	int err = thread_status(pid, tid, comm, sizeof(comm), &tgid, &ppid);
 
-	if (err)
-		return err;
-	err = lupe_synth_comm(s, tgid, tid, comm);
-	if (!err && tid != tgid)
-		err = synth_fork(s, tgid, tid);
+	if (!err)
+		err = lupe_synth_comm(s, tgid, tid, comm);
+	if (!err && tgid_out)
+		*tgid_out = tgid;
 	return err;
 }
 
+/*
+ * Each task of pid in /proc's order: FORK, COMM, and the maps after the
+ * leader's, as perf synthesizes a system-wide recording.
+ */
 int lupe_synth_process(const struct synth *s, pid_t pid)
 {
-	char path[64];
+	char path[64], comm[64];
 	struct dirent *de;
 	DIR *d;
-	int err = 0;
+	int err = 0, found = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	d = opendir(path);
 	if (!d)
 		return -ESRCH;
-	/* The leader first: readers attach the other threads' FORK to it. */
-	err = synth_one(s, pid, pid);
 	while (!err && (de = readdir(d))) {
-		pid_t tid = (pid_t)strtol(de->d_name, NULL, 10);
+		pid_t tid = (pid_t)strtol(de->d_name, NULL, 10), tgid, ppid;
 
-		if (tid > 0 && tid != pid && synth_one(s, pid, tid) == -ENOMEM)
-			err = -ENOMEM;
+		if (tid <= 0 || thread_status(pid, tid, comm, sizeof(comm), &tgid, &ppid))
+			continue; /* gone meanwhile */
+		found = 1;
+		err = synth_fork(s, tgid, tid, ppid);
+		if (!err)
+			err = lupe_synth_comm(s, tgid, tid, comm);
+		if (!err && tid == pid && (err = synth_maps(s, pid)) == -ESRCH)
+			err = 0;
 	}
 	closedir(d);
-	if (err == -ESRCH)
-		return err;
-	return err ? err : synth_maps(s, pid);
+	return err ? err : found ? 0 : -ESRCH;
 }
 
-int lupe_synth_thread(const struct synth *s, pid_t tid)
+static int in_map(const struct lupe_thread_map *threads, pid_t pid)
 {
-	char comm[64];
-	pid_t tgid;
-	int err = thread_status(tid, tid, comm, sizeof(comm), &tgid);
+	for (int i = 0; i < lupe_thread_map_nr(threads); i++)
+		if (lupe_thread_map_pid(threads, i) == pid)
+			return 1;
+	return 0;
+}
 
-	if (err)
-		return err;
-	if (tgid != tid && (err = synth_one(s, tgid, tgid)) != 0)
-		return err;
-	err = synth_one(s, tgid, tid);
-	return err ? err : synth_maps(s, tgid);
+int lupe_synth_thread_map(const struct synth *s, const struct lupe_thread_map *threads)
+{
+	int err = 0;
+
+	for (int i = 0; i < lupe_thread_map_nr(threads) && !err; i++) {
+		pid_t tid = lupe_thread_map_pid(threads, i), tgid;
+
+		err = synth_comm_of(s, tid, tid, &tgid);
+		if (err == -ESRCH) {
+			err = 0; /* exited meanwhile */
+			continue;
+		}
+		if (!err && tid == tgid)
+			err = synth_maps(s, tgid);
+		/* a thread whose leader is not recorded: the leader too, for its maps */
+		if (!err && tid != tgid && !in_map(threads, tgid) &&
+		    !(err = synth_comm_of(s, tgid, tgid, NULL)))
+			err = synth_maps(s, tgid);
+		if (err == -ESRCH)
+			err = 0;
+	}
+	return err;
 }
 
 int lupe_synth_all(const struct synth *s)

@@ -13,6 +13,8 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
+struct lupe_thread_map;
+
 /* Receives each synthesized record; non-zero stops the synthesis. */
 typedef int (*synth_fn)(const struct perf_event_header *rec, void *arg);
 
@@ -32,14 +34,18 @@ struct synth {
 int lupe_synth_kernel(const struct synth *s);
 
 /*
- * COMM (and FORK for a thread that is not its process's leader) for each
- * thread of process pid, and MMAP2 for its executable maps. Kernel
- * threads get only COMM. Returns 0, or -ESRCH when the process is gone.
+ * FORK and COMM for each thread of process pid, and MMAP2 for its
+ * executable maps after its leader's COMM (perf's system-wide shape).
+ * Kernel threads have no maps. Returns 0, or -ESRCH when the process is gone.
  */
 int lupe_synth_process(const struct synth *s, pid_t pid);
 
-/* One thread's COMM and FORK only (for -t lists), plus its process's maps. */
-int lupe_synth_thread(const struct synth *s, pid_t tid);
+/*
+ * perf's shape for -p/-t: COMM (no FORK) for each thread of the map, the
+ * maps of each process after its leader's COMM; a thread whose leader is
+ * not in the map brings the leader's COMM and maps. Threads gone are skipped.
+ */
+int lupe_synth_thread_map(const struct synth *s, const struct lupe_thread_map *threads);
 
 /* Every process in /proc (system-wide recording). */
 int lupe_synth_all(const struct synth *s);

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Build-ids from raw ELF notes: the kernel publishes its own in sysfs. */
+/*
+ * Build-ids from raw ELF notes: the kernel publishes its own in sysfs, and
+ * the vdso's sit in its image in our own memory.
+ */
 #include <elf.h>
 #include <stdio.h>
+#include <sys/auxv.h>
 #include <stdlib.h>
 #include <string.h>
 #include "symbols/build-id.h"
@@ -41,6 +45,47 @@ int lupe_build_id_kernel(uint8_t *id)
 	ret = lupe_build_id_from_notes(notes, len, id);
 	free(notes);
 	return ret;
+}
+
+int lupe_vdso_image(const void **image, size_t *size)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR), lo, hi;
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+
+	*size = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base)
+			*size = hi - lo;
+	fclose(f);
+	*image = (const void *)base;
+	return base && *size ? 0 : -ENOENT;
+}
+
+int lupe_build_id_vdso(uint8_t *id)
+{
+	const unsigned char *img;
+	const Elf64_Ehdr *eh;
+	size_t size;
+	int err = lupe_vdso_image((const void **)&img, &size);
+
+	if (err)
+		return err;
+	eh = (const void *)img;
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr) > size)
+		return -ENOENT;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const void *)(img + eh->e_phoff + i * sizeof(Elf64_Phdr));
+
+		/* the image is the file: offsets are offsets into it */
+		if (ph->p_type == PT_NOTE && ph->p_offset + ph->p_filesz <= size &&
+		    (err = lupe_build_id_from_notes(img + ph->p_offset, ph->p_filesz, id)) > 0)
+			return err;
+	}
+	return -ENOENT;
 }
 
 void lupe_build_id_hex(const uint8_t *id, int len, char *out)

@@ -25,6 +25,15 @@ int lupe_build_id_from_notes(const void *notes, size_t len, uint8_t *id);
 /* The running kernel's build-id, from /sys/kernel/notes. */
 int lupe_build_id_kernel(uint8_t *id);
 
+/*
+ * This process's vdso image, which the kernel maps the same into every
+ * process of its ABI (64-bit here): its address and size. 0 or -ENOENT.
+ */
+int lupe_vdso_image(const void **image, size_t *size);
+
+/* The vdso's build-id (from its image's notes). Length, or -ENOENT. */
+int lupe_build_id_vdso(uint8_t *id);
+
 /* id as lowercase hex into out (2 * len + 1 bytes). */
 void lupe_build_id_hex(const uint8_t *id, int len, char *out);
 

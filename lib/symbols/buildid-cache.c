@@ -4,6 +4,7 @@
  *
  *   DIR/<realpath of the file>/<build-id hex>/elf      a hard link or a copy
  *   DIR/[kernel.kallsyms]/<hex>/kallsyms               /proc/kallsyms then
+ *   DIR/[vdso]/<hex>/vdso                              the vdso image of our memory
  *   DIR/.build-id/<2 hex>/<38 hex> -> ../../<realpath>/<hex>
  *
  * DIR is --buildid-dir, else perf's config key buildid.dir (in $PERF_CONFIG,
@@ -148,6 +149,28 @@ static int copy_file(const char *from, const char *to)
 	return err;
 }
 
+/* The vdso image we map (the one every 64-bit process maps) into the file to. */
+static int write_vdso(const char *to)
+{
+	const void *image;
+	size_t size;
+	ssize_t n;
+	int fd, err = lupe_vdso_image(&image, &size);
+
+	if (err)
+		return err;
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, image, size);
+	err = n == (ssize_t)size ? 0 : n < 0 ? -errno : -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	if (err)
+		unlink(to);
+	return err;
+}
+
 /* The cache names of a DSO: its folder holds "elf" (or "kallsyms"). */
 static int cache_names(const char *name, const char *hex, char *dir, char *link)
 {
@@ -169,7 +192,7 @@ int lupe_buildid_cache_add(const char *name, const uint8_t *id, int len)
 {
 	char hex[2 * BUILD_ID_MAX + 1], dir[PATH_MAX], lnk[PATH_MAX], file[PATH_MAX + 16],
 		target[PATH_MAX + 8], *slash;
-	int kallsyms = !strcmp(name, "[kernel.kallsyms]"), err;
+	int kallsyms = !strcmp(name, "[kernel.kallsyms]"), vdso = !strcmp(name, "[vdso]"), err;
 	const char *src = kallsyms ? "/proc/kallsyms" : name;
 	struct stat st;
 
@@ -181,10 +204,14 @@ int lupe_buildid_cache_add(const char *name, const uint8_t *id, int len)
 		return err;
 	if ((err = mkdir_p(dir)))
 		return err;
-	snprintf(file, sizeof(file), "%s/%s", dir, kallsyms ? "kallsyms" : "elf");
+	snprintf(file, sizeof(file), "%s/%s", dir, kallsyms ? "kallsyms" : vdso ? "vdso" : "elf");
 	if (stat(file, &st)) {
 		/* a hard link costs nothing; across file systems (or for /proc) copy */
-		if ((kallsyms || link(src, file)) && (err = copy_file(src, file)))
+		if (vdso)
+			err = write_vdso(file);
+		else if (kallsyms || link(src, file))
+			err = copy_file(src, file);
+		if (err)
 			return err;
 	}
 	slash = strrchr(lnk, '/');
@@ -349,6 +376,8 @@ int lupe_build_id_of(const char *path, uint8_t *id)
 {
 	if (!strcmp(path, "[kernel.kallsyms]"))
 		return lupe_build_id_kernel(id);
+	if (!strcmp(path, "[vdso]"))
+		return lupe_build_id_vdso(id);
 	return lupe_build_id_read(path, id);
 }
 

@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <unistd.h>
+#include "symbols/build-id.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 
@@ -368,22 +368,14 @@ int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 /* The kernel maps the same vdso into every process: read our own. */
 int lupe_elf_load_vdso(struct lupe_dso *dso)
 {
-	unsigned long base = getauxval(AT_SYSINFO_EHDR);
-	FILE *f = fopen("/proc/self/maps", "r");
-	unsigned long lo, hi, size = 0;
-	char line[512];
+	const void *image;
+	size_t size;
 	Elf *elf;
 	int err;
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base)
-			size = hi - lo;
-	fclose(f);
-	if (!base || !size || !elf_ready())
+	if (lupe_vdso_image(&image, &size) || !elf_ready())
 		return -ENOENT;
-	elf = elf_memory((char *)base, size);
+	elf = elf_memory((char *)image, size);
 	if (!elf)
 		return -LUPE_ERR_FORMAT;
 	err = read_loads(elf, dso);

@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "data/features.h"
+#include "data/format.h"
+#include "data/maps-write.h"
 #include "data/writer.h"
 #include "util/util.h"
 
@@ -250,6 +252,69 @@ static void test_compressed(void **state)
 	unlink(path);
 }
 
+/* CPU_MAP as perf 6.1 encodes it: a range when consecutive, else the list; -1 as any */
+static void check_cpu_map(const int *cpus, int nr, const uint16_t *want, size_t want_words)
+{
+	struct lupe_cpu_map *m = lupe_cpu_map_new_cpus(cpus, nr);
+	struct fbuf b = { 0 };
+	const struct perf_event_header *h;
+
+	assert_non_null(m);
+	lupe_cpu_map_record(&b, m);
+	assert_int_equal(b.err, 0);
+	h = (const void *)b.data;
+	assert_int_equal(h->type, PERF_RECORD_CPU_MAP);
+	assert_int_equal(h->size, b.len);
+	assert_int_equal(b.len % 8, 0);
+	assert_true(b.len >= sizeof(*h) + 2 * want_words);
+	assert_memory_equal(b.data + sizeof(*h), want, 2 * want_words);
+	lupe_fbuf_free(&b);
+	lupe_cpu_map_put(m);
+}
+
+static void test_cpu_map_record(void **state)
+{
+	static const int range[] = { 0, 1, 2, 3 }, list[] = { 0, 2, 5 }, any[] = { -1 },
+			 any_range[] = { -1, 1, 2 };
+	/* type, then a range's any_cpu/pad bytes, start, end; a list's nr, cpus */
+	static const uint16_t w_range[] = { 2, 0, 0, 3 }, w_list[] = { 0, 3, 0, 2, 5 },
+			      w_any[] = { 0, 1, 0xffff }, w_any_range[] = { 2, 1, 1, 2 };
+
+	(void)state;
+	check_cpu_map(range, 4, w_range, 4);
+	check_cpu_map(list, 3, w_list, 5);
+	check_cpu_map(any, 1, w_any, 3);
+	check_cpu_map(any_range, 3, w_any_range, 4);
+}
+
+static void test_thread_map_record(void **state)
+{
+	static const pid_t pids[] = { -1, 12345 };
+	struct lupe_thread_map *m = lupe_thread_map_new_list(pids, 2);
+	struct fbuf b = { 0 };
+	const struct perf_event_header *h;
+	uint64_t nr;
+	int64_t pid;
+
+	(void)state;
+	assert_non_null(m);
+	lupe_thread_map_record(&b, m, 0);
+	assert_int_equal(b.err, 0);
+	h = (const void *)b.data;
+	assert_int_equal(h->type, PERF_RECORD_THREAD_MAP);
+	/* u64 nr, then { u64 pid; char comm[16] } each */
+	assert_int_equal(h->size, 8 + 8 + 2 * 24);
+	memcpy(&nr, b.data + 8, 8);
+	assert_int_equal(nr, 2);
+	memcpy(&pid, b.data + 16, 8);
+	assert_int_equal(pid, -1);
+	memcpy(&pid, b.data + 40, 8);
+	assert_int_equal(pid, 12345);
+	assert_int_equal(b.data[48], 0); /* no comm asked for */
+	lupe_fbuf_free(&b);
+	lupe_thread_map_put(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +322,8 @@ int main(void)
 		cmocka_unit_test(test_pipe_mode),
 		cmocka_unit_test(test_write_error_is_sticky),
 		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_cpu_map_record),
+		cmocka_unit_test(test_thread_map_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

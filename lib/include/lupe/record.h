@@ -71,6 +71,10 @@ struct lupe_record_opts {
 	uint64_t max_size;       /* --max-size: stop once this many data bytes are written; 0: none */
 	int aio;                 /* --aio: asynchronous writes with this many control blocks; 0: write() */
 	int off_cpu;             /* --off-cpu: a BPF program sums the time off the CPU: offcpu-time samples */
+	int default_event;       /* the events are perf's default (cycles or its cpu-clock fallback),
+				  * which perf writes no unit or scale for (EVENT_UPDATE) */
+	pid_t timer_pid;         /* -p/-t with a command that only times the recording: its pid,
+				  * named as perf names it (a COMM) though not recorded */
 };
 
 struct lupe_record_stats {

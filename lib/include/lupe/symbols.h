@@ -61,7 +61,7 @@ LUPE_API const uint8_t *lupe_dso_build_id(const struct lupe_dso *dso, int *size)
 
 /*
  * The build-id of the ELF file at path ("[kernel.kallsyms]": the running
- * kernel's) into id (20 bytes); its length, or -errno (-ENOENT: none).
+ * kernel's; "[vdso]": the vdso's) into id (20 bytes); its length, or -errno (-ENOENT: none).
  */
 LUPE_API int lupe_build_id_of(const char *path, uint8_t *id);
 /* id as lowercase hex into out (2 * len + 1 bytes). */
@@ -75,8 +75,9 @@ LUPE_API void lupe_buildid_dir_set(const char *dir);
  */
 LUPE_API const char *lupe_buildid_dir(void);
 /*
- * Put the file name (or "[kernel.kallsyms]": /proc/kallsyms) in the cache
- * under id: a hard link, or a copy across file systems. An entry already
+ * Put the file name (or "[kernel.kallsyms]": /proc/kallsyms; "[vdso]": the
+ * vdso image, as the file "vdso") in the cache under id: a hard link, or a
+ * copy across file systems. An entry already
  * there is kept. Returns 0 or -errno.
  */
 LUPE_API int lupe_buildid_cache_add(const char *name, const uint8_t *id, int len);
