@@ -9,6 +9,9 @@
  * tells entries apart), the runs become nodes, and each node's children
  * are sorted as perf sorts a level. One sort of n entries, then sorts of
  * each level's children: O(n log n) for n entries, n * keys nodes.
+ * Report filters: the entries they left out are given too (their periods
+ * count in every level above), and each node is marked as perf marks its
+ * level's entry when it makes one (mark_filtered()).
  */
 #include <stdlib.h>
 #include <string.h>
