@@ -220,11 +220,12 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 
 					err = ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ? -errno :
 					      lupe_evsel_add_id(evsel, id);
-					l->where[l->nr_where++] = (struct id_where){
-						id, (int)e, l->per_thread ? t : c,
-						lupe_cpu_map_cpu(l->cpus, c),
-						lupe_thread_map_pid(l->open_threads, t),
-					};
+					if (!err)
+						l->where[l->nr_where++] = (struct id_where){
+							id, (int)e, l->per_thread ? t : c,
+							lupe_cpu_map_cpu(l->cpus, c),
+							lupe_thread_map_pid(l->open_threads, t),
+						};
 				}
 				if (!err) {
 					l->pfd[l->nr_pfd].fd = fd;

@@ -10,10 +10,10 @@ kinds() {
 		grep -v -e '^PERF_RECORD_SAMPLE$' -e '^PERF_RECORD_FINISHED_ROUND$' -e '^PERF_RECORD_FEATURE$' |
 		sort | uniq -c
 }
-# maps READER FILE: the dump of ID_INDEX, THREAD_MAP and CPU_MAP, ids and pids made names
+# maps READER FILE: the dump of ID_INDEX, EVENT_UPDATE, THREAD_MAP and CPU_MAP, ids and pids made names
 maps() {
 	"$1" report -D -i "$2" 2>/dev/null |
-		grep -E 'PERF_RECORD_(ID_INDEX|THREAD_MAP|CPU_MAP)|^ \.\.\. id: [0-9]+  idx' |
+		grep -E 'PERF_RECORD_(ID_INDEX|EVENT_UPDATE|THREAD_MAP|CPU_MAP)|^ \.\.\. id: [0-9]+  idx|^\.\.\. (unit|scale|name): ' |
 		sed -E 's/^[0-9 ]*0x[0-9a-f]+ \[0x[0-9a-f]+\]: //; s/id: [0-9]+/id: ID/; s/tid: [1-9][0-9]*/tid: T/; s/(thread: |threads: |, )[1-9][0-9]*/\1T/g'
 }
 # same NAME OPTIONS...: lupe's and perf's files of `true` have the same records and maps
@@ -42,7 +42,12 @@ echo "ok: file mode: the records and maps of perf's"
 "$PERF" record -q -o - -- true 2>/dev/null > perf.pipe || fail "perf record -o - failed"
 "$LUPE" record -q -o - -- true > lupe.pipe || fail "lupe record -o - failed"
 diff <(kinds perf.pipe) <(kinds lupe.pipe) || fail "pipe mode: the record kinds differ from perf's"
-diff <(maps "$PERF" perf.pipe) <(maps "$PERF" lupe.pipe) || fail "pipe mode: the maps differ from perf's"
+# (perf names its default event cpu-clock:ppp, lupe cpu-clock: the maps of one named alike)
+"$PERF" record -q -e cpu-clock -o - -- true 2>/dev/null > perf.epipe || fail "perf record -e cpu-clock -o - failed"
+"$LUPE" record -q -e cpu-clock -o - -- true > lupe.epipe || fail "lupe record -e cpu-clock -o - failed"
+diff <(kinds perf.epipe) <(kinds lupe.epipe) || fail "pipe mode -e cpu-clock: the record kinds differ from perf's"
+diff <(maps "$PERF" perf.epipe) <(maps "$PERF" lupe.epipe) || fail "pipe mode: the maps differ from perf's"
+diff <(maps "$PERF" perf.epipe) <(maps "$LUPE" lupe.epipe) || fail "pipe mode: lupe report -D prints the maps unlike perf's dump"
 "$PERF" report -D -i lupe.pipe 2>/dev/null | grep -A2 'PERF_RECORD_EVENT_UPDATE' | grep -q 'name: *cpu-clock' ||
 	fail "pipe mode: no EVENT_UPDATE names the event"
 "$PERF" script -i - < lupe.pipe > /dev/null 2> err && [ ! -s err ] || fail "perf script on lupe's stream: $(cat err)"
