@@ -456,7 +456,7 @@ static int same_node(const struct lupe_cc_node *n, const struct rframe *f)
 		return !strcmp(n->sym->name, f->sym->name); /* perf matches inlined frames by name */
 	if (n->sym || f->sym)
 		return n->sym == f->sym;
-	return n->addr == f->addr && n->dso == f->dso;
+	return n->addr == f->ip && n->dso == f->dso;
 }
 
 /* Add frames[from] stepping by dir, count of them, to e's tree. */
@@ -479,7 +479,7 @@ static int chain_add(struct lupe_hists *h, struct lupe_hist_entry *e, const stru
 			c = arena_alloc(&h->out, sizeof(*c));
 			if (!c)
 				return -ENOMEM;
-			*c = (struct lupe_cc_node){ .dso = f->dso, .sym = f->sym, .addr = f->sym ? 0 : f->addr, .kernel = f->kernel };
+			*c = (struct lupe_cc_node){ .dso = f->dso, .sym = f->sym, .addr = f->sym ? 0 : f->ip, .kernel = f->kernel };
 			*last = c;
 		}
 		c->cumul += period;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report --max-stack 1/3, -G, --percent-limit 5/20 (children and --no-children, each -g mode) and script --max-stack are perf 6.1's text byte for byte on fp and dwarf files of demo and qsort recorded by perf and by lupe
+# report --max-stack 1/3, -G, --percent-limit 5/20 (children and --no-children, each -g mode, fractal too) and script --max-stack are perf 6.1's text byte for byte on fp and dwarf files of demo and qsort, and fp files of forkexec (ties of two processes), recorded by perf and by lupe
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -80,6 +80,21 @@ for f in p-fp.data l-fp.data p-dw.data l-dw.data p-qs.data l-qs.data; do
 done
 ok "$n outputs of report --max-stack, -G, --percent-limit and script --max-stack are perf's ($loose with equal qsort branches of two DSOs in another order)"
 tie_ok=0
+
+# two processes (forkexec's parent and its exec'd child): equal children
+# entries of two threads, in perf's order in both callchain orders
+"$PERF" record -q -g -F 999 -o p-fk.data -- "$WORKLOADS/forkexec" >/dev/null 2>&1 || skip "perf record -g failed"
+"$LUPE" record -q -g -F 999 -o l-fk.data -- "$WORKLOADS/forkexec" >/dev/null 2>&1 || fail "lupe record -g exited $?"
+for f in p-fk.data l-fk.data; do
+	[ "$("$LUPE" report -i $f --stdio -q -s pid -g none | grep -c '%')" -ge 2 ] || fail "$f holds one thread's samples"
+	for g in "-g none" "-g caller" "-g callee" "-g fractal" "-g fractal,0.5,callee" "-g folded"; do
+		for c in --children --no-children; do
+			# shellcheck disable=SC2086
+			same report -i $f --stdio $c $g
+		done
+	done
+done
+ok "forkexec's two processes: entries and chains as perf's, ties in perf's order"
 
 # not hollow: each option changed the text
 "$LUPE" report -i p-fp.data --stdio > all.out

@@ -21,7 +21,18 @@ same() {
 	"$LUPE" report -i "$f" --stdio "$@" > l.raw 2> l.err || fail "lupe report $* on $f: $(cat l.err)"
 	$filter < l.raw > l.out
 	grep -q '^[^#]' p.out || fail "perf report $* on $f printed no entry: the comparison would be hollow"
-	cmp -s p.out l.out || fail "report $* on $f differs from perf's: $(diff p.out l.out | head -10)"
+	# perf 6.1 was seen to put an unresolved entry in a map ([vdso]) before
+	# one outside any map at a lower address (the 0 that ends some
+	# chains) where only its sort's address order applies (-F without
+	# Children): lupe keeps the address order. Those lines alone may
+	# come in another order; all others in perf's.
+	if ! cmp -s p.out l.out; then
+		local unres='\[[.k]\] (0x[0-9a-f]+|0{16})( |,|$)'
+		if ! cmp -s <(grep -vE "$unres" p.out) <(grep -vE "$unres" l.out) ||
+			! cmp -s <(grep -E "$unres" p.out | sort) <(grep -E "$unres" l.out | sort); then
+			fail "report $* on $f differs from perf's: $(diff p.out l.out | head -10)"
+		fi
+	fi
 	[ -s l.err ] && fail "lupe report $* on $f wrote to stderr: $(head -3 l.err)"
 	return 0
 }

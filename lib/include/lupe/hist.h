@@ -45,7 +45,7 @@ enum lupe_hist_filter {
 /* A node of a callchain tree: one function, how much ended here, how much below. */
 struct lupe_cc_node {
 	const struct lupe_dso *dso;
-	const struct lupe_symbol *sym; /* NULL: unresolved, addr says where */
+	const struct lupe_symbol *sym; /* NULL: unresolved, addr (as recorded, as perf keys and shows it) says where */
 	uint64_t addr;
 	int kernel;
 	uint32_t key_rank; /* among its siblings in perf's tree order (DSO, address): flat chains walk it */
