@@ -647,6 +647,22 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/* A sort key other than the symbol, compared as perf's output and collapse sorts both do. */
+static int cmp_key(const struct lupe_hist_entry *x, const struct lupe_hist_entry *y,
+		   enum lupe_sort_key key, const struct lupe_hist_opts *o)
+{
+	switch (key) {
+	case LUPE_SORT_COMM: return cmp_str(x->comm, y->comm);
+	case LUPE_SORT_PID:
+	case LUPE_SORT_TID: return x->tid < y->tid ? -1 : x->tid > y->tid;
+	case LUPE_SORT_CPU: return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	case LUPE_SORT_TRACE: return cmp_str(x->trace, y->trace);
+	case LUPE_SORT_SRCLINE: return cmp_str(x->srcline, y->srcline);
+	case LUPE_SORT_DSO: return cmp_dso(x, y, o->long_dso_names);
+	default: return 0;
+	}
+}
+
 static int cmp_entry(const void *a, const void *b, void *arg)
 {
 	const struct lupe_hist_entry *x = *(const struct lupe_hist_entry *const *)a;
@@ -672,18 +688,12 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 		return x->self > y->self ? -1 : 1;
 	/* then the sort keys in their order, each as perf's output sort compares it */
 	for (int i = 0; i < o->nr_keys; i++) {
-		switch (o->keys[i]) {
-		case LUPE_SORT_COMM: c = cmp_str(x->comm, y->comm); break;
-		case LUPE_SORT_PID:
-		case LUPE_SORT_TID: c = x->tid < y->tid ? -1 : x->tid > y->tid; break;
-		case LUPE_SORT_CPU: c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu; break;
-		case LUPE_SORT_TRACE: c = cmp_str(x->trace, y->trace); break;
-		case LUPE_SORT_SRCLINE: c = cmp_str(x->srcline, y->srcline); break;
-		case LUPE_SORT_DSO: c = cmp_dso(x, y, o->long_dso_names); break;
 		/* perf sorts symbols by name alone, the unresolved after and equal */
-		case LUPE_SORT_SYM: c = x->sym && y->sym ? strcmp(x->sym->name, y->sym->name) :
-					(x->sym == NULL) - (y->sym == NULL); break;
-		}
+		if (o->keys[i] == LUPE_SORT_SYM)
+			c = x->sym && y->sym ? strcmp(x->sym->name, y->sym->name) :
+					       (x->sym == NULL) - (y->sym == NULL);
+		else
+			c = cmp_key(x, y, o->keys[i], o);
 		if (c)
 			return c;
 	}
@@ -721,22 +731,13 @@ static int cmp_collapsed(const void *a, const void *b, void *arg)
 	int c = 0;
 
 	for (int i = 0; i < o->nr_keys && !c; i++) {
-		switch (o->keys[i]) {
-		case LUPE_SORT_COMM: c = cmp_str(x->comm, y->comm); break;
-		case LUPE_SORT_PID:
-		case LUPE_SORT_TID: c = x->tid < y->tid ? -1 : x->tid > y->tid; break;
-		case LUPE_SORT_CPU: c = x->cpu < y->cpu ? -1 : x->cpu > y->cpu; break;
-		case LUPE_SORT_TRACE: c = cmp_str(x->trace, y->trace); break;
-		case LUPE_SORT_SRCLINE: c = cmp_str(x->srcline, y->srcline); break;
-		case LUPE_SORT_DSO: c = cmp_dso(x, y, o->long_dso_names); break;
-		case LUPE_SORT_SYM:
-			/* perf's symbol key: unresolved ones by address, else the DSO first */
-			if (!x->sym && !y->sym)
-				c = cmp_u64(key_addr(x), key_addr(y));
-			else if (!(c = cmp_dso(x, y, o->long_dso_names)))
-				c = cmp_sym(x->sym, y->sym);
-			break;
-		}
+		if (o->keys[i] != LUPE_SORT_SYM)
+			c = cmp_key(x, y, o->keys[i], o);
+		/* perf's symbol key: unresolved ones by address, else the DSO first */
+		else if (!x->sym && !y->sym)
+			c = cmp_u64(key_addr(x), key_addr(y));
+		else if (!(c = cmp_dso(x, y, o->long_dso_names)))
+			c = cmp_sym(x->sym, y->sym);
 	}
 	/* perf would have merged these: any fixed order */
 	return c ? c : x < y ? -1 : x > y;
