@@ -172,7 +172,7 @@ static int graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct
 static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_t parent)
 {
 	const struct lupe_cc_node *first, *c;
-	int nvis = 0, left = 0, printed = 0;
+	int nvis = 0, left = 0;
 	char name[1024];
 
 	/* the chain root's children hits are the entry's, filtered samples aside */
@@ -187,6 +187,7 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 	/* perf drops the root's percentage only when it is the whole entry's */
 	if (nvis == 1 && first->cumul == parent) {
 		const struct lupe_cc_node *n, *end = run_end(first);
+		int printed = 0;
 
 		/* One root: print its run without a percentage, one level less deep. */
 		for (n = first;; n = n->child) {

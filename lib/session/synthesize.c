@@ -156,7 +156,7 @@ static int synth_maps(const struct synth *s, pid_t pid)
 	return err;
 }
 
-/* COMM of tid (its process's leader when tgid is NULL), as perf: the process's tgid. */
+/* tid's COMM under its process's tgid, as perf writes it; the tgid to *tgid_out if given. */
 static int synth_comm_of(const struct synth *s, pid_t pid, pid_t tid, pid_t *tgid_out)
 {
 	char comm[64];
