@@ -4,7 +4,9 @@
  * tar of the build-id cache entries a perf.data's samples hit, FILE.tar.bz2,
  * to unpack into ~/.debug on the machine that reads the file. Each entry is
  * its .build-id link and the folder it points to, relative to the cache.
- * tar and bzip2 do the packing, as they do for perf.
+ * tar and bzip2 do the packing, as they do for perf; tar writes to the
+ * output lupe opened (lupe/output.h: a device is written in place, a
+ * link at FILE.tar.bz2 is replaced, never written through).
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <lupe/core.h>
+#include <lupe/output.h>
 #include <lupe/symbols.h>
 #include "builtin.h"
 
@@ -50,8 +53,10 @@ int cmd_archive(int argc, char **argv)
 	const char *input = argc > 1 ? argv[1] : "perf.data";
 	struct manifest m = { .dir = lupe_buildid_dir() };
 	char manifest[] = "/tmp/lupe-archive-manifest.XXXXXX", *out;
-	char *targv[] = { "tar", "cjf", NULL, "-C", NULL, "-T", manifest, NULL };
-	int fd, status;
+	char *targv[] = { "tar", "cjf", "-", "-C", NULL, "-T", manifest, NULL };
+	posix_spawn_file_actions_t fa;
+	struct lupe_output o;
+	int fd, status, err;
 	pid_t pid;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -84,17 +89,29 @@ int cmd_archive(int argc, char **argv)
 	}
 	if (asprintf(&out, "%s.tar.bz2", input) < 0)
 		die("out of memory");
-	targv[2] = out;
 	targv[4] = (char *)m.dir;
-	fflush(stdout);
-	if (posix_spawnp(&pid, "tar", NULL, NULL, targv, environ) ||
-	    waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+	if ((err = lupe_output_open(&o, out, 0))) {
 		unlink(manifest);
+		error("cannot write '%s': %s", out, strerror(-err));
+		free(out);
+		return 1;
+	}
+	fflush(stdout);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, o.fd, STDOUT_FILENO);
+	err = posix_spawnp(&pid, "tar", &fa, NULL, targv, environ) ||
+	      waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status);
+	posix_spawn_file_actions_destroy(&fa);
+	close(o.fd);
+	unlink(manifest);
+	if (err || lupe_output_commit(&o)) {
+		lupe_output_abort(&o);
+		lupe_output_release(&o);
 		error("cannot write '%s': tar failed (is tar with bzip2 installed?)", out);
 		free(out);
 		return 1;
 	}
-	unlink(manifest);
+	lupe_output_release(&o);
 	printf("Now please run:\n\n"
 	       "$ tar xvf %s -C ~/.debug\n\n"
 	       "wherever you need to run 'perf report' on.\n", out);

@@ -66,7 +66,7 @@ int cmd_convert(int argc, char **argv)
 	struct convert_opts o = { .input = "perf.data", .output = "-" };
 	enum format to = TO_NONE;
 	struct lupe_profile *p;
-	FILE *out;
+	struct export_out out;
 	int idx, err;
 
 	o.co.sz = sizeof(o.co);
@@ -91,7 +91,7 @@ int cmd_convert(int argc, char **argv)
 	p = lupe_profile_collect(o.input, &o.co);
 	if (!p)
 		return 1; /* the library said why */
-	if (!(out = export_open(o.output))) {
+	if (export_open(&out, o.output)) {
 		lupe_profile_delete(p);
 		return 1;
 	}
@@ -102,20 +102,20 @@ int cmd_convert(int argc, char **argv)
 
 		err = lupe_profile_folded(p, &f, &nr);
 		if (!err)
-			err = lupe_folded_write(f, nr, out);
+			err = lupe_folded_write(f, nr, out.f);
 		lupe_folded_free(f, nr);
 		break;
 	}
 	case TO_PPROF:
-		err = lupe_profile_write_pprof(p, out);
+		err = lupe_profile_write_pprof(p, out.f);
 		break;
 	case TO_FIREFOX:
-		err = lupe_profile_write_gecko(p, out);
+		err = lupe_profile_write_gecko(p, out.f);
 		break;
 	default:
-		err = lupe_profile_write_speedscope(p, out);
+		err = lupe_profile_write_speedscope(p, out.f);
 		break;
 	}
 	lupe_profile_delete(p);
-	return export_close(out, o.output, err);
+	return export_close(&out, err);
 }

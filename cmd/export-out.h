@@ -1,14 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The output file of convert and flamegraph ("-": stdout). */
+/* The output file of convert and flamegraph ("-": stdout), opened as lupe/output.h says. */
 #ifndef LUPE_CMD_EXPORT_OUT_H
 #define LUPE_CMD_EXPORT_OUT_H
 
 #include <stdio.h>
+#include <lupe/output.h>
 
-/* Open path for writing; NULL after saying why. */
-FILE *export_open(const char *path);
+struct export_out {
+	FILE *f;          /* write here */
+	const char *path; /* as given */
+	struct lupe_output o;
+};
 
-/* Close out after a writer returned err; the exit status (said why when not 0). */
-int export_close(FILE *out, const char *path, int err);
+/* Open path for writing into *out; 0, or -1 after saying why. */
+int export_open(struct export_out *out, const char *path);
+
+/*
+ * Close out after a writer returned err: the file takes its name when
+ * whole, and is removed otherwise (a device or FIFO is left alone). The
+ * exit status (said why when not 0).
+ */
+int export_close(struct export_out *out, int err);
+
+/*
+ * A text output written as it comes (stat -o, trace -o): opened as above
+ * and given its name at once; append: added to in place (stat --append).
+ * NULL after saying why.
+ */
+FILE *output_fopen(const char *path, int append);
 
 #endif

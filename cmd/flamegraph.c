@@ -109,7 +109,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct lupe_flame_opts fo = { .sz = sizeof(fo) };
 	char unit[16], subtitle[1024], *defout = NULL;
 	const char *after;
-	FILE *out;
+	struct export_out out;
 	int idx, err, ret;
 
 	o.co.sz = sizeof(o.co);
@@ -158,9 +158,9 @@ int cmd_flamegraph(int argc, char **argv)
 	fo.reverse = o.reverse;
 	fo.unit = unit;
 	ret = 1;
-	if ((out = export_open(o.output))) {
-		err = lupe_flame_write(f, nr, before, nr_before, &fo, out);
-		ret = export_close(out, o.output, err);
+	if (!export_open(&out, o.output)) {
+		err = lupe_flame_write(f, nr, before, nr_before, &fo, out.f);
+		ret = export_close(&out, err);
 	}
 	if (!ret && strcmp(o.output, "-"))
 		fprintf(stderr, "lupe: wrote %s\n", o.output);

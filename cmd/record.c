@@ -512,7 +512,14 @@ static int output_error(const char *path, int err)
 		return error("cannot write '%s': no space left on device (the partial file was removed)", path);
 	if (err == -EPIPE)
 		return error("cannot write '%s': the reader of the pipe has gone", path);
-	return error("cannot write '%s': %s (free the disk or choose another -o)", path, lupe_strerror(err));
+	if (err == -EDQUOT)
+		return error("cannot write '%s': %s (free some space or choose another -o)", path,
+			     lupe_strerror(err));
+	if (err == -ENOMEM)
+		return error("cannot write '%s': out of memory for the output buffers (try a smaller -m, "
+			     "or record without --aio and -z)", path);
+	return error("cannot write '%s': %s (check the path and its directory, or choose another -o)",
+		     path, lupe_strerror(err));
 }
 
 static void summary(const struct lupe_record *rec, const struct record_args *a)
@@ -600,6 +607,7 @@ static int switch_output(struct lupe_record *rec, const struct record_args *a, s
 			 int at_exit)
 {
 	struct lupe_record_stats st;
+	struct stat sb;
 	const char *out = lupe_record_output(rec);
 	char *name = timestamped(out);
 	int err;
@@ -607,8 +615,8 @@ static int switch_output(struct lupe_record *rec, const struct record_args *a, s
 	if (!name)
 		return -ENOMEM;
 	lupe_record_get_stats(rec, &st);
-	if (at_exit)
-		err = rename(out, name) ? -errno : 0;
+	if (at_exit) /* a device or FIFO output is never renamed */
+		err = lstat(out, &sb) || !S_ISREG(sb.st_mode) || !rename(out, name) ? 0 : -errno;
 	else
 		err = lupe_record_switch_output(rec, name);
 	if (!err && !a->quiet) {
@@ -765,6 +773,8 @@ int cmd_record(int argc, char **argv)
 		else if (err == -EPERM)
 			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
 			      a.o.mmap_pages ? a.o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES);
+		else if (err == -ENOMEM)
+			error("cannot create '%s': out of memory", lupe_record_output(rec));
 		else
 			error("cannot create '%s': %s (check the directory and its permissions)",
 			      lupe_record_output(rec), lupe_strerror(err));

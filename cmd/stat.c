@@ -22,6 +22,7 @@
 #include <lupe/statfile.h>
 #include <lupe/workload.h>
 #include "builtin.h"
+#include "export-out.h"
 #include "filter-error.h"
 #include "parse-error.h"
 #include "stat-display.h"
@@ -882,11 +883,9 @@ static FILE *open_output(struct stat_opts *o)
 
 	if (!o->output || !strcmp(o->output, "-"))
 		return stderr;
-	out = fopen(o->output, o->append ? "a" : "w");
-	if (!out) {
-		error("cannot write '%s': %s", o->output, strerror(errno));
+	out = output_fopen(o->output, o->append);
+	if (!out)
 		return NULL;
-	}
 	fprintf(out, "# started on %s\n", ctime(&now));
 	return out;
 }

@@ -15,6 +15,7 @@
 #include <lupe/trace.h>
 #include <lupe/workload.h>
 #include "builtin.h"
+#include "export-out.h"
 #include "trace.h"
 
 enum {
@@ -203,11 +204,9 @@ int cmd_trace(int argc, char **argv)
 		topts.tracepoints = (const char *const *)tps;
 	}
 	if (o.output) {
-		out = fopen(o.output, "we"); /* not the workload's fd 3 */
-		if (!out) {
-			error("cannot open '%s': %s", o.output, strerror(errno));
+		out = output_fopen(o.output, 0); /* close-on-exec: not the workload's fd 3 */
+		if (!out)
 			goto out;
-		}
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 16);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <lupe/output.h>
 #include <lupe/perfdata.h>
 #include "data/features.h"
 #include "data/rewrite.h"
@@ -166,8 +167,9 @@ int lupe_perf_file_rewrite_hook(const char *in, const char *out, int force,
 {
 	struct lupe_perf_file *meta = NULL, *f;
 	struct perf_writer *w = NULL;
-	char *tmp = NULL, spool[64];
-	int fd = -1, err, spool_fd = -1, pipe_out = !strcmp(out, "-");
+	struct lupe_output o = { .fd = -1 };
+	char spool[64];
+	int err, spool_fd = -1, pipe_out = !strcmp(out, "-");
 
 	*nr_records = 0;
 	if (!strcmp(in, "-")) {
@@ -196,29 +198,18 @@ int lupe_perf_file_rewrite_hook(const char *in, const char *out, int force,
 	} else {
 		meta = f;
 	}
-	if (pipe_out) {
-		fd = dup(STDOUT_FILENO);
-		if (fd < 0) {
-			err = -errno;
-			goto out;
-		}
-	} else {
-		/* a temporary file beside out, renamed over it at the end: in may be out */
-		if (asprintf(&tmp, "%s.XXXXXX", out) < 0) {
-			tmp = NULL;
-			err = -ENOMEM;
-			goto out;
-		}
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			err = -errno;
-			goto out;
-		}
-	}
-	w = lupe_perf_writer_new(fd, pipe_out);
+	/*
+	 * A regular out is a new file renamed over it once whole (in may be
+	 * out), the old one kept as out.old as perf does; a device or FIFO is
+	 * written in place.
+	 */
+	err = lupe_output_open(&o, out, LUPE_OUTPUT_BACKUP | LUPE_OUTPUT_PRIVATE | LUPE_OUTPUT_REPLACE);
+	if (err)
+		goto out;
+	w = lupe_perf_writer_new(o.fd, pipe_out);
 	if (!w) {
 		err = -errno;
-		close(fd);
+		close(o.fd);
 		goto out;
 	}
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(meta); i++) {
@@ -238,12 +229,12 @@ int lupe_perf_file_rewrite_hook(const char *in, const char *out, int force,
 		err = copy_features(w, meta, 0, hook);
 	if (!err)
 		err = lupe_perf_writer_finish(w);
-	if (!err && tmp && rename(tmp, out))
-		err = -errno;
+	if (!err)
+		err = lupe_output_commit(&o);
 out:
-	if (err && tmp && fd >= 0)
-		unlink(tmp);
-	free(tmp);
+	if (err)
+		lupe_output_abort(&o);
+	lupe_output_release(&o);
 	lupe_perf_writer_delete(w);
 	if (meta != f)
 		lupe_perf_file_close(meta);

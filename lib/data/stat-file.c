@@ -16,6 +16,7 @@
  *   EVENT_UPDATE u64 type (0 unit, 1 scale, 2 name); u64 id; data
  */
 #include <fcntl.h>
+#include <lupe/output.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,7 @@ struct lupe_stat_writer *lupe_stat_writer_new(const char *path, struct lupe_evli
 {
 	struct lupe_stat_writer *w;
 	int pipe = !strcmp(path, "-"), fd, err = 0;
+	struct lupe_output out;
 
 	if (!user_opts || !lupe_opts_valid(user_opts, user_opts->sz, sizeof(w->opts)))
 		return err_ptr(-EINVAL);
@@ -117,9 +119,15 @@ struct lupe_stat_writer *lupe_stat_writer_new(const char *path, struct lupe_evli
 	memcpy(&w->opts, user_opts, user_opts->sz < sizeof(w->opts) ? user_opts->sz : sizeof(w->opts));
 	w->evlist = evlist;
 	w->pipe = pipe;
-	fd = pipe ? dup(STDOUT_FILENO) : open(path, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		err = -errno;
+	/* as perf stat record: PATH.old first, a device or FIFO written in place */
+	err = lupe_output_open(&out, path, LUPE_OUTPUT_BACKUP | LUPE_OUTPUT_PRIVATE);
+	if (!err && (err = lupe_output_commit(&out))) {
+		close(out.fd);
+		lupe_output_abort(&out);
+	}
+	lupe_output_release(&out);
+	fd = err ? -1 : out.fd;
+	if (err) {
 		free(w);
 		return err_ptr(lupe_set_error(err, "cannot write '%s': %s", path, strerror(-err)));
 	}

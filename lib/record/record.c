@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <lupe/evlist.h>
+#include <lupe/output.h>
 #include <lupe/record.h>
 #include <lupe/symbols.h>
 #include "counting/evsel.h"
@@ -33,8 +34,8 @@ struct lupe_record {
 	struct lupe_source *live;
 	struct lupe_evlist *evlist; /* the live source's */
 	struct perf_writer *w;
-	int out_fd, pipe, created;
-	char *tmp_output; /* the output until the recording started (commit_output) */
+	int out_fd, pipe;
+	struct lupe_output out; /* renamed to output once the recording started */
 	struct hitdsos *hit;
 	char **tp_names;
 	size_t nr_tp;
@@ -120,71 +121,34 @@ void lupe_record_delete(struct lupe_record *r)
 	free(r->tp_names);
 	lupe_hitdsos_delete(r->hit);
 	free(r->output);
-	if (r->tmp_output)
-		unlink(r->tmp_output); /* never started */
-	free(r->tmp_output);
+	lupe_output_release(&r->out); /* a file never started is removed */
 	free(r);
 }
 
 /*
- * The output is first a temporary file beside FILE; it takes FILE's name
- * once the recording has started (the first poll, after the workload was
- * found), and only then does a non-empty FILE become FILE.old, as perf
- * keeps it. A record whose workload is not found leaves both alone, so a
- * second such mistake cannot overwrite the saved .old.
+ * The output (lupe/output.h) is first a temporary file beside FILE; it
+ * takes FILE's name once the recording has started (the first poll, after
+ * the workload was found), and only then does a non-empty FILE become
+ * FILE.old, as perf keeps it. A record whose workload is not found leaves
+ * both alone, so a second such mistake cannot overwrite the saved .old.
+ * A device or a FIFO is written in place; a link is never written through.
  */
 static int create_output(struct lupe_record *r)
 {
-	struct stat st;
+	int err;
 
-	if (!strcmp(r->output, "-")) {
-		r->out_fd = STDOUT_FILENO;
-		r->pipe = 1;
-		return 0;
-	}
-	/*
-	 * Not a regular file (/dev/null, a FIFO, a symlink), or a directory we
-	 * may not create in: written in place, as before, never renamed over.
-	 */
-	if (lstat(r->output, &st) || S_ISREG(st.st_mode)) {
-		if (asprintf(&r->tmp_output, "%s.lupe-XXXXXX", r->output) < 0) {
-			r->tmp_output = NULL;
-			return -ENOMEM;
-		}
-		r->out_fd = mkostemp(r->tmp_output, O_CLOEXEC);
-		if (r->out_fd >= 0) {
-			r->created = 1;
-			return 0;
-		}
-		free(r->tmp_output);
-		r->tmp_output = NULL;
-	}
-	r->out_fd = open(r->output, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0600);
-	if (r->out_fd < 0)
-		return -errno;
-	r->created = !lstat(r->output, &st) && S_ISREG(st.st_mode);
+	r->pipe = !strcmp(r->output, "-");
+	err = lupe_output_open(&r->out, r->output, LUPE_OUTPUT_BACKUP | LUPE_OUTPUT_PRIVATE);
+	if (err)
+		return lupe_set_error(err, "cannot write '%s': %s", r->output, strerror(-err));
+	r->out_fd = r->out.fd;
 	return 0;
 }
 
 /* The recording started: rotate FILE to FILE.old, the temporary file to FILE. */
 static int commit_output(struct lupe_record *r)
 {
-	struct stat st;
-	char *old = NULL;
-
-	if (!r->tmp_output)
-		return 0;
-	if (!stat(r->output, &st) && st.st_size && S_ISREG(st.st_mode)) {
-		if (asprintf(&old, "%s.old", r->output) < 0)
-			return -ENOMEM;
-		rename(r->output, old);
-		free(old);
-	}
-	if (rename(r->tmp_output, r->output))
-		return -errno;
-	free(r->tmp_output);
-	r->tmp_output = NULL;
-	return 0;
+	return lupe_output_commit(&r->out);
 }
 
 /* --off-cpu: the BPF program, for the recorded processes (all with -a). */
@@ -379,7 +343,7 @@ int lupe_record_poll(struct lupe_record *r, int timeout_ms)
 {
 	int err;
 
-	if (r->tmp_output && (err = commit_output(r)))
+	if (r->out.tmp && (err = commit_output(r)))
 		return err;
 	return lupe_live_poll(r->live, timeout_ms, write_record, r);
 }
@@ -465,8 +429,10 @@ int lupe_record_switch_output(struct lupe_record *r, const char *new_name)
 	lupe_perf_writer_delete(r->w); /* closes out_fd */
 	r->w = NULL;
 	r->out_fd = -1;
-	if (rename(r->output, new_name))
+	/* a device or FIFO output is never renamed: the next file goes to it too */
+	if (!r->out.in_place && rename(r->output, new_name))
 		return -errno;
+	lupe_output_release(&r->out);
 	r->first_time = r->last_time = 0;
 	/* the name is free now: the new file takes it at once, no .old */
 	if ((err = create_output(r)) || (err = commit_output(r)))
@@ -514,10 +480,7 @@ int lupe_record_stop(struct lupe_record *r)
 
 void lupe_record_abort(struct lupe_record *r)
 {
-	if (r->created) {
-		unlink(r->tmp_output ? r->tmp_output : r->output);
-		r->created = 0;
-	}
+	lupe_output_abort(&r->out);
 }
 
 void lupe_record_get_stats(const struct lupe_record *r, struct lupe_record_stats *st)
