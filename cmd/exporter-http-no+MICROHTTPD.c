@@ -17,3 +17,7 @@ struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, 
 void exporter_http_stop(struct exporter_http *http)
 {
 }
+
+void exporter_http_tick(struct exporter_http *http)
+{
+}

@@ -38,6 +38,12 @@ struct exporter_http_opts {
 struct exporter_http *exporter_http_start(int listen_fd, exporter_page_fn page, void *arg,
 					  const struct exporter_http_opts *opts);
 
+/*
+ * Cut the connections whose request has run past its deadline; call it a
+ * few times a second from another thread. NULL is ok.
+ */
+void exporter_http_tick(struct exporter_http *http);
+
 /* Stop serving, close the socket and free; NULL is ok. */
 void exporter_http_stop(struct exporter_http *http);
 

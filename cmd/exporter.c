@@ -14,16 +14,21 @@
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <mntent.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <linux/capability.h>
 #include <unistd.h>
 #include <lupe/cpumap.h>
 #include <lupe/events.h>
@@ -35,6 +40,7 @@
 #include "prometheus.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9333"
+#define DEFAULT_USER "nobody"
 /* what node_exporter's perf collector counts, so that --names node_exporter fills its dashboards */
 #define DEFAULT_EVENTS \
 	"cycles,instructions,branches,branch-misses,cache-references,cache-misses,ref-cycles," \
@@ -56,6 +62,7 @@ struct exp_opts {
 	enum names names;
 	const char *auth_file;
 	const char *tls_cert, *tls_key;
+	const char *user; /* served as, once the counters are open */
 };
 
 /* One set of counters with its label: the CPUs, one cgroup on the CPUs, or one process. */
@@ -92,6 +99,7 @@ enum {
 	OPT_AUTH_FILE,
 	OPT_TLS_CERT,
 	OPT_TLS_KEY,
+	OPT_USER,
 };
 
 static const struct argp_option options[] = {
@@ -105,6 +113,7 @@ static const struct argp_option options[] = {
 	{ "basic-auth-file", OPT_AUTH_FILE, "FILE", 0, "require HTTP basic authentication with the USER:PASSWORD in FILE", 0 },
 	{ "tls-cert", OPT_TLS_CERT, "FILE", 0, "serve HTTPS with this PEM certificate (and --tls-key)", 0 },
 	{ "tls-key", OPT_TLS_KEY, "FILE", 0, "the PEM private key of --tls-cert", 0 },
+	{ "user", OPT_USER, "USER", 0, "serve as USER, with no capabilities, once the counters are open (default " DEFAULT_USER "; root only)", 0 },
 	{ 0 }
 };
 
@@ -161,6 +170,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_TLS_KEY:
 		o->tls_key = arg;
+		return 0;
+	case OPT_USER:
+		o->user = arg;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "the exporter runs no command: count one with -p PID or -G CGROUP");
@@ -733,6 +745,46 @@ static char *read_pem(const char *path)
 	return buf;
 }
 
+/*
+ * The counters are open and the port bound: what is left to do (read the
+ * open counters, answer on the open socket) needs no privilege, so the
+ * server runs as an unprivileged user with no capabilities and no way to
+ * gain one (no_new_privs, an empty bounding set). Started as root: becomes
+ * --user (default nobody). Started as another user: keeps its uid, drops
+ * any capability it was given (CAP_PERFMON as a file capability).
+ */
+static int drop_privileges(const struct exp_opts *o)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct none[2];
+	const char *user = o->user ? o->user : DEFAULT_USER;
+
+	memset(none, 0, sizeof(none));
+	if (getuid() == 0 || geteuid() == 0) {
+		struct passwd *pw = getpwnam(user);
+
+		if (!pw)
+			return error("cannot serve as '%s': no such user (name one with --user)", user);
+		if (pw->pw_uid == 0)
+			return error("cannot serve as '%s': it is root (name an unprivileged user with --user)",
+				     user);
+		for (int cap = 0; cap < 64; cap++)
+			prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+		if (setgroups(1, &pw->pw_gid) || setgid(pw->pw_gid) || setuid(pw->pw_uid))
+			return error("cannot serve as '%s': %s", user, strerror(errno));
+	} else if (o->user) {
+		struct passwd *pw = getpwnam(o->user);
+
+		if (!pw || pw->pw_uid != getuid())
+			return error("cannot serve as '%s': only root can change users (leave out --user)",
+				     o->user);
+	}
+	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || syscall(SYS_capset, &h, none))
+		return error("cannot drop the exporter's capabilities: %s", strerror(errno));
+	return 0;
+}
+
 static int exporter_run(struct exp_opts *o)
 {
 	struct exporter x = { .o = o };
@@ -773,6 +825,8 @@ static int exporter_run(struct exp_opts *o)
 		goto out;
 	for (int t = 0; t < x.nr_targets; t++)
 		lupe_evlist_enable(x.targets[t].evlist);
+	if (drop_privileges(o))
+		goto out;
 	http = exporter_http_start(fd, page, &x, &hopts);
 	fd = -1; /* the server owns it now, or closed it */
 	if (!http) {
@@ -790,8 +844,15 @@ static int exporter_run(struct exp_opts *o)
 		cert ? "https" : "http", addr,
 		loopback ? " (loopback only: --listen 0.0.0.0:PORT serves other machines)" : "");
 	fflush(stderr);
-	while (sigwait(&sigs, &sig) == 0 && sig != SIGTERM && sig != SIGINT && sig != SIGHUP)
-		;
+	/* 4 times a second, the requests past their deadline are cut */
+	for (;;) {
+		struct timespec tick = { 0, 250000000 };
+
+		sig = sigtimedwait(&sigs, NULL, &tick);
+		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
+			break;
+		exporter_http_tick(http);
+	}
 	ret = 0;
 out:
 	exporter_http_stop(http);
