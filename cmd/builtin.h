@@ -56,6 +56,18 @@ void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
  * is handed to the command's parser as state->input. The table must not use
  * the key 'h'. Returns 0, or -1 when argp refused the arguments.
  */
+/*
+ * Numeric options through the one range-checked parser (lupe/number.h):
+ * arg whole, in [min, max], or argp_error() naming opt and the range.
+ */
+long long opt_int(struct argp_state *state, const char *opt, const char *arg, long long min,
+		  long long max);
+unsigned long long opt_u64(struct argp_state *state, const char *opt, const char *arg,
+			   unsigned long long min, unsigned long long max);
+
+/* Why a -p/-t list was refused, from the errno lupe_thread_map_new_pids() set. */
+const char *pid_list_error(int err);
+
 int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
 		      int *idx, void *input);
 

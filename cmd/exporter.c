@@ -529,8 +529,7 @@ static int make_targets(struct exporter *x)
 				return free(list), -1;
 			x->targets[x->nr_targets - 1].threads = lupe_thread_map_new_pids(p);
 			if (!x->targets[x->nr_targets - 1].threads) {
-				error("cannot count process '%s': %s", p, errno == ESRCH ?
-				      "no such process" : "not a list of pids such as 1234,5678");
+				error("cannot count process '%s': %s", p, pid_list_error(errno));
 				return free(list), -1;
 			}
 		}

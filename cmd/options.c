@@ -4,9 +4,11 @@
  * in one that adds perf's -h (summary from the same table) and --help (the
  * manual page), and that can stop at the workload's first word.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <lupe/number.h>
 #include "builtin.h"
 
 #define KEY_MANUAL 0x7001
@@ -76,4 +78,33 @@ int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_a
 			 &w);
 	free(args);
 	return err ? -1 : 0;
+}
+
+long long opt_int(struct argp_state *state, const char *opt, const char *arg, long long min,
+		  long long max)
+{
+	int64_t v = 0;
+
+	if (lupe_parse_i64(arg, 10, min, max, &v))
+		argp_error(state, "%s takes a number from %lld to %lld, not '%s'", opt, min, max, arg);
+	return v;
+}
+
+unsigned long long opt_u64(struct argp_state *state, const char *opt, const char *arg,
+			   unsigned long long min, unsigned long long max)
+{
+	uint64_t v = 0;
+
+	if (lupe_parse_u64(arg, 0, min, max, &v))
+		argp_error(state, "%s takes a number from %llu to %llu, not '%s'", opt, min, max, arg);
+	return v;
+}
+
+const char *pid_list_error(int err)
+{
+	if (err == ESRCH)
+		return "no such process";
+	if (err == ERANGE)
+		return "a process id is a number from 1 to " LUPE_STR(LUPE_PID_MAX);
+	return "not a list of ids such as 1234,5678";
 }

@@ -21,6 +21,7 @@
 #include <lupe/cpumap.h>
 #include <lupe/events.h>
 #include <lupe/evsel.h>
+#include <lupe/number.h>
 #include <lupe/record.h>
 #include <lupe/workload.h>
 #include "builtin.h"
@@ -99,11 +100,11 @@ static const struct argp_option options[] = {
 
 static int parse_u64(const char *s, unsigned long long *v)
 {
-	char *end;
+	uint64_t u = 0;
+	int err = lupe_parse_u64(s, 0, 0, UINT64_MAX, &u);
 
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || end == s || *end || *s == '-' ? -1 : 0;
+	*v = u;
+	return err ? -1 : 0;
 }
 
 /* perf's -m: a page count, or a size with a K/M/G suffix turned into pages. */
@@ -162,7 +163,7 @@ static int parse_size(const char *s, unsigned long long *v)
 	case 'g': case 'G': shift = 30; break;
 	default: return -1;
 	}
-	if (*end && end[1])
+	if ((*end && end[1]) || *v > UINT64_MAX >> shift)
 		return -1;
 	*v <<= shift;
 	return 0;
@@ -175,7 +176,7 @@ static int parse_time(const char *s, unsigned long long *v)
 
 	errno = 0;
 	*v = strtoull(s, &end, 10);
-	if (errno || end == s || *s == '-' || !*end || end[1])
+	if (errno || end == s || *s == '-' || !*end || end[1] || *v > UINT64_MAX / 86400)
 		return -1;
 	switch (*end) {
 	case 's': break;
@@ -239,10 +240,9 @@ static int parse_clockid(const char *arg, int *clockid)
 		{ "mono", CLOCK_MONOTONIC }, { "raw", CLOCK_MONOTONIC_RAW },
 		{ "real", CLOCK_REALTIME }, { "boot", CLOCK_BOOTTIME },
 	};
-	char *end;
-	long v = strtol(arg, &end, 10);
+	int64_t v;
 
-	if (end != arg && !*end && v >= 0) {
+	if (!lupe_parse_i64(arg, 10, 0, INT32_MAX, &v)) {
 		*clockid = (int)v;
 		return 0;
 	}
@@ -708,8 +708,7 @@ int cmd_record(int argc, char **argv)
 	if (a.pids || a.tids) {
 		threads = a.pids ? lupe_thread_map_new_pids(a.pids) : lupe_thread_map_new_tids(a.tids);
 		if (!threads) {
-			error("cannot record '%s': %s", a.pids ? a.pids : a.tids,
-			      errno == ESRCH ? "no such process" : "give a comma list of numbers");
+			error("cannot record '%s': %s", a.pids ? a.pids : a.tids, pid_list_error(errno));
 			ret = EXIT_USAGE;
 			goto out;
 		}

@@ -125,8 +125,6 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct stat_opts *o = state->input;
-	char *end;
-	long v;
 
 	switch (key) {
 	case 'e': {
@@ -170,16 +168,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->no_inherit = 1;
 		return 0;
 	case 'r':
-		v = strtol(arg, &end, 10);
-		if (*end || v < 0 || v > 100)
-			argp_error(state, "-r wants a count from 0 to 100, not '%s'", arg);
-		o->repeat = v;
+		o->repeat = (int)opt_int(state, "-r", arg, 0, 100);
 		return 0;
 	case 'I':
-		v = strtol(arg, &end, 10);
-		if (*end || v < 10)
-			argp_error(state, "-I wants milliseconds, at least 10, not '%s'", arg);
-		o->interval = v;
+		o->interval = (unsigned)opt_int(state, "-I (milliseconds)", arg, 10, INT32_MAX);
 		return 0;
 	case 'x':
 		o->sep = arg;
@@ -233,16 +225,10 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->null_run = 1;
 		return 0;
 	case OPT_TIMEOUT:
-		v = strtol(arg, &end, 10);
-		if (*end || v < 10)
-			argp_error(state, "--timeout wants milliseconds, at least 10, not '%s'", arg);
-		o->timeout = v;
+		o->timeout = (unsigned)opt_int(state, "--timeout (milliseconds)", arg, 10, INT32_MAX);
 		return 0;
 	case OPT_INTERVAL_COUNT:
-		v = strtol(arg, &end, 10);
-		if (*end || v < 1)
-			argp_error(state, "--interval-count wants a count of intervals, at least 1, not '%s'", arg);
-		o->interval_count = v;
+		o->interval_count = (unsigned)opt_int(state, "--interval-count", arg, 1, INT32_MAX);
 		return 0;
 	case OPT_METRIC_ONLY:
 		o->metric_only = 1;
@@ -455,7 +441,7 @@ static int make_maps(struct stat_ctx *ctx)
 		ctx->threads = o->pid ? lupe_thread_map_new_pids(list) : lupe_thread_map_new_tids(list);
 		if (!ctx->threads)
 			return error("cannot count %s '%s': %s", o->pid ? "process" : "thread", list,
-				     errno == ESRCH ? "no such process" : "not a list of ids such as 1234,5678"), 1;
+				     pid_list_error(errno)), 1;
 	} else if (has_cpu_target(o)) {
 		ctx->threads = lupe_thread_map_new_one(-1);
 	}

@@ -468,8 +468,7 @@ int cmd_top(int argc, char **argv)
 	else
 		threads = lupe_thread_map_new_one(-1);
 	if (!threads) {
-		error("cannot watch '%s': %s", a.pids ? a.pids : a.tids,
-		      errno == ESRCH ? "no such process" : "give a comma list of numbers");
+		error("cannot watch '%s': %s", a.pids ? a.pids : a.tids, pid_list_error(errno));
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <lupe/number.h>
 #include <lupe/trace.h>
 #include <lupe/workload.h>
 #include "builtin.h"
@@ -70,9 +71,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid duration '%s' (milliseconds, e.g. 0.5)", arg);
 		return 0;
 	case OPT_MAX_STRLEN:
-		o->max_strlen = strtoul(arg, &end, 10);
-		if (*end || !o->max_strlen || o->max_strlen > 4000)
-			argp_error(state, "invalid --max-strlen '%s' (1 to 4000)", arg);
+		o->max_strlen = (unsigned int)opt_int(state, "--max-strlen", arg, 1, 4000);
 		return 0;
 	case OPT_BUFFER:
 		o->buf_bytes = strtoul(arg, &end, 10);
@@ -108,22 +107,23 @@ static int parse_pids(const char *s, pid_t **out)
 	pid_t *pids = NULL;
 
 	while (*s) {
-		char *end;
-		long v = strtol(s, &end, 10);
+		size_t len = strcspn(s, ",");
+		int64_t v;
 		pid_t *tmp;
+		int err = lupe_parse_i64n(s, len, 10, 1, LUPE_PID_MAX, &v);
 
-		if (end == s || v <= 0 || (*end && *end != ',')) {
+		if (err || (s[len] && !s[len + 1])) {
 			free(pids);
-			return -1;
+			return err ? err : -EINVAL;
 		}
 		tmp = realloc(pids, (n + 1) * sizeof(*pids));
 		if (!tmp) {
 			free(pids);
-			return -1;
+			return -ENOMEM;
 		}
 		pids = tmp;
-		pids[n++] = v;
-		s = *end ? end + 1 : end;
+		pids[n++] = (pid_t)v;
+		s += len + !!s[len];
 	}
 	*out = pids;
 	return n;
@@ -164,7 +164,7 @@ int cmd_trace(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (o.pids && (npids = parse_pids(o.pids, &pids)) <= 0) {
-		error("invalid pid list '%s' (comma-separated process ids)", o.pids);
+		error("invalid pid list '%s' (%s)", o.pids, pid_list_error(-npids));
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < npids; i++) {

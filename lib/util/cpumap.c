@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <lupe/cpumap.h>
+#include <lupe/number.h>
 #include "util/util.h"
 
 struct lupe_cpu_map {
@@ -235,15 +236,16 @@ static struct lupe_thread_map *thread_map_from_list(const char *list,
 	if (!map)
 		return NULL;
 	while (!err && *p) {
-		char *end;
-		long v = strtol(p, &end, 10);
+		size_t len = strcspn(p, ",");
+		int64_t v;
 
-		if (end == p || v <= 0 || (*end && *end != ',')) {
-			err = -EINVAL;
-			break;
-		}
-		err = add(map, (pid_t)v);
-		p = *end ? end + 1 : end;
+		/* -ERANGE: 4294997141 is no pid, not pid 29845 */
+		err = lupe_parse_i64n(p, len, 10, 1, LUPE_PID_MAX, &v);
+		if (!err)
+			err = add(map, (pid_t)v);
+		p += len;
+		if (*p && !*++p)
+			err = -EINVAL; /* a trailing comma */
 	}
 	if (!err && !map->nr)
 		err = -EINVAL;

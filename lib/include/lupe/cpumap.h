@@ -31,7 +31,8 @@ LUPE_API void lupe_cpu_map_put(struct lupe_cpu_map *map); /* NULL is ok */
 /*
  * Threads from perf's -p/-t lists ("1234,5678"): -p takes every thread of
  * each process (/proc/PID/task), -t the threads named. Returns NULL with
- * errno EINVAL for a bad list, ESRCH for a pid that does not exist.
+ * errno EINVAL for a bad list, ERANGE for an id outside 1..LUPE_PID_MAX,
+ * ESRCH for a pid that does not exist.
  */
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_pids(const char *list);
 LUPE_API struct lupe_thread_map *lupe_thread_map_new_tids(const char *list);

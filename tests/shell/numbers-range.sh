@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# numbers are parsed whole and range-checked: -p PID+2^32 and -p 18446744073709551615 are refused with a sentence by record, stat, top, trace and the exporter (they traced PID, or -1), as are out-of-range -I, --timeout, --max-strlen and --clockid values
+. "$(dirname "$0")/lib/common.sh"
+need_root
+sleep 60 &
+victim=$!
+trap 'kill $victim 2>/dev/null; rm -rf "$TMPD"' EXIT
+big=$((victim + 4294967296))
+for p in $big 18446744073709551615 -1 +-3 "$victim,$big"; do
+	for c in "record -q -o r.data" stat "top --stdio" trace "exporter --listen 127.0.0.1:0"; do
+		timeout 10 "$LUPE" $c -p "$p" > out 2>&1
+		rc=$?
+		[ $rc != 0 ] && [ $rc != 124 ] || fail "$c -p $p was accepted (exit $rc): $(head -3 out)"
+		grep -qE "process id is a number from 1 to 2147483647|not a list of ids" out ||
+			fail "$c -p $p: $(head -3 out)"
+	done
+done
+ok "-p $big (pid $victim + 2^32), -p 18446744073709551615, -1 and lists with them refused by record, stat, top, trace, exporter"
+for c in "stat -I 99999999999" "stat --timeout 4294967306" "stat --interval-count 4294967297" \
+	 "stat -r 4294967297" "trace --max-strlen 4294967297" "record -q -o r.data --clockid 4294967297"; do
+	timeout 10 "$LUPE" $c -- true > out 2>&1
+	rc=$?
+	[ $rc = 129 ] || fail "$c: exit $rc, not a usage error: $(head -3 out)"
+done
+ok "-I, --timeout, --interval-count, -r, --max-strlen, --clockid out of range are usage errors"
