@@ -24,6 +24,13 @@ void ui_filter_error(const char *event, const char *filter)
 	char bad[128];
 	int unknown = fields && lupe_filter_unknown_field(filter, fields, bad, sizeof(bad));
 
+	/* refused for another reason than its text (EPERM, EEXIST): perf's words and the reason */
+	if (!unknown && !strncmp(lupe_last_error(), "failed to set filter", 20)) {
+		fprintf(stderr, "lupe: cannot filter '%s': %s\n", event, lupe_last_error());
+		lupe_tracepoint_fields_free(fields);
+		return;
+	}
+
 	if (unknown)
 		fprintf(stderr, "lupe: cannot filter '%s' with '%s': '%s' is not a field of the event; "
 			"its fields are:", event, filter, bad);

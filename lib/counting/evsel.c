@@ -133,6 +133,26 @@ static int process_owner(pid_t pid, uid_t *uid)
 	return 0;
 }
 
+/*
+ * Whether the kernel lets this process count its own user space: at
+ * perf_event_paranoid 3 an upstream kernel still does (3 means 2 there),
+ * a kernel with Debian's patch refuses every event to a user without
+ * CAP_PERFMON. Asked of the kernel, not guessed from the level.
+ */
+static int user_space_allowed(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE, .size = sizeof(a), .config = PERF_COUNT_SW_TASK_CLOCK,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+	long fd = syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	close((int)fd);
+	return 1;
+}
+
 static void denied(char *buf, size_t size, const struct perf_event_attr *attr,
 		   const char *name, int cpu, pid_t pid)
 {
@@ -152,8 +172,8 @@ static void denied(char *buf, size_t size, const struct perf_event_attr *attr,
 		/* a CPU-wide event needs <= 0 even for user space only */
 		why = "counting a whole CPU needs perf_event_paranoid <= 0";
 		want = 0;
-	} else if (level > 2) {
-		/* user space only was tried (the fallback above): this kernel refuses all */
+	} else if (level > 2 && !user_space_allowed()) {
+		/* a Debian-style level 3: this kernel refuses every event */
 		why = "this kernel lets only CAP_PERFMON use perf events at this level";
 		want = 2;
 	} else if (!attr->exclude_kernel && level > 1) {

@@ -37,11 +37,25 @@ int lupe_events_set_filter(struct lupe_event_list *list, size_t from, const char
 	return set ? 0 : -EINVAL;
 }
 
+/*
+ * Any refusal is the filter's, whatever errno says: an EPERM here (an LSM,
+ * a seccomp policy) is no perf_event_paranoid matter, the event is open.
+ * So it is LUPE_ERR_FILTER, with the kernel's reason in lupe_last_error()
+ * for what is not a bad filter (perf: "failed to set filter ... with 1").
+ */
 int lupe_event_fd_set_filter(int fd, const char *filter)
 {
+	char why[128];
+	int e;
+
 	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) == 0)
 		return 0;
-	return errno == EINVAL ? -LUPE_ERR_FILTER : -errno;
+	e = errno;
+	if (e == EINVAL)
+		return lupe_set_error(-LUPE_ERR_FILTER, "the kernel refused the filter");
+	snprintf(why, sizeof(why), "%s", strerror(e));
+	why[0] = (char)tolower((unsigned char)why[0]);
+	return lupe_set_error(-LUPE_ERR_FILTER, "failed to set filter \"%s\": %s", filter, why);
 }
 
 /* "\tfield:unsigned short common_type;\toffset:0;..." -> "common_type" */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# as an unprivileged user: stat and record fall back to user space at paranoid 2 with one notice; paranoid 3 and another user's pid are refused naming the real cause
+# as an unprivileged user: stat and record fall back to user space at paranoid 2 with one notice; paranoid 3 and another user's pid are refused naming the real cause (at 3 "only CAP_PERFMON" only where user space does not count either)
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
@@ -46,8 +46,16 @@ echo "  another user's pid: $(echo "$out" | tail -1)"
 echo 3 > /proc/sys/kernel/perf_event_paranoid
 out=$(as_user "$LUPE" stat -e task-clock -- true 2>&1); rc=$?
 out_a=$(as_user "$LUPE" stat -a -e task-clock -- true 2>&1); rc_a=$?
-pout=$(as_user "$PERF" stat -e task-clock -- true 2>&1); prc=$?
+out_k=$(as_user "$LUPE" stat -e task-clock:k -- true 2>&1); rc_k=$?
+pout=$(as_user "$PERF" stat -e task-clock:u -- true 2>&1); prc=$?
 restore
+# the kernel only refused: the hint names what it refuses, not "only CAP_PERFMON", when user space counts
+if [ $prc = 0 ]; then
+	[ $rc_k != 0 ] || fail "task-clock:k counted as $user at paranoid 3"
+	echo "$out_k" | grep -q "counting the kernel needs perf_event_paranoid <= 1 (perf_event_paranoid is 3)" &&
+		! echo "$out_k" | grep -q "only CAP_PERFMON" ||
+		fail "task-clock:k at paranoid 3, where user space counts: $out_k"
+fi
 if [ $prc = 0 ]; then
 	[ $rc = 0 ] || fail "perf counts user space at paranoid 3, lupe does not: $out"
 else
