@@ -515,9 +515,8 @@ static int output_error(const char *path, int err)
 	if (err == -EDQUOT)
 		return error("cannot write '%s': %s (free some space or choose another -o)", path,
 			     lupe_strerror(err));
-	if (err == -ENOMEM)
-		return error("cannot write '%s': out of memory for the output buffers (try a smaller -m, "
-			     "or record without --aio and -z)", path);
+	if (err == -ENOMEM) /* no disk matter: memory, for the kernel's write or lupe's buffers */
+		return error("cannot write '%s': out of memory", path);
 	return error("cannot write '%s': %s (check the path and its directory, or choose another -o)",
 		     path, lupe_strerror(err));
 }
