@@ -302,11 +302,34 @@ static int write_events(const char *file, const char *line)
 	return n < 0 ? (int)n : 0;
 }
 
+/*
+ * Whether GROUP:EVENT is defined. The kernel (5.x on) takes a definition
+ * under a taken name as one more probe of that event, silently; perf
+ * refuses it ("event leaf already exists"), and so do we.
+ */
+static int event_exists(const struct lupe_probe *p)
+{
+	struct lupe_probe_event *evs;
+	char glob[512];
+	int nr;
+
+	snprintf(glob, sizeof(glob), "%s:%s", p->group, p->event);
+	nr = lupe_probe_events(&evs, glob);
+	if (nr > 0)
+		lupe_probe_events_free(evs, nr);
+	return nr > 0;
+}
+
 int lupe_probe_add(struct lupe_probe *p)
 {
-	char *def = lupe_probe_definition(p), why[256] = "";
+	char *def, why[256] = "";
 	int err;
 
+	if (p->group && p->event && event_exists(p))
+		return lupe_probe_fail(p, -EEXIST, "the event '%s:%s' exists already (delete it with -d, "
+				       "add this one as %s_1 with -f, or name another with EVENT=)",
+				       p->group, p->event, p->event);
+	def = lupe_probe_definition(p);
 	if (!def)
 		return -ENOMEM;
 	err = write_events(events_file(!p->target), def);
@@ -471,8 +494,14 @@ int lupe_probe_del(const char *glob, void (*done)(const char *name, void *arg), 
 		return nr;
 	for (int i = 0; i < nr; i++) {
 		char line[512], name[512];
-		int e;
+		int e, seen = 0;
 
+		/* an event of several probes is listed once per probe, and goes at once */
+		for (int j = 0; j < i && !seen; j++)
+			seen = evs[j].kernel == evs[i].kernel && !strcmp(evs[j].group, evs[i].group) &&
+			       !strcmp(evs[j].event, evs[i].event);
+		if (seen)
+			continue;
 		snprintf(line, sizeof(line), "-:%s/%s", evs[i].group, evs[i].event);
 		e = write_events(events_file(evs[i].kernel), line);
 		if (e) {
