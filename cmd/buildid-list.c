@@ -63,11 +63,22 @@ static int note_hit(void *arg, const char *name)
 	struct list_opts *o = arg;
 	char **n = realloc(o->hits, (o->nr_hits + 1) * sizeof(*n));
 
-	if (!n || !(n[o->nr_hits] = strdup(name)))
+	if (!n)
 		return -ENOMEM;
-	o->hits = n;
+	o->hits = n; /* at once: realloc may have freed the old array */
+	if (!(n[o->nr_hits] = strdup(name)))
+		return -ENOMEM;
 	o->nr_hits++;
 	return 0;
+}
+
+static void free_hits(struct list_opts *o)
+{
+	for (size_t i = 0; i < o->nr_hits; i++)
+		free(o->hits[i]);
+	free(o->hits);
+	o->hits = NULL;
+	o->nr_hits = 0;
 }
 
 /* Index of name among the hits, or -1. */
@@ -169,8 +180,10 @@ int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, voi
 	if (o->with_hits) {
 		lupe_perf_file_close(f);
 		err = lupe_perf_file_hits(o->input, o->force, note_hit, o);
-		if (err)
+		if (err) {
+			free_hits(o); /* what was noted before the file broke */
 			return error("cannot read '%s': %s", o->input, lupe_strerror(err));
+		}
 		f = NULL;
 		if (strcmp(o->input, "-"))
 			f = lupe_perf_file_open(o->input, o->force);
@@ -191,9 +204,8 @@ int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, voi
 			lupe_build_id_to_hex(id, len, hex);
 			o->fn(o->arg, hex, o->hits[i]);
 		}
-		free(o->hits[i]);
 	}
-	free(o->hits);
+	free_hits(o);
 	lupe_perf_file_close(f);
 	return 0;
 }
