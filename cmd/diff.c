@@ -84,15 +84,12 @@ static int parse_compute(struct lupe_diff_opts *o, const char *arg)
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct diff_opts *o = state->input;
-	char *end;
 
 	switch (key) {
 	case 'c':
 		return parse_compute(&o->lib, arg) ? EINVAL : 0;
 	case 'o':
-		o->lib.order = (int)strtol(arg, &end, 10);
-		if (end == arg || *end || o->lib.order < 0)
-			argp_error(state, "--order wants a file number, not '%s'", arg);
+		o->lib.order = (int)opt_int(state, "--order (a file number)", arg, 0, INT32_MAX);
 		return 0;
 	case KEY_PERCENTAGE:
 		if (!strcmp(arg, "relative"))

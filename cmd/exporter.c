@@ -34,6 +34,7 @@
 #include <lupe/events.h>
 #include <lupe/evlist.h>
 #include <lupe/evsel.h>
+#include <lupe/number.h>
 #include "builtin.h"
 #include "exporter-http.h"
 #include "parse-error.h"
@@ -401,7 +402,8 @@ static int listen_on(const char *spec, char *shown, size_t size, int *loopback)
 			host[strlen(host) - 1] = 0;
 		}
 	}
-	if (!*host || !*port || strspn(port, "0123456789") != strlen(port) || atoi(port) > 65535) {
+	if (!*host || !*port || strspn(port, "0123456789") != strlen(port) ||
+	    lupe_parse_i64(port, 10, 0, 65535, &(int64_t){ 0 })) {
 		error("cannot listen on '%s': not an address such as 127.0.0.1:9333 or [::1]:9333", spec);
 		return -1;
 	}

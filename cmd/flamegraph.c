@@ -39,7 +39,6 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct flame_opts *o = state->input;
-	char *end;
 
 	switch (key) {
 	case 'i': o->input = arg; return 0;
@@ -48,9 +47,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_REVERSE: o->reverse = 1; return 0;
 	case KEY_TITLE: o->title = arg; return 0;
 	case KEY_WIDTH:
-		o->width = (int)strtol(arg, &end, 10);
-		if (end == arg || *end || o->width < 100 || o->width > 100000)
-			argp_error(state, "--width wants pixels from 100 to 100000, not '%s'", arg);
+		o->width = (int)opt_int(state, "--width (pixels)", arg, 100, 100000);
 		return 0;
 	case 'f': o->co.force = 1; return 0;
 	case KEY_PID: o->co.pids = arg; return 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <lupe/session.h>
 #include <lupe/unwind.h>
+#include <lupe/number.h>
 #include "builtin.h"
 #include "dump.h"
 #include "header.h"
@@ -242,12 +243,14 @@ static int parse_ints(const char *list, int **out, const char *what)
 	const char *p = list;
 
 	while (*p) {
-		char *end;
-		long x = strtol(p, &end, 10);
+		size_t len = strcspn(p, ",");
+		int64_t x;
 
-		if (end == p || (*end && *end != ',')) {
+		/* -ERANGE: 4294997141 is no pid, not 29845 */
+		if (lupe_parse_i64n(p, len, 10, 0, LUPE_PID_MAX, &x) || (p[len] && !p[len + 1])) {
 			free(v);
-			return error("invalid %s list '%s' (want numbers separated by commas)", what, list);
+			return error("invalid %s list '%s' (want numbers from 0 to %d separated by commas)",
+				     what, list, LUPE_PID_MAX);
 		}
 		if (n == cap) {
 			int *nv = realloc(v, (size_t)(cap = cap ? cap * 2 : 8) * sizeof(*v));
@@ -257,7 +260,7 @@ static int parse_ints(const char *list, int **out, const char *what)
 			v = nv;
 		}
 		v[n++] = (int)x;
-		p = *end ? end + 1 : end;
+		p += len + !!p[len];
 	}
 	*out = v;
 	return n;
