@@ -129,6 +129,8 @@ static int parse_pages(const char *s, unsigned int *pages)
 		case 'g': case 'G': shift = 30; break;
 		default: return -1;
 		}
+		if (v > UINT64_MAX >> shift)
+			return -1;
 		v = (v << shift) / page;
 	}
 	if (!v || v > (1u << 24))

@@ -75,6 +75,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_BUFFER:
 		o->buf_bytes = strtoul(arg, &end, 10);
+		if (o->buf_bytes > (1UL << 30) || *arg == '-')
+			o->buf_bytes = 0; /* refused below, before a shift could wrap it into range */
 		if (*end == 'K' || *end == 'k')
 			o->buf_bytes <<= 10, end++;
 		else if (*end == 'M' || *end == 'm' || !*end)

@@ -17,12 +17,13 @@ for p in $big 18446744073709551615 -1 +-3 "$victim,$big"; do
 done
 ok "-p $big (pid $victim + 2^32), -p 18446744073709551615, -1 and lists with them refused by record, stat, top, trace, exporter"
 for c in "stat -I 99999999999" "stat --timeout 4294967306" "stat --interval-count 4294967297" \
-	 "stat -r 4294967297" "trace --max-strlen 4294967297" "record -q -o r.data --clockid 4294967297"; do
+	 "stat -r 4294967297" "trace --max-strlen 4294967297" "record -q -o r.data --clockid 4294967297" \
+	 "trace --buffer-size 17592186044417" "record -q -o r.data -m 17179869185G"; do
 	timeout 10 "$LUPE" $c -- true > out 2>&1
 	rc=$?
 	[ $rc = 129 ] || fail "$c: exit $rc, not a usage error: $(head -3 out)"
 done
-ok "-I, --timeout, --interval-count, -r, --max-strlen, --clockid out of range are usage errors"
+ok "-I, --timeout, --interval-count, -r, --max-strlen, --clockid, trace --buffer-size and record -m out of range (or wrapped by their unit into range) are usage errors"
 "$LUPE" record -q -o s.data -- "$WORKLOADS/demo" -n 10 > /dev/null 2>&1 || fail "record failed"
 "$LUPE" script -i s.data --pid $big > out 2>&1 && fail "script --pid $big was taken: $(head -2 out)"
 grep -q "invalid --pid list" out || fail "script --pid $big: $(head -2 out)"
