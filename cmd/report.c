@@ -282,19 +282,11 @@ static int report(struct report_opts *o)
 			(unsigned long long)lupe_session_stats(s)->nr_samples);
 	}
 	st = lupe_session_stats(s);
-	if (st->nr_lost_records)
-		warning("processed %llu events and lost %llu chunks: check IO/CPU overload (record with a larger -m or a lower -F)",
-			(unsigned long long)st->nr_records, (unsigned long long)st->nr_lost_records);
 	if (!st->nr_samples) {
 		error("'%s' holds no samples", o->input);
 		goto out;
 	}
-	if (st->nr_lost_samples) {
-		uint64_t all = st->nr_samples + st->nr_lost_samples;
-
-		warning("processed %llu samples and lost %.2f%% of them",
-			(unsigned long long)all, 100.0 * (double)st->nr_lost_samples / (double)all);
-	}
+	warn_lost(st, 1);
 	if (lupe_report_finish(rep) < 0)
 		goto out;
 	if (o->tui) {
