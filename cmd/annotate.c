@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lupe annotate: the samples of a perf.data spread over the instructions of
- * the symbols they hit, disassembled in-process with capstone (perf runs
+ * the symbols they hit, disassembled in-process with Zydis (perf runs
  * objdump), with source lines from DWARF, in perf annotate --stdio's layout.
  */
 #include <errno.h>
@@ -127,8 +127,8 @@ static int annotate_one(const struct annotate_opts *o, const struct lupe_annotat
 	err = lupe_disasm(lupe_dso_long_name(dso), as->sym->name, as->sym->start, as->sym->end,
 			  o->no_source ? LUPE_DISASM_NO_SOURCE : 0, &l);
 	if (err == -LUPE_ERR_NOT_SUPPORTED)
-		return error("cannot annotate '%s': lupe was built without capstone, or '%s' is not "
-			     "x86-64 code (install libcapstone-dev and rebuild)", as->sym->name, lupe_dso_long_name(dso));
+		return error("cannot annotate '%s': lupe was built without Zydis, or '%s' is not "
+			     "x86-64 code (install libzydis-dev and rebuild)", as->sym->name, lupe_dso_long_name(dso));
 	if (err)
 		return error("cannot annotate '%s': cannot read its code in '%s': %s", as->sym->name,
 			     lupe_dso_long_name(dso), lupe_strerror(err));

@@ -47,6 +47,16 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+struct lupe_session_stats;
+/*
+ * perf's warnings after a file was read, worded lupe's way: the LOST records
+ * (chunks the kernel dropped from a full ring), unless chunks is 0 (script
+ * --show-lost-events prints them instead, and perf then says nothing), and
+ * the samples PERF_RECORD_LOST_SAMPLES counts. perf warns of the latter
+ * above a 5% loss only; lupe at any loss (msg.c).
+ */
+void warn_lost(const struct lupe_session_stats *st, int chunks);
+
 /*
  * Parse argv with a command's argp table, perf style: -h prints the option
  * summary from the same table and exits 0, --help shows the manual page

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <lupe/core.h>
+#include <lupe/session.h>
 #include "builtin.h"
 
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -37,6 +38,19 @@ void warning(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void warn_lost(const struct lupe_session_stats *st, int chunks)
+{
+	if (chunks && st->nr_lost_records)
+		warning("processed %llu events and lost %llu chunks: check IO/CPU overload (record with a larger -m or a lower -F)",
+			(unsigned long long)st->nr_records, (unsigned long long)st->nr_lost_records);
+	if (st->nr_lost_samples) {
+		uint64_t all = st->nr_samples + st->nr_lost_samples;
+
+		warning("processed %llu samples and lost %.2f%% of them",
+			(unsigned long long)all, 100.0 * (double)st->nr_lost_samples / (double)all);
+	}
 }
 
 void die(const char *fmt, ...)

@@ -539,13 +539,14 @@ static void summary(const struct lupe_record *rec, const struct record_args *a)
 		return;
 	fprintf(stderr, "[ perf record: Woken up %llu times to write data ]\n",
 		(unsigned long long)st.wakeups);
-	if (a->o.comp_level && st.bytes_written)
-		fprintf(stderr, "[ perf record: Compressed %.3f MB to %.3f MB, ratio is %.3f ]\n",
-			st.bytes_in / 1024.0 / 1024.0, st.bytes_written / 1024.0 / 1024.0,
-			(double)st.bytes_in / st.bytes_written);
-	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples%s) ]\n", mb,
+	fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s (%llu samples%s)", mb,
 		pipe ? "(pipe)" : out, (unsigned long long)st.samples,
 		st.lost ? ", some lost" : "");
+	/* perf's -z words, on the same line (perf 6.1 leaves the samples out there) */
+	if (a->o.comp_level && st.bytes_written)
+		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
+			st.bytes_in / 1024.0 / 1024.0, (double)st.bytes_in / st.bytes_written);
+	fprintf(stderr, " ]\n");
 }
 
 /* perf's name for a finished --switch-output file: OUTPUT.YYYYmmddHHMMSScc */

@@ -25,7 +25,7 @@
 enum {
 	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
 	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI, KEY_INLINE, KEY_NO_INLINE,
-	KEY_STATS, KEY_TASKS, KEY_HIERARCHY, KEY_MAX_STACK,
+	KEY_STATS, KEY_TASKS, KEY_HIERARCHY, KEY_MAX_STACK, KEY_SHOW_TOTAL_PERIOD,
 };
 
 struct report_opts {
@@ -49,6 +49,7 @@ static const struct argp_option options[] = {
 	{ "no-children", KEY_NO_CHILDREN, NULL, 0, "show self overhead only", 0 },
 	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace,srcline (default comm,dso,sym)", 0 },
 	{ "show-nr-samples", 'n', NULL, 0, "show the number of samples of each entry", 0 },
+	{ "show-total-period", KEY_SHOW_TOTAL_PERIOD, NULL, 0, "show the period of each entry (its own, in children mode too)", 0 },
 	{ "percent-limit", KEY_PERCENT_LIMIT, "PCT", 0, "hide entries below PCT percent (of Children with --children), and callchains below it", 0 },
 	{ "max-stack", KEY_MAX_STACK, "N", 0, "use at most N callchain entries (from the caller end with caller order)", 0 },
 	{ "inverted", 'G', NULL, 0, "callchains in caller order (perf's alias for -g caller)", 0 },
@@ -105,6 +106,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_NO_CHILDREN: o->rep.children = 0; return 0;
 	case 's': o->rep.sort = arg; return 0;
 	case 'n': o->print.show_nr = 1; return 0;
+	case KEY_SHOW_TOTAL_PERIOD: o->print.show_period = 1; return 0;
 	case KEY_PERCENT_LIMIT: {
 		/*
 		 * As perf: strtof without a check, and the callchain threshold
@@ -282,19 +284,11 @@ static int report(struct report_opts *o)
 			(unsigned long long)lupe_session_stats(s)->nr_samples);
 	}
 	st = lupe_session_stats(s);
-	if (st->nr_lost_records)
-		warning("processed %llu events and lost %llu chunks: check IO/CPU overload (record with a larger -m or a lower -F)",
-			(unsigned long long)st->nr_records, (unsigned long long)st->nr_lost_records);
 	if (!st->nr_samples) {
 		error("'%s' holds no samples", o->input);
 		goto out;
 	}
-	if (st->nr_lost_samples) {
-		uint64_t all = st->nr_samples + st->nr_lost_samples;
-
-		warning("processed %llu samples and lost %.2f%% of them",
-			(unsigned long long)all, 100.0 * (double)st->nr_lost_samples / (double)all);
-	}
+	warn_lost(st, 1);
 	if (lupe_report_finish(rep) < 0)
 		goto out;
 	if (o->tui) {

@@ -538,6 +538,8 @@ int cmd_script(int argc, char **argv)
 		      lupe_perf_file_error(lupe_session_file(s)) : lupe_strerror(err));
 		goto out;
 	}
+	/* shown as records, the LOST ones need no warning (perf's rule) */
+	warn_lost(lupe_session_stats(s), !(o.show & (1u << PERF_RECORD_LOST)));
 	ret = 0;
 out:
 	free(out);

@@ -85,7 +85,9 @@ int ui_annotate_print(FILE *f, const struct annotate_view *v, const struct lupe_
 	for (size_t i = 0; i < l->nr; i++) {
 		const struct lupe_insn *in = &l->insns[i];
 		uint64_t period = 0;
+		char addr[24];
 		double pct;
+		int len;
 
 		if (v->source && in->file && (in->file != last_file || in->line != last_line)) {
 			const char *text = source_line(srcs, l->nr_files, in->file, in->line);
@@ -102,7 +104,9 @@ int ui_annotate_print(FILE *f, const struct annotate_view *v, const struct lupe_
 			fprintf(f, "%s%8.2f%s", pct >= 5 ? RED : GREEN, pct, RESET);
 		else
 			fprintf(f, "%8.2f", pct);
-		fprintf(f, " :   %" PRIx64 ":   %s\n", in->addr, in->text);
+		/* objdump's "ADDR:<tab>" with the tab expanded, as perf prints it */
+		len = snprintf(addr, sizeof(addr), "%" PRIx64 ":", in->addr);
+		fprintf(f, " :   %s%*s%s\n", addr, 8 - len % 8, "", in->text);
 	}
 	for (size_t i = 0; i < l->nr_files; i++) {
 		free(srcs[i].text);

@@ -378,6 +378,8 @@ static int columns(const struct lupe_report_view *v, const struct report_print_o
 		col[n++] = (struct column){ LUPE_FIELD_OVERHEAD, 0 };
 		if (po->show_nr)
 			col[n++] = (struct column){ LUPE_FIELD_SAMPLE, 0 };
+		if (po->show_period)
+			col[n++] = (struct column){ LUPE_FIELD_PERIOD, 0 };
 	}
 	for (int i = 0; i < v->nr_fields && n < REPORT_MAX_COLS; i++)
 		if (v->fields[i] != LUPE_FIELD_KEY || !(po->elide & (1u << v->field_keys[i])))

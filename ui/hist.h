@@ -10,6 +10,7 @@
 /* How the entries print, beyond the report's view. */
 struct report_print_opts {
 	int show_nr;          /* -n: a Samples column */
+	int show_period;      /* --show-total-period: a Period column (the entry's self period) after it */
 	double percent_limit; /* hide entries below this percentage */
 	long max_entries;     /* show at most this many entries (0: all; top -E) */
 	int hierarchy;        /* --hierarchy: one level per sort key (ui/hist-hierarchy.c) */

@@ -407,7 +407,7 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 	}
 	account(p, t, ev->nr, ev->ret, ms, matched);
 	if (shown(p, ev->ret, ms)) {
-		lupe_syscall_format_ret(ev->nr, ev->ret, rb, sizeof(rb));
+		lupe_syscall_format_result(matched ? &t->enter : NULL, ev->nr, ev->ret, rb, sizeof(rb));
 		if (!p->o.failure && p->o.min_ms <= 0)
 			cut_others(p, t);
 		if (matched && !t->unfinished) {

@@ -58,7 +58,8 @@ struct flag {
 /* in strace's order */
 static const struct flag open_flags[] = {
 	F(O_CREAT), F(O_EXCL), F(O_NOCTTY), F(O_TRUNC), F(O_APPEND), F(O_NONBLOCK),
-	F(O_SYNC), F(O_DSYNC), F(O_ASYNC), F(O_DIRECT), F(O_LARGEFILE), F(O_NOFOLLOW),
+	/* O_LARGEFILE is 0 in x86-64's <fcntl.h>; the kernel's is 0100000 (F_GETFL shows it) */
+	F(O_SYNC), F(O_DSYNC), F(O_ASYNC), F(O_DIRECT), { 0100000, "O_LARGEFILE" }, F(O_NOFOLLOW),
 	F(O_NOATIME), F(O_CLOEXEC), F(O_TMPFILE), F(O_DIRECTORY), F(O_PATH), { 0 },
 };
 static const struct flag sa_flags[] = {
@@ -179,12 +180,33 @@ static void put_open_flags(struct sbuf *b, unsigned long uv)
 	}
 }
 
+/*
+ * A signal's name without "SIG" as strace spells it, into buf: IO where
+ * glibc says POLL, RTMIN for 32, RT_2 for 34 (counted from the kernel's
+ * RTMIN, not glibc's). NULL for 0 and numbers beyond 64.
+ */
+static const char *signal_name(long sig, char *buf, size_t size)
+{
+	if (sig == SIGIO)
+		return "IO";
+	if (sig > 0 && sig < 32)
+		return sigabbrev_np(sig);
+	if (sig == 32)
+		return "RTMIN";
+	if (sig > 32 && sig <= 64) {
+		snprintf(buf, size, "RT_%ld", sig - 32);
+		return buf;
+	}
+	return NULL;
+}
+
 static void put_signal(struct sbuf *b, long sig)
 {
-	const char *abbrev = sig > 0 && sig < NSIG ? sigabbrev_np(sig) : NULL;
+	char rt[16];
+	const char *name = signal_name(sig, rt, sizeof(rt));
 
-	if (abbrev)
-		put(b, "SIG%s", abbrev);
+	if (name)
+		put(b, "SIG%s", name);
 	else
 		put(b, "%ld", sig);
 }
@@ -269,17 +291,14 @@ static void put_ptr(struct sbuf *b, __u64 v)
 		put(b, "NULL");
 }
 
-/* a signal inside a set: INT, RTMIN, RT_1 (strace's names) */
+/* a signal inside a set: INT, IO, RTMIN, RT_1 (strace's names) */
 static void put_set_signal(struct sbuf *b, int sig)
 {
-	const char *abbrev = sig < 32 ? sigabbrev_np(sig) : NULL;
+	char rt[16];
+	const char *name = signal_name(sig, rt, sizeof(rt));
 
-	if (abbrev)
-		put(b, "%s", abbrev);
-	else if (sig == 32)
-		put(b, "RTMIN");
-	else if (sig > 32)
-		put(b, "RT_%d", sig - 32);
+	if (name)
+		put(b, "%s", name);
 	else
 		put(b, "%d", sig);
 }
@@ -836,6 +855,11 @@ static const char *errno_name(long err)
 
 int lupe_syscall_format_ret(long nr, long ret, char *buf, size_t size)
 {
+	return lupe_syscall_format_result(NULL, nr, ret, buf, size);
+}
+
+int lupe_syscall_format_result(const struct lupe_sc_event *enter, long nr, long ret, char *buf, size_t size)
+{
 	const char *name = lupe_syscall_name(nr);
 
 	if (ret < 0 && ret >= -4095) {
@@ -850,5 +874,18 @@ int lupe_syscall_format_ret(long nr, long ret, char *buf, size_t size)
 	if (name && (!strcmp(name, "mmap") || !strcmp(name, "brk") || !strcmp(name, "mremap") ||
 		     !strcmp(name, "shmat")))
 		return snprintf(buf, size, "%#lx", (unsigned long)ret);
+	/* fcntl's getters return flags: "0x1 (flags FD_CLOEXEC)", strace's words (none for F_GETFD's 0) */
+	if (enter && name && !strcmp(name, "fcntl") && ret >= 0 &&
+	    ((unsigned int)enter->args[1] == F_GETFL || ((unsigned int)enter->args[1] == F_GETFD && ret))) {
+		struct sbuf b = { buf, size, 0 };
+
+		put(&b, "%#lx (flags ", (unsigned long)ret);
+		if ((unsigned int)enter->args[1] == F_GETFD)
+			put_bits(&b, (const struct flag[]){ { FD_CLOEXEC, "FD_CLOEXEC" }, { 0 } }, ret, "0");
+		else
+			put_open_flags(&b, ret);
+		put(&b, ")");
+		return b.len;
+	}
 	return snprintf(buf, size, "%ld", ret);
 }

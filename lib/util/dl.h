@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Libraries loaded on first use. A dependency that only one command needs
- * and that is costly to load (capstone relocates 1.3 MiB of tables at
- * every start) is opened with dlopen by the code that uses it, so that
+ * and that is costly to load (capstone, the disassembler before Zydis,
+ * relocated 1.3 MiB of tables at every start) is opened with dlopen by the code that uses it, so that
  * lupe stat, the exporter and programs linking liblupe do not pay for it.
  */
 #ifndef LUPE_UTIL_DL_H

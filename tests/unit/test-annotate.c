@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Annotation: periods per instruction of a symbol, symbol order, and capstone's listing of this test's own code. */
+/* Annotation: periods per instruction of a symbol, symbol order, and the disassembler's listing of this test's own code (AVX-512 and undecodable bytes included). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <errno.h>
@@ -49,16 +49,30 @@ __attribute__((noinline)) unsigned long annotate_me(unsigned long n)
 	return acc;
 }
 
-static void test_disasm_self(void **state)
+/* AVX-512 (EVEX) code and a byte invalid in 64-bit mode, jumped over: never run */
+__attribute__((noinline)) unsigned long evex_me(unsigned long n)
 {
-	struct lupe_listing l;
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512], path[256] = "";
-	unsigned long lo, off, base = 0;
-	int jumps = 0, sourced = 0, err;
-	uint64_t start, end;
+	__asm__ volatile("jmp 1f\n\t"
+			 "vpxord %%zmm16, %%zmm17, %%zmm18\n\t"
+			 "vpcmpeqb (%%rsi), %%ymm17, %%k1%{%%k2%}\n\t"
+			 ".byte 0x06\n\t"
+			 "vmovdqu64 (%%rdi), %%ymm19\n"
+			 "1:" : "+r"(n) : : "memory");
+	return n + 1;
+}
 
-	/* this executable's load bias: its first mapping's start minus its offset */
+/* This executable's path and load bias, and the extent of its function name. */
+static void self_func(const char *name, uintptr_t fn, char *path, size_t size, uint64_t *start, uint64_t *end)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long lo, off, base = 0;
+	int fd;
+	Elf *elf;
+	GElf_Addr addr;
+	GElf_Xword len;
+
+	/* the load bias: the first mapping's start minus its offset */
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%lx-%*x %*s %lx %*s %*s %255s", &lo, &off, path) == 3 &&
@@ -68,23 +82,61 @@ static void test_disasm_self(void **state)
 		}
 	}
 	fclose(f);
-	assert_true(base != 0);
-	{
-		/* the function's extent from the symbol table */
-		int fd = open(path, O_RDONLY);
-		Elf *elf;
-		GElf_Addr addr;
-		GElf_Xword size;
+	assert_true(base != 0 && strlen(path) < size);
+	fd = open(path, O_RDONLY);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_int_equal(lupe_elf_find_func(elf, name, &addr, &len), 0);
+	elf_end(elf);
+	close(fd);
+	*start = addr;
+	*end = addr + len;
+	assert_int_equal(*start, fn - base);
+}
 
-		elf_version(EV_CURRENT);
-		elf = elf_begin(fd, ELF_C_READ, NULL);
-		assert_int_equal(lupe_elf_find_func(elf, "annotate_me", &addr, &size), 0);
-		elf_end(elf);
-		close(fd);
-		start = addr;
-		end = addr + size;
-		assert_int_equal(start, (uintptr_t)annotate_me - base);
+/*
+ * Every byte of a function with EVEX instructions is listed: the EVEX
+ * ones spelled as objdump spells them, the undecodable byte as "(bad)",
+ * and what follows them (capstone 4 stopped at the first EVEX one).
+ */
+static void test_disasm_evex(void **state)
+{
+	struct lupe_listing l;
+	char path[256] = "";
+	uint64_t start, end;
+	int bad = 0, evex = 0, err;
+
+	self_func("evex_me", (uintptr_t)evex_me, path, sizeof(path), &start, &end);
+	err = lupe_disasm(path, "evex_me", start, end, LUPE_DISASM_NO_SOURCE, &l);
+	if (err == -LUPE_ERR_NOT_SUPPORTED)
+		skip();
+	assert_int_equal(err, 0);
+	assert_true(l.nr > 5);
+	for (size_t i = 0; i < l.nr; i++) {
+		if (i)
+			assert_int_equal(l.insns[i].addr, l.insns[i - 1].addr + l.insns[i - 1].size);
+		if (!strcmp(l.insns[i].text, "(bad)")) {
+			assert_int_equal(l.insns[i].size, 1);
+			bad++;
+		}
+		evex += !strcmp(l.insns[i].text, "vpxord %zmm16,%zmm17,%zmm18") ||
+			!strcmp(l.insns[i].text, "vpcmpeqb (%rsi),%ymm17,%k1{%k2}") ||
+			!strcmp(l.insns[i].text, "vmovdqu64 (%rdi),%ymm19");
 	}
+	assert_int_equal(l.insns[l.nr - 1].addr + l.insns[l.nr - 1].size, end);
+	assert_int_equal(bad, 1);
+	assert_int_equal(evex, 3);
+	lupe_listing_clear(&l);
+}
+
+static void test_disasm_self(void **state)
+{
+	struct lupe_listing l;
+	char path[256] = "";
+	int jumps = 0, sourced = 0, err;
+	uint64_t start, end;
+
+	self_func("annotate_me", (uintptr_t)annotate_me, path, sizeof(path), &start, &end);
 	err = lupe_disasm(path, "annotate_me", start, end, 0, &l);
 	if (err == -LUPE_ERR_NOT_SUPPORTED)
 		skip();
@@ -115,8 +167,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_and_sort),
 		cmocka_unit_test(test_disasm_self),
+		cmocka_unit_test(test_disasm_evex),
 	};
 
 	annotate_me(3);
+	evex_me(3);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,6 +60,25 @@ static void test_ret(void **state)
 	assert_non_null(strstr(buf, "ERESTARTSYS"));
 }
 
+/* fcntl's getters return flags, decoded as strace decodes them (shell/trace-signals: the signals) */
+static void test_fcntl_ret(void **state)
+{
+	struct lupe_sc_event en = { .nr = lupe_syscall_nr("fcntl"), .args = { 3, 1 /* F_GETFD */ } };
+	char buf[128];
+
+	lupe_syscall_format_result(&en, en.nr, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "0x1 (flags FD_CLOEXEC)");
+	lupe_syscall_format_result(&en, en.nr, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	lupe_syscall_format_result(NULL, en.nr, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	en.args[1] = 3; /* F_GETFL */
+	lupe_syscall_format_result(&en, en.nr, 0x8002, buf, sizeof(buf));
+	assert_string_equal(buf, "0x8002 (flags O_RDWR|O_LARGEFILE)");
+	lupe_syscall_format_result(&en, en.nr, -9, buf, sizeof(buf));
+	assert_string_equal(buf, "-1 EBADF (Bad file descriptor)");
+}
+
 static void test_names(void **state)
 {
 	assert_int_equal(lupe_syscall_nr("read"), 0);
@@ -260,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_ret),
+		cmocka_unit_test(test_fcntl_ret),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_format_args),

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Annotation: the samples of one symbol spread over its instructions. The
- * instructions come from the DSO's bytes disassembled with capstone (no
+ * instructions come from the DSO's bytes disassembled with Zydis (no
  * objdump process), in AT&T syntax as perf shows them, jump and call
  * targets named "11fe <spin+0x35>", each with its source file and line from
- * DWARF when the DSO has them.
+ * DWARF when the DSO has them. A byte that decodes to no instruction is one
+ * "(bad)", as objdump shows it, and the listing goes on.
  *
  *   struct lupe_annotation a = { 0 };
  *   lupe_annotation_add(&a, dso, sym, vaddr, period);  per sample
@@ -77,7 +78,9 @@ enum {
  * in its symbol space) into out, with source lines from its DWARF unless flags
  * say LUPE_DISASM_NO_SOURCE (no DWARF is not an error: lines stay 0).
  * Returns 0, -ENOENT (no file, or the range is in no section with bytes),
- * -LUPE_ERR_NOT_SUPPORTED (built without capstone, or not x86-64).
+ * -LUPE_ERR_NOT_SUPPORTED (built without Zydis, or not x86-64). Every byte of
+ * [start, end) is in the listing: one that decodes to no instruction is an
+ * insn of size 1 whose text is "(bad)", as objdump writes it.
  */
 LUPE_API int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end,
 			 unsigned int flags, struct lupe_listing *out);

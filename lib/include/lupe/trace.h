@@ -138,6 +138,12 @@ LUPE_API int lupe_syscall_output_arg(long nr);
 
 /* The return value as strace shows it: "3", "0x7f...", "-1 ENOENT (No such file or directory)". */
 LUPE_API int lupe_syscall_format_ret(long nr, long ret, char *buf, size_t size);
+/*
+ * The same, with the call's entry event (or NULL) for the returns whose
+ * meaning its arguments give: fcntl(fd, F_GETFD) = "0x1 (flags FD_CLOEXEC)".
+ */
+LUPE_API int lupe_syscall_format_result(const struct lupe_sc_event *enter, long nr, long ret,
+					char *buf, size_t size);
 
 /*
  * The fields of a tracepoint's raw record as perf script prints them

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Without capstone there is no disassembler: annotate says so (lupe runs no objdump). */
+/* Without Zydis there is no disassembler: annotate says so (lupe runs no objdump). */
 #include <string.h>
 #include <lupe/annotate.h>
 
