@@ -181,6 +181,9 @@ static int run_helper(const struct cmd_struct *cmd, char **argv)
 			*slash = '\0';
 			snprintf(path, sizeof(path), "%s/lupe-%s", self, cmd->name);
 			execv(path, argv);
+			/* an install moved as a whole (cmake --install --prefix, a package) */
+			snprintf(path, sizeof(path), "%s/../libexec/lupe/lupe-%s", self, cmd->name);
+			execv(path, argv);
 		}
 	}
 	snprintf(path, sizeof(path), "%s/lupe-%s", LUPE_LIBEXEC_DIR, cmd->name);
