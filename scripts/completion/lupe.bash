@@ -27,7 +27,7 @@ _lupe_reply() {
 }
 
 _lupe() {
-	local lupe=${COMP_WORDS[0]} cur prev cmd i w
+	local lupe=${COMP_WORDS[0]} cur= prev= cmd= i w=
 	cur=$(_lupe_cur)
 	# the command: the first word after lupe that is not a global option
 	for ((i = 1; i < COMP_CWORD; i++)); do
