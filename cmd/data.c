@@ -5,10 +5,12 @@
  * jq and pandas). The output is opened by export_open(), as convert's and
  * flamegraph's are.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <lupe/core.h>
 #include <lupe/json.h>
 #include "builtin.h"
 #include "export-out.h"
@@ -70,7 +72,7 @@ static int data_convert(int argc, char **argv)
 	const char *path;
 	struct stat st;
 	FILE *out;
-	int idx;
+	int idx, err;
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
@@ -87,7 +89,11 @@ static int data_convert(int argc, char **argv)
 	jo.lines = !!o.jsonl;
 	if (!(out = export_open(path)))
 		return 1;
-	return export_close(out, path, lupe_json_write(o.input, out, &jo));
+	err = lupe_json_write(o.input, out, &jo);
+	/* the input's error was said by the library: close and remove the output quietly */
+	if (err && err != -EIO)
+		err = -LUPE_ERR_NOT_SUPPORTED;
+	return export_close(out, path, err);
 }
 
 /* perf data's one subcommand, convert: "lupe data -h" and "lupe data convert -h" alike */

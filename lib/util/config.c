@@ -175,8 +175,11 @@ static int parse_value(struct parse *ps, char *out, size_t size)
 		int ch = next_ch(ps);
 
 		if (ch == EOF || ch == '\n') {
-			if (quote)
+			if (quote) {
+				if (ch == '\n')
+					ps->line--; /* perf's number: the value's line */
 				return -EINVAL;
+			}
 			out[keep] = '\0';
 			return 0;
 		}
