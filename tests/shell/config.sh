@@ -80,3 +80,23 @@ PERF_CONFIG=$PWD/pl.cfg "$LUPE" report -i perf.data --stdio >pl-config.txt 2>&1
 cmp -s pl-flag.txt default.txt && fail "--percent-limit 20 changes nothing"
 cmp pl-flag.txt pl-config.txt || fail "report.percent-limit is not --percent-limit: $(diff pl-flag.txt pl-config.txt | head)"
 ok "report.percent-limit"
+
+# call-graph.record-mode = dwarf: what -g records, as in perf
+printf '[call-graph]\n\trecord-mode = dwarf\n' >cg.cfg
+PERF_CONFIG=$PWD/cg.cfg "$LUPE" record -q -g -o dwarf.data -- "$WORKLOADS/demo" >/dev/null 2>&1 || fail "lupe record -g with record-mode = dwarf failed"
+"$LUPE" record -q -g -o fp.data -- "$WORKLOADS/demo" >/dev/null 2>&1 || fail "lupe record -g failed"
+PERF_CONFIG=$PWD/cg.cfg "$PERF" record -q --no-bpf-event -g -o perf-dwarf.data -- true >/dev/null 2>&1
+types() { "$PERF" evlist -v -i "$1" 2>/dev/null | grep -o 'sample_type: [A-Z_|]*' | head -1; }
+[ "$(types dwarf.data)" = "$(types perf-dwarf.data)" ] || fail "record-mode = dwarf: lupe's $(types dwarf.data), perf's $(types perf-dwarf.data)"
+types dwarf.data | grep -q STACK_USER || fail "record-mode = dwarf recorded no user stacks: $(types dwarf.data)"
+types fp.data | grep -q STACK_USER && fail "-g without the config recorded user stacks"
+ok "call-graph.record-mode"
+
+# top.children = false: lupe top -g shows no Children column
+printf '[top]\n\tchildren = false\n' >top.cfg
+PERF_CONFIG=$PWD/top.cfg timeout -s INT 5 "$LUPE" top --stdio -g -d 0.5 -E 3 >top-config.txt 2>&1
+timeout -s INT 5 "$LUPE" top --stdio -g -d 0.5 -E 3 >top-default.txt 2>&1
+grep -q '^# *Children' top-default.txt || skip "lupe top -g printed no Children header in 5 s: $(head -3 top-default.txt)"
+grep -q '^# *Overhead' top-config.txt || fail "lupe top with top.children = false printed no header: $(head -3 top-config.txt)"
+grep -q '^# *Children' top-config.txt && fail "top.children = false still shows Children"
+ok "top.children"
