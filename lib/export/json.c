@@ -33,7 +33,10 @@ struct json {
 	uint64_t nr;
 };
 
-/* A string, escaped as the other JSON exports escape it: control bytes in the six-character form where perf writes some in two (the same JSON) */
+/*
+ * A string, escaped as the other JSON exports escape it: control bytes in
+ * their six-character form, where perf writes some in two (the same JSON).
+ */
 static void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
