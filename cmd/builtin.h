@@ -19,7 +19,9 @@ int cmd_evlist(int argc, char **argv);
  */
 typedef int (*buildid_fn)(void *arg, const char *hex, const char *name);
 int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, void *arg);
+int cmd_config(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_data(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
@@ -34,6 +36,14 @@ int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+
+/*
+ * perf's config files (config.c): the value of var ("report.children"),
+ * NULL when unset; a bad file is said once. _bool: var as a boolean, def
+ * when unset or not a boolean (said).
+ */
+const char *cmd_config_get(const char *var);
+int cmd_config_bool(const char *var, int def);
 
 /* Exit statuses, as git and perf use them. */
 #define EXIT_DIE   128 /* die(): a fatal error */

@@ -37,9 +37,11 @@ static const struct cmd_struct commands[] = {
 	{ "archive", cmd_archive, 0,          "pack the build-id cache files a perf.data refers to" },
 	{ "buildid-cache", cmd_buildid_cache, 0, "add, remove and list binaries in the build-id cache" },
 	{ "buildid-list", cmd_buildid_list, 0, "list the build-ids a perf.data holds" },
-	{ "evlist",  cmd_evlist,  0,          "list the events a perf.data was recorded with" },
+	{ "config",  cmd_config,  0,          "get and set variables of perf's config files" },
 	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
+	{ "data",    cmd_data,    0,          "convert a perf.data to JSON, as perf data convert does" },
 	{ "diff",    cmd_diff,    0,          "compare perf.data files: the change per symbol against a baseline" },
+	{ "evlist",  cmd_evlist,  0,          "list the events a perf.data was recorded with" },
 	{ "exporter", NULL,      HELPER,      "serve perf counters to Prometheus (/metrics)" },
 	{ "flamegraph", cmd_flamegraph, 0,    "draw a perf.data as an interactive SVG flame graph" },
 	{ "help",    cmd_help,    0,          "show a command's manual page" },
@@ -57,10 +59,16 @@ static const struct cmd_struct commands[] = {
 
 static void print_usage(FILE *f)
 {
+	int width = 0;
+
 	fprintf(f, "\n usage: lupe [--version] [--help] [-v] [--buildid-dir DIR] COMMAND [ARGS]\n\n"
 		   " The lupe commands are:\n");
+	/* one column for the summaries, as wide as the longest name */
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "   %-10s %s\n", commands[i].name, commands[i].summary);
+		if ((int)strlen(commands[i].name) > width)
+			width = (int)strlen(commands[i].name);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "   %-*s  %s\n", width, commands[i].name, commands[i].summary);
 	fprintf(f, "\n See 'lupe help COMMAND' for more information on a specific command.\n\n");
 }
 
@@ -173,6 +181,9 @@ static int run_helper(const struct cmd_struct *cmd, char **argv)
 			*slash = '\0';
 			snprintf(path, sizeof(path), "%s/lupe-%s", self, cmd->name);
 			execv(path, argv);
+			/* an install moved as a whole (cmake --install --prefix, a package) */
+			snprintf(path, sizeof(path), "%s/../libexec/lupe/lupe-%s", self, cmd->name);
+			execv(path, argv);
 		}
 	}
 	snprintf(path, sizeof(path), "%s/lupe-%s", LUPE_LIBEXEC_DIR, cmd->name);
@@ -205,6 +216,12 @@ int main(int argc, char **argv)
 	while (argc > 0 && argv[0][0] == '-') {
 		if (!strcmp(argv[0], "--version") || !strcmp(argv[0], "-v"))
 			return check_stdout(cmd_version(0, NULL));
+		/* perf's: the command names, one a line, for shell completion */
+		if (!strcmp(argv[0], "--list-cmds")) {
+			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+				printf("%s\n", commands[i].name);
+			return check_stdout(0);
+		}
 		if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
 			print_usage(stdout);
 			return check_stdout(0);

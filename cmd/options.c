@@ -2,7 +2,9 @@
 /*
  * Option parsing for every subcommand: the command's argp table is wrapped
  * in one that adds perf's -h (summary from the same table) and --help (the
- * manual page), and that can stop at the workload's first word.
+ * manual page), and that can stop at the workload's first word. As the
+ * first argument, perf's --list-opts prints the table's long options, one a
+ * line: the shell completion asks for them, so they are never hand-kept.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,6 +56,20 @@ static error_t wrap_parse(int key, char *arg, struct argp_state *state)
 	}
 }
 
+static int option_is_end(const struct argp_option *o)
+{
+	return !o->key && !o->name && !o->doc && !o->group;
+}
+
+static void list_opts(const struct argp *argp)
+{
+	for (const struct argp_option *o = argp->options; o && !option_is_end(o); o++)
+		if (o->name && !(o->flags & (OPTION_HIDDEN | OPTION_DOC)))
+			printf("--%s\n", o->name);
+	for (const struct argp_child *c = argp->children; c && c->argp; c++)
+		list_opts(c->argp);
+}
+
 int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
 		      int *idx, void *input)
 {
@@ -67,6 +83,11 @@ int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_a
 	char **args;
 	int err;
 
+	if (argc > 1 && !strcmp(argv[1], "--list-opts")) {
+		list_opts(&wrapper);
+		fflush(stdout);
+		exit(ferror(stdout) ? 1 : 0);
+	}
 	snprintf(name, sizeof(name), "lupe %s", argv[0]);
 	args = calloc(argc + 1, sizeof(*args));
 	if (!args)

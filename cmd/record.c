@@ -298,9 +298,16 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->o.period = v;
 		a->count_set = 1;
 		return 0;
-	case 'g':
-		a->o.callgraph = LUPE_CALLGRAPH_FP;
+	case 'g': {
+		/* perf's config call-graph.record-mode says what -g records (fp by default) */
+		const char *mode = cmd_config_get("call-graph.record-mode");
+
+		if (mode)
+			sample_parse_call_graph(state, mode, &a->o);
+		else
+			a->o.callgraph = LUPE_CALLGRAPH_FP;
 		return 0;
+	}
 	case OPT_CALL_GRAPH:
 		sample_parse_call_graph(state, arg, &a->o);
 		return 0;

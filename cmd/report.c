@@ -334,10 +334,19 @@ int cmd_report(int argc, char **argv)
 	struct report_opts o = {
 		.input = "perf.data",
 		.tui = -1,
-		.rep = { .sz = sizeof(struct lupe_report_opts), .children = -1 },
+		/* perf's config: report.children = false is --no-children */
+		.rep = { .sz = sizeof(struct lupe_report_opts),
+			 .children = cmd_config_bool("report.children", 1) ? -1 : 0 },
 	};
+	const char *pl = cmd_config_get("report.percent-limit");
 	int idx;
 
+	/* report.percent-limit is --percent-limit given first, as perf takes it */
+	if (pl) {
+		o.print.percent_limit = strtof(pl, NULL);
+		snprintf(o.pl_text, sizeof(o.pl_text), "%.17g", o.print.percent_limit);
+		set_cg(&o, "", o.pl_text);
+	}
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	/* refuse bad --sort and -g values before reading anything */

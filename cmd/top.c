@@ -411,7 +411,9 @@ int cmd_top(int argc, char **argv)
 	struct top_args a = { .o = { .sz = sizeof(struct lupe_record_opts) },
 			      .delay = 2,
 			      .tui = -1 };
-	struct lupe_report_opts ro = { .sz = sizeof(ro), .children = -1 };
+	/* perf's config: top.children = false is --no-children */
+	struct lupe_report_opts ro = { .sz = sizeof(ro),
+				       .children = cmd_config_bool("top.children", 1) ? -1 : 0 };
 	struct lupe_event_list evs = { 0 };
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;

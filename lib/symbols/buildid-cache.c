@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <lupe/config.h>
 #include <lupe/symbols.h>
 #include "symbols/build-id.h"
 #include "util/util.h"
@@ -32,62 +33,22 @@ void lupe_buildid_dir_set(const char *dir)
 	snprintf(buildid_dir, sizeof(buildid_dir), "%s", dir ? dir : "");
 }
 
-/* perf's config file format: "[section]" then "key = value" lines. */
-static int config_lookup(const char *path, const char *section, const char *key, char *out,
-			 size_t size)
-{
-	char line[PATH_MAX + 64], cur[64] = "";
-	FILE *f = fopen(path, "re");
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t"), *eq, *k, *v, *end;
-
-		if (*p == '#' || *p == ';' || *p == '\n' || !*p)
-			continue;
-		if (*p == '[') {
-			sscanf(p + 1, "%63[^]]", cur);
-			continue;
-		}
-		eq = strchr(p, '=');
-		if (!eq || strcasecmp(cur, section))
-			continue;
-		*eq = '\0';
-		k = p;
-		for (end = eq; end > k && strchr(" \t", end[-1]); end--)
-			end[-1] = '\0';
-		v = eq + 1 + strspn(eq + 1, " \t");
-		v[strcspn(v, "\r\n")] = '\0';
-		for (end = v + strlen(v); end > v && strchr(" \t", end[-1]); end--)
-			end[-1] = '\0';
-		if (!strcasecmp(k, key)) {
-			snprintf(out, size, "%s", v);
-			found = 1; /* the last one wins, as in perf */
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 const char *lupe_buildid_dir(void)
 {
-	const char *cfg = getenv("PERF_CONFIG"), *home = getenv("HOME");
-	char path[PATH_MAX];
+	const char *home = getenv("HOME"), *files[2], *v;
+	struct lupe_config *cfg;
+	int n;
 
 	if (buildid_dir[0])
 		return buildid_dir;
-	if (cfg && *cfg) {
-		config_lookup(cfg, "buildid", "dir", buildid_dir, sizeof(buildid_dir));
-	} else {
-		if (!getenv("PERF_CONFIG_NOSYSTEM"))
-			config_lookup("/etc/perfconfig", "buildid", "dir", buildid_dir,
-				      sizeof(buildid_dir));
-		if (home) {
-			snprintf(path, sizeof(path), "%s/.perfconfig", home);
-			config_lookup(path, "buildid", "dir", buildid_dir, sizeof(buildid_dir));
-		}
+	/* perf's config files, a later one over an earlier; a broken one counts to its bad line */
+	if ((cfg = lupe_config_new())) {
+		n = lupe_config_files(files, 2);
+		for (int i = 0; i < n; i++)
+			lupe_config_read(cfg, files[i], NULL);
+		if ((v = lupe_config_get(cfg, "buildid.dir")))
+			snprintf(buildid_dir, sizeof(buildid_dir), "%s", v);
+		lupe_config_delete(cfg);
 	}
 	if (!buildid_dir[0])
 		snprintf(buildid_dir, sizeof(buildid_dir), "%s/.debug", home ? home : "");
