@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <lupe/config.h>
+#include <lupe/output.h>
 #include "builtin.h"
 
 /* perf's files, in perf's order; each bad file said once. NULL when out of memory. */
@@ -102,28 +103,31 @@ static const struct argp argp = {
 /* Write c to path through a temporary file beside it, as perf config rewrites the file. */
 static int write_file(const struct lupe_config *c, const char *path)
 {
-	char *tmp;
+	struct lupe_output out;
 	FILE *f;
-	int fd, err;
+	int err;
 
-	if (asprintf(&tmp, "%s.lupe-XXXXXX", path) < 0)
-		return error("out of memory");
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd), unlink(tmp);
-		free(tmp);
-		return -1;
+	/* the one open of every output: a link planted at the path is replaced, not followed */
+	err = lupe_output_open(&out, path, 0);
+	if (err)
+		return error("cannot write '%s': %s", path, strerror(-err));
+	f = fdopen(out.fd, "w");
+	if (!f) {
+		err = -errno;
+		close(out.fd);
+	} else {
+		err = lupe_config_write(c, f);
+		if (fclose(f) && !err)
+			err = -errno;
 	}
-	err = lupe_config_write(c, f);
-	if (fclose(f) || err || rename(tmp, path)) {
-		error("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-		unlink(tmp);
-		free(tmp);
-		return -1;
+	if (!err)
+		err = lupe_output_commit(&out);
+	if (err) {
+		lupe_output_abort(&out);
+		lupe_output_release(&out);
+		return error("cannot write '%s': %s", path, strerror(err < 0 ? -err : EIO));
 	}
-	free(tmp);
+	lupe_output_release(&out);
 	return 0;
 }
 
