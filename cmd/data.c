@@ -71,7 +71,7 @@ static int data_convert(int argc, char **argv)
 	struct lupe_json_opts jo = { .sz = sizeof(jo) };
 	const char *path;
 	struct stat st;
-	FILE *out;
+	struct export_out out;
 	int idx, err;
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
@@ -87,13 +87,13 @@ static int data_convert(int argc, char **argv)
 		return error("output file '%s' exists: use --force to overwrite it", path), 1;
 	jo.force = o.force;
 	jo.lines = !!o.jsonl;
-	if (!(out = export_open(path)))
+	if (export_open(&out, path))
 		return 1;
-	err = lupe_json_write(o.input, out, &jo);
+	err = lupe_json_write(o.input, out.f, &jo);
 	/* the input's error was said by the library: close and remove the output quietly */
 	if (err && err != -EIO)
 		err = -LUPE_ERR_NOT_SUPPORTED;
-	return export_close(out, path, err);
+	return export_close(&out, err);
 }
 
 /* perf data's one subcommand, convert: "lupe data -h" and "lupe data convert -h" alike */
