@@ -292,16 +292,14 @@ static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, i
 
 		if (folded) {
 			fprintf(g->fp, "%.2f%% ", pct(fp->hit, g->total));
-			for (int i = 1; i < d; i++) {
+			for (int i = 1; i < d; i++)
 				fprintf(g->fp, "%s%s", i > 1 ? g->sep : "", node_name(fp->nodes[i], name));
-			}
 			fputc('\n', g->fp);
 		} else {
 			/* perf's flat value is the node's cumulated one, folded's its own hits */
 			fprintf(g->fp, "           %.2f%%\n", pct(fp->nodes[d - 1]->cumul, g->total));
-			for (int i = 1; i < d; i++) {
+			for (int i = 1; i < d; i++)
 				fprintf(g->fp, "                %s\n", node_name(fp->nodes[i], name));
-			}
 			fputc('\n', g->fp);
 		}
 	}

@@ -147,15 +147,17 @@ def comm(pid, name):
 
 def mmap_amp(n, namelen):
     pid, start = 4242, 0x7f0000000000
-    recs = [comm(pid, "amp")]
-    for i in range(n):
-        name = "/usr/lib/amp/lib" + "x" * (namelen - 16 - 11) + "%08d.so" % i
-        recs.append(mmap2(pid, start, 0x10000, name))
-    for t in range(100):
-        recs.append(struct.pack("<IHH", 9, 2, 40) +
-                    struct.pack("<QIIQQ", start + 0x100 + t, pid, pid, 1000 + t, 1))
+
+    def recs():  # made as they are compressed: 614 MB never sit in memory at once
+        yield comm(pid, "amp")
+        for i in range(n):
+            name = "/usr/lib/amp/lib" + "x" * (namelen - 16 - 11) + "%08d.so" % i
+            yield mmap2(pid, start, 0x10000, name)
+        for t in range(100):
+            yield (struct.pack("<IHH", 9, 2, 40) +
+                   struct.pack("<QIIQQ", start + 0x100 + t, pid, pid, 1000 + t, 1))
     compressed = struct.pack("<IIIII", 0, 1, 1, 1, 65536)
-    return perf_file(batched_compressed(recs, zstd_lib()), {HEADER_COMPRESSED: compressed})
+    return perf_file(batched_compressed(recs(), zstd_lib()), {HEADER_COMPRESSED: compressed})
 
 
 JIT_BASE = 0x7f0000001000
