@@ -430,7 +430,21 @@ int lupe_tep_print_info(void *tep, int cpu, const void *raw, size_t len, char *b
 	trace_seq_init(&s);
 	e = record_event(tep, raw, len, &safe);
 	if (safe) {
-		tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+		/*
+		 * libtraceevent prints a string field with "%s" when its bytes
+		 * up to the field's end are printable, NUL or not (found by
+		 * fuzzing): a copy ending in NULs stops it at the record's end.
+		 */
+		uint8_t small[256 + 8], *copy = len <= 256 ? small : malloc(len + 8);
+
+		if (copy) {
+			memcpy(copy, raw, len);
+			memset(copy + len, 0, 8);
+			rec.data = copy;
+			tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+			if (copy != small)
+				free(copy);
+		}
 	} else {
 		struct tep_event *first = tep_get_first_event(tep);
 
