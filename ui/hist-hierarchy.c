@@ -37,23 +37,28 @@ static int shown(const struct hctx *c, const struct lupe_hier_node *n)
 }
 
 /* Key k of e as its column shows it: padded as the flat report pads it, leading spaces cut. */
-static const char *key_text(const struct hctx *c, const struct lupe_hist_entry *e, int k,
-			    char *buf, size_t size)
+static void print_key(const struct hctx *c, const struct lupe_hist_entry *e, int k)
 {
 	enum lupe_sort_key key = c->v->keys[k];
-	char val[2048];
-	const char *p = buf;
+	char *val = report_key_str(e, key, c->po->verbose), *text = NULL;
+	const char *p;
+	int n;
 
-	report_key_val(e, key, c->po->verbose, val, sizeof(val));
+	if (!val)
+		return;
 	if (key == LUPE_SORT_COMM)
-		snprintf(buf, size, "%-*.*s", c->width[k], c->width[k], val);
+		n = asprintf(&text, "%-*.*s", c->width[k], c->width[k], val);
 	else if (key == LUPE_SORT_SYM || key == LUPE_SORT_TRACE || key == LUPE_SORT_SRCLINE)
-		snprintf(buf, size, "%s", val);
+		n = asprintf(&text, "%s", val);
 	else
-		snprintf(buf, size, "%-*s", c->width[k], val);
-	while (*p == ' ')
-		p++;
-	return p;
+		n = asprintf(&text, "%-*s", c->width[k], val);
+	free(val);
+	if (n < 0)
+		return;
+	for (p = text; *p == ' '; p++)
+		;
+	fputs(p, c->fp);
+	free(text);
 }
 
 /* The first child perf would show (filters aside), NULL: none. */
@@ -100,15 +105,15 @@ static void print_level(const struct hctx *c, const struct lupe_hier_node *paren
 {
 	int margin = (c->v->nr_keys - 1) * INDENT;
 	const char *sep = c->po->field_sep;
-	char buf[4096];
 
 	for (const struct lupe_hier_node *n = parent->child; n; n = n->next) {
 		if (!n->filtered && shown(c, n)) {
 			const struct lupe_hier_node *first = first_unfiltered(n);
 
 			print_values(c, n);
-			fprintf(c->fp, "%*s%s%s\n", sep ? 0 : margin, "", sep ? sep : "  ",
-				key_text(c, n->entry, n->depth, buf, sizeof(buf)));
+			fprintf(c->fp, "%*s%s", sep ? 0 : margin, "", sep ? sep : "  ");
+			print_key(c, n->entry, n->depth);
+			fputc('\n', c->fp);
 			if (n->leaf && c->v->cg != LUPE_CG_NONE)
 				report_print_chain(c->fp, c->v, c->po, n->entry, c->total);
 			/* the first child shown is the largest: nothing below shows when it does not */

@@ -5,11 +5,16 @@
  * "|--NN.NN%--" branches, flat, folded), hiding what is below the
  * callchain threshold.
  */
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hist.h"
 #include "hist-hierarchy.h"
+
+/* Room for an address in hex: names are printed from where they are, whole. */
+#define ADDR_BUF 24
 
 static const char *dso_col(const struct lupe_hist_entry *e, int verbose)
 {
@@ -18,30 +23,31 @@ static const char *dso_col(const struct lupe_hist_entry *e, int verbose)
 	return verbose ? lupe_dso_long_name(e->dso) : lupe_dso_short_name(e->dso);
 }
 
-static void sym_col(const struct lupe_hist_entry *e, int verbose, char *buf, size_t size)
+/* perf's symbol column: "[.] name", -v's address and origin before it; malloc'd, NULL: no memory */
+static char *sym_col(const struct lupe_hist_entry *e, int verbose)
 {
-	char lvl = e->kernel ? 'k' : '.';
-	int n = 0;
+	char lvl = e->kernel ? 'k' : '.', pre[64] = "", *out;
+	int n;
 
 	/* perf -v: the address of the entry's first sample and where the symbols came from */
 	if (verbose)
-		n = snprintf(buf, size, "%-#18llx %c ", (unsigned long long)e->addr,
-			     e->dso ? lupe_dso_origin(e->dso) : '!');
-	if (n < 0 || (size_t)n >= size)
-		return;
+		snprintf(pre, sizeof(pre), "%-#18llx %c ", (unsigned long long)e->addr,
+			 e->dso ? lupe_dso_origin(e->dso) : '!');
 	if (e->sym)
-		snprintf(buf + n, size - n, "[%c] %s", lvl, e->sym->name);
+		n = asprintf(&out, "%s[%c] %s", pre, lvl, e->sym->name);
 	else
-		snprintf(buf + n, size - n, e->addr ? "[%c] %#018llx" : "[%c] %016llx", lvl,
-			 (unsigned long long)e->addr);
+		n = asprintf(&out, e->addr ? "%s[%c] %#018llx" : "%s[%c] %016llx", pre, lvl,
+			     (unsigned long long)e->addr);
+	return n < 0 ? NULL : out;
 }
 
-static void node_name(const struct lupe_cc_node *n, char *buf, size_t size)
+/* A node's function name, whole, or its address written into buf. */
+static const char *node_name(const struct lupe_cc_node *n, char buf[ADDR_BUF])
 {
 	if (n->sym)
-		snprintf(buf, size, "%s", n->sym->name);
-	else
-		snprintf(buf, size, "%#llx", (unsigned long long)n->addr);
+		return n->sym->name;
+	snprintf(buf, ADDR_BUF, "%#llx", (unsigned long long)n->addr);
+	return buf;
 }
 
 static double pct(uint64_t v, uint64_t total)
@@ -115,7 +121,7 @@ static int graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct
 {
 	const struct lupe_cc_node *c, *next;
 	uint64_t remaining = l.total;
-	char name[1024];
+	char name[ADDR_BUF];
 
 	for (c = parent->child; c && !visible(&l, c); c = c->next)
 		;
@@ -146,8 +152,7 @@ static int graph_level(struct gctx *g, const struct lupe_cc_node *parent, struct
 					fputs("          ", g->fp);
 			}
 			period++;
-			node_name(n, name, sizeof(name));
-			fprintf(g->fp, "%s\n", name);
+			fprintf(g->fp, "%s\n", node_name(n, name));
 			if (n == end)
 				break;
 		}
@@ -173,7 +178,7 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 {
 	const struct lupe_cc_node *first, *c;
 	int nvis = 0, left = 0;
-	char name[1024];
+	char name[ADDR_BUF];
 
 	/* the chain root's children hits are the entry's, filtered samples aside */
 	struct level l = level_of(g, parent, root->cumul - root->hit);
@@ -200,8 +205,7 @@ static void print_graph(struct gctx *g, const struct lupe_cc_node *root, uint64_
 					fputs("---", g->fp);
 					left += 3;
 				}
-				node_name(n, name, sizeof(name));
-				fprintf(g->fp, "%s\n", name);
+				fprintf(g->fp, "%s\n", node_name(n, name));
 			}
 			if (n == end)
 				break;
@@ -278,7 +282,7 @@ static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, i
 			     const struct lupe_cc_node *n, int folded)
 {
 	struct flat_set set = { 0 };
-	char name[1024];
+	char name[ADDR_BUF];
 
 	collect_flat_paths(g, path, depth, n, &set);
 	qsort(set.v, set.nr, sizeof(*set.v), cmp_flat);
@@ -288,18 +292,14 @@ static void print_flat_paths(struct gctx *g, const struct lupe_cc_node **path, i
 
 		if (folded) {
 			fprintf(g->fp, "%.2f%% ", pct(fp->hit, g->total));
-			for (int i = 1; i < d; i++) {
-				node_name(fp->nodes[i], name, sizeof(name));
-				fprintf(g->fp, "%s%s", i > 1 ? g->sep : "", name);
-			}
+			for (int i = 1; i < d; i++)
+				fprintf(g->fp, "%s%s", i > 1 ? g->sep : "", node_name(fp->nodes[i], name));
 			fputc('\n', g->fp);
 		} else {
 			/* perf's flat value is the node's cumulated one, folded's its own hits */
 			fprintf(g->fp, "           %.2f%%\n", pct(fp->nodes[d - 1]->cumul, g->total));
-			for (int i = 1; i < d; i++) {
-				node_name(fp->nodes[i], name, sizeof(name));
-				fprintf(g->fp, "                %s\n", name);
-			}
+			for (int i = 1; i < d; i++)
+				fprintf(g->fp, "                %s\n", node_name(fp->nodes[i], name));
 			fputc('\n', g->fp);
 		}
 	}
@@ -323,22 +323,26 @@ static const char *key_head(enum lupe_sort_key k)
 	return "";
 }
 
-static void key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose,
-		    char *buf, size_t size)
+/* An entry's value of key k, as its column shows it before padding: malloc'd, NULL: no memory. */
+static char *key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose)
 {
+	const char *str = "";
+	char *out;
+
 	switch (k) {
-	case LUPE_SORT_COMM: snprintf(buf, size, "%s", e->comm ? e->comm : ""); break;
+	case LUPE_SORT_COMM: str = e->comm ? e->comm : ""; break;
 	case LUPE_SORT_PID:
-		snprintf(buf, size, "%7d:%s", e->tid,
-			 e->thread && e->thread->comm ? e->thread->comm : e->comm ? e->comm : "");
-		break;
-	case LUPE_SORT_TID: snprintf(buf, size, "%d", e->tid); break;
-	case LUPE_SORT_DSO: snprintf(buf, size, "%s", dso_col(e, verbose)); break;
-	case LUPE_SORT_SYM: sym_col(e, verbose, buf, size); break;
-	case LUPE_SORT_CPU: snprintf(buf, size, "%.3d", e->cpu); break; /* perf: -1 is -001 */
-	case LUPE_SORT_TRACE: snprintf(buf, size, "%s", e->trace ? e->trace : ""); break;
-	case LUPE_SORT_SRCLINE: snprintf(buf, size, "%s", e->srcline ? e->srcline : ""); break;
+		return asprintf(&out, "%7d:%s", e->tid,
+				e->thread && e->thread->comm ? e->thread->comm : e->comm ? e->comm : "") < 0
+			       ? NULL : out;
+	case LUPE_SORT_TID: return asprintf(&out, "%d", e->tid) < 0 ? NULL : out;
+	case LUPE_SORT_DSO: str = dso_col(e, verbose); break;
+	case LUPE_SORT_SYM: return sym_col(e, verbose);
+	case LUPE_SORT_CPU: return asprintf(&out, "%.3d", e->cpu) < 0 ? NULL : out; /* perf: -1 is -001 */
+	case LUPE_SORT_TRACE: str = e->trace ? e->trace : ""; break;
+	case LUPE_SORT_SRCLINE: str = e->srcline ? e->srcline : ""; break;
 	}
+	return strdup(str);
 }
 
 const char *report_units(uint64_t *v)
@@ -455,16 +459,17 @@ void report_widths_add(const struct lupe_report_view *v, const struct report_pri
 {
 	struct column col[REPORT_MAX_COLS];
 	int nr = columns(v, po, col);
-	char buf[2048];
 
 	for (int k = 0; k < nr; k++) {
+		char *buf;
 		int len;
 
 		/* perf's CPU column stays 3 wide, a -001 sticks out */
 		if (col[k].f != LUPE_FIELD_KEY || col[k].k == LUPE_SORT_CPU)
 			continue;
-		key_val(e, col[k].k, po->verbose, buf, sizeof(buf));
-		len = (int)strlen(buf);
+		if (!(buf = key_val(e, col[k].k, po->verbose)))
+			continue;
+		len = strlen(buf) < INT_MAX ? (int)strlen(buf) : INT_MAX;
 		/*
 		 * perf sizes the comm column by the thread's last comm,
 		 * not the entry's, and cuts wider entries to fit: a
@@ -479,6 +484,7 @@ void report_widths_add(const struct lupe_report_view *v, const struct report_pri
 			len -= 10;
 		if (len > width[k])
 			width[k] = len;
+		free(buf);
 	}
 }
 
@@ -517,18 +523,40 @@ void report_widths(const struct lupe_report_view *v, const struct report_print_o
 	report_widths_heads(v, po, width);
 }
 
-void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
-			const struct report_print_opts *po, const int width[REPORT_MAX_COLS])
+char *report_head_line(const struct lupe_report_view *v, const struct report_print_opts *po,
+		       const int width[REPORT_MAX_COLS])
 {
 	struct column col[REPORT_MAX_COLS];
 	int nr = columns(v, po, col);
 	const char *sep = po->field_sep ? po->field_sep : "  ";
-	size_t n = 0;
+	char *line = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&line, &size);
 
-	buf[0] = 0;
-	for (int k = 0; k < nr && n < size; k++)
-		n += (size_t)snprintf(buf + n, size - n, col[k].f == LUPE_FIELD_KEY ? "%s%-*s" : "%s%*s",
-				      k ? sep : "", width[k], column_head(v, &col[k]));
+	if (!m)
+		return NULL;
+	for (int k = 0; k < nr; k++)
+		fprintf(m, col[k].f == LUPE_FIELD_KEY ? "%s%-*s" : "%s%*s", k ? sep : "", width[k],
+			column_head(v, &col[k]));
+	if (fclose(m)) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
+/* The TUI's rows are a screen wide: cut to its buffer. */
+static void cut_into(char *buf, size_t size, char *line)
+{
+	if (size)
+		snprintf(buf, size, "%s", line ? line : "");
+	free(line);
+}
+
+void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
+			const struct report_print_opts *po, const int width[REPORT_MAX_COLS])
+{
+	cut_into(buf, size, report_head_line(v, po, width));
 }
 
 /* A value column: percentages, counts, or N/A for children without them, as perf's hpp. */
@@ -550,49 +578,72 @@ static int format_value(char *buf, size_t size, const struct lupe_report_view *v
 	return 0;
 }
 
-void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
-			 const struct report_print_opts *po, const int width[REPORT_MAX_COLS],
-			 const struct lupe_hist_entry *e, uint64_t total)
+char *report_entry_line(const struct lupe_report_view *v, const struct report_print_opts *po,
+			const int width[REPORT_MAX_COLS], const struct lupe_hist_entry *e, uint64_t total)
 {
 	struct column col[REPORT_MAX_COLS];
 	int nr = columns(v, po, col);
 	const char *sep = po->field_sep;
-	char val[2048];
-	size_t n = 0;
+	char *line = NULL;
+	size_t size = 0;
+	FILE *m = open_memstream(&line, &size);
 
-	buf[0] = 0;
-	for (int k = 0; k < nr && n < size; k++) {
+	if (!m)
+		return NULL;
+	for (int k = 0; k < nr; k++) {
 		int last = k + 1 == nr, len;
+		char val[64], *key, *text;
 
 		/* perf starts a line with two spaces without -t */
-		n += (size_t)snprintf(buf + n, size - n, "%s", sep ? k ? sep : "" : "  ");
-		if (n >= size)
-			break;
+		fputs(sep ? k ? sep : "" : "  ", m);
 		if (col[k].f != LUPE_FIELD_KEY) {
 			len = format_value(val, sizeof(val), v, !!sep, col[k].f, e, total);
 			/* perf pads every column but the last to its width */
-			n += (size_t)snprintf(buf + n, size - n, "%s%*s", val,
-					      !last && len < width[k] ? width[k] - len : 0, "");
+			fprintf(m, "%s%*s", val, !last && len < width[k] ? width[k] - len : 0, "");
 			continue;
 		}
-		key_val(e, col[k].k, po->verbose, val, sizeof(val));
+		if (!(key = key_val(e, col[k].k, po->verbose)))
+			goto fail;
 		/* perf pads every key but a last symbol, trace or srcline one; cuts a comm */
 		if (col[k].k == LUPE_SORT_COMM)
-			len = snprintf(buf + n, size - n, "%-*.*s", width[k], width[k], val);
+			len = asprintf(&text, "%-*.*s", width[k], width[k], key);
 		else
-			len = snprintf(buf + n, size - n, "%-*s",
+			len = asprintf(&text, "%-*s",
 				       !last || (col[k].k != LUPE_SORT_SYM && col[k].k != LUPE_SORT_TRACE &&
-						 col[k].k != LUPE_SORT_SRCLINE) ? width[k] : 0, val);
+						 col[k].k != LUPE_SORT_SRCLINE) ? width[k] : 0, key);
+		free(key);
+		if (len < 0)
+			goto fail;
 		/* with -t, perf turns the separator inside a value into dots */
-		for (char *p = buf + n; sep && *sep && (p = strchr(p, *sep)); )
+		for (char *p = text; sep && *sep && (p = strchr(p, *sep)); )
 			*p = '.';
-		n += (size_t)len;
+		fputs(text, m);
+		free(text);
 	}
+	if (fclose(m)) {
+		free(line);
+		return NULL;
+	}
+	return line;
+fail:
+	fclose(m);
+	free(line);
+	return NULL;
+}
+
+void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
+			 const struct report_print_opts *po, const int width[REPORT_MAX_COLS],
+			 const struct lupe_hist_entry *e, uint64_t total)
+{
+	cut_into(buf, size, report_entry_line(v, po, width, e, total));
 }
 
 void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size)
 {
-	node_name(n, buf, size);
+	char addr[ADDR_BUF];
+
+	if (size)
+		snprintf(buf, size, "%s", node_name(n, addr));
 }
 
 void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
@@ -604,7 +655,7 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 	int width[REPORT_MAX_COLS];
 	long shown;
 	struct lupe_hist_entry *e;
-	char buf[4096];
+	char *line;
 
 	fprintf(fp, "# Samples: %llu%s of event '%s'\n", (unsigned long long)n, u, lupe_evsel_name(evsel));
 	fprintf(fp, "# Event count (approx.): %llu\n#\n", (unsigned long long)total);
@@ -614,8 +665,9 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 		return;
 	}
 	report_widths(v, po, h, width, &shown);
-	report_format_head(buf, sizeof(buf), v, po, width);
-	fprintf(fp, "# %s\n", buf);
+	line = report_head_line(v, po, width);
+	fprintf(fp, "# %s\n", line ? line : "");
+	free(line);
 	/* perf's dots under the heads, not with -t */
 	for (int k = 0; !po->field_sep && k < REPORT_MAX_COLS && width[k]; k++) {
 		fputs(k ? "  " : "# ", fp);
@@ -628,8 +680,10 @@ void report_print_hists(FILE *fp, const struct lupe_report_view *v, const struct
 		e = lupe_hists_entry(h, i);
 		if (below_limit(v, po, e, total))
 			continue;
-		report_format_entry(buf, sizeof(buf), v, po, width, e, total);
-		fprintf(fp, "%s\n", buf);
+		/* NULL only when out of memory: the line is left out, not cut */
+		if ((line = report_entry_line(v, po, width, e, total)))
+			fprintf(fp, "%s\n", line);
+		free(line);
 		report_print_chain(fp, v, po, e, total);
 	}
 	fputs("\n\n", fp);
@@ -641,10 +695,9 @@ const char *report_key_head(enum lupe_sort_key k)
 	return key_head(k);
 }
 
-void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose,
-		    char *buf, size_t size)
+char *report_key_str(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose)
 {
-	key_val(e, k, verbose, buf, size);
+	return key_val(e, k, verbose);
 }
 
 void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,

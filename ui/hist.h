@@ -45,6 +45,12 @@ void report_widths_add(const struct lupe_report_view *v, const struct report_pri
 		       const struct lupe_hist_entry *e, int width[REPORT_MAX_COLS]);
 void report_widths_heads(const struct lupe_report_view *v, const struct report_print_opts *po,
 			 int width[REPORT_MAX_COLS]);
+/* Whole lines, names never cut: malloc'd (the caller frees), NULL when out of memory. */
+char *report_head_line(const struct lupe_report_view *v, const struct report_print_opts *po,
+		       const int width[REPORT_MAX_COLS]);
+char *report_entry_line(const struct lupe_report_view *v, const struct report_print_opts *po,
+			const int width[REPORT_MAX_COLS], const struct lupe_hist_entry *e, uint64_t total);
+/* The same cut to buf's size, for the TUI's screen-wide rows. */
 void report_format_head(char *buf, size_t size, const struct lupe_report_view *v,
 			const struct report_print_opts *po, const int width[REPORT_MAX_COLS]);
 void report_format_entry(char *buf, size_t size, const struct lupe_report_view *v,
@@ -56,8 +62,8 @@ uint64_t report_min_hit(uint64_t total, double min_percent);
 void report_node_name(const struct lupe_cc_node *n, char *buf, size_t size);
 /* A sort key's column head and an entry's value of it, as the columns show them. */
 const char *report_key_head(enum lupe_sort_key k);
-void report_key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose,
-		    char *buf, size_t size);
+/* (the value malloc'd, whole; NULL when out of memory) */
+char *report_key_str(const struct lupe_hist_entry *e, enum lupe_sort_key k, int verbose);
 /* The callchain of e as the view draws it below its line; total: the histogram's period. */
 void report_print_chain(FILE *fp, const struct lupe_report_view *v, const struct report_print_opts *po,
 			const struct lupe_hist_entry *e, uint64_t total);

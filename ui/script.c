@@ -245,11 +245,15 @@ static unsigned fields_for(const struct script_printer *p, const struct lupe_evs
 /* "\n  FILE:LINE": a frame's source line as perf prints it. */
 static void print_srcline(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr)
 {
-	char buf[1024];
+	char buf[1024], *big = NULL;
 	int n = lupe_session_srcline_text(s, fr, buf, sizeof(buf));
 
+	/* a kernel frame's is its symbol's name: whole, however long */
+	if (n >= (int)sizeof(buf) && (big = malloc((size_t)n + 1)))
+		lupe_session_srcline_text(s, fr, big, (size_t)n + 1);
 	obuf_mem(o, "\n  ", 3);
-	obuf_mem(o, buf, n < 0 ? 0 : n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	obuf_mem(o, big ? big : buf, n < 0 ? 0 : big || n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	free(big);
 }
 
 static void print_frame(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr,

@@ -233,13 +233,169 @@ static int parses_safely(const void *data, size_t size)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
+/*
+ * libtraceevent also trusts a format's field offsets and sizes when it
+ * prints a record: a field at offset 4294967295 (or one past the record's
+ * end) makes tep_print_fields() read wherever that points (perf 6.1 dies
+ * there too). Each format is checked once after parsing (every field inside
+ * the largest record, 64 KiB; at most MAX_FIELDS fields) and each record
+ * before printing (every field, and each __data_loc's string, inside that
+ * record). What fails is never handed to libtraceevent: its fields that
+ * lie inside the record print raw, the rest as "?", with one warning per
+ * event. The marks live in the event's flags, in bits libtraceevent leaves
+ * unused.
+ */
+#define EV_BAD (1 << 28)    /* the format itself is broken */
+#define EV_WARNED (1 << 27) /* said once */
+#define EV_WARNED_TYPE (1 << 26) /* on the first event: a record's type was unreadable, said once */
+#define MAX_RAW 65535       /* a sample record's size is a u16 */
+#define MAX_FIELDS 4096
+
+static int field_fits(const struct tep_format_field *f, size_t len)
+{
+	return f->offset >= 0 && f->size >= 0 && (size_t)f->offset + (size_t)f->size <= len;
+}
+
+static int format_sane(const struct tep_event *e)
+{
+	const struct tep_format_field *f;
+
+	if (e->format.nr_common < 0 || e->format.nr_fields < 0 ||
+	    (long)e->format.nr_common + e->format.nr_fields > MAX_FIELDS)
+		return 0;
+	for (f = e->format.common_fields; f; f = f->next)
+		if (!field_fits(f, MAX_RAW))
+			return 0;
+	for (f = e->format.fields; f; f = f->next)
+		if (!field_fits(f, MAX_RAW))
+			return 0;
+	return 1;
+}
+
+static void check_formats(struct tep_handle *tep)
+{
+	int n = tep_get_events_count(tep);
+
+	for (int i = 0; i < n; i++) {
+		struct tep_event *e = tep_get_event(tep, i);
+
+		if (e && !format_sane(e)) {
+			e->flags |= EV_BAD;
+			pr_warn("the format of '%s:%s' in the tracing data has a field outside any record (or too many fields): its samples show their raw fields",
+				e->system ? e->system : "?", e->name ? e->name : "?");
+		}
+	}
+}
+
+/* Field f of a record, when it and (a __data_loc) what it points to lie inside len. */
+static int field_in_record(struct tep_handle *tep, const struct tep_format_field *f,
+			   const uint8_t *raw, size_t len)
+{
+	unsigned long long loc, off;
+
+	if (!field_fits(f, len))
+		return 0;
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC))
+		return 1;
+	if (f->size != 4)
+		return 0;
+	loc = tep_read_number(tep, raw + f->offset, 4);
+	off = loc & 0xffff;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (unsigned long long)f->offset + (unsigned long long)f->size;
+	return off + (loc >> 16) <= len;
+}
+
+/*
+ * The record's event, *safe when libtraceevent may print the record:
+ * its type field (read where the lowest event's format says, as
+ * libtraceevent reads it) and every field inside the record.
+ */
+static struct tep_event *record_event(struct tep_handle *tep, const uint8_t *raw, size_t len,
+				      int *safe)
+{
+	struct tep_event *first = tep_get_first_event(tep), *e;
+	struct tep_format_field *type, *f;
+
+	*safe = 0;
+	if (!first)
+		return NULL;
+	/* (a broken lowest format is fine here as long as its type field is inside the record) */
+	type = tep_find_common_field(first, "common_type");
+	if (!type || type->size < 1 || type->size > 8 || !field_fits(type, len))
+		return NULL;
+	e = tep_find_event(tep, (int)tep_read_number(tep, raw + type->offset, type->size));
+	if (!e) {
+		/* libtraceevent says "no event found" by itself, reading the type where we did */
+		*safe = !(first->flags & EV_BAD);
+		return NULL;
+	}
+	if ((e->flags | first->flags) & EV_BAD)
+		return e;
+	for (f = e->format.common_fields; f; f = f->next)
+		if (!field_in_record(tep, f, raw, len))
+			return e;
+	for (f = e->format.fields; f; f = f->next)
+		if (!field_in_record(tep, f, raw, len))
+			return e;
+	*safe = 1;
+	return e;
+}
+
+/* The raw fields of a record libtraceevent must not print: those inside it by value, "?" for the rest. */
+static void print_raw(struct trace_seq *s, struct tep_handle *tep, const struct tep_event *e,
+		      const uint8_t *raw, size_t len)
+{
+	const struct tep_format_field *f;
+
+	trace_seq_printf(s, "[raw]");
+	for (f = e ? e->format.fields : NULL; f; f = f->next) {
+		trace_seq_printf(s, " %s=", f->name ? f->name : "?");
+		if (!field_fits(f, len)) {
+			trace_seq_puts(s, "?");
+		} else if (!(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
+			   (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+			unsigned long long v = tep_read_number(tep, raw + f->offset, f->size);
+
+			if (f->flags & TEP_FIELD_IS_SIGNED && f->size < 8 && v >> (f->size * 8 - 1))
+				v |= ~0ULL << (f->size * 8);
+			trace_seq_printf(s, f->flags & TEP_FIELD_IS_SIGNED ? "%lld" : "%llu", v);
+		} else if (!(f->flags & TEP_FIELD_IS_DYNAMIC) && f->type && !strncmp(f->type, "char", 4) &&
+			   (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING))) {
+			/* a char array: its text up to the first NUL, other bytes as \xNN */
+			for (int i = 0; i < f->size && raw[f->offset + i]; i++) {
+				uint8_t ch = raw[f->offset + i];
+
+				if (ch >= 0x20 && ch < 0x7f && ch != '\\')
+					trace_seq_putc(s, (char)ch);
+				else
+					trace_seq_printf(s, "\\x%02x", ch);
+			}
+		} else {
+			trace_seq_puts(s, "0x");
+			for (int i = 0; i < f->size; i++)
+				trace_seq_printf(s, "%02x", raw[f->offset + i]);
+		}
+	}
+	if (!e) {
+		trace_seq_puts(s, " 0x");
+		for (size_t i = 0; i < len; i++)
+			trace_seq_printf(s, "%02x", raw[i]);
+	}
+}
+
 void *lupe_tracing_data_parse(const void *data, size_t size)
 {
+	void *tep;
+
 	if (!parses_safely(data, size)) {
 		pr_warn("the tracing data is malformed (libtraceevent cannot parse it): tracepoint fields are not shown");
 		return err_ptr(-LUPE_ERR_CORRUPT);
 	}
-	return parse(data, size);
+	tep = parse(data, size);
+	if (tep)
+		check_formats(tep);
+	return tep;
 }
 
 void lupe_tracing_data_free(void *tep)
@@ -263,15 +419,47 @@ int lupe_tep_print_info(void *tep, int cpu, const void *raw, size_t len, char *b
 			size_t size)
 {
 	struct tep_record rec;
+	struct tep_event *e;
 	struct trace_seq s;
-	int n;
+	int n, safe;
 
 	memset(&rec, 0, sizeof(rec));
 	rec.cpu = cpu;
 	rec.size = (int)len;
 	rec.data = (void *)raw;
 	trace_seq_init(&s);
-	tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	e = record_event(tep, raw, len, &safe);
+	if (safe) {
+		/*
+		 * libtraceevent prints a string field with "%s" when its bytes
+		 * up to the field's end are printable, NUL or not (found by
+		 * fuzzing): a copy ending in NULs stops it at the record's end.
+		 */
+		uint8_t small[256 + 8], *copy = len <= 256 ? small : malloc(len + 8);
+
+		if (copy) {
+			memcpy(copy, raw, len);
+			memset(copy + len, 0, 8);
+			rec.data = copy;
+			tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+			if (copy != small)
+				free(copy);
+		}
+	} else {
+		struct tep_event *first = tep_get_first_event(tep);
+
+		if (e && !(e->flags & (EV_WARNED | EV_BAD)))
+			pr_warn("a sample of '%s:%s' is shorter than its format says (%zu bytes): its raw fields are shown",
+				e->system ? e->system : "?", e->name ? e->name : "?", len);
+		else if (!e && first && !(first->flags & EV_WARNED_TYPE))
+			pr_warn("a tracepoint sample's event cannot be read from its %zu bytes with the recorded formats: its raw bytes are shown",
+				len);
+		if (e)
+			e->flags |= EV_WARNED;
+		else if (first)
+			first->flags |= EV_WARNED_TYPE;
+		print_raw(&s, tep, e, raw, len);
+	}
 	trace_seq_terminate(&s);
 	n = (int)s.len;
 	if (size)

@@ -5,32 +5,32 @@
  * instead of from text. The rules are the script's (its defaults: comm
  * first, generic tidying, java tidying for java comms, no annotations).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/symbols.h>
 #include "export/profile.h"
 #include "util/util.h"
 
-/* One "->"-free part of a symbol, tidied as stackcollapse-perf.pl does. */
-static size_t tidy_part(const char *s, size_t len, const char *mod, char *out, size_t size)
+/* One "->"-free part of a symbol, tidied as stackcollapse-perf.pl does, written to out. */
+static int tidy_part(FILE *out, const char *s, size_t len, const char *mod)
 {
-	char tmp[4096];
-	size_t n = 0, o = 0;
 	const char *open = NULL;
 	int go_method = 0;
+	size_t n;
+	char *tmp;
 
 	if (len == 9 && !memcmp(s, "[unknown]", 9)) {
 		const char *base = strrchr(mod, '/');
 
 		base = base ? base + 1 : mod;
-		n = (size_t)snprintf(tmp, sizeof(tmp), "[%s]", strcmp(mod, "[unknown]") ? base : "unknown");
-		if (n >= sizeof(tmp))
-			n = sizeof(tmp) - 1;
-	} else {
-		n = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
-		memcpy(tmp, s, n);
+		if (asprintf(&tmp, "[%s]", strcmp(mod, "[unknown]") ? base : "unknown") < 0)
+			return -ENOMEM;
+	} else if (!(tmp = strndup(s, len))) {
+		return -ENOMEM;
 	}
-	tmp[n] = 0;
+	n = strlen(tmp);
 	/* a Go method ("net/http.(*Client).Do") keeps its parentheses */
 	for (char *d = strstr(tmp, ".("); d && !go_method; d = strstr(d + 1, ".("))
 		go_method = strstr(d + 2, ").") != NULL;
@@ -43,69 +43,86 @@ static size_t tidy_part(const char *s, size_t len, const char *mod, char *out, s
 		if (open)
 			n = (size_t)(open - tmp);
 	}
-	for (size_t i = 0; i < n; i++) {
-		char ch = tmp[i] == ';' ? ':' : tmp[i];
+	for (size_t i = 0; i < n; i++)
+		if (tmp[i] != '"' && tmp[i] != '\'')
+			fputc(tmp[i] == ';' ? ':' : tmp[i], out);
+	free(tmp);
+	return 0;
+}
 
-		if (ch == '"' || ch == '\'')
-			continue;
-		if (o + 1 < size)
-			out[o++] = ch;
+/* func's folded name, whole: malloc'd, NULL when out of memory. */
+static char *folded_name(const struct lupe_profile *p, uint32_t func, size_t *lenp)
+{
+	const struct lupe_prof_func *f = &p->funcs[func];
+	const char *sym = f->name ? f->name : "[unknown]";
+	const char *dso = f->dso != LUPE_PROF_NONE ? p->dsos[f->dso].name : "[unknown]";
+	char *line, *mod = NULL, *sep, *out = NULL;
+	size_t len, size = 0;
+	int parts = 0, err = 0;
+	FILE *m;
+
+	/*
+	 * The script splits perf script's "sym (dso)" at the last " (" and the
+	 * last ")": a DSO named "/x (deleted)" leaves "sym (/x" as the symbol
+	 * and "deleted)" as the DSO. Do the same to the same text, whatever
+	 * its length.
+	 */
+	/* an inlined function's frame reads "NAME (inlined)", in place of "sym (dso)" */
+	if (lupe_symbol_inlined(&(struct lupe_symbol){ .name = sym }))
+		line = strdup(sym);
+	else if (asprintf(&line, "%s (%s)", sym, dso) < 0)
+		line = NULL;
+	if (!line)
+		return NULL;
+	for (sep = strstr(line, " ("); sep; sep = strstr(sep + 1, " ("))
+		mod = sep;
+	if (mod) {
+		*mod = 0;
+		mod += 2;
+		if ((sep = strrchr(mod, ')')))
+			*sep = 0;
+	} else {
+		mod = line + strlen(line); /* no " (": the whole text is the symbol */
 	}
-	if (size)
-		out[o < size ? o : size - 1] = 0;
-	return o;
+	len = strlen(line);
+	if (!(m = open_memstream(&out, &size))) {
+		free(line);
+		return NULL;
+	}
+	/* (perf script's "+0x1f" after the symbol is what the script strips: not here) */
+	for (const char *s = line, *end = line + len; (s < end || !parts) && !err; parts++) {
+		const char *arrow = strstr(s, "->");
+		size_t plen = arrow && arrow < end ? (size_t)(arrow - s) : (size_t)(end - s);
+		long start;
+
+		if (parts)
+			fputc(';', m);
+		start = ftell(m);
+		err = tidy_part(m, s, plen, mod);
+		/* a frame that stackcollapse-perf.pl splits is inlined after its first part */
+		if (!err && parts && !fflush(m) && !memmem(out + start, size - (size_t)start, "_[i]", 4))
+			fputs("_[i]", m);
+		s += plen + 2;
+	}
+	free(line);
+	if (fclose(m) || err) {
+		free(out);
+		return NULL;
+	}
+	*lenp = size;
+	return out;
 }
 
 size_t lupe_profile_folded_name(const struct lupe_profile *p, uint32_t func, char *buf,
 				size_t size)
 {
-	const struct lupe_prof_func *f = &p->funcs[func];
-	const char *sym = f->name ? f->name : "[unknown]";
-	const char *dso = f->dso != LUPE_PROF_NONE ? p->dsos[f->dso].name : "[unknown]";
-	char line[8192], *name = line, *mod, *sep;
-	size_t o = 0, len;
-	int parts = 0;
+	size_t len = 0;
+	char *name = folded_name(p, func, &len);
 
-	/*
-	 * The script splits perf script's "sym (dso)" at the last " (" and the
-	 * last ")": a DSO named "/x (deleted)" leaves "sym (/x" as the symbol
-	 * and "deleted)" as the DSO. Do the same to the same text.
-	 */
-	/* an inlined function's frame reads "NAME (inlined)", in place of "sym (dso)" */
-	if (lupe_symbol_inlined(&(struct lupe_symbol){ .name = sym }))
-		snprintf(line, sizeof(line), "%s", sym);
-	else
-		snprintf(line, sizeof(line), "%s (%s)", sym, dso);
-	for (sep = strstr(line, " ("), mod = NULL; sep; sep = strstr(sep + 1, " ("))
-		mod = sep;
-	*mod = 0; /* there is one: the format put it there */
-	mod += 2;
-	if ((sep = strrchr(mod, ')')))
-		*sep = 0;
-	len = strlen(name);
 	if (size)
-		buf[0] = 0;
-	/* (perf script's "+0x1f" after the symbol is what the script strips: not here) */
-	for (const char *s = name, *end = name + len; s < end || !parts; parts++) {
-		const char *arrow = strstr(s, "->");
-		size_t plen = arrow && arrow < end ? (size_t)(arrow - s) : (size_t)(end - s);
-		char part[4096];
-		size_t pl = tidy_part(s, plen, mod, part, sizeof(part) - 5);
-
-		/* a frame that stackcollapse-perf.pl splits is inlined after its first part */
-		if (parts && !strstr(part, "_[i]")) {
-			memcpy(part + pl, "_[i]", 5);
-			pl += 4;
-		}
-		if (parts && o + 1 < size)
-			buf[o++] = ';';
-		for (size_t i = 0; i < pl && o + 1 < size; i++)
-			buf[o++] = part[i];
-		if (size)
-			buf[o] = 0;
-		s += plen + 2;
-	}
-	return o;
+		snprintf(buf, size, "%s", name ? name : "");
+	free(name);
+	return len;
 }
 
 static int by_stack(const void *a, const void *b)
@@ -136,16 +153,14 @@ int lupe_profile_folded(const struct lupe_profile *p, struct lupe_folded **out, 
 	if (!names || !f || !path)
 		goto out;
 	for (size_t i = 0; i < p->nr_funcs; i++) {
-		char buf[4096];
-		size_t len = lupe_profile_folded_name(p, (uint32_t)i, buf, sizeof(buf));
 		const char *raw = p->funcs[i].name;
+		size_t len;
 
 		/* a symbol starting with '(' is taken for a process name and skipped */
 		if (raw && raw[0] == '(')
 			continue;
-		if (!(names[i] = malloc(len + 1)))
+		if (!(names[i] = folded_name(p, (uint32_t)i, &len)))
 			goto out;
-		memcpy(names[i], buf, len + 1);
 	}
 	for (size_t i = 0; i < p->nr_aggs; i++) {
 		const struct lupe_prof_agg *a = &p->aggs[i];

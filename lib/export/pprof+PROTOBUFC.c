@@ -128,11 +128,15 @@ static int fill(const struct lupe_profile *p, struct pprof *pp, Lupe__Pprof__Pro
 		return -ENOMEM;
 	for (size_t e = 0; e < p->nr_events; e++) {
 		const struct lupe_prof_event *ev = &p->events[e];
-		char buf[512];
-		int64_t name = str_index(st, ev->name), sname;
+		char *buf = NULL;
+		int64_t name = str_index(st, ev->name), sname = s_samples;
 
-		snprintf(buf, sizeof(buf), "%s_samples", ev->name);
-		sname = p->nr_events > 1 ? str_index(st, buf) : s_samples;
+		if (p->nr_events > 1) {
+			if (asprintf(&buf, "%s_samples", ev->name) < 0)
+				buf = NULL;
+			sname = buf ? str_index(st, buf) : -1; /* (the table keeps a copy) */
+			free(buf);
+		}
 		if (name < 0 || sname < 0)
 			return -ENOMEM;
 		for (int k = 0; k < 2; k++) {

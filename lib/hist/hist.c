@@ -196,10 +196,15 @@ static int keep_frame(struct lupe_hists *h, struct lupe_session *s, const struct
 	*out = (struct rframe){ f->map ? f->map->dso : NULL, f->sym,
 				f->map ? f->addr : f->ip, f->ip, kernel, NULL };
 	if (h->keymask & (1u << LUPE_SORT_SRCLINE)) {
-		char buf[1024];
+		char buf[1024], *big = NULL;
+		int n = lupe_session_srcline_text(s, f, buf, sizeof(buf));
 
-		lupe_session_srcline_text(s, f, buf, sizeof(buf));
-		if (!(out->srcline = intern(h, buf)))
+		/* a kernel frame's is its symbol's name: whole, however long */
+		if (n >= (int)sizeof(buf) && (big = malloc((size_t)n + 1)))
+			lupe_session_srcline_text(s, f, big, (size_t)n + 1);
+		out->srcline = intern(h, big ? big : buf);
+		free(big);
+		if (!out->srcline)
 			return -ENOMEM;
 	}
 	return 0;

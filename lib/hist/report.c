@@ -26,7 +26,8 @@ struct lupe_report {
 	enum lupe_sort_key order_keys[24];
 	int nr_order;
 	int by_trace, ready;
-	char trace[4096];
+	char *trace; /* the sample's trace text, whole: grown to the longest */
+	size_t trace_cap;
 };
 
 static const char *const key_names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline" };
@@ -223,6 +224,7 @@ void lupe_report_delete(struct lupe_report *rep)
 	for (size_t i = 0; i < rep->nr_hists; i++)
 		lupe_hists_delete(rep->hists[i]);
 	free(rep->hists);
+	free(rep->trace);
 	free(rep);
 }
 
@@ -362,9 +364,21 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 		return err;
 	if (!(h = hists_of(rep, lupe_evsel_idx(evsel))))
 		return -ENOMEM;
-	if (rep->by_trace && sample->raw &&
-	    lupe_evsel_format_trace(evsel, sample, rep->trace, sizeof(rep->trace)) >= 0)
-		text = rep->trace;
+	if (rep->by_trace && sample->raw) {
+		int n = lupe_evsel_format_trace(evsel, sample, rep->trace, rep->trace_cap);
+
+		if (n >= 0 && (size_t)n >= rep->trace_cap) {
+			char *t = realloc(rep->trace, (size_t)n + 1);
+
+			if (!t)
+				return -ENOMEM;
+			rep->trace = t;
+			rep->trace_cap = (size_t)n + 1;
+			n = lupe_evsel_format_trace(evsel, sample, rep->trace, rep->trace_cap);
+		}
+		if (n >= 0)
+			text = rep->trace;
+	}
 	if (filtered)
 		return lupe_hists_add_filtered(h, s, sample, thread, cpumode, text, filtered);
 	return lupe_hists_add(h, s, sample, thread, cpumode, text);

@@ -12,13 +12,51 @@
 #include "session/machine.h"
 #include "util/util.h"
 
-static struct lupe_maps *maps_new(void)
+static struct lupe_maps *maps_new(struct machine *mc)
 {
 	struct lupe_maps *m = calloc(1, sizeof(*m));
 
-	if (m)
+	if (m) {
 		m->refcnt = 1;
+		m->machine = mc;
+	}
 	return m;
+}
+
+static void dso_free(struct lupe_dso *d)
+{
+	free(d->long_name);
+	free(d->syms);
+	free(d->strtab);
+	free(d->load_off);
+	free(d);
+}
+
+static int dso_eq(const void *item, const void *key)
+{
+	return !strcmp(((const struct lupe_dso *)item)->long_name, key);
+}
+
+/*
+ * A map is gone: its DSO goes too when no other map holds it and nothing
+ * outside the machine ever saw it. A recording whose MMAP2 records name
+ * 150,000 distinct files at one address (a JIT re-mapping its code, or a
+ * hostile file: 1.9 MB of zstd inflates to 614 MB of them) kept every DSO
+ * and its 4 KB name (630 MB); the maps in force are what the state needs.
+ */
+static void map_drop(struct machine *mc, struct lupe_map *map)
+{
+	struct lupe_dso *d = map->dso;
+	void **slot;
+
+	free(map);
+	if (!d || --d->nr_maps || d->pinned || !mc)
+		return;
+	slot = lupe_phash_find(&mc->dsos, lupe_phash_str(d->long_name), dso_eq, d->long_name);
+	if (!slot || *slot != d)
+		return; /* (out of memory to look: kept) */
+	lupe_phash_remove(&mc->dsos, slot);
+	dso_free(d);
 }
 
 static void maps_put(struct lupe_maps *m)
@@ -26,7 +64,7 @@ static void maps_put(struct lupe_maps *m)
 	if (!m || --m->refcnt)
 		return;
 	for (size_t i = 0; i < m->nr; i++)
-		free(m->v[i]);
+		map_drop(m->machine, m->v[i]);
 	free(m->v);
 	free(m);
 }
@@ -78,6 +116,8 @@ struct lupe_map *lupe_maps_find(const struct lupe_maps *m, uint64_t ip)
 	}
 	if (!lo || ip >= m->v[lo - 1]->end)
 		return NULL;
+	/* what a lookup hands out may be kept (hist entries, unwinder caches): the DSO stays */
+	m->v[lo - 1]->dso->pinned = 1;
 	return m->v[lo - 1];
 }
 
@@ -98,6 +138,7 @@ static int maps_add(struct machine *mc, struct lupe_maps *m, struct lupe_map *ma
 				if (!tail)
 					return -ENOMEM;
 				*tail = *prev;
+				tail->dso->nr_maps++;
 				tail->pgoff += map->end - prev->start;
 				tail->start = map->end;
 				if (maps_insert_at(m, i, tail)) {
@@ -112,7 +153,7 @@ static int maps_add(struct machine *mc, struct lupe_maps *m, struct lupe_map *ma
 		struct lupe_map *next = m->v[i];
 
 		if (next->end <= map->end) {
-			free(next);
+			map_drop(mc, next);
 			memmove(&m->v[i], &m->v[i + 1], (m->nr - i - 1) * sizeof(*m->v));
 			m->nr--;
 			continue;
@@ -126,7 +167,7 @@ static int maps_add(struct machine *mc, struct lupe_maps *m, struct lupe_map *ma
 
 static struct lupe_maps *maps_clone(struct lupe_maps *src)
 {
-	struct lupe_maps *m = maps_new();
+	struct lupe_maps *m = maps_new(src->machine);
 
 	if (!m)
 		return NULL;
@@ -139,6 +180,7 @@ static struct lupe_maps *maps_clone(struct lupe_maps *src)
 		if (!m->v[i])
 			goto fail;
 		*m->v[i] = *src->v[i];
+		m->v[i]->dso->nr_maps++;
 		m->nr++;
 	}
 	return m;
@@ -153,7 +195,7 @@ struct machine *lupe_machine_new(void)
 
 	if (!m)
 		return NULL;
-	m->kmaps = maps_new();
+	m->kmaps = maps_new(m);
 	if (!m->kmaps) {
 		free(m);
 		return NULL;
@@ -176,19 +218,12 @@ void lupe_machine_delete(struct machine *m)
 		if (m->threads.items[i])
 			thread_free(m->threads.items[i]);
 	lupe_phash_free(&m->threads);
-	for (size_t i = 0; i < m->dsos.cap; i++) {
-		struct lupe_dso *d = m->dsos.items[i];
-
-		if (!d)
-			continue;
-		free(d->long_name);
-		free(d->syms);
-		free(d->strtab);
-		free(d->load_off);
-		free(d);
-	}
-	lupe_phash_free(&m->dsos);
 	maps_put(m->kmaps);
+	m->kmaps = NULL;
+	for (size_t i = 0; i < m->dsos.cap; i++)
+		if (m->dsos.items[i])
+			dso_free(m->dsos.items[i]);
+	lupe_phash_free(&m->dsos);
 	free(m);
 }
 
@@ -212,7 +247,7 @@ static struct lupe_thread *thread_new(struct machine *m, int pid, int tid)
 	t->pid = pid;
 	t->tid = tid;
 	if (pid == tid || pid == -1) {
-		t->maps = maps_new();
+		t->maps = maps_new(m);
 	} else {
 		struct lupe_thread *leader = lupe_machine_findnew_thread(m, pid, pid);
 
@@ -263,12 +298,8 @@ struct lupe_thread *lupe_machine_findnew_thread(struct machine *m, int pid, int 
 	return thread_new(m, pid, tid);
 }
 
-static int dso_eq(const void *item, const void *key)
-{
-	return !strcmp(((const struct lupe_dso *)item)->long_name, key);
-}
-
-struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name)
+/* The DSO of name, made on first sight; a map's until a lookup or a caller pins it. */
+static struct lupe_dso *findnew_dso(struct machine *m, const char *name)
 {
 	uint64_t hash = lupe_phash_str(name);
 	struct lupe_dso *d, **slot = (struct lupe_dso **)lupe_phash_find(&m->dsos, hash, dso_eq, name);
@@ -297,8 +328,17 @@ struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name)
 		snprintf(jit, 32, "[JIT] tid %d", jit_pid);
 		d->short_name = jit;
 	}
-	d->seq = (unsigned)m->dsos.nr;
+	d->seq = m->next_dso_seq++;
 	lupe_phash_fill(&m->dsos, (void **)slot, hash, d);
+	return d;
+}
+
+struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name)
+{
+	struct lupe_dso *d = findnew_dso(m, name);
+
+	if (d)
+		d->pinned = 1;
 	return d;
 }
 
@@ -348,7 +388,7 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 	}
 	if (start + len < start)
 		len = ~0ULL - start; /* a mutated length may not wrap the map around */
-	dso = lupe_machine_findnew_dso(m, filename);
+	dso = findnew_dso(m, filename);
 	if (!dso)
 		return -ENOMEM;
 	dso->kernel = kernel;
@@ -363,10 +403,11 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 	if (!map)
 		return -ENOMEM;
 	*map = (struct lupe_map){ start, start + len, pgoff, dso };
+	dso->nr_maps++;
 	if (identity)
 		map->pgoff = start; /* addresses stay absolute */
 	if (maps_add(m, maps, map)) {
-		free(map);
+		map_drop(m, map);
 		return -ENOMEM;
 	}
 	return 0;
@@ -437,7 +478,7 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			maps_put(t->maps);
 			t->pid = r->pid;
 			if (r->pid == r->tid || !(parent && parent->pid == (int)r->pid)) {
-				t->maps = maps_new();
+				t->maps = maps_new(m);
 			} else {
 				t->maps = parent->maps;
 				t->maps->refcnt++;

@@ -16,6 +16,7 @@ struct lupe_maps {
 	uint32_t gen;         /* bumped on every change: keys the resolve cache */
 	struct lupe_map **v;  /* sorted by start, not overlapping */
 	size_t nr, cap;
+	struct machine *machine; /* whose DSOs the maps hold */
 };
 
 struct machine {
@@ -23,6 +24,7 @@ struct machine {
 	struct lupe_maps *kmaps;
 	struct phash dsos;    /* by long_name */
 	uint32_t next_gen;
+	unsigned next_dso_seq;
 	uint8_t kernel_id[20]; /* the recorded kernel's build-id (the file's header), if known */
 	int kernel_id_size;
 };
@@ -35,7 +37,7 @@ struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name);
 /* Take COMM, MMAP, MMAP2, FORK and EXIT records into the model. */
 int lupe_machine_process(struct machine *m, const struct perf_event_header *ev);
 
-/* The map of maps that covers ip, or NULL. */
+/* The map of maps that covers ip, or NULL. Its DSO is pinned: kept while the machine lives. */
 struct lupe_map *lupe_maps_find(const struct lupe_maps *maps, uint64_t ip);
 
 #endif

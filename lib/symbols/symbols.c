@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/build-id.h"
 #include "symbols/symbols.h"
@@ -270,22 +271,73 @@ static int load_kallsyms(struct lupe_dso *dso)
 	return load_kallsyms_file(dso, "/proc/kallsyms");
 }
 
-/* /tmp/perf-PID.map: "START SIZE NAME" per line, in hex, as JITs write it. */
+/*
+ * /tmp/perf-PID.map: "START SIZE NAME" per line, in hex, as JITs write it.
+ * /tmp is everyone's: read it only as perf does, a regular file owned by
+ * us or root (another user's FIFO there hung report; lstat, so a link is
+ * not followed), and at most PERF_MAP_MAX bytes of it (a 1 GB sparse file
+ * cost 1 GB) in lines of at most PERF_MAP_LINE (longer ones are skipped).
+ */
+#define PERF_MAP_MAX (256ULL << 20)
+#define PERF_MAP_LINE (64u << 10)
+
+static int perf_map_usable(const char *path, int fd)
+{
+	struct stat l, st;
+
+	if (lstat(path, &l) || fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(l.st_mode) || !S_ISREG(st.st_mode) || l.st_ino != st.st_ino ||
+	    l.st_dev != st.st_dev) {
+		pr_warn("'%s' is not a regular file: its JIT symbols are not read", path);
+		return -EPERM;
+	}
+	if (st.st_uid && st.st_uid != geteuid()) {
+		pr_warn("'%s' is not owned by the current user or root: its JIT symbols are not read", path);
+		return -EPERM;
+	}
+	if ((unsigned long long)st.st_size > PERF_MAP_MAX) {
+		pr_warn("'%s' is larger than %llu MiB: its JIT symbols are not read", path,
+			PERF_MAP_MAX >> 20);
+		return -EFBIG;
+	}
+	return 0;
+}
+
 static int load_perf_map(struct lupe_dso *dso)
 {
 	struct symtab_build b = { 0 };
-	FILE *f = fopen(dso->long_name, "r");
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer before the checks */
+	int fd = open(dso->long_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), err;
 	char *line = NULL;
-	size_t cap = 0;
-	int err = 0;
+	size_t total = 0;
+	FILE *f;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	while (getline(&line, &cap, f) > 0) {
+	if ((err = perf_map_usable(dso->long_name, fd)) || !(f = fdopen(fd, "r"))) {
+		err = err ? err : -errno;
+		close(fd);
+		return err;
+	}
+	if (!(line = malloc(PERF_MAP_LINE + 2))) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	while (total < PERF_MAP_MAX && fgets(line, PERF_MAP_LINE + 2, f)) {
 		unsigned long long start, size;
+		size_t len = strlen(line);
 		int pos = 0;
-		size_t len;
 
+		total += len;
+		if (len && line[len - 1] != '\n' && !feof(f)) {
+			int c;
+
+			/* a line longer than PERF_MAP_LINE: skipped to its end */
+			while ((c = getc(f)) != EOF && c != '\n' && ++total < PERF_MAP_MAX)
+				;
+			continue;
+		}
 		if (sscanf(line, "%llx %llx %n", &start, &size, &pos) < 2 || !pos)
 			continue;
 		len = strcspn(line + pos, "\n");

@@ -31,6 +31,8 @@ struct lupe_dso {
 	uint8_t kernel_id[20];  /* the kernel: its build-id in the file (perf's kallsyms copy) */
 	int kernel_id_size;
 	char origin;            /* lupe_dso_origin()'s letter once known, else 0 */
+	unsigned nr_maps;       /* the machine's maps that hold it */
+	int pinned;             /* handed out of the machine: kept until the machine goes */
 	struct lupe_dso *next;
 };
 

@@ -70,6 +70,29 @@ void lupe_phash_fill(struct phash *t, void **slot, uint64_t hash, void *item)
 	t->nr++;
 }
 
+void lupe_phash_remove(struct phash *t, void **slot)
+{
+	size_t mask = t->cap - 1, i = (size_t)(slot - t->items), j = i;
+
+	t->items[i] = NULL;
+	t->nr--;
+	/* linear probing: pull back each item of the run that may no longer be reached */
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!t->items[j])
+			return;
+		home = t->hashes[j] & mask;
+		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+			t->items[i] = t->items[j];
+			t->hashes[i] = t->hashes[j];
+			t->items[j] = NULL;
+			i = j;
+		}
+	}
+}
+
 void lupe_phash_free(struct phash *t)
 {
 	free(t->items);

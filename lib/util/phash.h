@@ -27,6 +27,9 @@ void **lupe_phash_find(struct phash *t, uint64_t hash, int (*eq)(const void *ite
 /* Store item in the empty slot lupe_phash_find returned for hash. */
 void lupe_phash_fill(struct phash *t, void **slot, uint64_t hash, void *item);
 
+/* Empty a slot lupe_phash_find returned for a stored item (the item is not freed). */
+void lupe_phash_remove(struct phash *t, void **slot);
+
 /* Frees the table, not the items. */
 void lupe_phash_free(struct phash *t);
 

@@ -3,8 +3,11 @@
  * The memory bound every fuzz input must keep: at its peak, the heap that
  * one input allocated (live bytes, through the sanitizer allocator's hooks:
  * libdw's and libtraceevent's allocations count too) is at most 16 times
- * the input's size plus 64 MiB. An input over it aborts, so libFuzzer
- * keeps it as a crash. -malloc_limit_mb only caps one allocation at a time.
+ * the input's DECOMPRESSED size plus 64 MiB: the bytes of records the
+ * reader walks, which a target of compressed input counts and passes to
+ * fuzz_mem_end (the input's size elsewhere). An input over it aborts, so
+ * libFuzzer keeps it as a crash. -malloc_limit_mb only caps one
+ * allocation at a time.
  */
 #ifndef LUPE_FUZZ_MEMBOUND_H
 #define LUPE_FUZZ_MEMBOUND_H
@@ -45,7 +48,7 @@ static size_t fuzz_mem_begin(void)
 	return __atomic_load_n(&fuzz_live, __ATOMIC_RELAXED);
 }
 
-/* After it: abort when its peak passed the bound. */
+/* After it: abort when its peak passed the bound, of size decompressed bytes. */
 static void fuzz_mem_end(size_t base, size_t size)
 {
 	size_t used = __atomic_load_n(&fuzz_peak, __ATOMIC_RELAXED) - base;

@@ -123,6 +123,42 @@ static void test_maps_self(void **state)
 	lupe_machine_delete(m);
 }
 
+/*
+ * DSOs go with their last map unless a lookup handed them out: 5,000
+ * distinct names re-mapping one address (the zstd amplification file's
+ * shape) leave one DSO, plus the one a lookup pinned; a split map holds
+ * its DSO twice; a fork's copy holds it too; the hash finds what is left.
+ */
+static void test_dsos_freed(void **state)
+{
+	struct machine *m = lupe_machine_new();
+	struct lupe_dso *pinned;
+	struct lupe_thread *t;
+	char name[64];
+
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "/lib/amp%d.so", i);
+		mmap2(m, 7, 7, 0x10000, 0x1000, name);
+		if (i == 100) {
+			t = lupe_machine_findnew_thread(m, 7, 7);
+			pinned = lupe_maps_find(t->maps, 0x10010)->dso;
+		}
+	}
+	assert_int_equal(m->dsos.nr, 2);
+	assert_string_equal(pinned->long_name, "/lib/amp100.so");
+	assert_ptr_equal(lupe_machine_findnew_dso(m, "/lib/amp100.so"), pinned);
+	/* one map split in two by another inside it: its DSO lives while either half does */
+	mmap2(m, 8, 8, 0x20000, 0x3000, "/lib/outer.so");
+	mmap2(m, 8, 8, 0x21000, 0x1000, "/lib/inner.so");
+	assert_int_equal(fork_rec(m, 9, 8, 9, 8), 0);
+	mmap2(m, 8, 8, 0x20000, 0x1000, "/lib/x.so");
+	mmap2(m, 8, 8, 0x22000, 0x1000, "/lib/y.so");
+	t = lupe_machine_findnew_thread(m, 9, 9);
+	assert_string_equal(lupe_maps_find(t->maps, 0x22010)->dso->long_name, "/lib/outer.so");
+	assert_int_equal(m->dsos.nr, 2 + 4); /* outer, inner, x, y */
+	lupe_machine_delete(m);
+}
+
 /* perf's thread__fork: only a comm given (by COMM or inherited) passes to a child */
 static void test_fork_comm(void **state)
 {
@@ -146,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_fork_self_parent),
 		cmocka_unit_test(test_own_leader),
 		cmocka_unit_test(test_maps_self),
+		cmocka_unit_test(test_dsos_freed),
 		cmocka_unit_test(test_fork_comm),
 	};
 

@@ -153,7 +153,8 @@ LUPE_API struct lupe_profile *lupe_profile_collect(const char *path,
  * applies to perf script's text: "+0x.." offsets gone, an unknown symbol
  * becomes "[dso basename]" (or "[unknown]"), ';' becomes ':', what follows
  * a '(' is dropped (except Go's ".(*T)." and "(anonymous namespace)"),
- * quotes are removed. Returns the length written to buf (cut at size).
+ * quotes are removed. Writes at most size bytes with a NUL (as snprintf);
+ * returns the name's whole length (names have no length limit).
  */
 LUPE_API size_t lupe_profile_folded_name(const struct lupe_profile *p, uint32_t func,
 					 char *buf, size_t size);
