@@ -34,6 +34,9 @@ for to in folded pprof firefox speedscope; do
 done
 "$LUPE" flamegraph -i s.data -o null >/dev/null 2>&1; dev_ok null "flamegraph -o"
 "$LUPE" trace -o null -- true >/dev/null 2>&1; dev_ok null "trace -o"
+for to in json jsonl; do
+	"$LUPE" data convert --force --to-$to null -i s.data >/dev/null 2>&1; dev_ok null "data convert --to-$to"
+done
 if command -v tar >/dev/null && command -v bzip2 >/dev/null; then
 	cp s.data a.data
 	mknod a.data.tar.bz2 c 1 3
@@ -42,7 +45,7 @@ if command -v tar >/dev/null && command -v bzip2 >/dev/null; then
 	"$LUPE" --buildid-dir "$PWD/empty" archive a.data >/dev/null 2>&1
 	dev_ok a.data.tar.bz2 "an archive of nothing"
 fi
-ok "the device stayed a device through record, stat, stat record, inject, convert, flamegraph, trace, archive"
+ok "the device stayed a device through record, stat, stat record, inject, convert, flamegraph, trace, data convert, archive"
 
 # /dev/stdout (root's link to the pipe) is still written through
 "$LUPE" convert -i s.data --to folded -o /dev/stdout | grep -q "^demo;" ||
@@ -101,6 +104,9 @@ target_ok "stat --append -o"
 plant tr.txt nobody
 "$LUPE" trace -o tr.txt -- true >/dev/null 2>&1
 target_ok "trace -o"
+plant d.json nobody
+"$LUPE" data convert --force --to-json d.json -i s.data >/dev/null 2>&1 || fail "data convert --to-json LINK failed"
+target_ok "data convert --to-json"; new_file d.json "" "data convert --to-json"
 if command -v tar >/dev/null && command -v bzip2 >/dev/null; then
 	rm -f a.data.tar.bz2
 	plant a.data.tar.bz2 nobody
