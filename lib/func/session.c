@@ -39,8 +39,9 @@
  * only while it runs there; a context-switch event in the group samples the
  * group at every switch-out, so the thread's totals at any record are the
  * values just read on this CPU plus the last ones seen on every other.
- * That needs the records of all rings in time order: each drain sorts what
- * it read and keeps back the last millisecond for the next one.
+ * That needs the records of all rings in time order: each drain queues what
+ * it read in the session's time order (session/ordered.c) and keeps back
+ * the last millisecond for the next one.
  *
  * Both tell the outermost call of a recursion by the stack pointer: a nested
  * entry has a lower sp, and the outermost return has the entry's sp plus
@@ -62,6 +63,7 @@
 #include "func/func.h"
 #include "events/internal.h"
 #include "sampling/ring.h"
+#include "session/ordered.h"
 #include "util/util.h"
 
 #if defined(__x86_64__)
@@ -98,14 +100,6 @@ struct thread {
 	uint64_t *oncpu;               /* [cpu][counter]: last values read on each CPU */
 };
 
-/* A record copied out of its ring, waiting for its turn in time order. */
-struct pending {
-	uint64_t time;
-	uint64_t seq;
-	int cpu;
-	struct perf_event_header *rec;
-};
-
 struct lupe_func_session {
 	struct lupe_event *ev;     /* counting events (copies of attrs and names) */
 	int nc;                    /* how many */
@@ -120,9 +114,8 @@ struct lupe_func_session {
 	struct lupe_cpu_map *cpus;
 	int nr_cpus;
 	int nr_tids;
-	struct pending *pend;
-	size_t nr_pend, alloc_pend;
-	uint64_t seq;
+	struct lupe_ordered *ord;  /* records copied out of their rings, in time order */
+	size_t delivered;          /* by the drain in progress */
 	struct idmap *ids;
 	int nr_ids;
 	struct thread *threads;
@@ -169,6 +162,8 @@ static void stats_add(struct lupe_func_stats *st, const uint64_t *v, int n)
 	st->calls++;
 }
 
+static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci);
+
 struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *events,
 						const struct lupe_func_target *targets,
 						int nr_targets)
@@ -182,7 +177,8 @@ struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *ev
 	s->t = calloc(nr_targets, sizeof(*s->t));
 	s->total = calloc(nr_targets, sizeof(*s->total));
 	s->probe_id = calloc(2 * nr_targets, sizeof(uint64_t));
-	if (!s->ev || !s->supported || !s->t || !s->total || !s->probe_id)
+	s->ord = lupe_ordered_new(deliver, s);
+	if (!s->ev || !s->supported || !s->t || !s->total || !s->probe_id || !s->ord)
 		goto fail;
 	for (size_t i = 0; i < events->nr; i++) {
 		if (events->events[i].tool)
@@ -399,13 +395,9 @@ static int open_member(struct lupe_func_session *s, int *fd, struct perf_event_a
 		*fail = (struct lupe_open_failure){ err, -1, cpu, tid };
 		return err;
 	}
-	if (!s->rings[ci].base) {
-		err = lupe_ring_mmap(&s->rings[ci], *fd, cpu, RING_PAGES);
-		if (err)
-			return err;
-	} else if (ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd) < 0) {
-		return -errno;
-	}
+	err = lupe_ring_attach(&s->rings[ci], *fd, cpu, RING_PAGES);
+	if (err)
+		return err;
 	return add_id(s, *fd, kind, idx);
 }
 
@@ -796,7 +788,6 @@ static int take(const struct perf_event_header *h, void *arg)
 {
 	struct drain *d = arg;
 	struct lupe_func_session *s = d->s;
-	struct pending *p;
 
 	if (h->type == PERF_RECORD_LOST) {
 		s->lost += ((const uint64_t *)(h + 1))[1];
@@ -804,34 +795,18 @@ static int take(const struct perf_event_header *h, void *arg)
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * 8)
 		return 0;
-	if (s->nr_pend == s->alloc_pend) {
-		size_t n = s->alloc_pend ? 2 * s->alloc_pend : 1024;
-		struct pending *v = realloc(s->pend, n * sizeof(*v));
-
-		if (!v)
-			return d->err = -ENOMEM;
-		s->pend = v;
-		s->alloc_pend = n;
-	}
-	p = &s->pend[s->nr_pend];
-	p->rec = malloc(h->size);
-	if (!p->rec)
-		return d->err = -ENOMEM;
-	memcpy(p->rec, h, h->size);
-	p->time = ((const uint64_t *)(h + 1))[2];
-	p->cpu = d->ci;
-	p->seq = s->seq++;
-	s->nr_pend++;
-	return 0;
+	/* the ring's bytes are reused once the read returns: the queue copies them */
+	d->err = lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)d->ci);
+	return d->err;
 }
 
-static int cmp_pending(const void *a, const void *b)
+/* The queue's delivery: one record of ring ci, in time order. */
+static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci)
 {
-	const struct pending *x = a, *y = b;
+	struct lupe_func_session *s = arg;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	s->delivered++;
+	return process(s, h, (int)ci);
 }
 
 static uint64_t monotonic_ns(void)
@@ -852,8 +827,7 @@ static int drain(struct lupe_func_session *s, int final)
 {
 	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
 	struct drain d = { .s = s };
-	size_t done = 0;
-	int err = 0;
+	int err;
 
 	for (d.ci = 0; s->rings && d.ci < s->nr_cpus; d.ci++) {
 		if (!s->rings[d.ci].base)
@@ -862,16 +836,9 @@ static int drain(struct lupe_func_session *s, int final)
 		if (d.err)
 			return d.err;
 	}
-	qsort(s->pend, s->nr_pend, sizeof(*s->pend), cmp_pending);
-	while (done < s->nr_pend && s->pend[done].time <= cut) {
-		if (!err)
-			err = process(s, s->pend[done].rec, s->pend[done].cpu);
-		free(s->pend[done].rec);
-		done++;
-	}
-	memmove(s->pend, s->pend + done, (s->nr_pend - done) * sizeof(*s->pend));
-	s->nr_pend -= done;
-	return err ? err : (int)(done > INT32_MAX ? INT32_MAX : done);
+	s->delivered = 0;
+	err = lupe_ordered_flush_upto(s->ord, cut);
+	return err ? err : (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);
 }
 
 int lupe_func_session_poll(struct lupe_func_session *s)
@@ -922,9 +889,7 @@ void lupe_func_session_delete(struct lupe_func_session *s)
 	free(s->probe_id);
 	free(s->ids);
 	free(s->scratch);
-	for (size_t i = 0; i < s->nr_pend; i++)
-		free(s->pend[i].rec);
-	free(s->pend);
+	lupe_ordered_delete(s->ord);
 	lupe_cpu_map_put(s->cpus);
 	lupe_func_targets_free(s->t, s->nt);
 	free(s);

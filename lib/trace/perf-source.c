@@ -2,9 +2,11 @@
 /*
  * The fallback source: raw_syscalls:sys_enter/sys_exit through
  * perf_event_open, one ring per CPU, every target's events redirected to
- * it. It sees numbers and the six argument words, never the memory they
- * point to. Events of a poll are sorted by time before they are handed
- * out, because a call that sleeps may enter on one CPU and exit on another.
+ * it (lupe_ring_attach, the live engine's ring step). It sees numbers and
+ * the six argument words, never the memory they point to. The records of a
+ * poll go through the session's time order (session/ordered.c) before they
+ * are decoded and handed out, because a call that sleeps may enter on one
+ * CPU and exit on another.
  *
  * Targets: a workload held before exec (inherit + enable_on_exec, so its
  * calls count from exec), the threads of a running process (inherit from
@@ -23,6 +25,7 @@
 #include <lupe/evsel.h>
 #include "events/internal.h"
 #include "sampling/ring.h"
+#include "session/ordered.h"
 #include "trace/internal.h"
 #include "util/util.h"
 
@@ -39,8 +42,6 @@ struct perf_trace {
 	int ntp;
 	__u64 tp_ids[MAX_TP];
 	char *tp_names[MAX_TP];
-	char *arena;               /* tracepoint records of a batch */
-	size_t arena_len, arena_cap;
 	struct target *targets;
 	int ntargets;
 	int *fds;
@@ -50,8 +51,10 @@ struct perf_trace {
 	__u64 enter_id, exit_id;
 	int off_id, off_args, off_ret;
 	unsigned long long lost;
-	struct lupe_sc_event *batch;
-	size_t nbatch, cap;
+	struct lupe_ordered *ord;  /* a poll's records, in time order */
+	lupe_sc_fn fn;             /* of the poll in progress */
+	void *fn_arg;
+	int delivered;
 	pid_t self;
 };
 
@@ -161,13 +164,9 @@ static int open_pair(struct perf_trace *pt, pid_t tid, int cpu, bool at_exec, bo
 		err = push_fd(pt, fd);
 		if (err)
 			return err;
-		if (!r->base) {
-			err = lupe_ring_mmap(r, fd, cpu, pages);
-			if (err)
-				return err;
-		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0) {
-			return -errno;
-		}
+		err = lupe_ring_attach(r, fd, cpu, pages);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -243,132 +242,86 @@ struct sample_hdr {
 	__u32 raw_size;
 } __attribute__((packed));
 
-static struct lupe_sc_event *batch_add(struct perf_trace *pt)
+/* A raw_syscalls or -e tracepoint sample, decoded into the one syscall event. */
+static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 {
-	if (pt->nbatch == pt->cap) {
-		size_t cap = pt->cap ? pt->cap * 2 : 4096;
-		struct lupe_sc_event *n = realloc(pt->batch, cap * sizeof(*n));
+	struct perf_trace *pt = arg;
+	const struct sample_hdr *s = (const void *)(h + 1);
+	const unsigned char *raw = (const unsigned char *)(s + 1);
+	struct lupe_sc_event ev = { .pid = s->pid, .tid = s->tid, .time = s->time };
+	__u16 type;
+	long nr;
 
-		if (!n)
-			return NULL;
-		pt->batch = n;
-		pt->cap = cap;
+	(void)offset;
+	memcpy(&type, raw, sizeof(type));
+	for (int i = 0; i < pt->ntp; i++) {
+		if (type != pt->tp_ids[i])
+			continue;
+		ev.kind = LUPE_SC_TRACEPOINT;
+		ev.tp_name = pt->tp_names[i];
+		ev.nbufs = 1;
+		ev.bufs[0] = (struct lupe_sc_buf){ .arg = -1, .len = s->raw_size, .data = raw };
+		pt->delivered++;
+		return pt->fn(&ev, pt->fn_arg);
 	}
-	memset(&pt->batch[pt->nbatch], 0, sizeof(*pt->batch));
-	return &pt->batch[pt->nbatch++];
-}
-
-/* A tracepoint record: its raw bytes go to the arena until the batch is handed out. */
-static int on_tracepoint(struct perf_trace *pt, const struct sample_hdr *s, const void *raw, int i)
-{
-	struct lupe_sc_event *ev;
-
-	if (pt->arena_len + s->raw_size > pt->arena_cap) {
-		size_t cap = (pt->arena_cap + s->raw_size) * 2;
-		char *n = realloc(pt->arena, cap);
-
-		if (!n)
-			return -ENOMEM;
-		pt->arena = n;
-		pt->arena_cap = cap;
+	if (!pt->syscalls || s->raw_size < (unsigned)pt->off_ret + 8)
+		return 0;
+	memcpy(&nr, raw + pt->off_id, sizeof(nr));
+	if (nr < 0 || nr >= LUPE_SC_MAX || (pt->t.filter && !pt->t.set[nr]))
+		return 0;
+	ev.nr = nr;
+	if (type == pt->enter_id) {
+		ev.kind = LUPE_SC_ENTER;
+		memcpy(ev.args, raw + pt->off_args, sizeof(ev.args));
+	} else {
+		ev.kind = LUPE_SC_EXIT;
+		memcpy(&ev.ret, raw + pt->off_ret, sizeof(ev.ret));
 	}
-	ev = batch_add(pt);
-	if (!ev)
-		return -ENOMEM;
-	memcpy(pt->arena + pt->arena_len, raw, s->raw_size);
-	ev->kind = LUPE_SC_TRACEPOINT;
-	ev->pid = s->pid;
-	ev->tid = s->tid;
-	ev->time = s->time;
-	ev->tp_name = pt->tp_names[i];
-	ev->nbufs = 1;
-	/* an offset until the arena stops moving; perf_poll makes it a pointer */
-	ev->bufs[0] = (struct lupe_sc_buf){ .arg = -1, .len = s->raw_size,
-					    .data = (const unsigned char *)(uintptr_t)pt->arena_len };
-	pt->arena_len += s->raw_size;
-	return 0;
+	pt->delivered++;
+	return pt->fn(&ev, pt->fn_arg);
 }
 
 static int on_rec(const struct perf_event_header *h, void *arg)
 {
 	struct perf_trace *pt = arg;
 	const struct sample_hdr *s = (const void *)(h + 1);
-	const unsigned char *raw = (const unsigned char *)(s + 1);
-	struct lupe_sc_event *ev;
-	__u16 type;
-	long nr;
 
 	if (h->type == PERF_RECORD_LOST) {
 		pt->lost += ((const __u64 *)(h + 1))[1];
 		return 0;
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
-	    s->raw_size < sizeof(type) || (pid_t)s->pid == pt->self)
+	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
+	    (pid_t)s->pid == pt->self)
 		return 0;
-	memcpy(&type, raw, sizeof(type));
-	for (int i = 0; i < pt->ntp; i++)
-		if (type == pt->tp_ids[i])
-			return on_tracepoint(pt, s, raw, i);
-	if (!pt->syscalls || s->raw_size < (unsigned)pt->off_ret + 8)
-		return 0;
-	memcpy(&nr, raw + pt->off_id, sizeof(nr));
-	if (nr < 0 || nr >= LUPE_SC_MAX || (pt->t.filter && !pt->t.set[nr]))
-		return 0;
-	ev = batch_add(pt);
-	if (!ev)
-		return -ENOMEM;
-	ev->pid = s->pid;
-	ev->tid = s->tid;
-	ev->time = s->time;
-	ev->nr = nr;
-	if (type == pt->enter_id) {
-		ev->kind = LUPE_SC_ENTER;
-		memcpy(ev->args, raw + pt->off_args, sizeof(ev->args));
-	} else {
-		ev->kind = LUPE_SC_EXIT;
-		memcpy(&ev->ret, raw + pt->off_ret, sizeof(ev->ret));
-	}
-	return 0;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct lupe_sc_event *x = a, *y = b;
-
-	return x->time < y->time ? -1 : x->time > y->time;
+	/* ring bytes are reused once the read returns: the queue copies them */
+	return lupe_ordered_queue(pt->ord, h, 0, s->time, 0);
 }
 
 static int perf_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 	struct pollfd pfd[pt->nrings];
-	int n = 0, ret = 0;
+	int n = 0, ret = 0, err;
 
 	for (int i = 0; i < pt->nrings; i++)
 		if (pt->rings[i].base)
 			pfd[n++] = (struct pollfd){ .fd = pt->rings[i].fd, .events = POLLIN };
 	if (poll(pfd, n, timeout_ms) < 0 && errno == EINTR)
 		ret = -EINTR;
-	pt->nbatch = 0;
-	pt->arena_len = 0;
 	for (int i = 0; i < pt->nrings; i++) {
 		if (!pt->rings[i].base)
 			continue;
 		if (lupe_ring_read(&pt->rings[i], on_rec, pt) < 0)
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < pt->nbatch; i++)
-		if (pt->batch[i].kind == LUPE_SC_TRACEPOINT)
-			pt->batch[i].bufs[0].data = (const unsigned char *)pt->arena +
-						    (uintptr_t)pt->batch[i].bufs[0].data;
-	qsort(pt->batch, pt->nbatch, sizeof(*pt->batch), by_time);
-	for (size_t i = 0; i < pt->nbatch; i++) {
-		int r = fn(&pt->batch[i], arg);
-
-		if (r)
-			return r;
-	}
-	return ret ? ret : (int)pt->nbatch;
+	pt->fn = fn;
+	pt->fn_arg = arg;
+	pt->delivered = 0;
+	err = lupe_ordered_flush_all(pt->ord);
+	if (err)
+		return err;
+	return ret ? ret : pt->delivered;
 }
 
 static unsigned long long perf_lost(struct lupe_trace *t)
@@ -388,8 +341,7 @@ static void perf_del(struct lupe_trace *t)
 	free(pt->fds);
 	free(pt->rings);
 	free(pt->targets);
-	free(pt->batch);
-	free(pt->arena);
+	lupe_ordered_delete(pt->ord);
 	for (int i = 0; i < pt->ntp; i++)
 		free(pt->tp_names[i]);
 	free(pt);
@@ -406,6 +358,11 @@ static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscall
 	if (!pt)
 		return NULL;
 	lupe_trace_init(&pt->t, &perf_ops, o);
+	pt->ord = lupe_ordered_new(decode, pt);
+	if (!pt->ord) {
+		free(pt);
+		return NULL;
+	}
 	pt->self = getpid();
 	pt->syscalls = syscalls;
 	return &pt->t;
