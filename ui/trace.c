@@ -232,6 +232,8 @@ static struct thread *thread(struct trace_printer *p, const struct lupe_sc_event
 		return NULL;
 	t->tid = ev->tid;
 	t->pid = ev->pid;
+	if (!p->o.main_pid && p->o.first_is_main)
+		p->o.main_pid = ev->pid;
 	if (p->o.summary) {
 		t->stats = calloc(LUPE_SC_MAX, sizeof(*t->stats));
 		read_comm(t);

@@ -200,6 +200,17 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 		return -ENOMEM;
 	/* the evlist opens with perf's fallbacks; the live source adds the rings */
 	err = lupe_evlist_open(l->evlist, l->cpus, l->open_threads, &eo, &fail);
+	/* perf's default event: cycles as precise as it goes, else cpu-clock */
+	while (err && l->opts.default_event && fail.evsel == 0) {
+		int again = lupe_record_default_fallback(ev_at(l, 0), err);
+
+		if (again <= 0) {
+			err = again < 0 ? again : err;
+			break;
+		}
+		fail = (struct lupe_open_failure){ .evsel = -1 };
+		err = lupe_evlist_open(l->evlist, l->cpus, l->open_threads, &eo, &fail);
+	}
 	if (err) {
 		if (failed)
 			*failed = fail.evsel;

@@ -70,6 +70,17 @@ struct lupe_trace;
 LUPE_API struct lupe_trace *lupe_trace_new(const struct lupe_trace_opts *opts, bool bpf);
 
 /*
+ * A source of the syscall events in the perf.data file at path ("-":
+ * stdin), recorded from the raw_syscalls tracepoints (lupe record -e
+ * 'raw_syscalls:*'; perf trace -i reads the same): numbers only, in time
+ * order, with the threads' names from the file. Takes no pids; the first
+ * lupe_trace_poll() hands out the whole file (-ENODATA when the file has
+ * no raw_syscalls events), the next returns 0. NULL and errno.
+ */
+LUPE_API struct lupe_trace *lupe_trace_file_new(const struct lupe_trace_opts *opts,
+						const char *path);
+
+/*
  * Trace the process pid (all its threads) and the children it forks from
  * now on. at_exec: pid is a workload held before exec; its calls count from
  * its execve. Returns 0 or a negative errno.
