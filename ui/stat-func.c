@@ -257,6 +257,9 @@ void stat_func_print(const struct stat_func_opts *o, struct lupe_func_session *s
 		if (lupe_func_session_lost(s))
 			fprintf(o->out, "\n %llu records lost (ring full): their calls are unfinished\n",
 				(unsigned long long)lupe_func_session_lost(s));
+		if (lupe_func_session_lost_calls(s))
+			fprintf(o->out, "\n %llu calls lost (out of memory): not in the figures\n",
+				(unsigned long long)lupe_func_session_lost_calls(s));
 		fprintf(o->out, "\n %17.9f seconds time elapsed\n\n", elapsed_s);
 	}
 }

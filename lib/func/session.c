@@ -122,6 +122,8 @@ struct lupe_func_session {
 	int nr_threads, alloc_threads, last_thread;
 	struct lupe_func_stats *total; /* per target */
 	uint64_t lost;
+	uint64_t lost_calls;       /* calls not counted: no memory for their thread */
+	int fault_threads;         /* a test's LUPE_FUNC_FAULT_THREADS: no memory past this many */
 	uint64_t *scratch;         /* values of one record, by counter */
 	uint64_t *delta;
 	lupe_func_call_fn call_fn;
@@ -206,6 +208,8 @@ struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *ev
 		goto fail;
 	s->delta = s->scratch + nv(s);
 	snprintf(s->group, sizeof(s->group), "lupe_%d", (int)getpid());
+	if (getenv("LUPE_FUNC_FAULT_THREADS"))
+		s->fault_threads = atoi(getenv("LUPE_FUNC_FAULT_THREADS"));
 	return s;
 fail:
 	lupe_func_session_delete(s);
@@ -552,12 +556,8 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 	}
 	memset(s->fds, -1, n * sizeof(int));
 	remove_stale_probes();
-	/*
-	 * NEEDSWORK: attached to a running program (-p), the BPF programs
-	 * reported up to every call as unfinished on 6.18 (a call left without
-	 * returning), not understood yet: -p counts with records.
-	 */
-	if (!s->records_only && enable_on_exec) {
+	/* a workload or a running program (-p): the detach keeps calls whole (bpf+BPF.c) */
+	if (!s->records_only) {
 		err = open_bpf(s, tids, enable_on_exec, fail);
 		if (!err) {
 			pr_debug("counting inside functions: bpf (uprobes with BPF programs, counted in the kernel)");
@@ -624,6 +624,8 @@ static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
 	for (int i = 0; i < s->nr_threads; i++)
 		if (s->threads[i].tid == tid)
 			return &s->threads[s->last_thread = i];
+	if (s->fault_threads > 0 && s->nr_threads >= s->fault_threads)
+		return NULL; /* as out of memory, for the test of lost calls */
 	if (s->nr_threads == s->alloc_threads) {
 		int n = s->alloc_threads ? 2 * s->alloc_threads : 8;
 		struct thread *v = realloc(s->threads, n * sizeof(*v));
@@ -638,8 +640,12 @@ static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
 	t->stats = calloc(s->nt, sizeof(*t->stats));
 	t->calls = calloc(s->nt, sizeof(*t->calls));
 	t->oncpu = calloc((size_t)s->nr_cpus * (s->nc ? s->nc : 1), sizeof(uint64_t));
-	if (!t->stats || !t->calls || !t->oncpu)
+	if (!t->stats || !t->calls || !t->oncpu) {
+		free(t->stats);
+		free(t->calls);
+		free(t->oncpu);
 		return NULL;
+	}
 	for (int i = 0; i < s->nt; i++) {
 		if (stats_init(&t->stats[i], nv(s)))
 			return NULL;
@@ -728,8 +734,10 @@ static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, co
 		return;
 	}
 	th = get_thread(s, tid);
-	if (!th)
-		return; /* NEEDSWORK: out of memory loses the call silently */
+	if (!th) {
+		s->lost_calls++; /* said with the figures */
+		return;
+	}
 	if (left)
 		unfinished(s, th, t);
 	else
@@ -755,8 +763,11 @@ static int process(struct lupe_func_session *s, const struct perf_event_header *
 	if (!ev || ev->kind == ID_COUNTER || p + 2 * nr > end)
 		return 0;
 	th = get_thread(s, tid);
-	if (!th)
-		return -ENOMEM;
+	if (!th) {
+		/* the thread's calls are lost, each said at its return (nested ones too) */
+		s->lost_calls += ev->kind == ID_RETURN;
+		return 0;
+	}
 	vals = th->oncpu + (size_t)ci * s->nc;
 	for (uint64_t i = 0; i < nr; i++, p += 2) {
 		m = find_id(s, p[1]);
@@ -923,6 +934,11 @@ const struct lupe_event *lupe_func_session_value_event(const struct lupe_func_se
 uint64_t lupe_func_session_lost(const struct lupe_func_session *s)
 {
 	return s->lost + (s->bpf ? lupe_func_bpf_lost(s->bpf) : 0);
+}
+
+uint64_t lupe_func_session_lost_calls(const struct lupe_func_session *s)
+{
+	return s->lost_calls;
 }
 
 const struct lupe_func_stats *lupe_func_session_stats(const struct lupe_func_session *s, int t,
