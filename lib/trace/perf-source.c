@@ -387,6 +387,9 @@ static void perf_del(struct lupe_trace *t)
 	free(pt->rings);
 	free(pt->targets);
 	lupe_ordered_delete(pt->ord);
+	lupe_session_delete(pt->session); /* a file's (trace -i) */
+	free(pt->path);
+	free(pt->exits);
 	for (int i = 0; i < pt->ntp; i++)
 		free(pt->tp_names[i]);
 	free(pt);
@@ -499,18 +502,8 @@ static int file_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *
 	return pt->delivered;
 }
 
-static void file_del(struct lupe_trace *t)
-{
-	struct perf_trace *pt = (struct perf_trace *)t;
-
-	lupe_session_delete(pt->session);
-	free(pt->path);
-	free(pt->exits);
-	perf_del(t);
-}
-
 static const struct trace_ops file_ops = {
-	file_add_pid, file_start, file_poll, perf_lost, file_del,
+	file_add_pid, file_start, file_poll, perf_lost, perf_del,
 };
 
 static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscalls)
