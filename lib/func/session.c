@@ -60,6 +60,7 @@
 #include <lupe/cpumap.h>
 #include <lupe/evsel.h>
 #include <lupe/func.h>
+#include <lupe/probe.h>
 #include "func/func.h"
 #include "events/internal.h"
 #include "sampling/ring.h"
@@ -222,41 +223,20 @@ void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_func_call_f
 	s->call_arg = arg;
 }
 
-/* Write one line to tracefs' uprobe_events. */
-static int uprobe_events(const char *line)
-{
-	const char *dir = lupe_tracefs_dir();
-	char path[512];
-	int fd, ret = 0;
-
-	if (!dir)
-		return errno == EACCES || errno == EPERM ? -EACCES : -LUPE_ERR_NO_TRACEFS;
-	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, line, strlen(line)) < 0)
-		ret = -errno;
-	close(fd);
-	if (ret)
-		pr_debug("uprobe_events: '%s': %s", line, strerror(-ret));
-	return ret;
-}
-
 static void probe_name(const struct lupe_func_session *s, int k, char *buf, size_t size)
 {
 	snprintf(buf, size, "f%d_%s", k / 2, k % 2 ? (s->t[k / 2].exit ? "exit" : "return") : "entry");
 }
 
+/* The session's probes go with their group (lib/probe owns uprobe_events). */
 static void remove_probes(struct lupe_func_session *s)
 {
-	for (int k = 0; k < s->probes_made; k++) {
-		char name[64], line[128];
+	char glob[64];
 
-		probe_name(s, k, name, sizeof(name));
-		snprintf(line, sizeof(line), "-:%s/%s\n", s->group, name);
-		uprobe_events(line);
-	}
+	if (!s->probes_made)
+		return;
+	snprintf(glob, sizeof(glob), "%s:*", s->group);
+	lupe_probe_del(glob, NULL, NULL);
 	s->probes_made = 0;
 }
 
@@ -267,43 +247,45 @@ static void remove_probes(struct lupe_func_session *s)
  */
 static void remove_stale_probes(void)
 {
-	const char *dir = lupe_tracefs_dir();
-	char path[512], *buf, *line, *save = NULL;
-	size_t len;
+	struct lupe_probe_event *evs;
+	int nr = lupe_probe_events(&evs, "lupe_*:*");
 
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
-	buf = lupe_read_whole_file(path, &len);
-	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-		char group[64], name[128], cmd[256];
+	for (int i = 0; i < nr; i++) {
+		char glob[64];
 		int pid;
 
-		if (sscanf(line, "%*c:lupe_%d/%127[^ ]", &pid, name) != 2 || pid <= 0 ||
+		if (sscanf(evs[i].group, "lupe_%d", &pid) != 1 || pid <= 0 ||
 		    kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
-		snprintf(group, sizeof(group), "lupe_%d", pid);
-		snprintf(cmd, sizeof(cmd), "-:%s/%s\n", group, name);
-		pr_debug("removing the stale uprobe %s/%s", group, name);
-		uprobe_events(cmd);
+		snprintf(glob, sizeof(glob), "lupe_%d:*", pid);
+		pr_debug("removing the stale uprobes %s", glob);
+		lupe_probe_del(glob, NULL, NULL);
 	}
-	free(buf);
+	if (nr > 0)
+		lupe_probe_events_free(evs, nr);
 }
 
 static int make_probes(struct lupe_func_session *s)
 {
+	if (!lupe_tracefs_dir())
+		return errno == EACCES || errno == EPERM ? -EACCES : -LUPE_ERR_NO_TRACEFS;
 	for (int k = 0; k < 2 * s->nt; k++) {
 		const struct lupe_func_target *t = &s->t[k / 2];
-		char name[64], line[4200];
-		uint64_t off = k % 2 && t->exit ? t->exit : t->entry;
+		char name[64];
+		/* the probe's strings stay the session's: no lupe_probe_clear() */
+		struct lupe_probe p = {
+			.group = s->group, .event = name, .target = t->path,
+			.retprobe = k % 2 && !t->exit,
+			.file_off = k % 2 && t->exit ? t->exit : t->entry,
+		};
 		int err;
 
 		probe_name(s, k, name, sizeof(name));
-		snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx\n", k % 2 && !t->exit ? 'r' : 'p',
-			 s->group, name, t->path, (unsigned long long)off);
-		err = uprobe_events(line);
-		if (err)
+		err = lupe_probe_add(&p);
+		if (err) {
+			pr_debug("uprobe %s/%s: %s", s->group, name, p.why);
 			return err;
+		}
 		s->probes_made++;
 		err = lupe_tracepoint_id(s->group, name, (__u64 *)&s->probe_id[k]);
 		if (err)
