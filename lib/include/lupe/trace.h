@@ -161,4 +161,41 @@ LUPE_API int lupe_tracepoint_format(const void *raw, size_t len, char *buf, size
 LUPE_API int lupe_quote_string(const unsigned char *s, size_t len, bool truncated,
 			       char *buf, size_t size);
 
+/* ---- the model a consumer keeps: fds and the summary (trace/model.c) ---- */
+
+/* The paths behind the traced processes' fds (strace -y). */
+struct lupe_trace_fds;
+
+/* NULL and errno. */
+LUPE_API struct lupe_trace_fds *lupe_trace_fds_new(void);
+LUPE_API void lupe_trace_fds_delete(struct lupe_trace_fds *f);
+/* Learn the paths of pid's open fds now, from /proc, while it is alive. */
+LUPE_API void lupe_trace_fds_prime(struct lupe_trace_fds *f, pid_t pid);
+/*
+ * The path behind fd in process pid: learned from the calls, else what
+ * /proc says now; NULL when unknown. Valid until the next call on f.
+ */
+LUPE_API const char *lupe_trace_fds_path(struct lupe_trace_fds *f, pid_t pid, int fd);
+/* Follow a finished call that makes, copies or closes an fd (enter may be NULL). */
+LUPE_API void lupe_trace_fds_call(struct lupe_trace_fds *f, const struct lupe_sc_event *enter,
+				  const struct lupe_sc_event *exit);
+/* Whether syscall nr returns a new fd (open, openat, creat, dup*). */
+LUPE_API bool lupe_trace_fds_returns_fd(const struct lupe_trace_fds *f, long nr);
+
+/* One syscall's figures (perf trace -s), times in ms. */
+struct lupe_sc_stat {
+	unsigned long calls, errors;
+	double total, min, max, sumsq;
+};
+
+/* Count a call that returned ret, and its time when timed (entry and exit seen). */
+LUPE_API void lupe_sc_stat_add(struct lupe_sc_stat *s, long ret, double ms, bool timed);
+/* Add the LUPE_SC_MAX figures from into to. */
+LUPE_API void lupe_sc_stats_merge(struct lupe_sc_stat *to, const struct lupe_sc_stat *from);
+/*
+ * The syscalls of LUPE_SC_MAX figures that have calls, longest total time
+ * first (then most calls), into order; returns how many.
+ */
+LUPE_API int lupe_sc_stats_order(const struct lupe_sc_stat *stats, int *order);
+
 #endif
