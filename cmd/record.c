@@ -659,7 +659,7 @@ int cmd_record(int argc, char **argv)
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
 	struct lupe_record *rec = NULL;
-	int idx, err, failed, ret = 1, default_event = 0, pidfd = -1, completed = 0, has_wl;
+	int idx, err, failed, ret = 1, pidfd = -1, completed = 0, has_wl;
 	struct switcher sw = { 0 };
 	uint64_t next_switch;
 
@@ -701,9 +701,11 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (!evs.nr) {
-		default_event = a.o.default_event = 1;
-		if (ui_parse_events(&evs, "cycles"))
+		a.o.default_event = 1;
+		if (lupe_record_default_event(&evs)) {
+			error("out of memory");
 			goto out;
+		}
 	}
 
 	/* without inherit a task's events need no CPU: one ring per thread */
@@ -747,26 +749,13 @@ int cmd_record(int argc, char **argv)
 	if (!threads)
 		goto out;
 
-	for (;;) {
-		rec = lupe_record_new(&a.o, evs.events, evs.nr, cpus, threads);
-		if (!rec) {
-			error("cannot record: %s", strerror(errno));
-			goto out;
-		}
-		err = lupe_record_open(rec, &failed);
-		/* perf's default: cycles, or cpu-clock where there is no hardware PMU */
-		if (default_event && failed == 0 &&
-		    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
-			lupe_record_delete(rec);
-			rec = NULL;
-			lupe_event_list_clear(&evs);
-			default_event = 0;
-			if (ui_parse_events(&evs, "cpu-clock"))
-				goto out;
-			continue;
-		}
-		break;
+	rec = lupe_record_new(&a.o, evs.events, evs.nr, cpus, threads);
+	if (!rec) {
+		error("cannot record: %s", strerror(errno));
+		goto out;
 	}
+	/* the default event falls back to cpu-clock inside (lupe_record_default_event) */
+	err = lupe_record_open(rec, &failed);
 	if (err) {
 		if (failed >= 0 && err == -LUPE_ERR_FILTER)
 			ui_filter_error(evs.events[failed].name, evs.events[failed].filter);

@@ -358,40 +358,34 @@ static int run_stdio(struct top *t, int nr_cpus)
 
 /* ---- setup ---- */
 
-/* Open the events (perf's default: cycles, else cpu-clock); the live source or NULL. */
+/* Open the events (perf's default when none: lupe_record_default_event); the live source or NULL. */
 static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list *evs,
 				     struct lupe_cpu_map *cpus, struct lupe_thread_map *threads)
 {
-	int default_event = !a->nr_events, failed, err;
+	int failed, err;
 	struct lupe_source *src;
 
 	for (int i = 0; i < a->nr_events; i++)
 		if (ui_parse_events(evs, a->events[i]))
 			return NULL;
-	if (default_event && ui_parse_events(evs, "cycles"))
-		return NULL;
-	for (;;) {
-		for (size_t i = 0; i < evs->nr; i++) {
-			evs->events[i].attr.exclude_kernel |= a->hide_kernel;
-			evs->events[i].attr.exclude_user |= a->hide_user;
-		}
-		src = lupe_live_source_new(&a->o, evs->events, evs->nr, cpus, threads);
-		if (!src) {
-			error("cannot sample: %s", strerror(errno));
+	if (!a->nr_events) {
+		a->o.default_event = 1;
+		if (lupe_record_default_event(evs)) {
+			error("out of memory");
 			return NULL;
 		}
-		err = lupe_live_open(src, &failed);
-		if (default_event && failed == 0 &&
-		    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
-			lupe_source_delete(src);
-			lupe_event_list_clear(evs);
-			default_event = 0;
-			if (ui_parse_events(evs, "cpu-clock"))
-				return NULL;
-			continue;
-		}
-		break;
 	}
+	for (size_t i = 0; i < evs->nr; i++) {
+		evs->events[i].attr.exclude_kernel |= a->hide_kernel;
+		evs->events[i].attr.exclude_user |= a->hide_user;
+	}
+	src = lupe_live_source_new(&a->o, evs->events, evs->nr, cpus, threads);
+	if (!src) {
+		error("cannot sample: %s", strerror(errno));
+		return NULL;
+	}
+	/* the default event falls back to cpu-clock inside (lupe_record_default_event) */
+	err = lupe_live_open(src, &failed);
 	if (err) {
 		if (failed >= 0)
 			sample_open_error(&evs->events[failed], err, lupe_thread_map_pid(threads, 0));

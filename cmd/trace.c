@@ -4,7 +4,9 @@
  * machine, captured by a BPF program (with the strings and buffers the
  * arguments point to) or, where BPF is not available, by the raw_syscalls
  * tracepoints (numbers only, said once). LUPE_TRACE_NO_BPF=1 or the hidden
- * --no-bpf forces the fallback.
+ * --no-bpf forces the fallback. -i prints a perf.data file of those
+ * tracepoints (lupe record -e 'raw_syscalls:*') as the fallback prints the
+ * live calls.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -24,7 +26,7 @@ enum {
 };
 
 struct trace_opts {
-	const char *pids, *events, *output;
+	const char *pids, *events, *output, *input;
 	bool all, summary_only, with_summary, time, failure, no_bpf, fd_paths;
 	double duration;
 	unsigned int max_strlen;
@@ -43,6 +45,7 @@ static const struct argp_option options[] = {
 	{ "time", 'T', NULL, 0, "print each call's duration (seconds) at the end of its line", 0 },
 	{ "decode-fds", 'y', NULL, 0, "print the paths behind file descriptors: 3</etc/hostname>", 0 },
 	{ "output", 'o', "FILE", 0, "write the trace to FILE instead of stderr", 0 },
+	{ "input", 'i', "FILE", 0, "print the calls recorded in FILE (lupe record -e 'raw_syscalls:*')", 0 },
 	{ "max-strlen", OPT_MAX_STRLEN, "N", 0, "bytes of strings and buffers shown (default 32)", 0 },
 	{ "buffer-size", OPT_BUFFER, "SIZE", 0, "ring buffer size in MB (or KB with K): raise it if events are lost", 0 },
 	{ "no-bpf", OPT_NO_BPF, NULL, OPTION_HIDDEN, "use the tracepoint fallback", 0 },
@@ -63,6 +66,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'T': o->time = true; return 0;
 	case 'y': o->fd_paths = true; return 0;
 	case 'o': o->output = arg; return 0;
+	case 'i': o->input = arg; return 0;
 	case OPT_FAILURE: o->failure = true; return 0;
 	case OPT_NO_BPF: o->no_bpf = true; return 0;
 	case OPT_DURATION:
@@ -161,8 +165,8 @@ int cmd_trace(int argc, char **argv)
 		return EXIT_USAGE;
 	if (env && *env && strcmp(env, "0"))
 		o.no_bpf = true;
-	if ((idx < argc) + !!o.pids + o.all != 1) {
-		error("say what to trace: a command after '--', -p PID or -a (only one of them)");
+	if ((idx < argc) + !!o.pids + o.all + !!o.input != 1) {
+		error("say what to trace: a command after '--', -p PID, -a or -i FILE (only one of them)");
 		return EXIT_USAGE;
 	}
 	if (o.pids && (npids = parse_pids(o.pids, &pids)) <= 0) {
@@ -215,7 +219,9 @@ int cmd_trace(int argc, char **argv)
 	topts.system_wide = o.all;
 	topts.max_strlen = o.max_strlen;
 	topts.buf_bytes = o.buf_bytes;
-	if (!o.no_bpf) {
+	if (o.input) {
+		t = lupe_trace_file_new(&topts, o.input);
+	} else if (!o.no_bpf) {
 		t = lupe_trace_new(&topts, true);
 		if (!t)
 			warning("BPF capture is not available (%s): tracing with the raw_syscalls tracepoints, strings and buffers are not shown",
@@ -224,7 +230,7 @@ int cmd_trace(int argc, char **argv)
 	} else {
 		warning("BPF capture is off: tracing with the raw_syscalls tracepoints, strings and buffers are not shown");
 	}
-	if (!t)
+	if (!t && !o.input)
 		t = lupe_trace_new(&topts, false);
 	if (!t) {
 		error("cannot trace: %s", lupe_strerror(errno));
@@ -247,7 +253,9 @@ int cmd_trace(int argc, char **argv)
 	if (err) {
 		if (w.pid > 0)
 			lupe_workload_abort(&w);
-		if (err == -EACCES || err == -EPERM)
+		if (o.input && !ntp)
+			; /* the library said why it cannot read the file */
+		else if (err == -EACCES || err == -EPERM)
 			error("cannot open the raw_syscalls tracepoints: permission denied (run as root, or set /proc/sys/kernel/perf_event_paranoid to -1)");
 		else if (err == -ESRCH)
 			error("cannot trace '%s': no such process", o.pids);
@@ -267,7 +275,8 @@ int cmd_trace(int argc, char **argv)
 	popts.failure = o.failure;
 	popts.min_ms = o.duration;
 	popts.main_pid = w.pid > 0 ? w.pid : (npids == 1 ? pids[0] : 0);
-	popts.workload = w.pid > 0;
+	popts.workload = w.pid > 0 || o.input;
+	popts.first_is_main = o.input; /* the recorded workload's calls come first */
 	popts.fd_paths = o.fd_paths;
 	printer = trace_printer_new(&popts);
 	if (!printer) {
@@ -293,10 +302,15 @@ int cmd_trace(int argc, char **argv)
 			w.reaped = 1;
 		if (w.pid > 0 ? w.reaped : (interrupted || (npids && !any_alive(pids, npids))))
 			done = true;
-		if (interrupted && w.pid <= 0)
+		if ((interrupted && w.pid <= 0) || o.input)
 			done = true;
 		err = lupe_trace_poll(t, done ? 0 : 100, trace_printer_event, printer);
 		fflush(out);
+		if (o.input && err == -ENODATA) {
+			error("'%s' holds no raw_syscalls events (record them with lupe record -e 'raw_syscalls:*')",
+			      o.input);
+			goto out;
+		}
 		if (err < 0 && err != -EINTR) {
 			error("reading the trace: %s", lupe_strerror(err));
 			break;

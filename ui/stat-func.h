@@ -29,8 +29,11 @@ struct stat_func_opts {
 	int big_num;
 };
 
-/* Run, count and print. Returns the exit code: the workload's, or 1, 126, 127, 129. */
+/* Run, count and print (cmd/stat-func.c). Returns the exit code: the workload's, or 1, 126, 127, 129. */
 int stat_func_run(const struct stat_func_opts *o);
+
+/* The --per-call column names line (none with JSON). */
+void stat_func_print_call_header(const struct stat_func_opts *o, struct lupe_func_session *s);
 
 /* Print the figures of a closed session (exposed for tests of the shapes). */
 void stat_func_print(const struct stat_func_opts *o, struct lupe_func_session *s,

@@ -4,10 +4,10 @@
  * A call is printed whole at its exit; when another thread prints while it
  * is pending, it is printed first as "name(args <unfinished ...>" and ends
  * later as "<... name resumed>rest) = ret", as strace -f shows it. The
- * summary keeps calls, errors and time per thread and syscall, as
- * `perf trace -s` does.
+ * summary's figures per thread and syscall (perf trace -s) and the fd
+ * paths of -y are the model's (lib/trace/model.c); this file pairs and
+ * prints.
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,11 +16,6 @@
 #include <unistd.h>
 #include "trace.h"
 
-struct sc_stat {
-	unsigned long calls, errors;
-	double total, min, max, sumsq; /* ms */
-};
-
 struct thread {
 	pid_t tid, pid;
 	char comm[16];
@@ -28,24 +23,15 @@ struct thread {
 	bool execed;                /* the workload's exec has succeeded */
 	struct lupe_sc_event enter; /* its bufs point into data */
 	unsigned char data[6][4096 + 8];
-	struct sc_stat *stats;      /* LUPE_SC_MAX, for the summary */
+	struct lupe_sc_stat *stats; /* LUPE_SC_MAX, for the summary */
 	unsigned long events;
-};
-
-/* The paths behind a process's fds, learned from the calls that made them (-y). */
-struct proc_fds {
-	pid_t pid;
-	char **path; /* by fd */
-	int n;
 };
 
 struct trace_printer {
 	struct trace_print_opts o;
 	struct lupe_sc_fmt fmt;
-	struct proc_fds *procs;
-	size_t nprocs;
+	struct lupe_trace_fds *fds; /* -y */
 	long nr_clone, nr_clone3, nr_fork, nr_vfork, nr_exit, nr_exit_group;
-	long nr_open, nr_openat, nr_creat, nr_close, nr_dup, nr_dup2, nr_dup3, nr_fcntl;
 	struct thread **threads;
 	size_t nthreads, cap;
 	struct thread *last;        /* the thread that printed last */
@@ -56,111 +42,17 @@ struct trace_printer {
 	char line[65536];
 };
 
-static struct proc_fds *proc_of(struct trace_printer *p, pid_t pid)
-{
-	struct proc_fds *n;
-
-	for (size_t i = 0; i < p->nprocs; i++)
-		if (p->procs[i].pid == pid)
-			return &p->procs[i];
-	n = realloc(p->procs, (p->nprocs + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	p->procs = n;
-	n = &p->procs[p->nprocs++];
-	*n = (struct proc_fds){ .pid = pid };
-	return n;
-}
-
-static void set_fd(struct trace_printer *p, pid_t pid, long fd, const char *path, int len)
-{
-	struct proc_fds *pf = proc_of(p, pid);
-
-	if (!pf || fd < 0 || fd > 1 << 20)
-		return;
-	if (fd >= pf->n) {
-		int n = fd + 16;
-		char **np = realloc(pf->path, n * sizeof(*np));
-
-		if (!np)
-			return;
-		memset(np + pf->n, 0, (n - pf->n) * sizeof(*np));
-		pf->path = np;
-		pf->n = n;
-	}
-	free(pf->path[fd]);
-	pf->path[fd] = path ? strndup(path, len) : NULL;
-}
-
-/*
- * The path behind fd: learned from open/dup calls, else what /proc says
- * now (fds opened before the trace began, such as 0, 1 and 2).
- */
 static const char *fd_path(pid_t pid, int fd, void *arg)
 {
 	struct trace_printer *p = arg;
-	struct proc_fds *pf = proc_of(p, pid);
-	char link[64], target[4096];
-	ssize_t n;
 
-	if (pf && fd < pf->n && pf->path[fd])
-		return pf->path[fd];
-	snprintf(link, sizeof(link), "/proc/%d/fd/%d", pid, fd);
-	n = readlink(link, target, sizeof(target) - 1);
-	if (n <= 0)
-		return NULL;
-	set_fd(p, pid, fd, target, n);
-	return pf && fd < pf->n ? pf->path[fd] : NULL;
-}
-
-/* Follow the calls that make, copy and close fds (for -y). */
-static void track_fds(struct trace_printer *p, const struct lupe_sc_event *en,
-		      const struct lupe_sc_event *ex)
-{
-	long nr = ex->nr, ret = ex->ret;
-
-	if (ret < 0)
-		return;
-	if (nr == p->nr_open || nr == p->nr_openat || nr == p->nr_creat) {
-		int arg = nr == p->nr_openat ? 1 : 0;
-
-		for (int i = 0; en && i < en->nbufs; i++)
-			if (en->bufs[i].arg == arg)
-				set_fd(p, ex->pid, ret, (const char *)en->bufs[i].data, en->bufs[i].len);
-		for (int i = 0; i < ex->nbufs; i++) /* the path was read again at exit */
-			if (ex->bufs[i].arg == arg)
-				set_fd(p, ex->pid, ret, (const char *)ex->bufs[i].data, ex->bufs[i].len);
-	} else if (nr == p->nr_close && en) {
-		set_fd(p, ex->pid, (int)en->args[0], NULL, 0);
-	} else if ((nr == p->nr_dup || nr == p->nr_dup2 || nr == p->nr_dup3 ||
-		    (nr == p->nr_fcntl && en && (en->args[1] == 0 || en->args[1] == 1030))) && en) {
-		const char *src = fd_path(ex->pid, (int)en->args[0], p);
-
-		if (src) {
-			char *copy = strdup(src);
-
-			set_fd(p, ex->pid, ret, copy, copy ? strlen(copy) : 0);
-			free(copy);
-		}
-	}
+	return lupe_trace_fds_path(p->fds, pid, fd);
 }
 
 void trace_printer_prime_fds(struct trace_printer *p, pid_t pid)
 {
-	char dir[64];
-	DIR *d;
-	struct dirent *de;
-
-	if (!p->fmt.fd_path)
-		return;
-	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			fd_path(pid, atoi(de->d_name), p);
-	closedir(d);
+	if (p->fds)
+		lupe_trace_fds_prime(p->fds, pid);
 }
 
 struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
@@ -171,7 +63,7 @@ struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
 		p->o = *o;
 		p->execve_nr = lupe_syscall_nr("execve");
 		p->fmt.max_strlen = o->max_strlen;
-		if (o->fd_paths) {
+		if (o->fd_paths && (p->fds = lupe_trace_fds_new())) {
 			p->fmt.fd_path = fd_path;
 			p->fmt.arg = p;
 		}
@@ -181,14 +73,6 @@ struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
 		p->nr_clone3 = lupe_syscall_nr("clone3");
 		p->nr_fork = lupe_syscall_nr("fork");
 		p->nr_vfork = lupe_syscall_nr("vfork");
-		p->nr_open = lupe_syscall_nr("open");
-		p->nr_openat = lupe_syscall_nr("openat");
-		p->nr_creat = lupe_syscall_nr("creat");
-		p->nr_close = lupe_syscall_nr("close");
-		p->nr_dup = lupe_syscall_nr("dup");
-		p->nr_dup2 = lupe_syscall_nr("dup2");
-		p->nr_dup3 = lupe_syscall_nr("dup3");
-		p->nr_fcntl = lupe_syscall_nr("fcntl");
 	}
 	return p;
 }
@@ -232,6 +116,8 @@ static struct thread *thread(struct trace_printer *p, const struct lupe_sc_event
 		return NULL;
 	t->tid = ev->tid;
 	t->pid = ev->pid;
+	if (!p->o.main_pid && p->o.first_is_main)
+		p->o.main_pid = ev->pid;
 	if (p->o.summary) {
 		t->stats = calloc(LUPE_SC_MAX, sizeof(*t->stats));
 		read_comm(t);
@@ -316,23 +202,9 @@ static bool shown(const struct trace_printer *p, long ret, double ms)
 static void account(struct trace_printer *p, struct thread *t, long nr, long ret, double ms,
 		    bool timed)
 {
-	struct sc_stat *s;
-
 	t->events++;
-	if (!t->stats || nr < 0 || nr >= LUPE_SC_MAX)
-		return;
-	s = &t->stats[nr];
-	if (!s->calls || (timed && ms < s->min))
-		s->min = ms;
-	s->calls++;
-	if (ret < 0 && ret >= -4095)
-		s->errors++;
-	if (timed) {
-		s->total += ms;
-		s->sumsq += ms * ms;
-		if (ms > s->max)
-			s->max = ms;
-	}
+	if (t->stats && nr >= 0 && nr < LUPE_SC_MAX)
+		lupe_sc_stat_add(&t->stats[nr], ret, ms, timed);
 }
 
 /* t's pending call that will never return: "name(args) = ?" */
@@ -372,12 +244,6 @@ static void on_sc_enter(struct trace_printer *p, struct thread *t, const struct 
 	/* exit and exit_group never return: printed now, as strace does */
 	if (ev->nr == p->nr_exit || ev->nr == p->nr_exit_group)
 		print_noreturn(p, t);
-}
-
-static bool is_fd_ret(const struct trace_printer *p, long nr)
-{
-	return nr == p->nr_open || nr == p->nr_openat || nr == p->nr_creat || nr == p->nr_dup ||
-	       nr == p->nr_dup2 || nr == p->nr_dup3;
 }
 
 static bool is_fork(const struct trace_printer *p, long nr)
@@ -426,8 +292,8 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 			     p->line + (out > 0 && p->line[0] == ',' ? 2 : 0));
 			fprintf(p->o.out, " = %s", rb);
 		}
-		if (p->fmt.fd_path && ev->ret >= 0 && is_fd_ret(p, ev->nr)) {
-			track_fds(p, matched ? &t->enter : NULL, ev);
+		if (p->fds && ev->ret >= 0 && lupe_trace_fds_returns_fd(p->fds, ev->nr)) {
+			lupe_trace_fds_call(p->fds, matched ? &t->enter : NULL, ev);
 			if (fd_path(ev->pid, ev->ret, p))
 				fprintf(p->o.out, "<%s>", fd_path(ev->pid, ev->ret, p));
 		}
@@ -435,8 +301,8 @@ static void on_sc_exit(struct trace_printer *p, struct thread *t, const struct l
 			fprintf(p->o.out, " <%.6f>", ms / 1e3);
 		fputc('\n', p->o.out);
 	}
-	if (p->fmt.fd_path && !is_fd_ret(p, ev->nr))
-		track_fds(p, matched ? &t->enter : NULL, ev);
+	if (p->fds && !lupe_trace_fds_returns_fd(p->fds, ev->nr))
+		lupe_trace_fds_call(p->fds, matched ? &t->enter : NULL, ev);
 	t->pending = false;
 	t->unfinished = false;
 }
@@ -504,40 +370,21 @@ void trace_printer_exited(struct trace_printer *p, pid_t pid, int status)
 		fprintf(p->o.out, "+++ exited with %d +++\n", WEXITSTATUS(status));
 }
 
-static const struct sc_stat *sort_stats;
-
-static int by_total(const void *a, const void *b)
-{
-	const struct sc_stat *x = &sort_stats[*(const int *)a], *y = &sort_stats[*(const int *)b];
-
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	return x->calls < y->calls ? 1 : x->calls > y->calls ? -1 : 0;
-}
-
 /* The table of one thread or of all, longest total time first (as perf trace -s). */
-static void print_table(FILE *f, const struct sc_stat *stats)
+static void print_table(FILE *f, const struct lupe_sc_stat *stats)
 {
 	char nb[32];
-	int order[LUPE_SC_MAX];
-
-	for (int i = 0; i < LUPE_SC_MAX; i++)
-		order[i] = i;
-	sort_stats = stats;
-	qsort(order, LUPE_SC_MAX, sizeof(order[0]), by_total);
+	int order[LUPE_SC_MAX], n = lupe_sc_stats_order(stats, order);
 
 	fprintf(f, "   syscall            calls  errors  total       min       avg       max       stddev\n"
 		   "                                     (msec)    (msec)    (msec)    (msec)        (%%)\n"
 		   "   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
-	for (int k = 0; k < LUPE_SC_MAX; k++) {
+	for (int k = 0; k < n; k++) {
 		int nr = order[k];
-		const struct sc_stat *s = &stats[nr];
-		double avg, var;
+		const struct lupe_sc_stat *s = &stats[nr];
+		double avg = s->total / s->calls;
+		double var = s->calls > 1 ? (s->sumsq - s->calls * avg * avg) / (s->calls - 1) : 0;
 
-		if (!s->calls)
-			continue;
-		avg = s->total / s->calls;
-		var = s->calls > 1 ? (s->sumsq - s->calls * avg * avg) / (s->calls - 1) : 0;
 		fprintf(f, "   %-15s %8lu %7lu %8.3f %9.3f %9.3f %9.3f %9.2f%%\n",
 			name_of(nr, nb, sizeof(nb)), s->calls, s->errors, s->total, s->min, avg,
 			s->max, avg > 0 && var > 0 ? 100.0 * sqrt(var / s->calls) / avg : 0.0);
@@ -545,30 +392,11 @@ static void print_table(FILE *f, const struct sc_stat *stats)
 	fputc('\n', f);
 }
 
-static void add_stats(struct sc_stat *to, const struct sc_stat *from)
-{
-	for (int nr = 0; nr < LUPE_SC_MAX; nr++) {
-		const struct sc_stat *s = &from[nr];
-		struct sc_stat *d = &to[nr];
-
-		if (!s->calls)
-			continue;
-		if (!d->calls || s->min < d->min)
-			d->min = s->min;
-		d->calls += s->calls;
-		d->errors += s->errors;
-		d->total += s->total;
-		d->sumsq += s->sumsq;
-		if (s->max > d->max)
-			d->max = s->max;
-	}
-}
-
 void trace_printer_summary(struct trace_printer *p)
 {
 	FILE *f = p->o.out;
 	unsigned long all = 0;
-	struct sc_stat *total = calloc(LUPE_SC_MAX, sizeof(*total));
+	struct lupe_sc_stat *total = calloc(LUPE_SC_MAX, sizeof(*total));
 
 	if (!total)
 		return;
@@ -583,7 +411,7 @@ void trace_printer_summary(struct trace_printer *p)
 		fprintf(f, " %s (%d), %lu events, %.1f%%\n\n", t->comm, t->tid, t->events,
 			all ? 100.0 * t->events / all : 0.0);
 		print_table(f, t->stats);
-		add_stats(total, t->stats);
+		lupe_sc_stats_merge(total, t->stats);
 	}
 	fprintf(f, " total, %lu events, %zu threads\n\n", all, p->nthreads);
 	print_table(f, total);
@@ -598,12 +426,7 @@ void trace_printer_delete(struct trace_printer *p)
 		free(p->threads[i]->stats);
 		free(p->threads[i]);
 	}
-	for (size_t i = 0; i < p->nprocs; i++) {
-		for (int fd = 0; fd < p->procs[i].n; fd++)
-			free(p->procs[i].path[fd]);
-		free(p->procs[i].path);
-	}
-	free(p->procs);
+	lupe_trace_fds_delete(p->fds);
 	free(p->threads);
 	free(p);
 }

@@ -18,6 +18,7 @@ struct trace_print_opts {
 	pid_t main_pid;       /* lines of other threads get "[pid N] " (0: always) */
 	bool fd_paths;        /* -y: fd<path> */
 	bool workload;        /* main_pid is lupe's child: hide its execvp PATH search */
+	bool first_is_main;   /* no main_pid: the first event's process is the main one (a file) */
 };
 
 struct trace_printer;

@@ -234,8 +234,20 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg
 	if (b->skel && b->skel->bss && b->skel->bss->missed)
 		pr_debug("%llu switch-ins of threads inside functions were not seen: their counts since then are lost",
 			 (unsigned long long)b->skel->bss->missed);
-	for (int i = b->nr_links - 1; i >= 0; i--)
-		bpf_link__destroy(b->links[i]);
+	/*
+	 * Detach without cutting calls: no call opens from here, the entry
+	 * probes go before the return probes (calls in flight still return),
+	 * the switch program last (links: switch, then entry and return of
+	 * each target). Attached to a running program (-p), a return probe
+	 * that left first made every call of the next milliseconds unfinished.
+	 */
+	if (b->skel && b->skel->bss)
+		b->skel->bss->enabled = 0;
+	for (int pass = 0; pass < 3; pass++)
+		for (int i = 0; i < b->nr_links; i++)
+			if ((pass == 0 && i % 2 == 1) || (pass == 1 && i && i % 2 == 0) ||
+			    (pass == 2 && !i))
+				bpf_link__destroy(b->links[i]);
 	if (b->rb && fn) {
 		uint64_t zero[FUNC_MAX_CTR + 1] = { 0 };
 		int ncpu = libbpf_num_possible_cpus();

@@ -39,8 +39,9 @@
  * only while it runs there; a context-switch event in the group samples the
  * group at every switch-out, so the thread's totals at any record are the
  * values just read on this CPU plus the last ones seen on every other.
- * That needs the records of all rings in time order: each drain sorts what
- * it read and keeps back the last millisecond for the next one.
+ * That needs the records of all rings in time order: each drain queues what
+ * it read in the session's time order (session/ordered.c) and keeps back
+ * the last millisecond for the next one.
  *
  * Both tell the outermost call of a recursion by the stack pointer: a nested
  * entry has a lower sp, and the outermost return has the entry's sp plus
@@ -59,9 +60,11 @@
 #include <lupe/cpumap.h>
 #include <lupe/evsel.h>
 #include <lupe/func.h>
+#include <lupe/probe.h>
 #include "func/func.h"
 #include "events/internal.h"
 #include "sampling/ring.h"
+#include "session/ordered.h"
 #include "util/util.h"
 
 #if defined(__x86_64__)
@@ -98,14 +101,6 @@ struct thread {
 	uint64_t *oncpu;               /* [cpu][counter]: last values read on each CPU */
 };
 
-/* A record copied out of its ring, waiting for its turn in time order. */
-struct pending {
-	uint64_t time;
-	uint64_t seq;
-	int cpu;
-	struct perf_event_header *rec;
-};
-
 struct lupe_func_session {
 	struct lupe_event *ev;     /* counting events (copies of attrs and names) */
 	int nc;                    /* how many */
@@ -120,15 +115,16 @@ struct lupe_func_session {
 	struct lupe_cpu_map *cpus;
 	int nr_cpus;
 	int nr_tids;
-	struct pending *pend;
-	size_t nr_pend, alloc_pend;
-	uint64_t seq;
+	struct lupe_ordered *ord;  /* records copied out of their rings, in time order */
+	size_t delivered;          /* by the drain in progress */
 	struct idmap *ids;
 	int nr_ids;
 	struct thread *threads;
 	int nr_threads, alloc_threads, last_thread;
 	struct lupe_func_stats *total; /* per target */
 	uint64_t lost;
+	uint64_t lost_calls;       /* calls not counted: no memory for their thread */
+	int fault_threads;         /* a test's LUPE_FUNC_FAULT_THREADS: no memory past this many */
 	uint64_t *scratch;         /* values of one record, by counter */
 	uint64_t *delta;
 	lupe_func_call_fn call_fn;
@@ -169,6 +165,8 @@ static void stats_add(struct lupe_func_stats *st, const uint64_t *v, int n)
 	st->calls++;
 }
 
+static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci);
+
 struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *events,
 						const struct lupe_func_target *targets,
 						int nr_targets)
@@ -182,7 +180,8 @@ struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *ev
 	s->t = calloc(nr_targets, sizeof(*s->t));
 	s->total = calloc(nr_targets, sizeof(*s->total));
 	s->probe_id = calloc(2 * nr_targets, sizeof(uint64_t));
-	if (!s->ev || !s->supported || !s->t || !s->total || !s->probe_id)
+	s->ord = lupe_ordered_new(deliver, s);
+	if (!s->ev || !s->supported || !s->t || !s->total || !s->probe_id || !s->ord)
 		goto fail;
 	for (size_t i = 0; i < events->nr; i++) {
 		if (events->events[i].tool)
@@ -210,6 +209,8 @@ struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *ev
 		goto fail;
 	s->delta = s->scratch + nv(s);
 	snprintf(s->group, sizeof(s->group), "lupe_%d", (int)getpid());
+	if (getenv("LUPE_FUNC_FAULT_THREADS"))
+		s->fault_threads = atoi(getenv("LUPE_FUNC_FAULT_THREADS"));
 	return s;
 fail:
 	lupe_func_session_delete(s);
@@ -222,41 +223,20 @@ void lupe_func_session_set_call_fn(struct lupe_func_session *s, lupe_func_call_f
 	s->call_arg = arg;
 }
 
-/* Write one line to tracefs' uprobe_events. */
-static int uprobe_events(const char *line)
-{
-	const char *dir = lupe_tracefs_dir();
-	char path[512];
-	int fd, ret = 0;
-
-	if (!dir)
-		return errno == EACCES || errno == EPERM ? -EACCES : -LUPE_ERR_NO_TRACEFS;
-	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, line, strlen(line)) < 0)
-		ret = -errno;
-	close(fd);
-	if (ret)
-		pr_debug("uprobe_events: '%s': %s", line, strerror(-ret));
-	return ret;
-}
-
 static void probe_name(const struct lupe_func_session *s, int k, char *buf, size_t size)
 {
 	snprintf(buf, size, "f%d_%s", k / 2, k % 2 ? (s->t[k / 2].exit ? "exit" : "return") : "entry");
 }
 
+/* The session's probes go with their group (lib/probe owns uprobe_events). */
 static void remove_probes(struct lupe_func_session *s)
 {
-	for (int k = 0; k < s->probes_made; k++) {
-		char name[64], line[128];
+	char glob[64];
 
-		probe_name(s, k, name, sizeof(name));
-		snprintf(line, sizeof(line), "-:%s/%s\n", s->group, name);
-		uprobe_events(line);
-	}
+	if (!s->probes_made)
+		return;
+	snprintf(glob, sizeof(glob), "%s:*", s->group);
+	lupe_probe_del(glob, NULL, NULL);
 	s->probes_made = 0;
 }
 
@@ -267,43 +247,45 @@ static void remove_probes(struct lupe_func_session *s)
  */
 static void remove_stale_probes(void)
 {
-	const char *dir = lupe_tracefs_dir();
-	char path[512], *buf, *line, *save = NULL;
-	size_t len;
+	struct lupe_probe_event *evs;
+	int nr = lupe_probe_events(&evs, "lupe_*:*");
 
-	if (!dir)
-		return;
-	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
-	buf = lupe_read_whole_file(path, &len);
-	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-		char group[64], name[128], cmd[256];
+	for (int i = 0; i < nr; i++) {
+		char glob[64];
 		int pid;
 
-		if (sscanf(line, "%*c:lupe_%d/%127[^ ]", &pid, name) != 2 || pid <= 0 ||
+		if (sscanf(evs[i].group, "lupe_%d", &pid) != 1 || pid <= 0 ||
 		    kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
-		snprintf(group, sizeof(group), "lupe_%d", pid);
-		snprintf(cmd, sizeof(cmd), "-:%s/%s\n", group, name);
-		pr_debug("removing the stale uprobe %s/%s", group, name);
-		uprobe_events(cmd);
+		snprintf(glob, sizeof(glob), "lupe_%d:*", pid);
+		pr_debug("removing the stale uprobes %s", glob);
+		lupe_probe_del(glob, NULL, NULL);
 	}
-	free(buf);
+	if (nr > 0)
+		lupe_probe_events_free(evs, nr);
 }
 
 static int make_probes(struct lupe_func_session *s)
 {
+	if (!lupe_tracefs_dir())
+		return errno == EACCES || errno == EPERM ? -EACCES : -LUPE_ERR_NO_TRACEFS;
 	for (int k = 0; k < 2 * s->nt; k++) {
 		const struct lupe_func_target *t = &s->t[k / 2];
-		char name[64], line[4200];
-		uint64_t off = k % 2 && t->exit ? t->exit : t->entry;
+		char name[64];
+		/* the probe's strings stay the session's: no lupe_probe_clear() */
+		struct lupe_probe p = {
+			.group = s->group, .event = name, .target = t->path,
+			.retprobe = k % 2 && !t->exit,
+			.file_off = k % 2 && t->exit ? t->exit : t->entry,
+		};
 		int err;
 
 		probe_name(s, k, name, sizeof(name));
-		snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx\n", k % 2 && !t->exit ? 'r' : 'p',
-			 s->group, name, t->path, (unsigned long long)off);
-		err = uprobe_events(line);
-		if (err)
+		err = lupe_probe_add(&p);
+		if (err) {
+			pr_debug("uprobe %s/%s: %s", s->group, name, p.why);
 			return err;
+		}
 		s->probes_made++;
 		err = lupe_tracepoint_id(s->group, name, (__u64 *)&s->probe_id[k]);
 		if (err)
@@ -399,13 +381,9 @@ static int open_member(struct lupe_func_session *s, int *fd, struct perf_event_a
 		*fail = (struct lupe_open_failure){ err, -1, cpu, tid };
 		return err;
 	}
-	if (!s->rings[ci].base) {
-		err = lupe_ring_mmap(&s->rings[ci], *fd, cpu, RING_PAGES);
-		if (err)
-			return err;
-	} else if (ioctl(*fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[ci].fd) < 0) {
-		return -errno;
-	}
+	err = lupe_ring_attach(&s->rings[ci], *fd, cpu, RING_PAGES);
+	if (err)
+		return err;
 	return add_id(s, *fd, kind, idx);
 }
 
@@ -560,12 +538,8 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 	}
 	memset(s->fds, -1, n * sizeof(int));
 	remove_stale_probes();
-	/*
-	 * NEEDSWORK: attached to a running program (-p), the BPF programs
-	 * reported up to every call as unfinished on 6.18 (a call left without
-	 * returning), not understood yet: -p counts with records.
-	 */
-	if (!s->records_only && enable_on_exec) {
+	/* a workload or a running program (-p): the detach keeps calls whole (bpf+BPF.c) */
+	if (!s->records_only) {
 		err = open_bpf(s, tids, enable_on_exec, fail);
 		if (!err) {
 			pr_debug("counting inside functions: bpf (uprobes with BPF programs, counted in the kernel)");
@@ -632,6 +606,8 @@ static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
 	for (int i = 0; i < s->nr_threads; i++)
 		if (s->threads[i].tid == tid)
 			return &s->threads[s->last_thread = i];
+	if (s->fault_threads > 0 && s->nr_threads >= s->fault_threads)
+		return NULL; /* as out of memory, for the test of lost calls */
 	if (s->nr_threads == s->alloc_threads) {
 		int n = s->alloc_threads ? 2 * s->alloc_threads : 8;
 		struct thread *v = realloc(s->threads, n * sizeof(*v));
@@ -646,8 +622,12 @@ static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
 	t->stats = calloc(s->nt, sizeof(*t->stats));
 	t->calls = calloc(s->nt, sizeof(*t->calls));
 	t->oncpu = calloc((size_t)s->nr_cpus * (s->nc ? s->nc : 1), sizeof(uint64_t));
-	if (!t->stats || !t->calls || !t->oncpu)
+	if (!t->stats || !t->calls || !t->oncpu) {
+		free(t->stats);
+		free(t->calls);
+		free(t->oncpu);
 		return NULL;
+	}
 	for (int i = 0; i < s->nt; i++) {
 		if (stats_init(&t->stats[i], nv(s)))
 			return NULL;
@@ -736,8 +716,10 @@ static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, co
 		return;
 	}
 	th = get_thread(s, tid);
-	if (!th)
-		return; /* NEEDSWORK: out of memory loses the call silently */
+	if (!th) {
+		s->lost_calls++; /* said with the figures */
+		return;
+	}
 	if (left)
 		unfinished(s, th, t);
 	else
@@ -763,8 +745,11 @@ static int process(struct lupe_func_session *s, const struct perf_event_header *
 	if (!ev || ev->kind == ID_COUNTER || p + 2 * nr > end)
 		return 0;
 	th = get_thread(s, tid);
-	if (!th)
-		return -ENOMEM;
+	if (!th) {
+		/* the thread's calls are lost, each said at its return (nested ones too) */
+		s->lost_calls += ev->kind == ID_RETURN;
+		return 0;
+	}
 	vals = th->oncpu + (size_t)ci * s->nc;
 	for (uint64_t i = 0; i < nr; i++, p += 2) {
 		m = find_id(s, p[1]);
@@ -796,7 +781,6 @@ static int take(const struct perf_event_header *h, void *arg)
 {
 	struct drain *d = arg;
 	struct lupe_func_session *s = d->s;
-	struct pending *p;
 
 	if (h->type == PERF_RECORD_LOST) {
 		s->lost += ((const uint64_t *)(h + 1))[1];
@@ -804,34 +788,18 @@ static int take(const struct perf_event_header *h, void *arg)
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * 8)
 		return 0;
-	if (s->nr_pend == s->alloc_pend) {
-		size_t n = s->alloc_pend ? 2 * s->alloc_pend : 1024;
-		struct pending *v = realloc(s->pend, n * sizeof(*v));
-
-		if (!v)
-			return d->err = -ENOMEM;
-		s->pend = v;
-		s->alloc_pend = n;
-	}
-	p = &s->pend[s->nr_pend];
-	p->rec = malloc(h->size);
-	if (!p->rec)
-		return d->err = -ENOMEM;
-	memcpy(p->rec, h, h->size);
-	p->time = ((const uint64_t *)(h + 1))[2];
-	p->cpu = d->ci;
-	p->seq = s->seq++;
-	s->nr_pend++;
-	return 0;
+	/* the ring's bytes are reused once the read returns: the queue copies them */
+	d->err = lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)d->ci);
+	return d->err;
 }
 
-static int cmp_pending(const void *a, const void *b)
+/* The queue's delivery: one record of ring ci, in time order. */
+static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci)
 {
-	const struct pending *x = a, *y = b;
+	struct lupe_func_session *s = arg;
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	s->delivered++;
+	return process(s, h, (int)ci);
 }
 
 static uint64_t monotonic_ns(void)
@@ -852,8 +820,7 @@ static int drain(struct lupe_func_session *s, int final)
 {
 	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
 	struct drain d = { .s = s };
-	size_t done = 0;
-	int err = 0;
+	int err;
 
 	for (d.ci = 0; s->rings && d.ci < s->nr_cpus; d.ci++) {
 		if (!s->rings[d.ci].base)
@@ -862,16 +829,9 @@ static int drain(struct lupe_func_session *s, int final)
 		if (d.err)
 			return d.err;
 	}
-	qsort(s->pend, s->nr_pend, sizeof(*s->pend), cmp_pending);
-	while (done < s->nr_pend && s->pend[done].time <= cut) {
-		if (!err)
-			err = process(s, s->pend[done].rec, s->pend[done].cpu);
-		free(s->pend[done].rec);
-		done++;
-	}
-	memmove(s->pend, s->pend + done, (s->nr_pend - done) * sizeof(*s->pend));
-	s->nr_pend -= done;
-	return err ? err : (int)(done > INT32_MAX ? INT32_MAX : done);
+	s->delivered = 0;
+	err = lupe_ordered_flush_upto(s->ord, cut);
+	return err ? err : (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);
 }
 
 int lupe_func_session_poll(struct lupe_func_session *s)
@@ -922,9 +882,7 @@ void lupe_func_session_delete(struct lupe_func_session *s)
 	free(s->probe_id);
 	free(s->ids);
 	free(s->scratch);
-	for (size_t i = 0; i < s->nr_pend; i++)
-		free(s->pend[i].rec);
-	free(s->pend);
+	lupe_ordered_delete(s->ord);
 	lupe_cpu_map_put(s->cpus);
 	lupe_func_targets_free(s->t, s->nt);
 	free(s);
@@ -958,6 +916,11 @@ const struct lupe_event *lupe_func_session_value_event(const struct lupe_func_se
 uint64_t lupe_func_session_lost(const struct lupe_func_session *s)
 {
 	return s->lost + (s->bpf ? lupe_func_bpf_lost(s->bpf) : 0);
+}
+
+uint64_t lupe_func_session_lost_calls(const struct lupe_func_session *s)
+{
+	return s->lost_calls;
 }
 
 const struct lupe_func_stats *lupe_func_session_stats(const struct lupe_func_session *s, int t,

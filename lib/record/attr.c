@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <stdlib.h>
 #include <lupe/evsel.h>
+#include "counting/evsel.h"
 #include "record/attr.h"
 #include "util/util.h"
 #if defined(__x86_64__)
@@ -209,4 +210,48 @@ int lupe_record_attr_terms(struct perf_event_attr *a, const char *terms)
 		sample_user_stack(a, stack_size);
 	free(copy);
 	return err;
+}
+
+/* perf 6.1's precise_max: the highest precision first, lowered as the PMU refuses */
+#define DEFAULT_PRECISE 3
+
+int lupe_record_default_event(struct lupe_event_list *evs)
+{
+	size_t at = evs ? evs->nr : 0;
+	int err;
+
+	if (!evs)
+		return -EINVAL;
+	err = lupe_events_parse(evs, "cycles", NULL);
+	if (err)
+		return err;
+	/* as perf's evsel__new_cycles: no exclude_guest, precise_ip at its most */
+	evs->events[at].attr.exclude_guest = 0;
+	evs->events[at].attr.precise_ip = DEFAULT_PRECISE;
+	return 0;
+}
+
+int lupe_record_default_fallback(struct lupe_evsel *evsel, int err)
+{
+	struct perf_event_attr *a = &evsel->attr;
+	char *name;
+
+	if (a->type != PERF_TYPE_HARDWARE || a->config != PERF_COUNT_HW_CPU_CYCLES)
+		return 0;
+	if (err == -EOPNOTSUPP && a->precise_ip) {
+		a->precise_ip--; /* a PMU without (that much) PEBS */
+		return 1;
+	}
+	if (err != -ENOENT && err != -EOPNOTSUPP && err != -ENODEV)
+		return 0;
+	/* no hardware PMU: perf's evsel__fallback keeps the attr, the precision too */
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	a->precise_ip = DEFAULT_PRECISE;
+	name = lupe_evsel_name_from_attr(a);
+	if (!name)
+		return -ENOMEM;
+	free(evsel->name);
+	evsel->name = name;
+	return 1;
 }

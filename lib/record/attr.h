@@ -28,4 +28,14 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
  */
 int lupe_record_attr_terms(struct perf_event_attr *a, const char *terms);
 
+/*
+ * The next try for perf's default event (lupe_record_default_event) after
+ * err opening it: a lower precision, then cpu-clock at the precision first
+ * asked, named from its attr as perf names it ("cpu-clock:ppp"). Returns 1
+ * when evsel changed and is worth opening again, 0 when the error stands,
+ * or -ENOMEM.
+ */
+struct lupe_evsel;
+int lupe_record_default_fallback(struct lupe_evsel *evsel, int err);
+
 #endif

@@ -6,8 +6,15 @@
  * rings ends with a FINISHED_ROUND, as perf record writes it, so that a
  * consumer can order by rounds. Records from the rings are not stable: the
  * kernel reuses their space once the pass returns.
+ *
+ * The rings are drained on wake-ups and on a timer: a pass at least every
+ * DRAIN_MS however long the caller's poll, so that a recording killed with
+ * SIGKILL has on disk all but its last quarter second (the kernel wakes a
+ * reader only when a ring is a quarter full: about 3 s at the default rate
+ * here).
  */
 #include <poll.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +32,7 @@
 #include "util/util.h"
 
 #define MAX_WAKE 4
+#define DRAIN_MS 250
 
 /* Where the kernel's id of one fd was opened: perf's ID_INDEX entry. */
 struct id_where {
@@ -190,10 +198,19 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 	l->where = calloc(nfd, sizeof(*l->where));
 	if (!l->rings || !l->pfd || !l->where)
 		return -ENOMEM;
-	for (int i = 0; i < l->nr_rings; i++)
-		l->rings[i].fd = -1;
 	/* the evlist opens with perf's fallbacks; the live source adds the rings */
 	err = lupe_evlist_open(l->evlist, l->cpus, l->open_threads, &eo, &fail);
+	/* perf's default event: cycles as precise as it goes, else cpu-clock */
+	while (err && l->opts.default_event && fail.evsel == 0) {
+		int again = lupe_record_default_fallback(ev_at(l, 0), err);
+
+		if (again <= 0) {
+			err = again < 0 ? again : err;
+			break;
+		}
+		fail = (struct lupe_open_failure){ .evsel = -1 };
+		err = lupe_evlist_open(l->evlist, l->cpus, l->open_threads, &eo, &fail);
+	}
 	if (err) {
 		if (failed)
 			*failed = fail.evsel;
@@ -209,12 +226,8 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 				if (fd < 0) /* a thread that exited meanwhile */
 					continue;
 				ring = &l->rings[l->per_thread ? t : c];
-				if (ring->fd < 0) {
-					err = lupe_ring_mmap(ring, fd, lupe_cpu_map_cpu(l->cpus, c),
-							l->opts.mmap_pages);
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ring->fd) < 0) {
-					err = -errno;
-				}
+				err = lupe_ring_attach(ring, fd, lupe_cpu_map_cpu(l->cpus, c),
+						       l->opts.mmap_pages);
 				if (!err) {
 					uint64_t id;
 
@@ -457,35 +470,53 @@ int lupe_live_drain(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 	return l->emitted ? emit(arg, &round, 0) : 0;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 int lupe_live_poll(struct lupe_source *src, int timeout_ms, lupe_emit_fn emit, void *arg)
 {
 	struct live *l = live_of(src);
-	int n = l->nr_task_fds, ret;
+	int n = l->nr_task_fds, ret, woken;
+	uint64_t end = timeout_ms < 0 ? UINT64_MAX : now_ms() + (uint64_t)timeout_ms;
 
 	for (int i = 0; i < l->nr_wake; i++) {
 		l->pfd[n + i].fd = l->wake[i];
 		l->pfd[n + i].events = POLLIN;
 	}
-	ret = poll(l->pfd, n + l->nr_wake, timeout_ms);
-	if (ret < 0 && errno != EINTR)
-		return -errno;
-	if (ret > 0) {
-		int data = 0;
+	for (;;) {
+		uint64_t now = now_ms();
+		/* the drain timer: no poll outlasts DRAIN_MS without a pass over the rings */
+		int slice = end - now < DRAIN_MS ? (int)(end - now) : DRAIN_MS;
 
-		/* A hung-up event (its task exited) stays out of the next polls. */
-		for (int i = 0; i < n; i++) {
-			data |= l->pfd[i].fd >= 0 && (l->pfd[i].revents & POLLIN);
-			if (l->pfd[i].fd >= 0 && (l->pfd[i].revents & (POLLHUP | POLLERR))) {
-				l->pfd[i].fd = ~l->pfd[i].fd;
-				l->nr_hup++;
+		ret = poll(l->pfd, n + l->nr_wake, end <= now ? 0 : slice);
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (ret > 0) {
+			int data = 0;
+
+			/* A hung-up event (its task exited) stays out of the next polls. */
+			for (int i = 0; i < n; i++) {
+				data |= l->pfd[i].fd >= 0 && (l->pfd[i].revents & POLLIN);
+				if (l->pfd[i].fd >= 0 && (l->pfd[i].revents & (POLLHUP | POLLERR))) {
+					l->pfd[i].fd = ~l->pfd[i].fd;
+					l->nr_hup++;
+				}
 			}
+			/* perf's "woken up": the kernel said a ring has data */
+			l->wakeups += data;
 		}
-		/* perf's "woken up": the kernel said a ring has data */
-		l->wakeups += data;
+		woken = ret != 0 || now_ms() >= end; /* woken, interrupted or out of time */
+		ret = lupe_live_drain(src, emit, arg);
+		if (ret)
+			return ret;
+		if (woken)
+			break;
 	}
-	ret = lupe_live_drain(src, emit, arg);
-	if (ret)
-		return ret;
 	return !l->opts.system_wide && l->nr_hup == n ? 1 : 0;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include "sampling/ring.h"
 #include "util/util.h"
@@ -31,6 +32,13 @@ int lupe_ring_mmap(struct ring *r, int fd, int cpu, size_t pages)
 	r->fd = fd;
 	r->cpu = cpu;
 	return 0;
+}
+
+int lupe_ring_attach(struct ring *r, int fd, int cpu, size_t pages)
+{
+	if (!r->base)
+		return lupe_ring_mmap(r, fd, cpu, pages);
+	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0 ? -errno : 0;
 }
 
 void lupe_ring_unmap(struct ring *r)

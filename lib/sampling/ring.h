@@ -29,6 +29,15 @@ int lupe_ring_mmap(struct ring *r, int fd, int cpu, size_t pages);
 void lupe_ring_unmap(struct ring *r);
 
 /*
+ * Add fd to ring r, the one ring step of every live reader: the first fd
+ * of a ring (r zeroed, base NULL) maps it with pages data pages, every
+ * later one redirects its records into it (PERF_EVENT_IOC_SET_OUTPUT; the
+ * kernel needs the same CPU, or the same task when per thread). Returns 0
+ * or -errno; r stays unmapped when the first mapping failed.
+ */
+int lupe_ring_attach(struct ring *r, int fd, int cpu, size_t pages);
+
+/*
  * Call fn(rec, arg) for each whole record available, in order, then free
  * their space for the kernel. A record that wraps the buffer's edge is
  * handed over as one contiguous copy. fn returning non-zero stops the walk

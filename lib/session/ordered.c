@@ -136,7 +136,7 @@ const void *lupe_ordered_lowest_stable(const struct lupe_ordered *o)
 	const void *low = NULL;
 
 	for (size_t i = 0; i < o->nq; i++)
-		if (!o->q[i].chunk && (!low || (const void *)o->q[i].ev < low))
+		if (!o->q[i].chunk && o->q[i].ev && (!low || (const void *)o->q[i].ev < low))
 			low = o->q[i].ev;
 	return low;
 }
@@ -171,27 +171,49 @@ static int flush_upto(struct lupe_ordered *o, uint64_t limit)
 	return err;
 }
 
-int lupe_ordered_queue(struct lupe_ordered *o, const struct perf_event_header *ev, int stable,
-		       uint64_t time, uint64_t offset)
+static int grow_queue(struct lupe_ordered *o)
 {
-	struct chunk *c = NULL;
+	size_t cap = o->capq ? o->capq * 2 : 65536;
+	struct qev *q;
 
-	if (o->nq == o->capq) {
-		size_t cap = o->capq ? o->capq * 2 : 65536;
-		struct qev *q = realloc(o->q, cap * sizeof(*q));
-
-		if (!q)
-			return -ENOMEM;
-		o->q = q;
-		o->capq = cap;
-	}
-	if (!stable && !(ev = copy_record(o, ev, &c)))
+	if (o->nq < o->capq)
+		return 0;
+	q = realloc(o->q, cap * sizeof(*q));
+	if (!q)
 		return -ENOMEM;
+	o->q = q;
+	o->capq = cap;
+	return 0;
+}
+
+static void push(struct lupe_ordered *o, const struct perf_event_header *ev, uint64_t time,
+		 uint64_t offset, struct chunk *c)
+{
 	if (time < o->last_flush)
 		o->nr_unordered++;
 	if (time > o->max_time)
 		o->max_time = time;
 	o->q[o->nq++] = (struct qev){ time, o->seq++, offset, ev, c };
+}
+
+int lupe_ordered_queue_item(struct lupe_ordered *o, uint64_t time, uint64_t handle)
+{
+	if (grow_queue(o))
+		return -ENOMEM;
+	push(o, NULL, time, handle, NULL);
+	return 0;
+}
+
+int lupe_ordered_queue(struct lupe_ordered *o, const struct perf_event_header *ev, int stable,
+		       uint64_t time, uint64_t offset)
+{
+	struct chunk *c = NULL;
+
+	if (grow_queue(o))
+		return -ENOMEM;
+	if (!stable && !(ev = copy_record(o, ev, &c)))
+		return -ENOMEM;
+	push(o, ev, time, offset, c);
 	if (o->nq * sizeof(*o->q) + o->copied > QUEUE_MAX) {
 		qsort(o->q, o->nq, sizeof(*o->q), cmp_qev);
 		return flush_upto(o, o->q[o->nq / 2].time);
@@ -226,4 +248,9 @@ int lupe_ordered_round(struct lupe_ordered *o)
 int lupe_ordered_flush_all(struct lupe_ordered *o)
 {
 	return flush_upto(o, (uint64_t)-1);
+}
+
+int lupe_ordered_flush_upto(struct lupe_ordered *o, uint64_t limit)
+{
+	return flush_upto(o, limit);
 }

@@ -10,6 +10,12 @@
  * Records that may move (pipes, decompressed, live rings) are copied into
  * 1 MiB chunks, freed once all their records were delivered; records in a
  * file's map are not copied.
+ *
+ * This is the one place that orders events by time: files (session.c),
+ * the live engine's consumers (top, trace's perf rings, stat --func's
+ * records) and the BPF events merged with tracepoints (trace -e) all queue
+ * here (tests/shell/one-engine.sh checks that no other lib file sorts by
+ * time).
  */
 #ifndef LUPE_SESSION_ORDERED_H
 #define LUPE_SESSION_ORDERED_H
@@ -46,6 +52,20 @@ int lupe_ordered_round(struct lupe_ordered *o);
 
 /* Deliver everything queued (the end of the input). */
 int lupe_ordered_flush_all(struct lupe_ordered *o);
+
+/*
+ * Deliver what is at most limit ns old, whatever the rounds say: a live
+ * reader that knows its own cut-off (every ring read, less what a writer
+ * may not have committed yet).
+ */
+int lupe_ordered_flush_upto(struct lupe_ordered *o, uint64_t limit);
+
+/*
+ * Queue an event that is not a perf record (a BPF ring's, already decoded,
+ * kept alive by the caller until delivered): deliver gets a NULL ev and
+ * handle as the offset. Ordered with the records by time, then by arrival.
+ */
+int lupe_ordered_queue_item(struct lupe_ordered *o, uint64_t time, uint64_t handle);
 
 /* The lowest address of a queued stable record, or NULL: what the file must keep mapped. */
 const void *lupe_ordered_lowest_stable(const struct lupe_ordered *o);

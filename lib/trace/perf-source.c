@@ -2,13 +2,20 @@
 /*
  * The fallback source: raw_syscalls:sys_enter/sys_exit through
  * perf_event_open, one ring per CPU, every target's events redirected to
- * it. It sees numbers and the six argument words, never the memory they
- * point to. Events of a poll are sorted by time before they are handed
- * out, because a call that sleeps may enter on one CPU and exit on another.
+ * it (lupe_ring_attach, the live engine's ring step). It sees numbers and
+ * the six argument words, never the memory they point to. The records of a
+ * poll go through the session's time order (session/ordered.c) before they
+ * are decoded and handed out, because a call that sleeps may enter on one
+ * CPU and exit on another.
  *
  * Targets: a workload held before exec (inherit + enable_on_exec, so its
  * calls count from exec), the threads of a running process (inherit from
  * each, so what they fork is followed), or every task (-a, per CPU).
+ *
+ * The same decoding reads a perf.data file of these tracepoints (lupe
+ * record -e 'raw_syscalls:*', trace -i): the session hands its samples in
+ * time order, with the threads' names from the file, and a process's end
+ * (its EXIT record) carries the status its exit_group asked for.
  */
 #include <dirent.h>
 #include <poll.h>
@@ -20,9 +27,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <lupe/events.h>
+#include <lupe/evlist.h>
 #include <lupe/evsel.h>
+#include <lupe/session.h>
 #include "events/internal.h"
 #include "sampling/ring.h"
+#include "session/ordered.h"
 #include "trace/internal.h"
 #include "util/util.h"
 
@@ -39,8 +49,6 @@ struct perf_trace {
 	int ntp;
 	__u64 tp_ids[MAX_TP];
 	char *tp_names[MAX_TP];
-	char *arena;               /* tracepoint records of a batch */
-	size_t arena_len, arena_cap;
 	struct target *targets;
 	int ntargets;
 	int *fds;
@@ -50,9 +58,19 @@ struct perf_trace {
 	__u64 enter_id, exit_id;
 	int off_id, off_args, off_ret;
 	unsigned long long lost;
-	struct lupe_sc_event *batch;
-	size_t nbatch, cap;
+	struct lupe_ordered *ord;  /* a poll's records, in time order */
+	lupe_sc_fn fn;             /* of the poll in progress */
+	void *fn_arg;
+	int delivered;
 	pid_t self;
+	/* reading a file (trace -i) */
+	char *path;
+	struct lupe_session *session;
+	struct lupe_tool tool;
+	bool read;
+	long nr_exit_group;
+	struct { pid_t pid; int status; } *exits; /* the processes that called exit_group */
+	size_t nexits;
 };
 
 static int perf_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
@@ -161,13 +179,9 @@ static int open_pair(struct perf_trace *pt, pid_t tid, int cpu, bool at_exec, bo
 		err = push_fd(pt, fd);
 		if (err)
 			return err;
-		if (!r->base) {
-			err = lupe_ring_mmap(r, fd, cpu, pages);
-			if (err)
-				return err;
-		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) < 0) {
-			return -errno;
-		}
+		err = lupe_ring_attach(r, fd, cpu, pages);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -243,132 +257,116 @@ struct sample_hdr {
 	__u32 raw_size;
 } __attribute__((packed));
 
-static struct lupe_sc_event *batch_add(struct perf_trace *pt)
+/* The status exit_group asked for, remembered until the process's EXIT record. */
+static void note_exit(struct perf_trace *pt, pid_t pid, long code)
 {
-	if (pt->nbatch == pt->cap) {
-		size_t cap = pt->cap ? pt->cap * 2 : 4096;
-		struct lupe_sc_event *n = realloc(pt->batch, cap * sizeof(*n));
+	void *n = realloc(pt->exits, (pt->nexits + 1) * sizeof(*pt->exits));
 
-		if (!n)
-			return NULL;
-		pt->batch = n;
-		pt->cap = cap;
-	}
-	memset(&pt->batch[pt->nbatch], 0, sizeof(*pt->batch));
-	return &pt->batch[pt->nbatch++];
+	if (!n)
+		return; /* the end is then not said: the calls all are */
+	pt->exits = n;
+	pt->exits[pt->nexits].pid = pid;
+	pt->exits[pt->nexits++].status = (int)(code & 0xff) << 8;
 }
 
-/* A tracepoint record: its raw bytes go to the arena until the batch is handed out. */
-static int on_tracepoint(struct perf_trace *pt, const struct sample_hdr *s, const void *raw, int i)
+/*
+ * A raw_syscalls or -e tracepoint sample's raw bytes, decoded into the one
+ * syscall event; type is the tracepoint's id (the raw bytes' common_type).
+ */
+static int decode_raw(struct perf_trace *pt, struct lupe_sc_event *ev, const unsigned char *raw,
+		      uint32_t raw_size, uint64_t type)
 {
-	struct lupe_sc_event *ev;
+	long nr;
 
-	if (pt->arena_len + s->raw_size > pt->arena_cap) {
-		size_t cap = (pt->arena_cap + s->raw_size) * 2;
-		char *n = realloc(pt->arena, cap);
-
-		if (!n)
-			return -ENOMEM;
-		pt->arena = n;
-		pt->arena_cap = cap;
+	for (int i = 0; i < pt->ntp; i++) {
+		if (type != pt->tp_ids[i])
+			continue;
+		ev->kind = LUPE_SC_TRACEPOINT;
+		ev->tp_name = pt->tp_names[i];
+		ev->nbufs = 1;
+		ev->bufs[0] = (struct lupe_sc_buf){ .arg = -1, .len = raw_size, .data = raw };
+		pt->delivered++;
+		return pt->fn(ev, pt->fn_arg);
 	}
-	ev = batch_add(pt);
-	if (!ev)
-		return -ENOMEM;
-	memcpy(pt->arena + pt->arena_len, raw, s->raw_size);
-	ev->kind = LUPE_SC_TRACEPOINT;
-	ev->pid = s->pid;
-	ev->tid = s->tid;
-	ev->time = s->time;
-	ev->tp_name = pt->tp_names[i];
-	ev->nbufs = 1;
-	/* an offset until the arena stops moving; perf_poll makes it a pointer */
-	ev->bufs[0] = (struct lupe_sc_buf){ .arg = -1, .len = s->raw_size,
-					    .data = (const unsigned char *)(uintptr_t)pt->arena_len };
-	pt->arena_len += s->raw_size;
-	return 0;
+	if (!pt->syscalls || raw_size < (unsigned)pt->off_ret + 8 ||
+	    (type != pt->enter_id && type != pt->exit_id) ||
+	    (type == pt->enter_id && raw_size < (unsigned)pt->off_args + sizeof(ev->args)))
+		return 0;
+	memcpy(&nr, raw + pt->off_id, sizeof(nr));
+	if (type == pt->enter_id) {
+		memcpy(ev->args, raw + pt->off_args, sizeof(ev->args));
+		/* the end is said even when -e leaves exit_group out */
+		if (pt->path && nr == pt->nr_exit_group)
+			note_exit(pt, ev->pid, (long)ev->args[0]);
+	}
+	if (nr < 0 || nr >= LUPE_SC_MAX || (pt->t.filter && !pt->t.set[nr]))
+		return 0;
+	ev->nr = nr;
+	if (type == pt->enter_id) {
+		ev->kind = LUPE_SC_ENTER;
+	} else {
+		ev->kind = LUPE_SC_EXIT;
+		memcpy(&ev->ret, raw + pt->off_ret, sizeof(ev->ret));
+	}
+	pt->delivered++;
+	return pt->fn(ev, pt->fn_arg);
+}
+
+/* A sample from the rings, in time order: TID, TIME, RAW. */
+static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
+{
+	struct perf_trace *pt = arg;
+	const struct sample_hdr *s = (const void *)(h + 1);
+	const unsigned char *raw = (const unsigned char *)(s + 1);
+	struct lupe_sc_event ev = { .pid = s->pid, .tid = s->tid, .time = s->time };
+	__u16 type;
+
+	(void)offset;
+	memcpy(&type, raw, sizeof(type));
+	return decode_raw(pt, &ev, raw, s->raw_size, type);
 }
 
 static int on_rec(const struct perf_event_header *h, void *arg)
 {
 	struct perf_trace *pt = arg;
 	const struct sample_hdr *s = (const void *)(h + 1);
-	const unsigned char *raw = (const unsigned char *)(s + 1);
-	struct lupe_sc_event *ev;
-	__u16 type;
-	long nr;
 
 	if (h->type == PERF_RECORD_LOST) {
 		pt->lost += ((const __u64 *)(h + 1))[1];
 		return 0;
 	}
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
-	    s->raw_size < sizeof(type) || (pid_t)s->pid == pt->self)
+	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
+	    (pid_t)s->pid == pt->self)
 		return 0;
-	memcpy(&type, raw, sizeof(type));
-	for (int i = 0; i < pt->ntp; i++)
-		if (type == pt->tp_ids[i])
-			return on_tracepoint(pt, s, raw, i);
-	if (!pt->syscalls || s->raw_size < (unsigned)pt->off_ret + 8)
-		return 0;
-	memcpy(&nr, raw + pt->off_id, sizeof(nr));
-	if (nr < 0 || nr >= LUPE_SC_MAX || (pt->t.filter && !pt->t.set[nr]))
-		return 0;
-	ev = batch_add(pt);
-	if (!ev)
-		return -ENOMEM;
-	ev->pid = s->pid;
-	ev->tid = s->tid;
-	ev->time = s->time;
-	ev->nr = nr;
-	if (type == pt->enter_id) {
-		ev->kind = LUPE_SC_ENTER;
-		memcpy(ev->args, raw + pt->off_args, sizeof(ev->args));
-	} else {
-		ev->kind = LUPE_SC_EXIT;
-		memcpy(&ev->ret, raw + pt->off_ret, sizeof(ev->ret));
-	}
-	return 0;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const struct lupe_sc_event *x = a, *y = b;
-
-	return x->time < y->time ? -1 : x->time > y->time;
+	/* ring bytes are reused once the read returns: the queue copies them */
+	return lupe_ordered_queue(pt->ord, h, 0, s->time, 0);
 }
 
 static int perf_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 	struct pollfd pfd[pt->nrings];
-	int n = 0, ret = 0;
+	int n = 0, ret = 0, err;
 
 	for (int i = 0; i < pt->nrings; i++)
 		if (pt->rings[i].base)
 			pfd[n++] = (struct pollfd){ .fd = pt->rings[i].fd, .events = POLLIN };
 	if (poll(pfd, n, timeout_ms) < 0 && errno == EINTR)
 		ret = -EINTR;
-	pt->nbatch = 0;
-	pt->arena_len = 0;
 	for (int i = 0; i < pt->nrings; i++) {
 		if (!pt->rings[i].base)
 			continue;
 		if (lupe_ring_read(&pt->rings[i], on_rec, pt) < 0)
 			return -ENOMEM;
 	}
-	for (size_t i = 0; i < pt->nbatch; i++)
-		if (pt->batch[i].kind == LUPE_SC_TRACEPOINT)
-			pt->batch[i].bufs[0].data = (const unsigned char *)pt->arena +
-						    (uintptr_t)pt->batch[i].bufs[0].data;
-	qsort(pt->batch, pt->nbatch, sizeof(*pt->batch), by_time);
-	for (size_t i = 0; i < pt->nbatch; i++) {
-		int r = fn(&pt->batch[i], arg);
-
-		if (r)
-			return r;
-	}
-	return ret ? ret : (int)pt->nbatch;
+	pt->fn = fn;
+	pt->fn_arg = arg;
+	pt->delivered = 0;
+	err = lupe_ordered_flush_all(pt->ord);
+	if (err)
+		return err;
+	return ret ? ret : pt->delivered;
 }
 
 static unsigned long long perf_lost(struct lupe_trace *t)
@@ -388,8 +386,10 @@ static void perf_del(struct lupe_trace *t)
 	free(pt->fds);
 	free(pt->rings);
 	free(pt->targets);
-	free(pt->batch);
-	free(pt->arena);
+	lupe_ordered_delete(pt->ord);
+	lupe_session_delete(pt->session); /* a file's (trace -i) */
+	free(pt->path);
+	free(pt->exits);
 	for (int i = 0; i < pt->ntp; i++)
 		free(pt->tp_names[i]);
 	free(pt);
@@ -399,6 +399,113 @@ static const struct trace_ops perf_ops = {
 	perf_add_pid, perf_start, perf_poll, perf_lost, perf_del,
 };
 
+/* ---- a perf.data file of the same tracepoints (trace -i) ---- */
+
+static int file_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
+{
+	(void)t, (void)pid, (void)at_exec;
+	return -EINVAL; /* a file holds what it holds */
+}
+
+static int file_start(struct lupe_trace *t)
+{
+	struct perf_trace *pt = (struct perf_trace *)t;
+
+	int err = tp_setup(pt);
+
+	/* the field offsets and ids of this machine's tracefs, when it has one */
+	if (err && pt->t.o.tracepoints && pt->t.o.tracepoints[0])
+		return err;
+	pt->session = lupe_session_new(pt->path, 0);
+	return pt->session ? 0 : -errno;
+}
+
+static int file_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+		       const struct lupe_sample *sample, struct lupe_thread *thread,
+		       const struct perf_event_header *h)
+{
+	struct perf_trace *pt = (struct perf_trace *)((char *)tool - offsetof(struct perf_trace, tool));
+	const char *name = lupe_evsel_name(evsel);
+	struct lupe_sc_event ev = { .pid = sample->pid, .tid = sample->tid, .time = sample->time,
+				    .comm = thread && thread->comm_set ? thread->comm : NULL };
+	uint64_t type;
+	__u16 common;
+
+	(void)s, (void)h;
+	if (!sample->raw || sample->raw_size < sizeof(common))
+		return 0;
+	/* the file's own ids may not be this machine's: the event's name says which */
+	if (name && !strcmp(name, "raw_syscalls:sys_enter"))
+		type = pt->enter_id;
+	else if (name && !strcmp(name, "raw_syscalls:sys_exit"))
+		type = pt->exit_id;
+	else
+		memcpy(&common, sample->raw, sizeof(common)), type = common;
+	return decode_raw(pt, &ev, sample->raw, sample->raw_size, type);
+}
+
+static int file_other(struct lupe_tool *tool, struct lupe_session *s,
+		      const struct perf_event_header *h)
+{
+	struct perf_trace *pt = (struct perf_trace *)((char *)tool - offsetof(struct perf_trace, tool));
+	const __u32 *pid = (const __u32 *)(h + 1);
+
+	(void)s;
+	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
+		pt->lost += ((const __u64 *)(h + 1))[1];
+	} else if (h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 8 && pid[0] == pid[2]) {
+		/* exit: pid, ppid, tid, ptid, time */
+		for (size_t i = 0; i < pt->nexits; i++) {
+			struct lupe_sc_event ev = { .kind = LUPE_SC_PROC_EXIT, .pid = pid[0],
+						    .tid = pid[0], .ret = pt->exits[i].status };
+
+			if (pt->exits[i].pid != (pid_t)pid[0])
+				continue;
+			pt->exits[i] = pt->exits[--pt->nexits];
+			pt->delivered++;
+			return pt->fn(&ev, pt->fn_arg);
+		}
+	}
+	return 0;
+}
+
+/* Whether the file recorded the raw_syscalls tracepoints at all. */
+static bool has_syscalls(struct lupe_evlist *evlist)
+{
+	for (int i = 0; evlist && i < lupe_evlist_nr(evlist); i++) {
+		const char *name = lupe_evsel_name(lupe_evlist_evsel(evlist, i));
+
+		if (name && !strncmp(name, "raw_syscalls:", 13))
+			return true;
+	}
+	return false;
+}
+
+static int file_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
+{
+	struct perf_trace *pt = (struct perf_trace *)t;
+	int err;
+
+	(void)timeout_ms;
+	if (pt->read)
+		return 0; /* the end of the file */
+	pt->read = true;
+	pt->fn = fn;
+	pt->fn_arg = arg;
+	pt->delivered = 0;
+	pt->tool = (struct lupe_tool){ .sample = file_sample, .other = file_other, .ordered = 1 };
+	err = lupe_session_process(pt->session, &pt->tool);
+	if (err < 0)
+		return err;
+	if (!pt->delivered && !has_syscalls(lupe_session_evlist(pt->session)))
+		return -ENODATA;
+	return pt->delivered;
+}
+
+static const struct trace_ops file_ops = {
+	file_add_pid, file_start, file_poll, perf_lost, perf_del,
+};
+
 static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscalls)
 {
 	struct perf_trace *pt = calloc(1, sizeof(*pt));
@@ -406,6 +513,11 @@ static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscall
 	if (!pt)
 		return NULL;
 	lupe_trace_init(&pt->t, &perf_ops, o);
+	pt->ord = lupe_ordered_new(decode, pt);
+	if (!pt->ord) {
+		free(pt);
+		return NULL;
+	}
 	pt->self = getpid();
 	pt->syscalls = syscalls;
 	return &pt->t;
@@ -419,4 +531,30 @@ struct lupe_trace *lupe_trace_perf_new(const struct lupe_trace_opts *o)
 struct lupe_trace *lupe_trace_tp_new(const struct lupe_trace_opts *o)
 {
 	return perf_new(o, false);
+}
+
+struct lupe_trace *lupe_trace_file_new(const struct lupe_trace_opts *opts, const char *path)
+{
+	struct perf_trace *pt;
+
+	if (!opts || opts->sz < offsetof(struct lupe_trace_opts, buf_bytes) || !path)
+		return err_ptr(-EINVAL);
+	pt = (struct perf_trace *)perf_new(opts, true);
+	if (!pt)
+		return NULL;
+	pt->t.ops = &file_ops;
+	pt->self = -1;
+	/* ids no tracepoint has, for a machine without tracefs: the names decide */
+	pt->enter_id = (__u64)-2;
+	pt->exit_id = (__u64)-3;
+	pt->off_id = 8;
+	pt->off_args = 16;
+	pt->off_ret = 16;
+	pt->nr_exit_group = lupe_syscall_nr("exit_group");
+	pt->path = strdup(path);
+	if (!pt->path) {
+		perf_del(&pt->t);
+		return err_ptr(-ENOMEM);
+	}
+	return &pt->t;
 }

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "session/ordered.h"
 #include "trace/internal.h"
 #include "util/util.h"
 
@@ -27,15 +28,19 @@ void lupe_trace_init(struct lupe_trace *t, const struct trace_ops *ops,
 
 /*
  * BPF syscalls and perf tracepoints together (-e with sys:name): both
- * sources' events of a poll are copied, sorted by time (both are
- * CLOCK_MONOTONIC) and handed out interleaved. Only runs that ask for
- * tracepoints pay for the copies.
+ * sources' events of a poll are copied, put in time order by the session's
+ * queue (both are CLOCK_MONOTONIC; equal times keep their source order)
+ * and handed out interleaved. Only runs that ask for tracepoints pay for
+ * the copies.
  */
 struct combo {
 	struct lupe_trace t;
 	struct lupe_trace *sc, *tp;
-	struct lupe_sc_event **evs;
+	struct lupe_sc_event **evs; /* the poll's copies, owned until it ends */
 	size_t n, cap;
+	struct lupe_ordered *ord;
+	lupe_sc_fn fn;              /* of the poll in progress */
+	void *fn_arg;
 };
 
 static int combo_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
@@ -88,16 +93,16 @@ static int collect(const struct lupe_sc_event *ev, void *arg)
 		p[15] = '\0';
 		copy->comm = p;
 	}
-	c->evs[c->n++] = copy;
-	return 0;
+	c->evs[c->n] = copy;
+	return lupe_ordered_queue_item(c->ord, copy->time, c->n++);
 }
 
-static int by_time(const void *a, const void *b)
+static int combo_deliver(void *arg, const struct perf_event_header *h, uint64_t i)
 {
-	const struct lupe_sc_event *x = *(struct lupe_sc_event *const *)a;
-	const struct lupe_sc_event *y = *(struct lupe_sc_event *const *)b;
+	struct combo *c = arg;
 
-	return x->time < y->time ? -1 : x->time > y->time;
+	(void)h;
+	return c->fn(c->evs[i], c->fn_arg);
 }
 
 static int combo_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
@@ -106,15 +111,13 @@ static int combo_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void 
 	int r1, r2, ret = 0;
 
 	c->n = 0;
+	c->fn = fn;
+	c->fn_arg = arg;
 	r1 = lupe_trace_poll(c->sc, timeout_ms, collect, c);
 	r2 = lupe_trace_poll(c->tp, 0, collect, c);
-	/* stable enough: equal times keep their source order */
-	qsort(c->evs, c->n, sizeof(*c->evs), by_time);
-	for (size_t i = 0; i < c->n; i++) {
-		if (!ret)
-			ret = fn(c->evs[i], arg);
+	ret = lupe_ordered_flush_all(c->ord);
+	for (size_t i = 0; i < c->n; i++)
 		free(c->evs[i]);
-	}
 	if (ret)
 		return ret;
 	if (r1 < 0)
@@ -137,6 +140,7 @@ static void combo_del(struct lupe_trace *t)
 
 	lupe_trace_delete(c->sc);
 	lupe_trace_delete(c->tp);
+	lupe_ordered_delete(c->ord);
 	free(c->evs);
 	free(c);
 }
@@ -161,11 +165,13 @@ struct lupe_trace *lupe_trace_new(const struct lupe_trace_opts *opts, bool bpf)
 		return NULL;
 	lupe_trace_init(&c->t, &combo_ops, opts);
 	c->t.strings = true;
-	c->sc = lupe_trace_bpf_new(opts);
+	c->ord = lupe_ordered_new(combo_deliver, c);
+	c->sc = c->ord ? lupe_trace_bpf_new(opts) : NULL;
 	c->tp = c->sc ? lupe_trace_tp_new(opts) : NULL;
 	if (!c->tp) {
 		err = -errno;
 		lupe_trace_delete(c->sc);
+		lupe_ordered_delete(c->ord);
 		free(c);
 		return err_ptr(err);
 	}

@@ -118,7 +118,7 @@ done
 echo "ok: -p: perf's COMM-only threads"
 
 # -t of a thread that is not its leader: its COMM, then the leader's COMM and maps
-start_demo 10
+start_demo 30 # killed below; long enough for perf and lupe on a loaded machine
 tid=$(ls /proc/$wl/task | sort -n | tail -1)
 "$PERF" record -q -t "$tid" -o perf.t -- sleep 0.3 2>/dev/null || fail "perf record -t failed"
 "$LUPE" record -q -t "$tid" -o lupe.t -- sleep 0.3 || fail "lupe record -t failed"
@@ -134,11 +134,12 @@ wait "$wl"
 echo "ok: -t, and -p with a command as its timer"
 
 # -a: FORK, COMM (and the leader's maps) per task, as perf: those of a threaded demo
-start_demo 2
+start_demo 30 # killed below; long enough for perf and lupe on a loaded machine
 "$PERF" record -q -a -o perf.a -- true 2>/dev/null || fail "perf record -a failed"
 "$LUPE" record -q -a -o lupe.a -- true || fail "lupe record -a failed"
 synth perf.a | grep -E "\($wl:|:$wl/| $wl/$wl: " > want
 [ "$(grep -c FORK want)" -ge 3 ] && grep -q MMAP2 want || fail "perf synthesized no maps or fewer than 3 FORKs for demo -a"
 diff want <(synth lupe.a | grep -E "\($wl:|:$wl/| $wl/$wl: ") || fail "-a: demo's synthesized records differ from perf's"
+kill "$wl"
 wait "$wl"
 ok "lupe record writes perf's records"

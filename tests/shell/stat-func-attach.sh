@@ -1,5 +1,5 @@
 #!/bin/bash
-# stat --func -p PID: attaches, counts, and on Ctrl-C detaches leaving the program running with its text bytes unmodified
+# stat --func -p PID: attaches (with BPF where lupe has it), counts every call finished, and on Ctrl-C detaches leaving the program running with its text bytes unmodified
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_tracefs
@@ -32,7 +32,7 @@ with open(f"/proc/{pid}/mem", "rb") as m:
 PY
 }
 before=$(text) || fail "cannot read the text of $pid"
-"$LUPE" stat -x, -e task-clock -p $pid --func tiny 2>out.csv &
+"$LUPE" --debug stat -x, -e task-clock -p $pid --func tiny 2>out.csv &
 lupe=$!
 sleep 1.5
 during=$(text)
@@ -43,8 +43,20 @@ kill -0 $pid 2>/dev/null || fail "the program did not survive the detach"
 after=$(text)
 [ "$before" = "$after" ] || fail "text changed: before $before after $after"
 [ "$during" != "$before" ] || echo "note: the probe's breakpoint was not seen in the text while attached"
+# function,calls,total,unit,event,mean,stddev%,min,max,unfinished
 n=$(awk -F, '$1 == "tiny" && $5 == "task-clock" { print $2 }' out.csv)
 [ -n "$n" ] && [ "$n" -gt 100 ] || fail "only '$n' calls counted in 1.5 s (one a millisecond)"
+u=$(awk -F, '$1 == "tiny" && $5 == "task-clock" { print $10 }' out.csv)
+[ "$u" = 0 ] || fail "$u calls unfinished: attach and detach must keep every call whole"
+# BPF where this lupe counts with it (the records fallback otherwise: a build without libbpf)
+if LUPE_FUNC_MECHANISM= "$LUPE" --debug stat -x, -e task-clock --func tiny -- "$B" -t 10 2>&1 |
+	grep -q "counting inside functions: bpf "; then
+	grep -q "counting inside functions: bpf " out.csv ||
+		fail "-p did not count with BPF: $(grep 'counting inside' out.csv)"
+	mech=bpf
+else
+	mech=records
+fi
 # (only this lupe's: other lupes on the machine may be counting right now)
 grep -q "lupe_$lupe/" /sys/kernel/tracing/uprobe_events && fail "uprobes left behind"
-ok "attached, counted $n calls, detached; text unmodified, program running"
+ok "attached ($mech), counted $n calls, none unfinished, detached; text unmodified, program running"

@@ -103,12 +103,53 @@ static void test_stop_and_stable(void **state)
 	lupe_ordered_delete(o);
 }
 
+/* Items (decoded BPF events) and records in one order; a live reader's own cut-off. */
+struct mixed {
+	char order[16];
+	int n;
+};
+
+static int collect_mixed(void *arg, const struct perf_event_header *ev, uint64_t offset)
+{
+	struct mixed *m = arg;
+
+	/* an item comes back as its handle, a record as itself */
+	m->order[m->n++] = ev ? (char)('0' + ((const struct rec *)ev)->time / 10) : (char)offset;
+	return 0;
+}
+
+static void test_items_and_cutoff(void **state)
+{
+	struct mixed m = { 0 };
+	struct lupe_ordered *o = lupe_ordered_new(collect_mixed, &m);
+	struct rec r1 = { { PERF_RECORD_SAMPLE, 0, sizeof(r1) }, 20 };
+	struct rec r2 = { { PERF_RECORD_SAMPLE, 0, sizeof(r2) }, 40 };
+
+	(void)state;
+	assert_int_equal(lupe_ordered_queue(o, &r2.h, 0, 40, 0), 0);
+	assert_int_equal(lupe_ordered_queue_item(o, 30, 'c'), 0);
+	assert_int_equal(lupe_ordered_queue(o, &r1.h, 0, 20, 0), 0);
+	assert_int_equal(lupe_ordered_queue_item(o, 10, 'a'), 0);
+	assert_int_equal(lupe_ordered_queue_item(o, 20, 'b'), 0); /* equal times: by arrival */
+	/* what is at most 30 goes; 40 waits for the next drain */
+	assert_int_equal(lupe_ordered_flush_upto(o, 30), 0);
+	assert_int_equal(m.n, 4);
+	assert_memory_equal(m.order, "a2bc", 4);
+	/* no record stays in the caller's memory: nothing stable is queued */
+	assert_null(lupe_ordered_lowest_stable(o));
+	assert_int_equal(lupe_ordered_flush_all(o), 0);
+	assert_int_equal(m.n, 5);
+	assert_int_equal(m.order[4], '4');
+	lupe_ordered_delete(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_stop_and_stable),
+		cmocka_unit_test(test_items_and_cutoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -274,6 +274,60 @@ static void test_structs(void **state)
 				 "child_tidptr=0x7f0000000a10");
 }
 
+/* The summary's figures: errors, min/max, merged over threads, longest total first. */
+static void test_model_stats(void **state)
+{
+	static struct lupe_sc_stat a[LUPE_SC_MAX], b[LUPE_SC_MAX];
+	int order[LUPE_SC_MAX], n;
+
+	(void)state;
+	lupe_sc_stat_add(&a[1], 3, 2.0, true);
+	lupe_sc_stat_add(&a[1], -2, 4.0, true);     /* an error */
+	lupe_sc_stat_add(&a[1], 0, 0, false);       /* untimed: counted, no time */
+	lupe_sc_stat_add(&b[1], 0, 1.0, true);
+	lupe_sc_stat_add(&b[7], -5000, 9.0, true);  /* not an errno: no error */
+	assert_int_equal(a[1].calls, 3);
+	assert_int_equal(a[1].errors, 1);
+	assert_true(a[1].min == 2.0 && a[1].max == 4.0 && a[1].total == 6.0);
+	lupe_sc_stats_merge(a, b);
+	assert_int_equal(a[1].calls, 4);
+	assert_true(a[1].min == 1.0 && a[1].total == 7.0);
+	assert_int_equal(a[7].errors, 0);
+	n = lupe_sc_stats_order(a, order);
+	assert_int_equal(n, 2);
+	assert_int_equal(order[0], 7); /* 9 ms before 7 ms */
+	assert_int_equal(order[1], 1);
+}
+
+/* -y's fds: an openat's path, a dup of it, a close forgets it. */
+static void test_model_fds(void **state)
+{
+	struct lupe_trace_fds *f = lupe_trace_fds_new();
+	long openat = lupe_syscall_nr("openat"), dup = lupe_syscall_nr("dup");
+	long close_nr = lupe_syscall_nr("close");
+	pid_t pid = 999999; /* no such process: nothing comes from /proc */
+	struct lupe_sc_event en = { .kind = LUPE_SC_ENTER, .pid = pid, .nr = openat, .nbufs = 1 };
+	struct lupe_sc_event ex = { .kind = LUPE_SC_EXIT, .pid = pid, .nr = openat, .ret = 5 };
+
+	(void)state;
+	assert_non_null(f);
+	en.bufs[0] = (struct lupe_sc_buf){ .arg = 1, .len = 10, .data = (const unsigned char *)"/etc/hosts" };
+	assert_true(lupe_trace_fds_returns_fd(f, openat));
+	assert_false(lupe_trace_fds_returns_fd(f, close_nr));
+	lupe_trace_fds_call(f, &en, &ex);
+	assert_string_equal(lupe_trace_fds_path(f, pid, 5), "/etc/hosts");
+	en = (struct lupe_sc_event){ .kind = LUPE_SC_ENTER, .pid = pid, .nr = dup, .args = { 5 } };
+	ex = (struct lupe_sc_event){ .kind = LUPE_SC_EXIT, .pid = pid, .nr = dup, .ret = 7 };
+	lupe_trace_fds_call(f, &en, &ex);
+	assert_string_equal(lupe_trace_fds_path(f, pid, 7), "/etc/hosts");
+	en = (struct lupe_sc_event){ .kind = LUPE_SC_ENTER, .pid = pid, .nr = close_nr, .args = { 5 } };
+	ex = (struct lupe_sc_event){ .kind = LUPE_SC_EXIT, .pid = pid, .nr = close_nr, .ret = 0 };
+	lupe_trace_fds_call(f, &en, &ex);
+	assert_null(lupe_trace_fds_path(f, pid, 5));
+	assert_string_equal(lupe_trace_fds_path(f, pid, 7), "/etc/hosts");
+	lupe_trace_fds_delete(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +338,8 @@ int main(void)
 		cmocka_unit_test(test_set),
 		cmocka_unit_test(test_format_args),
 		cmocka_unit_test(test_structs),
+		cmocka_unit_test(test_model_stats),
+		cmocka_unit_test(test_model_fds),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -160,6 +160,13 @@ LUPE_API const struct lupe_event *lupe_func_session_value_event(const struct lup
 /* Records the kernel lost (ring full): calls they held are unfinished. */
 LUPE_API uint64_t lupe_func_session_lost(const struct lupe_func_session *s);
 
+/*
+ * Calls that reached lupe but could not be counted: no memory for their
+ * thread's figures (a test forces it with LUPE_FUNC_FAULT_THREADS=N: no
+ * thread past the first N). With records, each lost return counts.
+ */
+LUPE_API uint64_t lupe_func_session_lost_calls(const struct lupe_func_session *s);
+
 /* Figures of target t over all threads (tid 0), or of one thread. */
 LUPE_API const struct lupe_func_stats *lupe_func_session_stats(const struct lupe_func_session *s,
 							      int t, pid_t tid);

@@ -96,6 +96,16 @@ struct lupe_record;
  * gets a ring of its own; otherwise each CPU has one that every thread on
  * it writes to. Returns NULL and errno (EINVAL for bad opts).
  */
+/*
+ * Append perf's default event to evs (perf record and top without -e):
+ * cycles at the highest precision the machine takes, as perf 6.1 sets it
+ * up. Record it with opts.default_event set: the live source then lowers
+ * the precision, and where the machine has no cycles (no hardware PMU)
+ * falls back to cpu-clock, named "cpu-clock:ppp" as perf names it. The
+ * one home of that choice. Returns 0 or a negative errno.
+ */
+LUPE_API int lupe_record_default_event(struct lupe_event_list *evs);
+
 LUPE_API struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 					     const struct lupe_event *events, size_t nr_events,
 					     struct lupe_cpu_map *cpus,

@@ -70,6 +70,17 @@ struct lupe_trace;
 LUPE_API struct lupe_trace *lupe_trace_new(const struct lupe_trace_opts *opts, bool bpf);
 
 /*
+ * A source of the syscall events in the perf.data file at path ("-":
+ * stdin), recorded from the raw_syscalls tracepoints (lupe record -e
+ * 'raw_syscalls:*'; perf trace -i reads the same): numbers only, in time
+ * order, with the threads' names from the file. Takes no pids; the first
+ * lupe_trace_poll() hands out the whole file (-ENODATA when the file has
+ * no raw_syscalls events), the next returns 0. NULL and errno.
+ */
+LUPE_API struct lupe_trace *lupe_trace_file_new(const struct lupe_trace_opts *opts,
+						const char *path);
+
+/*
  * Trace the process pid (all its threads) and the children it forks from
  * now on. at_exec: pid is a workload held before exec; its calls count from
  * its execve. Returns 0 or a negative errno.
@@ -155,5 +166,42 @@ LUPE_API int lupe_tracepoint_format(const void *raw, size_t len, char *buf, size
 /* Quote and escape len bytes as strace does ("\177ELF\2..."); returns the needed length. */
 LUPE_API int lupe_quote_string(const unsigned char *s, size_t len, bool truncated,
 			       char *buf, size_t size);
+
+/* ---- the model a consumer keeps: fds and the summary (trace/model.c) ---- */
+
+/* The paths behind the traced processes' fds (strace -y). */
+struct lupe_trace_fds;
+
+/* NULL and errno. */
+LUPE_API struct lupe_trace_fds *lupe_trace_fds_new(void);
+LUPE_API void lupe_trace_fds_delete(struct lupe_trace_fds *f);
+/* Learn the paths of pid's open fds now, from /proc, while it is alive. */
+LUPE_API void lupe_trace_fds_prime(struct lupe_trace_fds *f, pid_t pid);
+/*
+ * The path behind fd in process pid: learned from the calls, else what
+ * /proc says now; NULL when unknown. Valid until the next call on f.
+ */
+LUPE_API const char *lupe_trace_fds_path(struct lupe_trace_fds *f, pid_t pid, int fd);
+/* Follow a finished call that makes, copies or closes an fd (enter may be NULL). */
+LUPE_API void lupe_trace_fds_call(struct lupe_trace_fds *f, const struct lupe_sc_event *enter,
+				  const struct lupe_sc_event *exit);
+/* Whether syscall nr returns a new fd (open, openat, creat, dup*). */
+LUPE_API bool lupe_trace_fds_returns_fd(const struct lupe_trace_fds *f, long nr);
+
+/* One syscall's figures (perf trace -s), times in ms. */
+struct lupe_sc_stat {
+	unsigned long calls, errors;
+	double total, min, max, sumsq;
+};
+
+/* Count a call that returned ret, and its time when timed (entry and exit seen). */
+LUPE_API void lupe_sc_stat_add(struct lupe_sc_stat *s, long ret, double ms, bool timed);
+/* Add the LUPE_SC_MAX figures from into to. */
+LUPE_API void lupe_sc_stats_merge(struct lupe_sc_stat *to, const struct lupe_sc_stat *from);
+/*
+ * The syscalls of LUPE_SC_MAX figures that have calls, longest total time
+ * first (then most calls), into order; returns how many.
+ */
+LUPE_API int lupe_sc_stats_order(const struct lupe_sc_stat *stats, int *order);
 
 #endif
