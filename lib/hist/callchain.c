@@ -8,7 +8,9 @@
 
 /*
  * Copy ips[from, to) into out at n: every context marker, and the
- * addresses from the first-th on, max of them at most.
+ * addresses from the first-th on, max of them at most. Walking from the
+ * innermost (first 0), perf stops once it has max addresses: a marker
+ * past them, a corrupt one too, is never looked at.
  */
 static uint32_t keep_addrs(const uint64_t *ips, uint32_t from, uint32_t to, uint32_t first,
 			   uint32_t max, uint64_t *out, uint32_t n)
@@ -16,6 +18,8 @@ static uint32_t keep_addrs(const uint64_t *ips, uint32_t from, uint32_t to, uint
 	uint32_t seen = 0, kept = 0;
 
 	for (uint32_t i = from; i < to; i++) {
+		if (!first && max && kept == max)
+			break;
 		if (ips[i] >= PERF_CONTEXT_MAX)
 			out[n++] = ips[i];
 		else if (seen++ >= first && kept < max)

@@ -272,10 +272,19 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 		}
 		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
 		if (!n && one.nr_callchain) {
-			/* a chain perf cannot use still counts, at the sample's ip */
-			one.callchain = NULL;
-			one.nr_callchain = 0;
-			n = lupe_session_resolve(s, t, &one, cpumode, h->frames, 1);
+			/*
+			 * A chain perf cannot use (a context marker it does not
+			 * know, 0xffffffffffffffc0 in a frame-pointer walk) is
+			 * dropped whole, as script drops it: the sample counts at
+			 * its ip, with no chain and no entry for any frame of it.
+			 */
+			struct lupe_frame f;
+
+			lupe_session_resolve_ip(s, t, sample->ip, cpumode == PERF_RECORD_MISC_KERNEL ||
+						cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &f);
+			if (keep_frame(h, s, &f, cpumode, &st->self))
+				return -ENOMEM;
+			st->has_self = 1;
 		}
 		st->frames = arena_alloc(&h->arena, (size_t)n * sizeof(*st->frames) + 1);
 		if (!st->frames)
@@ -284,7 +293,9 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 			if (keep_frame(h, s, &h->frames[i], cpumode, &st->frames[i]))
 				return -ENOMEM;
 		st->nr_frames = (uint32_t)n;
-		if (lost_ip) {
+		if (st->has_self) {
+			/* the sample's ip alone, above */
+		} else if (lost_ip) {
 			/* perf's entry is the sample's ip, whatever the chain kept */
 			struct lupe_frame f;
 
@@ -498,7 +509,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	struct ekey k;
 	struct lupe_hist_entry *e;
 
-	if (!n)
+	if (!n && !st->has_self)
 		return 0;
 	self = st->has_self ? &st->self : &st->frames[0];
 	make_key(h, st, self, 0, &k);
@@ -508,7 +519,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	e->self += st->period;
 	e->nr_samples += st->count;
 	e->children += st->period;
-	if (chains && chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period))
+	if (chains && n && chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period))
 		return -ENOMEM;
 	if (!h->opts.children)
 		return 0;
