@@ -1,10 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * perf's --max-stack on a completed callchain (see lupe/hist.h), for
- * report's histogram and script's chains alike.
+ * report's histogram and script's chains alike, and its default: the
+ * sysctl kernel.perf_event_max_stack of the machine reading the file.
  */
+#include <stdio.h>
 #include <lupe/hist.h>
 #include <lupe/session.h>
+
+/* perf's PERF_MAX_STACK_DEPTH, its default where the sysctl cannot be read */
+#define MAX_STACK_DEPTH 127
+
+unsigned lupe_callchain_max(int max_stack)
+{
+	static unsigned sysctl;
+
+	if (max_stack > 0)
+		return (unsigned)max_stack;
+	if (max_stack < 0)
+		return 0;
+	if (!sysctl) {
+		FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+		unsigned v = 0;
+
+		if (!f || fscanf(f, "%u", &v) != 1 || !v)
+			v = MAX_STACK_DEPTH;
+		if (f)
+			fclose(f);
+		sysctl = v;
+	}
+	return sysctl;
+}
 
 /*
  * Copy ips[from, to) into out at n: every context marker, and the

@@ -224,8 +224,10 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	if (!ips || (!h->opts.callchain && !h->opts.children) || h->opts.max_stack < 0) {
 		ips = &sample->ip;
 		nr = 1;
-	} else if (h->opts.max_stack > 0 && nr <= ARRAY_SIZE(h->cut)) {
-		nr = lupe_callchain_cut(ips, nr, (unsigned)h->opts.max_stack, h->opts.caller, h->cut, &lost_ip);
+	} else if (nr > lupe_callchain_max(h->opts.max_stack) && nr <= ARRAY_SIZE(h->cut)) {
+		/* fewer entries than max: nothing to cut (markers count, addresses alone could not be more) */
+		nr = lupe_callchain_cut(ips, nr, lupe_callchain_max(h->opts.max_stack), h->opts.caller, h->cut,
+					&lost_ip);
 		ips = h->cut;
 	}
 	h->total_period += sample->period;
