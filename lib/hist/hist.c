@@ -273,21 +273,14 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 			one.nr_callchain = nr;
 		}
 		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
-		if (!n && one.nr_callchain) {
-			/*
-			 * A chain perf cannot use (a context marker it does not
-			 * know, 0xffffffffffffffc0 in a frame-pointer walk) is
-			 * dropped whole, as script drops it: the sample counts at
-			 * its ip, with no chain and no entry for any frame of it.
-			 */
-			struct lupe_frame f;
-
-			lupe_session_resolve_ip(s, t, sample->ip, cpumode == PERF_RECORD_MISC_KERNEL ||
-						cpumode == PERF_RECORD_MISC_GUEST_KERNEL, &f);
-			if (keep_frame(h, s, &f, cpumode, &st->self))
-				return -ENOMEM;
-			st->has_self = 1;
-		}
+		/*
+		 * A chain perf cannot use (a context marker it does not know,
+		 * 0xffffffffffffffc0 in a frame-pointer walk) is dropped whole,
+		 * as script drops it: the sample counts at its ip (below), with
+		 * no chain and no entry for any frame of it.
+		 */
+		if (!n && one.nr_callchain)
+			lost_ip = 1;
 		st->frames = arena_alloc(&h->arena, (size_t)n * sizeof(*st->frames) + 1);
 		if (!st->frames)
 			return -ENOMEM;
@@ -295,9 +288,7 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 			if (keep_frame(h, s, &h->frames[i], cpumode, &st->frames[i]))
 				return -ENOMEM;
 		st->nr_frames = (uint32_t)n;
-		if (st->has_self) {
-			/* the sample's ip alone, above */
-		} else if (lost_ip) {
+		if (lost_ip) {
 			/* perf's entry is the sample's ip, whatever the chain kept */
 			struct lupe_frame f;
 
