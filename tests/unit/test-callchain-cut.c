@@ -65,8 +65,10 @@ static void test_corrupt(void **state)
 	(void)state;
 	check(in, 5, 2, 0, (const uint64_t[]){ U, 1, 2 }, 3, 0);
 	check(in, 5, 3, 0, in, 5, 0);
-	/* from the outermost, it is met whatever max is */
+	/* in caller order it counts, whatever max is */
 	check(in, 5, 1, 1, (const uint64_t[]){ U, B, 3 }, 3, 1);
+	check(in, 5, 3, 1, in, 5, 0);
+	check((const uint64_t[]){ U, 1, 2, B }, 4, 2, 1, (const uint64_t[]){ U, 1, 2, B }, 4, 0);
 }
 
 int main(void)
