@@ -53,7 +53,7 @@ for i, (x, y) in enumerate(zip(a, b)):
     if x == y:
         same += 1
         continue
-    while len(x) > 1 and re.search(r"^\t +[0-9a-f]+ \[unknown\] \(\[unknown\]\)$", x[-1]):
+    while len(x) > 1 and re.search(r"^\t +[0-9a-f]+ \[unknown\] \((\[unknown\]|\[stack\])\)$", x[-1]):
         x.pop()  # where libunwind lost its way
     if False:
         same += 1
