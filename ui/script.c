@@ -329,7 +329,7 @@ static void print_start(const struct script_printer *p, unsigned f, const char *
 	if ((f & SF_PID) && (f & SF_TID)) {
 		obuf_sdec(o, (int32_t)sample->pid, 5);
 		obuf_ch(o, '/');
-		obuf_dec(o, sample->tid, -5, ' ');
+		obuf_sdec(o, (int32_t)sample->tid, -5); /* perf's %-5d: tid -1 is -1 */
 		obuf_ch(o, ' ');
 	} else if (f & (SF_PID | SF_TID)) {
 		obuf_sdec(o, (int32_t)((f & SF_PID) ? sample->pid : sample->tid), 5);
@@ -484,13 +484,16 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 		struct lupe_sample cut;
 		int n, lost;
 
-		/* --max-stack: the first addresses, as perf script walks chains from the callee */
-		if (has_chain && p->max_stack && sample->nr_callchain <= LUPE_SESSION_MAX_CHAIN) {
+		/*
+		 * --max-stack (perf's default when not given: the sysctl): the
+		 * first addresses, as perf script walks chains from the callee
+		 */
+		if (has_chain && (p->max_stack < 0 || sample->nr_callchain > lupe_callchain_max(p->max_stack)) &&
+		    sample->nr_callchain <= LUPE_SESSION_MAX_CHAIN) {
 			cut = *sample;
 			cut.callchain = p->cut;
 			cut.nr_callchain = lupe_callchain_cut(sample->callchain, (uint32_t)sample->nr_callchain,
-							      p->max_stack > 0 ? (unsigned)p->max_stack : 0,
-							      0, p->cut, &lost);
+							      lupe_callchain_max(p->max_stack), 0, p->cut, &lost);
 			sample = &cut;
 		}
 		n = lupe_session_resolve(s, thread, sample, cpumode, p->frames,

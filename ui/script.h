@@ -36,7 +36,7 @@ struct script_printer {
 	unsigned char emptied[SCRIPT_NR_TYPES];    /* "-F type:" with no field: that type hidden */
 	int nanosecs;                              /* --ns */
 	int name_width;
-	int max_stack;                             /* --max-stack: 0 all, below 0 none */
+	int max_stack;                             /* --max-stack: 0 perf's default (the sysctl), below 0 none */
 	struct lupe_frame frames[512];
 	uint64_t cut[LUPE_SESSION_MAX_CHAIN];      /* a chain --max-stack cut */
 };

@@ -229,8 +229,10 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	if (!ips || (!h->opts.callchain && !h->opts.children) || h->opts.max_stack < 0) {
 		ips = &sample->ip;
 		nr = 1;
-	} else if (h->opts.max_stack > 0 && nr <= ARRAY_SIZE(h->cut)) {
-		nr = lupe_callchain_cut(ips, nr, (unsigned)h->opts.max_stack, h->opts.caller, h->cut, &lost_ip);
+	} else if (nr > lupe_callchain_max(h->opts.max_stack) && nr <= ARRAY_SIZE(h->cut)) {
+		/* fewer entries than max: nothing to cut (markers count, addresses alone could not be more) */
+		nr = lupe_callchain_cut(ips, nr, lupe_callchain_max(h->opts.max_stack), h->opts.caller, h->cut,
+					&lost_ip);
 		ips = h->cut;
 	}
 	h->total_period += sample->period;
@@ -276,12 +278,14 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 			one.nr_callchain = nr;
 		}
 		n = lupe_session_resolve(s, t, &one, cpumode, h->frames, (int)ARRAY_SIZE(h->frames));
-		if (!n && one.nr_callchain) {
-			/* a chain perf cannot use still counts, at the sample's ip */
-			one.callchain = NULL;
-			one.nr_callchain = 0;
-			n = lupe_session_resolve(s, t, &one, cpumode, h->frames, 1);
-		}
+		/*
+		 * A chain perf cannot use (a context marker it does not know,
+		 * 0xffffffffffffffc0 in a frame-pointer walk) is dropped whole,
+		 * as script drops it: the sample counts at its ip (below), with
+		 * no chain and no entry for any frame of it.
+		 */
+		if (!n && one.nr_callchain)
+			lost_ip = 1;
 		st->frames = arena_alloc(&h->arena, (size_t)n * sizeof(*st->frames) + 1);
 		if (!st->frames)
 			return -ENOMEM;
@@ -503,7 +507,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	struct ekey k;
 	struct lupe_hist_entry *e;
 
-	if (!n)
+	if (!n && !st->has_self)
 		return 0;
 	self = st->has_self ? &st->self : &st->frames[0];
 	make_key(h, st, self, 0, &k);
@@ -513,7 +517,7 @@ static int add_stack(struct lupe_hists *h, struct phash *t, struct stack *st,
 	e->self += st->period;
 	e->nr_samples += st->count;
 	e->children += st->period;
-	if (chains && chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period))
+	if (chains && n && chain_add(h, e, st->frames, caller ? n - 1 : 0, caller ? -1 : 1, n, st->period))
 		return -ENOMEM;
 	if (!h->opts.children)
 		return 0;

@@ -437,6 +437,17 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		t = lupe_machine_findnew_thread(m, c->pid, c->tid);
 		if (!t || !(dup = strdup(comm)))
 			return -ENOMEM;
+		/*
+		 * exec: the maps of the old image stay, as perf keeps them (the
+		 * new image's maps cut what they overlap, and symbols resolve as
+		 * perf's do), but whoever keeps state per address space (the
+		 * unwinder's modules, reported at the old image's bases) starts
+		 * afresh.
+		 */
+		if ((ev->misc & PERF_RECORD_MISC_COMM_EXEC) && t->maps) {
+			t->maps->execs++;
+			t->maps->gen = ++m->next_gen;
+		}
 		free(t->comm);
 		t->comm = dup;
 		t->comm_set = 1;

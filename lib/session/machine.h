@@ -14,6 +14,7 @@
 struct lupe_maps {
 	int refcnt;
 	uint32_t gen;         /* bumped on every change: keys the resolve cache */
+	uint32_t execs;       /* execs seen in this process: its address space began anew each time */
 	struct lupe_map **v;  /* sorted by start, not overlapping */
 	size_t nr, cap;
 	struct machine *machine; /* whose DSOs the maps hold */

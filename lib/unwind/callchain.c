@@ -7,8 +7,9 @@ int lupe_unwind_wanted(const struct lupe_sample *s)
 {
 	uint64_t need = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
+	/* perf unwinds nothing, not even the ip, when the kernel copied no stack (dyn size 0) */
 	return s->attr && (s->attr->sample_type & need) == need && s->user_abi && s->user_regs &&
-	       s->user_stack && s->user_stack_size;
+	       s->user_stack && s->user_stack_size && s->user_stack_dyn;
 }
 
 int lupe_unwind_reg(const struct lupe_sample *s, int idx, uint64_t *val)

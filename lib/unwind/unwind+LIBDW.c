@@ -4,8 +4,9 @@
  * that stands for one process. perf's unwind-libdw builds a Dwfl for every
  * sample (opening every ELF file and parsing its CFI again); here a Dwfl
  * lives as long as its process's maps do not change under the modules it
- * reported, so each DSO's .eh_frame_hdr / .eh_frame (and .debug_frame when
- * the eh_frame has no answer) is read once per process. Modules are
+ * reported and the process does not exec, so each DSO's .eh_frame_hdr /
+ * .eh_frame (and .debug_frame when the eh_frame has no answer) is read once
+ * per process image. Modules are
  * reported lazily, when an unwound pc first falls in them.
  *
  * The thread callbacks read the sample being unwound from the unwinder:
@@ -82,6 +83,7 @@ struct reported {
 struct proc {
 	const struct lupe_maps *maps;
 	uint32_t gen;
+	uint32_t execs; /* of maps when the Dwfl was begun: an exec ends it */
 	uint64_t epoch; /* changes whenever the chains cached for it go stale */
 	uint64_t last_use;
 	Dwfl *dwfl;
@@ -468,7 +470,13 @@ static struct proc *proc_for(struct lupe_unwinder *u, const struct lupe_maps *ma
 			lru = &u->procs[i];
 	}
 	if (p && p->gen != maps->gen) {
-		if (proc_still_valid(p, maps))
+		/*
+		 * The old image's maps outlive an exec (as in perf), so its
+		 * modules would still look valid: a libc reported at the old
+		 * image's base hid the new image's libc, and chains stopped at
+		 * the first frame there (__libc_start_call_main).
+		 */
+		if (p->execs == maps->execs && proc_still_valid(p, maps))
 			p->gen = maps->gen;
 		else
 			proc_clear(p);
@@ -487,6 +495,7 @@ static struct proc *proc_for(struct lupe_unwinder *u, const struct lupe_maps *ma
 			return NULL;
 		p->maps = maps;
 		p->gen = maps->gen;
+		p->execs = maps->execs;
 		p->epoch = ++u->epochs;
 	}
 	p->last_use = ++u->clock;
@@ -541,13 +550,18 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 		return;
 	base = m->start - m->pgoff;
 	for (size_t i = 0; i < p->nr_mods; i++) {
-		if (p->mods[i].dso == m->dso) {
-			/* reported, but not where pc is: a different mapping we leave alone */
+		if (p->mods[i].dso == m->dso && p->mods[i].base == base) {
+			/* reported here, but pc is outside its segments */
 			if (fd >= 0)
 				close(fd);
 			return;
 		}
 	}
+	/*
+	 * The same file at another base (a library loaded again after
+	 * dlclose, whose old map no record removed) is one more module:
+	 * libdwfl keeps modules of one file at different addresses apart.
+	 */
 	if (p->nr_mods == p->cap_mods) {
 		size_t cap = p->cap_mods ? p->cap_mods * 2 : 8;
 		struct reported *v = realloc(p->mods, cap * sizeof(*v));
@@ -583,6 +597,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	if (!activation)
 		pc--;
+	/*
+	 * No user code sits there: a garbage return address (perf's trailing
+	 * ffffffffffffffff [unknown] frame), which in a chain would read as a
+	 * context marker and drop the whole chain.
+	 */
+	if (pc >= PERF_CONTEXT_MAX)
+		return DWARF_CB_ABORT;
 	if (u->nr < MAX_FRAMES) {
 		Dwarf_Word sp = 0, bp = 0;
 

@@ -56,11 +56,27 @@ static void test_unwound(void **state)
 	check(user, 4, 2, 1, (const uint64_t[]){ W, 10, 11 }, 3, 0);
 }
 
+/* a corrupt marker (B): perf walking from the innermost stops at max addresses, before it */
+static void test_corrupt(void **state)
+{
+	const uint64_t B = 0xffffffffffffffc0ULL;
+	const uint64_t in[] = { U, 1, 2, B, 3 };
+
+	(void)state;
+	check(in, 5, 2, 0, (const uint64_t[]){ U, 1, 2 }, 3, 0);
+	check(in, 5, 3, 0, in, 5, 0);
+	/* in caller order it counts, whatever max is */
+	check(in, 5, 1, 1, (const uint64_t[]){ U, B, 3 }, 3, 1);
+	check(in, 5, 3, 1, in, 5, 0);
+	check((const uint64_t[]){ U, 1, 2, B }, 4, 2, 1, (const uint64_t[]){ U, 1, 2, B }, 4, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recorded),
 		cmocka_unit_test(test_unwound),
+		cmocka_unit_test(test_corrupt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

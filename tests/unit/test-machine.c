@@ -16,7 +16,7 @@
 #include "data/format.h"
 #include "session/machine.h"
 
-static void comm(struct machine *m, uint32_t pid, uint32_t tid, const char *name)
+static void comm_misc(struct machine *m, uint32_t pid, uint32_t tid, const char *name, uint16_t misc)
 {
 	union {
 		struct perf_record_comm c;
@@ -24,11 +24,17 @@ static void comm(struct machine *m, uint32_t pid, uint32_t tid, const char *name
 	} r = { 0 };
 
 	r.c.header.type = PERF_RECORD_COMM;
+	r.c.header.misc = misc;
 	r.c.header.size = sizeof(r.c) + 16;
 	r.c.pid = pid;
 	r.c.tid = tid;
 	snprintf(r.c.comm, 16, "%s", name);
 	assert_int_equal(lupe_machine_process(m, &r.c.header), 0);
+}
+
+static void comm(struct machine *m, uint32_t pid, uint32_t tid, const char *name)
+{
+	comm_misc(m, pid, tid, name, 0);
 }
 
 static int fork_rec(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid)
@@ -176,6 +182,30 @@ static void test_fork_comm(void **state)
 	lupe_machine_delete(m);
 }
 
+/*
+ * exec keeps the old image's maps (as perf does) but says so: the
+ * unwinder must not take the old image's modules for the new one's
+ */
+static void test_exec(void **state)
+{
+	struct machine *m = lupe_machine_new();
+	struct lupe_thread *t;
+	uint32_t gen;
+
+	comm(m, 50, 50, "sh");
+	mmap2(m, 50, 50, 0x7f0000001000, 0x1000, "/lib/libc.so.6");
+	t = lupe_machine_findnew_thread(m, 50, 50);
+	gen = t->maps->gen;
+	comm(m, 50, 50, "sh2"); /* prctl(PR_SET_NAME): no exec */
+	assert_int_equal(t->maps->execs, 0);
+	assert_int_equal(t->maps->gen, gen);
+	comm_misc(m, 50, 50, "md5sum", PERF_RECORD_MISC_COMM_EXEC);
+	assert_int_equal(t->maps->execs, 1);
+	assert_true(t->maps->gen != gen);
+	assert_string_equal(lupe_maps_find(t->maps, 0x7f0000001800)->dso->long_name, "/lib/libc.so.6");
+	lupe_machine_delete(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_maps_self),
 		cmocka_unit_test(test_dsos_freed),
 		cmocka_unit_test(test_fork_comm),
+		cmocka_unit_test(test_exec),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

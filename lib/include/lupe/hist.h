@@ -29,7 +29,7 @@ struct lupe_hist_opts {
 	int children;  /* accumulate callers' periods (perf's --children) */
 	int callchain; /* build callchain trees */
 	int caller;    /* trees from the caller down (else from the callee up) */
-	int max_stack; /* callchain addresses used at most, as lupe_report_opts' (0: all, below 0: none) */
+	int max_stack; /* callchain addresses used at most, as lupe_report_opts' (0: perf's default, lupe_callchain_max(); below 0: none) */
 	int long_dso_names; /* entries of equal overhead sort by the DSOs' paths (perf's -v) */
 	int keep_filtered; /* lupe_hists_finish() keeps the entries filtered samples made (--hierarchy) */
 };
@@ -129,6 +129,15 @@ LUPE_API uint64_t lupe_hists_nr_samples(const struct lupe_hists *h);
  * all stay. Writes up to nr entries to out and returns how many;
  * *lost_ip: the sample's own address (the chain's first) is not kept.
  */
+/*
+ * The addresses --max-stack lets a chain use: max_stack when above 0, none
+ * below; 0 (not given) is perf's default, the sysctl
+ * kernel.perf_event_max_stack of this machine (127 when unreadable). The
+ * kernel stops frame-pointer chains there when recording; dwarf chains are
+ * unwound whole, and this cuts them where perf's unwinder stops.
+ */
+LUPE_API unsigned lupe_callchain_max(int max_stack);
+
 LUPE_API uint32_t lupe_callchain_cut(const uint64_t *ips, uint32_t nr, unsigned max, int caller,
 				     uint64_t *out, int *lost_ip);
 

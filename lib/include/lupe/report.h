@@ -46,7 +46,8 @@ struct lupe_report_opts {
 	/*
 	 * perf's --max-stack: use at most this many callchain addresses of
 	 * the recorded chain (the outermost ones with caller order) and as
-	 * many of the unwound user part (the innermost); 0: all; below 0:
+	 * many of the unwound user part (the innermost); 0: perf's default,
+	 * lupe_callchain_max() (the sysctl kernel.perf_event_max_stack); below 0:
 	 * none, perf's --max-stack 0.
 	 */
 	int max_stack;

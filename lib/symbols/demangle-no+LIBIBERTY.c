@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * C++ names as perf shows them: demangled without parameters, qualifiers
- * or return type (libiberty's DMGL_NO_OPTS). The demangler is libstdc++'s
- * __cxa_demangle, looked up at run time so that lupe links no C++ runtime;
- * without it names stay mangled. Its output has the parameters, which are
- * cut off here.
+ * C++ names as perf shows them, when lupe is built without libiberty
+ * (demangle+LIBIBERTY.c, perf's own demangler): demangled without
+ * parameters, qualifiers or return type (libiberty's DMGL_NO_OPTS), near
+ * enough. The demangler is libstdc++'s __cxa_demangle, looked up at run
+ * time so that lupe links no C++ runtime; without it names stay mangled.
+ * Its output has the parameters, which are cut off here. NEEDSWORK: it
+ * fails on names whose parameters it cannot demangle (perf shows the
+ * name), and cuts a data symbol's name at "(anonymous namespace)".
  */
 #include <dlfcn.h>
 #include <stdlib.h>

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# --call-graph dwarf of a 200-deep recursion through inlined code (deeprec, by perf and by lupe): script and report cut chains at perf's default --max-stack (the sysctl kernel.perf_event_max_stack) and at a given one, and spin (inlined) on two paths is one children entry, all as perf 6.1 shows them
+. "$(dirname "$0")/lib/common.sh"
+need_perf
+need_root
+[ -x "$WORKLOADS/deeprec" ] || fail "workloads not built"
+max=$(cat /proc/sys/kernel/perf_event_max_stack 2>/dev/null) || skip "no kernel.perf_event_max_stack sysctl"
+[ "$max" -lt 200 ] || skip "kernel.perf_event_max_stack is $max: the 200-deep recursion is not cut"
+
+"$PERF" record -q --no-bpf-event --call-graph dwarf -o p.data "$WORKLOADS/deeprec" 20 >/dev/null 2>&1 ||
+	skip "perf record --call-graph dwarf failed"
+"$LUPE" record --call-graph dwarf -o l.data "$WORKLOADS/deeprec" 20 >/dev/null 2>&1 ||
+	fail "lupe record --call-graph dwarf exited $?"
+
+for f in p.data l.data; do
+	for ms in "" 50 300; do
+		"$PERF" script -i $f ${ms:+--max-stack $ms} > p.txt 2>/dev/null
+		"$LUPE" script -i $f ${ms:+--max-stack $ms} > l.txt || fail "lupe script -i $f exited $?"
+		cmp -s p.txt l.txt || { diff p.txt l.txt | head; fail "script ${ms:+--max-stack $ms} differs from perf's on $f"; }
+	done
+	# the deepest chain: max addresses by default, the whole recursion with 300
+	# (of the user-only chains: a kernel part gets its own max)
+	deepest() { "$LUPE" script -i $f -F ip,dso --no-inline "$@" | awk -v RS= '!/kernel\.kallsyms/ { print split($0, a, "\n") }' | sort -n | tail -1; }
+	d=$(deepest --max-stack 300)
+	[ "$d" -ge 204 ] || fail "the deepest chain of $f with --max-stack 300 has $d frames, not the whole recursion"
+	d=$(deepest)
+	[ "$d" = "$max" ] || fail "the deepest chain of $f has $d frames by default, not $max"
+	# the workload's own entries, whole with their chains (the kernel's, of
+	# equal periods, come in perf's order of equal entries: not this test's)
+	for o in "" --no-children "-g caller" "--no-children -g caller" "-g callee" "--max-stack 50"; do
+		"$PERF" report -i $f --stdio --dsos deeprec $o 2>/dev/null | grep -v '^#' | grep -v '^$' > p.txt
+		"$LUPE" report -i $f --stdio --dsos deeprec $o | grep -v '^#' | grep -v '^$' > l.txt ||
+			fail "lupe report $o -i $f exited $?"
+		grep -q 'spin (inlined)' p.txt || fail "perf report $o of $f shows no spin (inlined)"
+		cmp -s p.txt l.txt || { diff p.txt l.txt | head; fail "report $o differs from perf's on $f"; }
+	done
+	# children: spin (inlined) through left and through right is one entry
+	"$LUPE" report -i $f --stdio -g none > l.txt
+	[ "$(grep -c '\[\.\] spin (inlined)' l.txt)" = 1 ] || fail "spin (inlined) is not one children entry in $f"
+done
+ok "dwarf chains cut at --max-stack ($max by default) as perf cuts them; one children entry per inlined name"
