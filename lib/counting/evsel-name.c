@@ -36,10 +36,15 @@ char *lupe_evsel_name_from_attr(const struct perf_event_attr *attr)
 	else
 		snprintf(base, sizeof(base), "%s%llx", attr->type == PERF_TYPE_RAW ? "r" : "event-",
 			 (unsigned long long)attr->config);
-	if (attr->exclude_kernel && !attr->exclude_user)
-		mod[m++] = 'u';
-	else if (attr->exclude_user && !attr->exclude_kernel)
-		mod[m++] = 'k';
+	/* perf's evsel__add_modifiers: once one level is excluded, name those counted */
+	if (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv) {
+		if (!attr->exclude_kernel)
+			mod[m++] = 'k';
+		if (!attr->exclude_user)
+			mod[m++] = 'u';
+		if (!attr->exclude_hv)
+			mod[m++] = 'h';
+	}
 	for (unsigned i = 0; i < attr->precise_ip && m < sizeof(mod) - 1; i++)
 		mod[m++] = 'p';
 	mod[m] = 0;

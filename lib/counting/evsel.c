@@ -9,7 +9,9 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <lupe/evsel.h>
+#include "counting/evsel.h"
 #include "util/util.h"
 
 /*
@@ -22,7 +24,6 @@
 static int user_space_fallback(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			       unsigned long flags)
 {
-	static int said;
 	struct perf_event_attr retry = *attr;
 	int level = lupe_perf_event_paranoid();
 	long fd;
@@ -34,10 +35,7 @@ static int user_space_fallback(struct perf_event_attr *attr, pid_t pid, int cpu,
 	if (fd < 0)
 		return -errno; /* refused again, or the real answer: no such event here */
 	*attr = retry;
-	if (!said++)
-		pr_warn("kernel.perf_event_paranoid is %d: counting user space only "
-			"(root, CAP_PERFMON or 'sysctl kernel.perf_event_paranoid=1' count the kernel too)",
-			level);
+	lupe_say_user_only();
 	return (int)fd;
 }
 
@@ -75,6 +73,36 @@ int lupe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int g
 		errno = err;
 	}
 	return fd < 0 ? -errno : (int)fd;
+}
+
+/* The one notice that the kernel is left out, said once per process. */
+void lupe_say_user_only(void)
+{
+	static int said;
+
+	if (!said++)
+		pr_warn("kernel.perf_event_paranoid is %d: counting user space only "
+			"(root, CAP_PERFMON or 'sysctl kernel.perf_event_paranoid=1' count the kernel too)",
+			lupe_perf_event_paranoid());
+}
+
+/*
+ * perf's perf_event_can_profile_kernel(): paranoid <= 1, or CAP_SYS_ADMIN
+ * or CAP_PERFMON in the effective set (read from the kernel, not guessed
+ * from the uid).
+ */
+int lupe_can_profile_kernel(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+	const int sys_admin = 21, perfmon = 38;
+
+	if (lupe_perf_event_paranoid() <= 1)
+		return 1;
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+	return !!(data[sys_admin / 32].effective & (1u << (sys_admin % 32))) ||
+	       !!(data[perfmon / 32].effective & (1u << (perfmon % 32)));
 }
 
 char *lupe_evsel_name_user_only(const char *name)

@@ -62,6 +62,12 @@ int lupe_evsel_set_ids(struct lupe_evsel *evsel, const uint64_t *ids, size_t nr)
 /* Name an event from its attr the way perf does ("cpu-clock", "cycles:u"). */
 char *lupe_evsel_name_from_attr(const struct perf_event_attr *attr);
 
+/* May this process sample the kernel (perf_event_can_profile_kernel)? 1 or 0. */
+int lupe_can_profile_kernel(void);
+
+/* Say once that user space only is counted (perf_event_paranoid). */
+void lupe_say_user_only(void);
+
 /*
  * Add an evsel for a parsed event: attr, name, tool kind and tracepoint
  * filter (the group is the caller's). NULL + errno; the list owns the evsel.

@@ -225,9 +225,24 @@ int lupe_record_default_event(struct lupe_event_list *evs)
 	err = lupe_events_parse(evs, "cycles", NULL);
 	if (err)
 		return err;
-	/* as perf's evsel__new_cycles: no exclude_guest, precise_ip at its most */
+	/*
+	 * as perf's evsel__new_cycles: no exclude_guest, precise_ip at its
+	 * most, and user space only (the hypervisor not excluded) when the
+	 * kernel may not be sampled: named cycles:u, and cpu-clock:uhppp
+	 * after the fallback, as perf 6.1 names them at paranoid 2
+	 */
 	evs->events[at].attr.exclude_guest = 0;
 	evs->events[at].attr.precise_ip = DEFAULT_PRECISE;
+	if (!lupe_can_profile_kernel()) {
+		char *name = strdup("cycles:u");
+
+		if (!name)
+			return -ENOMEM;
+		evs->events[at].attr.exclude_kernel = 1;
+		free(evs->events[at].name);
+		evs->events[at].name = name;
+		lupe_say_user_only();
+	}
 	return 0;
 }
 

@@ -24,8 +24,13 @@ as_user "$PERF" stat -- true 2>&1 | grep -q "task-clock:u" || echo "  (perf name
 as_user "$LUPE" record -o out/u.data -- "$WORKLOADS/demo" -n 20 > /dev/null 2> rec.err ||
 	fail "record as $user at paranoid 2: $(cat rec.err)"
 [ "$(grep -c 'counting user space only' rec.err)" = 1 ] || fail "record: not one notice: $(cat rec.err)"
-"$LUPE" report --stdio -f -i out/u.data 2>/dev/null | grep -q "of event 'cpu-clock:u'" ||
-	fail "the recorded event is not named cpu-clock:u"
+# the default event as perf 6.1 names it here: user space decided up front (cycles:u),
+# the hypervisor not excluded, then the cpu-clock fallback named from its attr
+"$LUPE" report --stdio -f -i out/u.data 2>/dev/null | grep -q "of event 'cpu-clock:uhppp'" ||
+	fail "the recorded event is not named cpu-clock:uhppp: $("$LUPE" report --stdio -f -i out/u.data 2>/dev/null | grep 'of event')"
+as_user "$PERF" record -q -o out/perf.data -- "$WORKLOADS/demo" -n 5 >/dev/null 2>&1 &&
+	{ [ "$("$PERF" evlist -f -i out/perf.data)" = "$("$PERF" evlist -f -i out/u.data)" ] ||
+		fail "perf names its default event $("$PERF" evlist -f -i out/perf.data), lupe's $("$PERF" evlist -f -i out/u.data)"; }
 n=$("$PERF" script -f -F ip,sym -i out/u.data 2>/dev/null | wc -l)
 [ "$n" -gt 0 ] || fail "the user-space recording holds no samples perf reads"
 "$LUPE" script -f -i out/u.data 2>/dev/null | grep -q "\[kernel" && fail "a user-space recording holds kernel samples"
