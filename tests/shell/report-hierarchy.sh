@@ -66,9 +66,12 @@ for f in perf.data lupe.data fe.data lupefe.data perfg.data lupeg.data; do
 	fe.data | lupefe.data) prog=forkexec ;;
 	*) prog=demo ;;
 	esac
-	# the process of the last sample: forkexec's exec'd child ("exe")
-	pid=$("$PERF" script -i $f -F pid 2> /dev/null | tail -1 | tr -d ' ')
+	# the command of the last sample (forkexec's exec'd child, "exe") and
+	# its process with the most samples (the last sample's own process once
+	# had too few for perf to print an entry)
 	comm=$("$PERF" script -i $f -F comm 2> /dev/null | tail -1 | tr -d ' ')
+	pid=$("$PERF" script -i $f -F comm,pid 2> /dev/null |
+		awk -v c="$comm" '$1 == c { n[$2]++ } END { for (p in n) if (n[p] > m) { m = n[p]; b = p }; print b }')
 	[ -n "$pid" ] && [ -n "$comm" ] || fail "perf script found no sample in $f"
 	for s in dso,sym comm,dso,sym sym,dso; do
 		for filter in "--dso $prog" "--dso $prog,[kernel.kallsyms]" "--symbols spin" "--symbols spin,compute_c,main" "--comms $comm" "--pid $pid"; do
