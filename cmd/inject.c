@@ -5,7 +5,8 @@
  * cut by SIGKILL, power loss or a full disk becomes a file perf reads whole;
  * with -b, a HEADER_BUILD_ID record goes ahead of the first sample hitting
  * each DSO (perf inject -b), so a stream carries the build-ids perf report
- * needs.
+ * needs; with --unwind, --call-graph dwarf samples become plain callchains
+ * (what lupe record writes unless --no-online).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,14 +19,17 @@
 
 struct inject_opts {
 	const char *input, *output;
-	int force, build_ids;
+	int force, build_ids, unwind;
 };
+
+enum { OPT_UNWIND = 0x100 };
 
 static const struct argp_option options[] = {
 	{ "build-ids", 'b', NULL, 0, "inject build-ids of the DSOs hit into the output stream", 0 },
 	{ "input", 'i', "FILE", 0, "input file name (default: '-', stdin)", 0 },
 	{ "output", 'o', "FILE", 0, "output file name (default: '-', stdout, a stream); may be the input: it is replaced once the copy is whole", 0 },
 	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
+	{ "unwind", OPT_UNWIND, NULL, 0, "unwind --call-graph dwarf samples into plain callchains, dropping their stack copies", 0 },
 	{ 0 }
 };
 
@@ -46,6 +50,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'b':
 		o->build_ids = 1;
 		return 0;
+	case OPT_UNWIND:
+		o->unwind = 1;
+		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
@@ -63,7 +70,7 @@ static const struct argp argp = {
 int cmd_inject(int argc, char **argv)
 {
 	struct inject_opts o = { .input = "-", .output = "-" };
-	uint64_t nr;
+	uint64_t nr, unwound = 0, failed = 0;
 	int idx, err;
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
@@ -74,12 +81,21 @@ int cmd_inject(int argc, char **argv)
 	if (!strcmp(o.input, "-") && isatty(STDIN_FILENO))
 		return error("lupe inject reads perf.data from stdin, a terminal: give a file with -i FILE, or pipe one in"),
 		       EXIT_USAGE;
-	if (o.build_ids)
+	if (o.build_ids && o.unwind)
+		return error("lupe inject takes -b or --unwind, not both: run it twice"), EXIT_USAGE;
+	if (o.unwind)
+		err = lupe_inject_unwind(o.input, o.output, o.force, &nr, &unwound, &failed);
+	else if (o.build_ids)
 		err = lupe_inject_build_ids(o.input, o.output, o.force, &nr);
 	else
 		err = lupe_perf_file_rewrite(o.input, o.output, o.force, &nr);
+	if (err == -ENOTSUP && o.unwind)
+		return error("cannot unwind '%s': lupe was built without an unwinder (libdw)", o.input), 1;
 	if (err)
 		return error("cannot copy '%s' into '%s': %s", o.input, o.output, lupe_strerror(err)), 1;
+	if (o.unwind)
+		fprintf(stderr, "lupe inject: unwound %llu dwarf samples, %llu no further than the sampled ip\n",
+			(unsigned long long)unwound, (unsigned long long)failed);
 	if (strcmp(o.output, "-"))
 		fprintf(stderr, "lupe inject: '%s' holds %llu records, finalized\n", o.output,
 			(unsigned long long)nr);

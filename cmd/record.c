@@ -44,6 +44,7 @@ enum {
 	OPT_MAX_SIZE,
 	OPT_AIO,
 	OPT_OFF_CPU,
+	OPT_NO_ONLINE,
 };
 
 enum switch_mode { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME };
@@ -68,6 +69,7 @@ static const struct argp_option options[] = {
 	{ "count", 'c', "N", 0, "sample every N events", 0 },
 	{ NULL, 'g', NULL, 0, "record frame-pointer call graphs", 0 },
 	{ "call-graph", OPT_CALL_GRAPH, "MODE", 0, "fp, or dwarf[,SIZE]: user registers and SIZE bytes of stack (default 8192)", 0 },
+	{ "no-online", OPT_NO_ONLINE, NULL, 0, "with --call-graph dwarf: keep the stack copies in the file, as perf does, instead of unwinding them while recording", 0 },
 	{ "all-cpus", 'a', NULL, 0, "system-wide: every CPU, every task", 0 },
 	{ "cpu", 'C', "LIST", 0, "only these CPUs (system-wide on them)", 0 },
 	{ "pid", 'p', "PID", 0, "record these existing processes (comma list)", 0 },
@@ -310,6 +312,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 	case OPT_CALL_GRAPH:
 		sample_parse_call_graph(state, arg, &a->o);
+		return 0;
+	case OPT_NO_ONLINE:
+		a->o.dwarf_raw = 1;
 		return 0;
 	case 'a':
 		a->o.system_wide = 1;
@@ -554,6 +559,9 @@ static void summary(const struct lupe_record *rec, const struct record_args *a)
 		fprintf(stderr, ", compressed (original %.3f MB, ratio is %.3f)",
 			st.bytes_in / 1024.0 / 1024.0, (double)st.bytes_in / st.bytes_written);
 	fprintf(stderr, " ]\n");
+	if (st.unwound)
+		fprintf(stderr, "[ perf record: Unwound %llu dwarf samples while recording, %llu no further than the sampled ip ]\n",
+			(unsigned long long)st.unwound, (unsigned long long)st.unwind_failed);
 }
 
 /* perf's name for a finished --switch-output file: OUTPUT.YYYYmmddHHMMSScc */

@@ -105,16 +105,16 @@ static int copy_records(struct perf_writer *w, struct lupe_perf_file *f, uint64_
 	while ((ret = lupe_perf_file_next(f, &ev, &off, &stable)) > 0) {
 		if (pipe_only(ev->type))
 			continue;
-		if (hook && hook->record && (ret = hook->record(hook->arg, w, f, ev)))
+		ret = hook && hook->record ? hook->record(hook->arg, w, f, ev) : 0;
+		if (ret < 0)
 			return ret;
-		ret = lupe_perf_writer_write_raw(w, ev, ev->size);
-		if (ret)
+		if (!ret && (ret = lupe_perf_writer_write_raw(w, ev, ev->size)))
 			return ret;
 		if (ev->type == PERF_RECORD_FINISHED_ROUND)
 			lupe_perf_file_release(f, NULL);
 		(*nr)++;
 	}
-	return ret;
+	return ret ? ret : (hook && hook->end ? hook->end(hook->arg, w) : 0);
 }
 
 /* Pipe mode: attrs and features arrive as records; read them all first. */
@@ -214,8 +214,11 @@ int lupe_perf_file_rewrite_hook(const char *in, const char *out, int force,
 	}
 	for (size_t i = 0; i < lupe_perf_file_nr_evsels(meta); i++) {
 		const struct lupe_evsel *e = lupe_perf_file_evsel(meta, i);
+		struct perf_event_attr attr = e->attr;
 
-		err = lupe_perf_writer_add_attr(w, &e->attr, e->ids, e->nr_ids, e->name);
+		if (hook && hook->attr)
+			hook->attr(hook->arg, &attr);
+		err = lupe_perf_writer_add_attr(w, &attr, e->ids, e->nr_ids, e->name);
 		if (err)
 			goto out;
 	}

@@ -15,6 +15,7 @@
 #include "record/hitdsos.h"
 #include "sampling/sample.h"
 #include "symbols/build-id.h"
+#include "unwind/online.h"
 #include "util/util.h"
 
 struct inject {
@@ -94,13 +95,82 @@ static void inject_build_ids(void *arg, struct fbuf *b)
 int lupe_inject_build_ids(const char *in, const char *out, int force, uint64_t *nr_records)
 {
 	struct inject st = { .hit = lupe_hitdsos_new(0) };
-	struct rewrite_hook hook = { inject_record, inject_build_ids, &st };
+	struct rewrite_hook hook = { .record = inject_record, .build_ids = inject_build_ids, .arg = &st };
 	int err;
 
 	if (!st.hit)
 		return -ENOMEM;
 	err = lupe_perf_file_rewrite_hook(in, out, force, &hook, nr_records);
 	lupe_hitdsos_delete(st.hit);
+	return err;
+}
+
+/* --unwind: the online unwinding stage between the file and the writer. */
+struct inject_unwind {
+	struct lupe_online *online;
+	struct lupe_perf_file *f;
+	struct perf_writer *w;
+};
+
+static const struct perf_event_attr *unwind_attr_of(void *arg, const struct perf_event_header *ev)
+{
+	const struct lupe_evsel *e = lupe_perf_file_record_evsel(((struct inject_unwind *)arg)->f, ev);
+
+	return e ? &e->attr : NULL;
+}
+
+static int unwind_emit(void *arg, const struct perf_event_header *ev)
+{
+	return lupe_perf_writer_write_raw(((struct inject_unwind *)arg)->w, ev, ev->size);
+}
+
+static int unwind_record(void *arg, struct perf_writer *w, struct lupe_perf_file *f,
+			 const struct perf_event_header *ev)
+{
+	struct inject_unwind *in = arg;
+	int err;
+
+	in->w = w;
+	in->f = f;
+	/* the file's pages go at each round: what waits for the next one is copied */
+	err = lupe_online_record(in->online, ev, 0);
+	return err ? err : 1;
+}
+
+static void unwind_attr(void *arg, struct perf_event_attr *attr)
+{
+	(void)arg;
+	lupe_online_attr(attr);
+}
+
+static int unwind_end(void *arg, struct perf_writer *w)
+{
+	struct inject_unwind *in = arg;
+
+	in->w = w;
+	return lupe_online_flush(in->online);
+}
+
+int lupe_inject_unwind(const char *in, const char *out, int force, uint64_t *nr_records,
+		       uint64_t *unwound, uint64_t *failed)
+{
+	struct inject_unwind st = { 0 };
+	struct rewrite_hook hook = {
+		.record = unwind_record, .attr = unwind_attr, .end = unwind_end, .arg = &st,
+	};
+	struct lupe_online_stats os;
+	int err;
+
+	st.online = lupe_online_new(unwind_attr_of, unwind_emit, &st);
+	if (!st.online)
+		return -errno;
+	err = lupe_perf_file_rewrite_hook(in, out, force, &hook, nr_records);
+	lupe_online_get_stats(st.online, &os);
+	if (unwound)
+		*unwound = os.samples;
+	if (failed)
+		*failed = os.failed;
+	lupe_online_delete(st.online);
 	return err;
 }
 

@@ -4,7 +4,9 @@
  * writer. The writer is a consumer like any other: it takes each record
  * the source emits, and ends each pass over the rings with the
  * FINISHED_ROUND the source marks. On the way, samples name the DSOs
- * they hit (for the BUILD_ID feature) and the sample times.
+ * they hit (for the BUILD_ID feature) and the sample times. With
+ * --call-graph dwarf, the online unwinding stage (unwind/online.h) sits
+ * between the source and the writer, unless opts.dwarf_raw.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 #include "record/live.h"
 #include "record/offcpu.h"
 #include "sampling/sample.h"
+#include "unwind/online.h"
 #include "util/util.h"
 
 struct lupe_record {
@@ -44,6 +47,7 @@ struct lupe_record {
 	struct feat_env clock;  /* --clockid: its resolution and reference times */
 	struct lupe_thread_map *threads;
 	struct lupe_offcpu *offcpu; /* --off-cpu */
+	struct lupe_online *online; /* dwarf samples unwound on the way to the writer, or NULL */
 	struct perf_event_attr offcpu_attr;
 	uint64_t offcpu_id;
 	struct lupe_record_stats st;
@@ -112,6 +116,7 @@ void lupe_record_delete(struct lupe_record *r)
 		return;
 	lupe_source_delete(r->live);
 	lupe_offcpu_delete(r->offcpu);
+	lupe_online_delete(r->online);
 	lupe_thread_map_put(r->threads);
 	lupe_perf_writer_delete(r->w); /* closes out_fd */
 	if (!r->w && r->out_fd > 1)
@@ -203,7 +208,21 @@ static void note_sample(struct lupe_record *r, const struct perf_event_header *h
 	lupe_hitdsos_hit(r->hit, s.pid, s.ip, h->misc & PERF_RECORD_MISC_CPUMODE_MASK);
 }
 
-/* The writer as a consumer of the live source. */
+/* The writer, after the online unwinding stage when there is one. */
+static int write_out(void *arg, const struct perf_event_header *h)
+{
+	struct lupe_record *r = arg;
+
+	switch (h->type) {
+	case PERF_RECORD_FINISHED_ROUND:
+		return lupe_perf_writer_round(r->w);
+	case PERF_RECORD_FINISHED_INIT:
+		return lupe_perf_writer_write_raw(r->w, h, h->size);
+	}
+	return lupe_perf_writer_write(r->w, h, h->size);
+}
+
+/* The writer as a consumer of the live source: the records as recorded are noted. */
 static int write_record(void *arg, const struct perf_event_header *h, int stable)
 {
 	struct lupe_record *r = arg;
@@ -221,12 +240,25 @@ static int write_record(void *arg, const struct perf_event_header *h, int stable
 	case PERF_RECORD_COMM:
 		lupe_hitdsos_event(r->hit, h);
 		break;
-	case PERF_RECORD_FINISHED_ROUND:
-		return lupe_perf_writer_round(r->w);
-	case PERF_RECORD_FINISHED_INIT:
-		return lupe_perf_writer_write_raw(r->w, h, h->size);
 	}
-	return lupe_perf_writer_write(r->w, h, h->size);
+	if (r->online)
+		return lupe_online_record(r->online, h, stable);
+	return write_out(r, h);
+}
+
+static const struct perf_event_attr *record_attr(void *arg, const struct perf_event_header *h)
+{
+	const struct lupe_evsel *e = lupe_evlist_record_evsel(((struct lupe_record *)arg)->evlist, h);
+
+	return e ? &e->attr : NULL;
+}
+
+/* The live source read to its end, and what the online stage still holds. */
+static int drain(struct lupe_record *r)
+{
+	int err = lupe_live_drain(r->live, write_record, r);
+
+	return !err && r->online ? lupe_online_flush(r->online) : err;
 }
 
 static int write_offcpu(void *arg, const struct perf_event_header *h)
@@ -265,8 +297,11 @@ static int writer_begin(struct lupe_record *r)
 		return -errno;
 	for (int i = 0; i < lupe_evlist_nr(r->evlist); i++) {
 		struct lupe_evsel *e = ev_at(r, i);
+		struct perf_event_attr attr = e->attr;
 
-		err = lupe_perf_writer_add_attr(r->w, &e->attr, e->ids, e->nr_ids, e->name);
+		if (r->online)
+			lupe_online_attr(&attr);
+		err = lupe_perf_writer_add_attr(r->w, &attr, e->ids, e->nr_ids, e->name);
 		if (err)
 			return err;
 	}
@@ -315,6 +350,14 @@ int lupe_record_start(struct lupe_record *r)
 
 	if (r->opts.use_clockid)
 		clock_init(r);
+	for (int i = 0; !r->opts.dwarf_raw && !r->online && i < lupe_evlist_nr(r->evlist); i++)
+		if (lupe_online_wants(&ev_at(r, i)->attr) &&
+		    !(r->online = lupe_online_new(record_attr, write_out, r))) {
+			if (errno != ENOTSUP)
+				return -errno;
+			pr_warn("lupe was built without an unwinder: dwarf samples keep their stack copies");
+			r->opts.dwarf_raw = 1;
+		}
 	err = writer_begin(r);
 
 	if (!err && r->pipe) {
@@ -420,7 +463,7 @@ int lupe_record_switch_output(struct lupe_record *r, const char *new_name)
 		return -EINVAL;
 	if ((err = commit_output(r)))
 		return err;
-	err = lupe_live_drain(r->live, write_record, r);
+	err = drain(r);
 	if (!err)
 		err = finish_file(r);
 	if (err)
@@ -457,7 +500,7 @@ int lupe_record_stop(struct lupe_record *r)
 	if ((err = commit_output(r)))
 		return err;
 	lupe_live_stop(r->live);
-	err = lupe_live_drain(r->live, write_record, r);
+	err = drain(r);
 	/* a full disk: the writer keeps what reached it and still finalizes the file */
 	if (err == -ENOSPC)
 		err = 0;
@@ -486,6 +529,13 @@ void lupe_record_abort(struct lupe_record *r)
 void lupe_record_get_stats(const struct lupe_record *r, struct lupe_record_stats *st)
 {
 	*st = r->st;
+	if (r->online) {
+		struct lupe_online_stats os;
+
+		lupe_online_get_stats(r->online, &os);
+		st->unwound = os.samples;
+		st->unwind_failed = os.failed;
+	}
 	st->wakeups = lupe_live_wakeups(r->live);
 	if (r->w) {
 		st->bytes_written = lupe_perf_writer_data_size(r->w);

@@ -5,10 +5,11 @@ need_perf
 
 spec='cpu-clock/max-stack=3/ -e task-clock/call-graph=dwarf,stack-size=4096/ -e page-faults/no-inherit,time=0/ -e cpu-clock/call-graph=no,name=plain/'
 for t in perf lupe; do
-	bin=$PERF
-	[ $t = lupe ] && bin=$LUPE
+	bin=$PERF raw=
+	# the dwarf event's attr as perf's: its stack copies kept (not unwound while recording)
+	[ $t = lupe ] && bin=$LUPE raw=--no-online
 	# shellcheck disable=SC2086 # spec holds several -e words
-	"$bin" record -q -g -o $t.data -e $spec "$WORKLOADS/demo" > /dev/null 2> $t.err ||
+	"$bin" record $raw -q -g -o $t.data -e $spec "$WORKLOADS/demo" > /dev/null 2> $t.err ||
 		fail "$t record: $(cat $t.err)"
 	# perf's own side-band bits (ksymbol, bpf_event) are not per-event terms
 	"$PERF" evlist -v -i $t.data 2> /dev/null | sed 's/, ksymbol: 1//; s/, bpf_event: 1//' > $t.ev

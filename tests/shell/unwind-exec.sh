@@ -23,7 +23,7 @@ for try in 1 2 3 4; do
 		skip "perf record --call-graph dwarf failed"
 	"$PERF" script -i p.data 2>/dev/null | awk -v RS= '/^md5sum / && /__libc_start_main_impl/' | grep -q . && break
 done
-"$LUPE" record --call-graph dwarf -o l.data -- sh -c "$job" >/dev/null 2>&1 ||
+"$LUPE" record --call-graph dwarf --no-online -o l.data -- sh -c "$job" >/dev/null 2>&1 ||
 	fail "lupe record --call-graph dwarf exited $?"
 
 # cmp_chains PERF_OUT LUPE_OUT: sample by sample, lupe's chain is perf's.

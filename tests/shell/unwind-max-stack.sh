@@ -9,7 +9,7 @@ max=$(cat /proc/sys/kernel/perf_event_max_stack 2>/dev/null) || skip "no kernel.
 
 "$PERF" record -q --no-bpf-event --call-graph dwarf -o p.data "$WORKLOADS/deeprec" 20 >/dev/null 2>&1 ||
 	skip "perf record --call-graph dwarf failed"
-"$LUPE" record --call-graph dwarf -o l.data "$WORKLOADS/deeprec" 20 >/dev/null 2>&1 ||
+"$LUPE" record --call-graph dwarf --no-online -o l.data "$WORKLOADS/deeprec" 20 >/dev/null 2>&1 ||
 	fail "lupe record --call-graph dwarf exited $?"
 
 for f in p.data l.data; do

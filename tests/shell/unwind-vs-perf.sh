@@ -7,7 +7,7 @@ need_root
 [ -x "$WORKLOADS/inline" ] || fail "workloads not built"
 
 rec_perf() { "$PERF" record -q --no-bpf-event --call-graph dwarf -F 499 -o "$@" >/dev/null 2>&1 || skip "perf record --call-graph dwarf failed"; }
-rec_lupe() { "$LUPE" record --call-graph dwarf -F 499 -o "$@" >/dev/null 2>&1 || fail "lupe record --call-graph dwarf -o $* exited $?"; }
+rec_lupe() { "$LUPE" record --call-graph dwarf --no-online -F 499 -o "$@" >/dev/null 2>&1 || fail "lupe record --call-graph dwarf -o $* exited $?"; }
 
 # paragraphs (one sample each) of a script output, numbered, for files
 # where perf's own unwinding gives garbage: see forkexec below

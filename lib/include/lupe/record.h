@@ -75,6 +75,8 @@ struct lupe_record_opts {
 				  * which perf writes no unit or scale for (EVENT_UPDATE) */
 	pid_t timer_pid;         /* -p/-t with a command that only times the recording: its pid,
 				  * named as perf names it (a COMM) though not recorded */
+	int dwarf_raw;           /* --no-online: dwarf samples keep their stack copies (else
+				  * they are unwound while recording into plain callchains) */
 };
 
 struct lupe_record_stats {
@@ -85,6 +87,8 @@ struct lupe_record_stats {
 	uint64_t bytes_written; /* data section bytes (after compression) */
 	uint64_t bytes_in;      /* data bytes before compression */
 	uint64_t file_size;     /* the whole output file, after stop */
+	uint64_t unwound;       /* dwarf samples unwound while recording */
+	uint64_t unwind_failed; /* of those, the ones that gave no caller of the sampled ip */
 };
 
 struct lupe_record;
@@ -217,6 +221,18 @@ LUPE_API void lupe_live_stop(struct lupe_source *src);
  */
 LUPE_API int lupe_inject_build_ids(const char *in, const char *out, int force,
 				   uint64_t *nr_records);
+
+/*
+ * lupe inject --unwind: copies in to out as lupe_inject_build_ids does,
+ * with each --call-graph dwarf sample unwound into a plain callchain (its
+ * user frames after PERF_CONTEXT_USER, no user registers or stack copy),
+ * as lupe record writes them (unwind/online.h). *unwound and *failed
+ * (may be NULL): the dwarf samples, and those no further than the
+ * sampled ip. Returns 0, -ENOTSUP without an unwinder, or -errno /
+ * -LUPE_ERR_*.
+ */
+LUPE_API int lupe_inject_unwind(const char *in, const char *out, int force, uint64_t *nr_records,
+				uint64_t *unwound, uint64_t *failed);
 
 /* Called with each DSO's name at its first hit; non-zero stops the scan. */
 typedef int (*lupe_hit_fn)(void *arg, const char *name);
