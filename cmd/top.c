@@ -33,6 +33,7 @@
 #include <lupe/report.h>
 #include <lupe/session.h>
 #include <lupe/source.h>
+#include <lupe/unwind.h>
 #include "builtin.h"
 #include "hist.h"
 #include "parse-error.h"
@@ -476,6 +477,11 @@ int cmd_top(int argc, char **argv)
 	t->rep[1] = a.zero ? lupe_report_new(&ro) : NULL;
 	if (!t->s || !t->rep[0] || (a.zero && !t->rep[1])) {
 		error("cannot set up the report: %s", strerror(errno));
+		goto out;
+	}
+	/* --call-graph dwarf: the reader thread unwinds each sample in the session, as report does */
+	if (lupe_unwind_install(t->s) == -ENOMEM) {
+		error("cannot set up the unwinder: %s", strerror(ENOMEM));
 		goto out;
 	}
 	t->wrap.ops = &wrap_ops;
