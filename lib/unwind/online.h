@@ -19,7 +19,18 @@
  * (lib/record/inject.c, lupe inject --unwind). Cost: one unwind per sample
  * (lib/unwind's caches make a thread sampled in the same loop a few
  * compares), the records of one round queued; the output is about the
- * size of an -g recording (8 KiB of stack per sample gone).
+ * size of an -g recording (8 KiB of stack per sample gone). Measured on
+ * tests/workloads/threads.c (3 threads, 2 cores): the recording's own
+ * user-space work is under 1% of the samples, the workload's slowdown
+ * within the noise of raw recording's, the file 70-90x smaller.
+ *
+ * NEEDSWORK: the stage runs on the thread that drains the rings. A
+ * system-wide recording of a busy machine (a build: many short processes,
+ * each a new libdw address space) at load 37 on 2 cores lost 65% of its
+ * samples online against 20% raw (lupe record -a -- sleep 2). A thread of
+ * its own, fed the copied records of each round, would let the rings
+ * drain while it unwinds; the writer would then be that thread's, and
+ * drain() would wait for it.
  */
 #ifndef LUPE_UNWIND_ONLINE_H
 #define LUPE_UNWIND_ONLINE_H
