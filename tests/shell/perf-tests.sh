@@ -17,10 +17,12 @@ done
 # Known failures (none now): each is still run and shown; one that starts
 # passing fails this test until it leaves the list.
 known=""
-# Commands of issue 29 built on another branch: a log saying one is missing
-# is tolerated only while this build lacks it (take the list out once all
-# are merged).
-pending_cmds="lock sched ftrace"
+# Commands lupe does not have yet: a log saying one is missing is tolerated
+# only while this build lacks it. lock, sched and ftrace: issue 29, built on
+# another branch (take them out once merged). mem: test_data_symbol runs
+# `perf mem record -e list` to skip when there are no memory events (none
+# here: it skips with perf and with lupe); lupe has no mem command.
+pending_cmds="lock sched ftrace mem"
 bad=0
 for f in "$TMPD"/logs/*.lupe.log; do
 	n=$(basename "$f" .lupe.log)
