@@ -9,6 +9,7 @@
 int cmd_annotate(int argc, char **argv);
 /* tools16: build-id and file tools */
 int cmd_archive(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 int cmd_buildid_cache(int argc, char **argv);
 int cmd_buildid_list(int argc, char **argv);
 int cmd_evlist(int argc, char **argv);
@@ -21,6 +22,7 @@ typedef int (*buildid_fn)(void *arg, const char *hex, const char *name);
 int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, void *arg);
 int cmd_config(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_daemon(int argc, char **argv);
 int cmd_data(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);

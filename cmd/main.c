@@ -35,10 +35,12 @@ static const struct cmd_struct commands[] = {
 	{ "annotate", cmd_annotate, NEED_PAGER, "show a symbol's samples per instruction, with source" },
 	/* tools16: build-id and file tools */
 	{ "archive", cmd_archive, 0,          "pack the build-id cache files a perf.data refers to" },
+	{ "bench",   cmd_bench,   0,          "run perf bench's scheduler, memory, syscall and futex benchmarks" },
 	{ "buildid-cache", cmd_buildid_cache, 0, "add, remove and list binaries in the build-id cache" },
 	{ "buildid-list", cmd_buildid_list, 0, "list the build-ids a perf.data holds" },
 	{ "config",  cmd_config,  0,          "get and set variables of perf's config files" },
 	{ "convert", cmd_convert, 0,          "convert a perf.data for pprof, Firefox Profiler, speedscope" },
+	{ "daemon",  cmd_daemon,  0,          "run record sessions in the background, from the config file" },
 	{ "data",    cmd_data,    0,          "convert a perf.data to JSON, as perf data convert does" },
 	{ "diff",    cmd_diff,    0,          "compare perf.data files: the change per symbol against a baseline" },
 	{ "evlist",  cmd_evlist,  0,          "list the events a perf.data was recorded with" },

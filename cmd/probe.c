@@ -40,6 +40,7 @@ static const struct argp_option options[] = {
 	{ "force", 'f', NULL, 0, "add an event whose name is taken under NAME_1, NAME_2...", 0 },
 	{ "dry-run", OPT_DRY_RUN, NULL, 0, "show the definitions, add nothing", 0 },
 	{ "quiet", 'q', NULL, 0, "print no messages but errors", 0 },
+	{ "verbose", 'v', NULL, 0, "accepted for perf's scripts; lupe's errors say all they know", 0 },
 	{ 0 }
 };
 
@@ -89,6 +90,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'q':
 		o->quiet = 1;
+		return 0;
+	case 'v':
 		return 0;
 	case ARGP_KEY_ARG:
 		if (o->funcs_pending) {

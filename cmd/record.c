@@ -45,6 +45,7 @@ enum {
 	OPT_AIO,
 	OPT_OFF_CPU,
 	OPT_NO_ONLINE,
+	OPT_CONTROL,
 };
 
 enum switch_mode { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME };
@@ -60,6 +61,7 @@ struct record_args {
 	enum switch_mode switch_output;
 	unsigned long long switch_size; /* bytes, SWITCH_SIZE */
 	unsigned long long switch_secs; /* SWITCH_TIME */
+	const char *control;		/* --control=fifo:CTL[,ACK] or fd:CTL[,ACK] */
 };
 
 static const struct argp_option options[] = {
@@ -97,6 +99,7 @@ static const struct argp_option options[] = {
 	{ "max-size", OPT_MAX_SIZE, "SIZE", 0, "stop when the data reaches SIZE (B/K/M/G)", 0 },
 	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "also record where tasks sleep: the offcpu-time event, from a BPF program on sched_switch", 0 },
 	{ "aio", OPT_AIO, "N", OPTION_ARG_OPTIONAL, "write with N asynchronous (POSIX AIO) control blocks (default 1, max 4)", 0 },
+	{ "control", OPT_CONTROL, "fifo:CTL[,ACK]|fd:CTL[,ACK]", 0, "take commands (stop, ping, snapshot) from a FIFO or fd, answer ack on ACK (perf daemon's sessions)", 0 },
 	{ 0 }
 };
 
@@ -410,6 +413,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_OFF_CPU:
 		a->o.off_cpu = 1;
 		return 0;
+	case OPT_CONTROL:
+		if (strncmp(arg, "fifo:", 5) && strncmp(arg, "fd:", 3))
+			argp_error(state, "invalid --control '%s': give fifo:CTL[,ACK] or fd:CTL[,ACK]", arg);
+		a->control = arg;
+		return 0;
 	case OPT_AIO:
 		/* as perf: 0 is the default of 1, more than 4 is 4 */
 		if (arg && parse_u64(arg, &v))
@@ -650,6 +658,87 @@ static int switch_output(struct lupe_record *rec, const struct record_args *a, s
 	return err;
 }
 
+/*
+ * --control: perf's command channel, which perf daemon drives. Commands
+ * come as words on CTL (a FIFO, or an inherited fd), each answered with
+ * "ack\n" on ACK when there is one: "ping", "stop", "snapshot" (a switch
+ * of the output with --switch-output). "enable" and "disable" are
+ * acknowledged and said to be unsupported: lupe records from the start.
+ */
+enum control_cmd { CONTROL_NONE, CONTROL_STOP, CONTROL_SNAPSHOT };
+
+static int control_open(const char *spec, int *ctl, int *ack)
+{
+	int fifo = !strncmp(spec, "fifo:", 5);
+	char *copy = strdup(spec + (fifo ? 5 : 3)), *comma;
+
+	*ctl = *ack = -1;
+	if (!copy)
+		return -ENOMEM;
+	comma = strchr(copy, ',');
+	if (comma)
+		*comma++ = '\0';
+	if (fifo) {
+		/* read-write, so opening does not wait for a writer and EOF never comes */
+		*ctl = open(copy, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (*ctl >= 0 && comma)
+			*ack = open(comma, O_RDWR | O_CLOEXEC);
+	} else {
+		char *end;
+
+		*ctl = (int)strtol(copy, &end, 10);
+		if (*end || *ctl < 0 || fcntl(*ctl, F_GETFD) < 0)
+			*ctl = -1, errno = EBADF;
+		else if (comma) {
+			*ack = (int)strtol(comma, &end, 10);
+			if (*end || *ack < 0 || fcntl(*ack, F_GETFD) < 0)
+				*ack = -1, errno = EBADF;
+		}
+		if (*ctl >= 0)
+			fcntl(*ctl, F_SETFL, fcntl(*ctl, F_GETFL) | O_NONBLOCK);
+	}
+	free(copy);
+	if (*ctl < 0 || (comma && *ack < 0)) {
+		int err = -errno;
+
+		if (*ctl >= 0 && fifo)
+			close(*ctl);
+		*ctl = *ack = -1;
+		return err;
+	}
+	return 0;
+}
+
+/* Read what CTL holds and act on each command; the strongest wins (stop). */
+static enum control_cmd control_read(int ctl, int ack, int switching)
+{
+	enum control_cmd ret = CONTROL_NONE;
+	char buf[256];
+	ssize_t n;
+
+	while ((n = read(ctl, buf, sizeof(buf) - 1)) > 0) {
+		char *save = NULL;
+
+		buf[n] = '\0';
+		/* perf daemon writes one word with no newline; others end each with one */
+		for (char *w = strtok_r(buf, "\n \t", &save); w; w = strtok_r(NULL, "\n \t", &save)) {
+			if (!strcmp(w, "stop"))
+				ret = CONTROL_STOP;
+			else if (!strcmp(w, "snapshot") && switching && ret == CONTROL_NONE)
+				ret = CONTROL_SNAPSHOT;
+			else if (!strcmp(w, "snapshot"))
+				warning("--control snapshot: give --switch-output to take snapshots");
+			else if (!strcmp(w, "enable") || !strcmp(w, "disable"))
+				warning("--control %s: not supported, lupe records from the start", w);
+			else if (strcmp(w, "ping"))
+				warning("--control: unknown command '%s' (stop, ping, snapshot)", w);
+			if (ack >= 0 && write(ack, "ack\n", 4) != 4)
+				warning("--control: cannot write the ack: %s", strerror(errno));
+		}
+	}
+	return ret;
+}
+
 static int pidfd_of(pid_t pid)
 {
 #ifdef SYS_pidfd_open
@@ -667,7 +756,7 @@ int cmd_record(int argc, char **argv)
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
 	struct lupe_record *rec = NULL;
-	int idx, err, failed, ret = 1, pidfd = -1, completed = 0, has_wl;
+	int idx, err, failed, ret = 1, pidfd = -1, completed = 0, has_wl, ctl = -1, ack = -1, stop = 0;
 	struct switcher sw = { 0 };
 	uint64_t next_switch;
 
@@ -789,6 +878,15 @@ int cmd_record(int argc, char **argv)
 	catch_signals(a.switch_output == SWITCH_SIGNAL);
 	if (sig_pipe[0] >= 0)
 		lupe_record_add_wake_fd(rec, sig_pipe[0]);
+	if (a.control) {
+		err = control_open(a.control, &ctl, &ack);
+		if (err) {
+			error("cannot open --control '%s': %s (a fifo: mkfifo it first)", a.control, lupe_strerror(err));
+			lupe_record_abort(rec);
+			goto out;
+		}
+		lupe_record_add_wake_fd(rec, ctl);
+	}
 	err = lupe_record_start(rec);
 	if (err) {
 		output_error(lupe_record_output(rec), err);
@@ -826,6 +924,12 @@ int cmd_record(int argc, char **argv)
 			err = r;
 			break;
 		}
+		if (ctl >= 0)
+			switch (control_read(ctl, ack, a.switch_output != SWITCH_NONE)) {
+			case CONTROL_STOP: stop = 1; break;
+			case CONTROL_SNAPSHOT: switch_req = 1; break;
+			case CONTROL_NONE: break;
+			}
 		lupe_record_get_stats(rec, &st);
 		/* --max-size counts each file, as perf's: the write past it stops, then the switch it is due */
 		limit = lupe_record_size_limit_reached(rec);
@@ -841,7 +945,7 @@ int cmd_record(int argc, char **argv)
 			if (err)
 				break;
 		}
-		if (limit || signr != -1 || r == 1 || (has_wl && lupe_workload_poll(&wl)))
+		if (limit || stop || signr != -1 || r == 1 || (has_wl && lupe_workload_poll(&wl)))
 			break;
 		if (sig_pipe[0] >= 0) {
 			char buf[16];
@@ -895,6 +999,11 @@ int cmd_record(int argc, char **argv)
 out:
 	if (pidfd >= 0)
 		close(pidfd);
+	if (ctl >= 0 && !strncmp(a.control, "fifo:", 5)) { /* fd: ones are the caller's */
+		close(ctl);
+		if (ack >= 0)
+			close(ack);
+	}
 	lupe_record_delete(rec);
 	if (wl.pid > 0 && !lupe_workload_poll(&wl))
 		lupe_workload_abort(&wl);

@@ -334,12 +334,10 @@ int lupe_probe_place(struct lupe_probe *p)
 
 	if (!p->target) { /* the kernel resolves FUNC+OFF itself */
 		if (!p->func)
-			return lupe_probe_fail(p, -EINVAL, "kernel probes take FUNC[+OFF] here, not SRC:LINE");
+			return lupe_probe_fail_kernel_dwarf(p, -LUPE_ERR_NOT_SUPPORTED, "line", NULL);
 		for (int i = 0; i < p->nr_args; i++)
 			if (p->args[i].var)
-				return lupe_probe_fail(p, -LUPE_ERR_NOT_SUPPORTED, "kernel probes take fetch arguments "
-					    "(%%di, +0($retval)) here, not variable names such as '%s'",
-					    p->args[i].var);
+				return lupe_probe_fail_kernel_dwarf(p, -LUPE_ERR_NOT_SUPPORTED, "variable", p->args[i].var);
 		if (p->off)
 			p->where = fmt("%s+%" PRIu64, p->func, p->off);
 		else

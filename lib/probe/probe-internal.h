@@ -12,6 +12,13 @@ void lupe_probe_event_describe(struct lupe_probe_event *ev);
 int lupe_probe_fail(struct lupe_probe *p, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The refusal of a kernel probe that needs the kernel's DWARF (a line, a
+ * variable, name when given): its second line is perf's own words, which
+ * perf's scripts grep as "no kernel debug info, skip". Returns err.
+ */
+int lupe_probe_fail_kernel_dwarf(struct lupe_probe *p, int err, const char *what, const char *name);
+
 /* A growing NULL-terminated array of names. */
 struct lupe_probe_names {
 	char **v;

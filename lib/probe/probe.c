@@ -35,6 +35,25 @@ int lupe_probe_fail(struct lupe_probe *p, int err, const char *fmt, ...)
 	return err;
 }
 
+int lupe_probe_fail_kernel_dwarf(struct lupe_probe *p, int err, const char *what, const char *name)
+{
+	return lupe_probe_fail(p, err,
+			       "kernel probes by %s%s%s%s need the kernel's debug info (probe FUNC[+OFF] with "
+			       "fetch arguments such as %%di or +0($retval) instead)\n"
+			       "Failed to find the path for the kernel's debug info: lupe reads no vmlinux DWARF",
+			       what, name ? " ('" : "", name ? name : "", name ? "')" : "");
+}
+
+/* a variable argument ("filename", "result->name:string") rather than a fetch argument */
+static bool arg_is_var(const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	if (eq && strcspn(s, "=%$+-@(") == (size_t)(eq - s))
+		s = eq + 1;
+	return isalpha((unsigned char)*s) || *s == '_';
+}
+
 /* perf's event names: letters, digits and '_'; others become '_' */
 static char *event_name(const char *s, size_t len)
 {
@@ -150,7 +169,11 @@ int lupe_probe_parse(struct lupe_probe *p, const char *def, const char *target)
 		long line = strtol(colon + 1, &end, 10);
 
 		if (*end || line <= 0 || colon == point) {
-			err = lupe_probe_fail(p, -EINVAL, "'%s' is not SRC:LINE such as demo.c:37", point);
+			/* a kernel FUNC:RLINE (perf's vfs_getname tests give "getname_flags:") */
+			if (!target && colon != point)
+				err = lupe_probe_fail_kernel_dwarf(p, -EINVAL, "line", NULL);
+			else
+				err = lupe_probe_fail(p, -EINVAL, "'%s' is not SRC:LINE such as demo.c:37", point);
 			goto out;
 		}
 		*colon = '\0';
@@ -182,8 +205,11 @@ int lupe_probe_parse(struct lupe_probe *p, const char *def, const char *target)
 		}
 		p->func = strdup(point);
 	}
-	while (!err && (tok = strtok_r(NULL, " \t", &save)))
+	while (!err && (tok = strtok_r(NULL, " \t", &save))) {
 		err = parse_arg(p, tok);
+		if (err && !target && arg_is_var(tok))
+			err = lupe_probe_fail_kernel_dwarf(p, err, "variable", tok);
+	}
 	if (err)
 		goto out;
 	if (target) {
