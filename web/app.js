@@ -65,12 +65,19 @@ function lowerBound(a, t) {
 	return lo;
 }
 
+/* First sample after time t. */
+function upperBound(a, t) {
+	var lo = 0, hi = a.length;
+	while (lo < hi) { var m = (lo + hi) >> 1; if (a[m] <= t) lo = m + 1; else hi = m; }
+	return lo;
+}
+
 /* The selection added up: weight (period) and count per node, and totals. */
 function aggregate(p, sel) {
 	var t0 = performance.now();
 	var a = { self: new Float64Array(p.nn + 1), cnt: new Float64Array(p.nn + 1), total: 0, n: 0 };
 	var i0 = sel.t0 == null ? 0 : lowerBound(p.time, sel.t0);
-	var i1 = sel.t1 == null ? p.ns : lowerBound(p.time, sel.t1);
+	var i1 = sel.t1 == null ? p.ns : upperBound(p.time, sel.t1); /* both ends in */
 	var lanes = sel.lanes, st = p.stack, per = p.period, sl = p.sampleLane, self = a.self, cnt = a.cnt;
 	for (var i = i0; i < i1; i++) {
 		if (lanes && !lanes[sl[i]]) continue;
