@@ -33,6 +33,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <lupe/annotate.h>
+#include <lupe/diff.h>
 #include <lupe/evlist.h>
 #include <lupe/export.h>
 #include <lupe/number.h>
@@ -55,6 +56,23 @@ struct web {
 	int force;
 	struct lupe_profile *prof; /* function names for annotate */
 };
+
+/* s as a JSON string, with '<', '>' and '&' escaped too (the page embeds the JSON). */
+static void json_text(FILE *m, const char *s)
+{
+	fputc('"', m);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(m, "\\%c", c);
+		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+			fprintf(m, "\\u%04x", c);
+		else
+			fputc(c, m);
+	}
+	fputc('"', m);
+}
 
 /* The HTML document: index.html with the style, script and (when given) the data in it. */
 static char *make_page(const char *data, size_t data_len, size_t *len)
@@ -93,7 +111,7 @@ static char *make_page(const char *data, size_t data_len, size_t *len)
  * diff, "before": {...}; "annotate": whether the server answers annotate.
  */
 static char *make_data(const char *title, const struct lupe_profile *after,
-		       const struct lupe_profile *before, int annotate, size_t *len)
+		       const struct lupe_profile *before, const char *rows, int annotate, size_t *len)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -102,16 +120,16 @@ static char *make_data(const char *title, const struct lupe_profile *after,
 
 	if (!m)
 		return NULL;
-	fputs("{\"title\":\"", m);
-	for (const char *s = title; *s; s++)
-		if ((unsigned char)*s >= 0x20 && !strchr("\"\\<>&", *s))
-			fputc(*s, m);
-	fprintf(m, "\",\"annotate\":%d,\"profile\":", annotate);
+	fputs("{\"title\":", m);
+	json_text(m, title);
+	fprintf(m, ",\"annotate\":%d,\"profile\":", annotate);
 	err = lupe_profile_write_web(after, m);
 	if (!err && before) {
 		fputs(",\"before\":", m);
 		err = lupe_profile_write_web(before, m);
 	}
+	if (rows)
+		fprintf(m, ",\"diff_rows\":%s", rows);
 	fputs("}", m);
 	if (fclose(m) || err) {
 		free(text);
@@ -135,6 +153,57 @@ static struct lupe_profile *collect(const char *input, int force)
 		p = NULL;
 	}
 	return p;
+}
+
+/*
+ * lupe diff's rows of the baseline's first event, in its order (default
+ * options: dso,sym keys, delta-abs): [[dso, sym, kernel, baseline percent
+ * or null, delta or null]] as JSON text. NULL after saying why.
+ */
+static char *diff_rows(const char *before, const char *after, int force)
+{
+	struct lupe_diff_opts opts = { .sz = sizeof(opts), .order = -1 };
+	struct lupe_diff *d = lupe_diff_new(&opts);
+	char *text = NULL, name[64];
+	size_t size = 0;
+	FILE *m;
+
+	if (!d)
+		return NULL;
+	if (lupe_diff_add(d, before, force) || lupe_diff_add(d, after, force) ||
+	    lupe_diff_finish(d) || !(m = open_memstream(&text, &size))) {
+		lupe_diff_delete(d);
+		return NULL;
+	}
+	fputc('[', m);
+	for (long r = 0, n = 0; lupe_diff_nr_events(d) && r < lupe_diff_nr_rows(d, 0); r++) {
+		const struct lupe_diff_row *row = lupe_diff_row(d, 0, r);
+		const struct lupe_hist_entry *e = row->cells[0].e ? row->cells[0].e : row->cells[1].e;
+
+		if (!e)
+			continue;
+		snprintf(name, sizeof(name), "%#018llx", (unsigned long long)e->addr);
+		fputs(n++ ? ",\n[" : "[", m);
+		json_text(m, e->dso ? lupe_dso_short_name(e->dso) : "[unknown]");
+		fputc(',', m);
+		json_text(m, e->sym ? e->sym->name : name);
+		fprintf(m, ",%d,", e->kernel);
+		if (row->cells[0].e)
+			fprintf(m, "%.6f,", row->cells[0].percent);
+		else
+			fputs("null,", m);
+		if (row->cells[1].e)
+			fprintf(m, "%.6f]", row->cells[1].delta);
+		else
+			fputs("null]", m);
+	}
+	fputc(']', m);
+	lupe_diff_delete(d);
+	if (fclose(m)) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 /* ---- annotate: the samples of one function over its instructions ---- */
@@ -165,22 +234,6 @@ static int ann_sample(struct lupe_tool *tool, struct lupe_session *s, struct lup
 	at->err = lupe_annotation_add(&at->ann, fr.map->dso, fr.sym, fr.vaddr,
 				      sample->period ? sample->period : 1);
 	return at->err;
-}
-
-static void json_text(FILE *m, const char *s)
-{
-	fputc('"', m);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(m, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(m, "\\u%04x", c);
-		else
-			fputc(c, m);
-	}
-	fputc('"', m);
 }
 
 static void load_source(const char *path, char **text, char ***lines, int *nr)
@@ -492,7 +545,7 @@ static int serve(struct web *w, const char *listen_spec)
 }
 
 static int web_run(const char *title, const char *input, struct lupe_profile *after,
-		   struct lupe_profile *before, const struct web_opts *o)
+		   struct lupe_profile *before, const char *rows, const struct web_opts *o)
 {
 	struct web w = { .input = input, .force = o->force, .prof = after };
 	struct export_out out;
@@ -503,7 +556,7 @@ static int web_run(const char *title, const char *input, struct lupe_profile *af
 		      "(install libmicrohttpd-dev and build again, or write a file with --html -o FILE)");
 		return 1;
 	}
-	w.data = make_data(title, after, before, !o->html, &w.data_len);
+	w.data = make_data(title, after, before, rows, !o->html, &w.data_len);
 	if (!w.data) {
 		error("cannot make the page's data: %s", strerror(errno));
 		return 1;
@@ -536,7 +589,7 @@ int web_report(const char *input, const struct web_opts *o)
 
 	if (!p)
 		return 1;
-	ret = web_run(input, input, p, NULL, o);
+	ret = web_run(input, input, p, NULL, NULL, o);
 	lupe_profile_delete(p);
 	return ret;
 }
@@ -544,7 +597,7 @@ int web_report(const char *input, const struct web_opts *o)
 int web_diff(const char *before, const char *after, const struct web_opts *o)
 {
 	struct lupe_profile *a, *b = collect(before, o->force);
-	char title[1024];
+	char title[1024], *rows;
 	int ret;
 
 	if (!b)
@@ -555,7 +608,14 @@ int web_diff(const char *before, const char *after, const struct web_opts *o)
 		return 1;
 	}
 	snprintf(title, sizeof(title), "%s -> %s", before, after);
-	ret = web_run(title, after, a, b, o);
+	rows = diff_rows(before, after, o->force);
+	if (!rows) {
+		error("cannot compare '%s' with '%s'", before, after);
+		ret = 1;
+	} else {
+		ret = web_run(title, after, a, b, rows, o);
+	}
+	free(rows);
 	lupe_profile_delete(a);
 	lupe_profile_delete(b);
 	return ret;

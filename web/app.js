@@ -141,7 +141,6 @@ L.select = setSelection;
 function refresh() {
 	var t0 = performance.now();
 	L.a = aggregate(L.p, L.sel);
-	if (L.before) L.ab = aggregate(L.before, { t0: null, t1: null, lanes: null });
 	$('selinfo').textContent = selText();
 	$('selinfo').dataset.t0 = L.sel.t0 == null ? '' : L.sel.t0;
 	$('selinfo').dataset.t1 = L.sel.t1 == null ? '' : L.sel.t1;
@@ -420,6 +419,7 @@ function kindColor(p, f, name) {
 /* Grown red, shrunk blue: the change of a function's self share (diff). */
 function diffColor(f) {
 	var d = L.fdelta ? L.fdelta[f] : 0, v = Math.min(1, Math.abs(d) / 5);
+	if (Math.abs(d) < 0.005) return '#e4e4e4';
 	var c = Math.round(255 - 175 * v);
 	return d > 0 ? 'rgb(255,' + c + ',' + c + ')' : 'rgb(' + c + ',' + c + ',255)';
 }
@@ -548,41 +548,38 @@ function renderSource(j) {
 	box.innerHTML = h + '</pre>';
 }
 
-/* ---- diff: lupe diff's numbers (self shares of before and after) ---- */
+/* ---- diff: lupe diff's rows (the server computed them with lupe diff's code) ---- */
+
+function diffDeltas() {
+	var p = L.p, by = {};
+	if (L.fdelta) return;
+	L.data.diff_rows.forEach(function (r) { if (r[4] != null) by[r[0] + '\u0001' + r[1]] = r[4]; });
+	L.fdelta = new Float64Array(p.nf);
+	for (var f = 0; f < p.nf; f++) L.fdelta[f] = by[p.dso[f].replace(/.*\//, '') + '\u0001' + p.name[f]] || 0;
+}
 
 function drawDiff() {
 	var box = $('diff');
 	if (!L.before) { box.innerHTML = '<p>Two files make a diff: lupe diff --web BEFORE AFTER.</p>'; return; }
-	var p = L.p, b = L.before, a = L.a, ab = L.ab, key = {}, rows = [];
-	function k(q, f) { return q.dso[f] + '\u0001' + q.name[f]; }
-	for (var f = 0; f < b.nf; f++) if (ab.fself[f]) key[k(b, f)] = (key[k(b, f)] || 0) + 100 * ab.fself[f] / ab.total;
-	var seen = {};
-	L.fdelta = new Float64Array(p.nf);
-	for (var g = 0; g < p.nf; g++) {
-		var kk = k(p, g), now = a.total ? 100 * a.fself[g] / a.total : 0, was = key[kk] || 0;
-		L.fdelta[g] = now - was;
-		if (seen[kk] != null) { rows[seen[kk]].now += now; continue; }
-		if (!now && !was) continue;
-		seen[kk] = rows.length;
-		rows.push({ name: p.name[g], dso: p.dso[g], was: was, now: now });
-	}
-	Object.keys(key).forEach(function (kk) { if (seen[kk] == null) rows.push({ name: kk.split('\u0001')[1], dso: kk.split('\u0001')[0], was: key[kk], now: 0 }); });
-	rows.forEach(function (r) { r.d = r.now - r.was; });
-	rows.sort(function (x, y) { return Math.abs(y.d) - Math.abs(x.d); });
-	var h = '<p>' + esc(L.data.title) + ': self shares (Baseline: before, the whole file; Delta: after minus before, of the selection)</p>' +
-		'<table id="diff-table"><tr><th>Baseline</th><th>Delta</th><th>New</th><th>Function</th><th>DSO</th></tr>';
-	rows.slice(0, 200).forEach(function (r) {
-		h += '<tr data-name="' + esc(r.name) + '" data-delta="' + r.d.toFixed(4) + '"><td class="n">' + r.was.toFixed(2) + '%</td><td class="n ' + (r.d >= 0 ? 'pos' : 'neg') + '">' +
-			(r.d >= 0 ? '+' : '') + r.d.toFixed(2) + '%</td><td class="n">' + r.now.toFixed(2) + '%</td><td>' + esc(r.name) + '</td><td>' + esc(r.dso) + '</td></tr>';
+	diffDeltas();
+	var h = '<p>' + esc(L.data.title) + ': lupe diff\'s table (self shares of the whole files; Delta: after minus before). ' +
+		'The flame graph shows the after file coloured by these deltas: red grew, blue shrank.</p>' +
+		'<table id="diff-table"><tr><th>Baseline</th><th>Delta Abs</th><th>Shared Object</th><th>Symbol</th></tr>';
+	L.data.diff_rows.slice(0, 300).forEach(function (r) {
+		var d = r[4];
+		h += '<tr data-name="' + esc(r[1]) + '" data-delta="' + (d == null ? '' : d.toFixed(2)) + '"><td class="n">' +
+			(r[3] == null ? '' : r[3].toFixed(2) + '%') + '</td><td class="n ' + (d >= 0 ? 'pos' : 'neg') + '">' +
+			(d == null ? '' : (d >= 0 ? '+' : '') + d.toFixed(2) + '%') + '</td><td>' + esc(r[0]) + '</td><td>[' +
+			(r[2] ? 'k' : '.') + '] ' + esc(r[1]) + '</td></tr>';
 	});
-	box.innerHTML = h + '</table><p>The flame graph shows the after file coloured by these deltas: red grew, blue shrank.</p>';
+	box.innerHTML = h + '</table>';
 }
 
 var VIEWS = { summary: drawSummary, flame: drawFlame, topdown: drawTopDown, bottomup: drawBottomUp,
 	callers: drawCallers, source: drawSource, diff: drawDiff };
 
 function drawView() {
-	if (L.before && L.view !== 'diff') drawDiff(); /* the flame graph's colours */
+	if (L.before) diffDeltas(); /* the flame graph's colours */
 	VIEWS[L.view]();
 }
 

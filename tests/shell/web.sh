@@ -195,3 +195,42 @@ grep -q '"nr_samples"' t.html || fail "the --html file holds no data"
 chromium_run --virtual-time-budget=5000 --dump-dom "file://$TMPD/t.html" > dom.txt
 grep -q 'id="sum-samples">[0-9]* of event' dom.txt || fail "the --html page did not render its summary in chromium"
 ok "--html renders on its own"
+
+# 4. diff --web: lupe diff's rows, the grown function red and the shrunk one blue
+"$LUPE" record -q -g -o before.data -- "$D" -n 300 -w 3,3,4 >/dev/null 2>&1 || fail "lupe record before.data"
+"$LUPE" record -q -g -o after.data -- "$D" -n 300 -w 6,3,1 >/dev/null 2>&1 || fail "lupe record after.data"
+"$LUPE" diff before.data after.data 2>/dev/null | grep -v '^#' | grep '%' > diff.txt || fail "lupe diff"
+"$LUPE" diff --web before.data after.data > urld.txt 2> urld.err &
+SERVERS="$SERVERS $!"
+for i in $(seq 300); do grep -q '^http://' urld.txt && break; sleep 0.1; done
+grep -q '^http://' urld.txt || fail "diff --web printed no URL: $(cat urld.err)"
+cat > drive-diff.py <<'PY'
+import sys, re
+sys.path.insert(0, sys.argv[1])
+from cdp import Browser
+url, chromium, tmpd, shots = sys.argv[2:6]
+b = Browser(url, chromium, tmpd)
+b.wait("document.body.dataset.ready == '1'")
+b.screenshot(shots + '/web-diff.png')
+rows = b.eval("Array.from(document.querySelectorAll('#diff-table tr[data-name]')).map(r => Array.from(r.cells).map(c => c.textContent))")
+want = []
+for l in open('diff.txt'):
+    m = re.match(r'\s*([\d.]+%)?\s+([+-][\d.]+%)\s+(\S+)\s+(\[.\] \S+)', l)
+    if m:
+        want.append([m.group(1) or '', m.group(2), m.group(3), m.group(4)])
+n = min(8, len(want))
+print('lupe diff:', want[:3])
+print('the page: ', rows[:3])
+ok = n >= 2 and rows[:n] == want[:n] and want[0][3] == '[.] spin' and want[0][1].startswith('+') and \
+    want[1][3] == '[.] compute_c' and want[1][1].startswith('-')
+b.eval("lupe.show('flame')")
+col = b.eval("(() => { const p = lupe.p, f = n => p.name.indexOf(n); return [lupe.fdelta[f('spin')], lupe.fdelta[f('compute_c')]]; })()")
+print('flame deltas spin, compute_c:', col)
+ok = ok and col[0] > 20 and col[1] < -20
+b.screenshot(shots + '/web-diff-flame.png')
+b.close()
+sys.exit(0 if ok else 1)
+PY
+python3 drive-diff.py "$LUPE_SRC/tests/shell/lib" "$(head -1 urld.txt)" "$CHROMIUM" "$TMPD" "$SHOTS" ||
+	fail "diff --web does not show lupe diff's deltas"
+ok "diff --web: lupe diff's rows, spin grew and compute_c shrank"
