@@ -123,7 +123,7 @@ function selText() {
 }
 
 function setSelection(t0, t1, laneIds) {
-	var s = L.sel;
+	var s = L.sel, start = performance.now();
 	if (t0 !== undefined) { s.t0 = t0; s.t1 = t1; }
 	if (laneIds !== undefined) {
 		s.laneIds = laneIds || [];
@@ -134,6 +134,9 @@ function setSelection(t0, t1, laneIds) {
 		}
 	}
 	refresh();
+	/* L.selectMs: from the selection to the frame that shows it (the bench reads it) */
+	L.selectMs = null;
+	requestAnimationFrame(function () { L.selectMs = performance.now() - start; });
 }
 L.select = setSelection;
 
@@ -616,7 +619,7 @@ function start(data) {
 	L.view = VIEWS[v] ? v : (L.before ? 'diff' : 'summary');
 	show(L.view);
 	refresh();
-	L.ready = performance.now();
+	requestAnimationFrame(function () { L.ready = performance.now(); });
 	document.body.dataset.ready = '1';
 }
 
