@@ -20,6 +20,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <netdb.h>
 #include <signal.h>
@@ -32,6 +33,7 @@
 #include <netinet/in.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <lupe/annotate.h>
 #include <lupe/diff.h>
 #include <lupe/evlist.h>
@@ -55,6 +57,12 @@ struct web {
 	const char *input; /* the file annotated */
 	int force;
 	struct lupe_profile *prof; /* function names for annotate */
+	/* top --web: the data is made again each refresh, under the lock */
+	pthread_mutex_t lock;
+	double live;       /* seconds between refreshes; 0: not live */
+	unsigned version;  /* of the data, counted by refreshes */
+	const char *title;
+	pid_t recorder;    /* lupe record writing input */
 };
 
 /* s as a JSON string, with '<', '>' and '&' escaped too (the page embeds the JSON). */
@@ -111,7 +119,8 @@ static char *make_page(const char *data, size_t data_len, size_t *len)
  * diff, "before": {...}; "annotate": whether the server answers annotate.
  */
 static char *make_data(const char *title, const struct lupe_profile *after,
-		       const struct lupe_profile *before, const char *rows, int annotate, size_t *len)
+		       const struct lupe_profile *before, const char *rows, int annotate,
+		       double live, unsigned version, size_t *len)
 {
 	char *text = NULL;
 	size_t size = 0;
@@ -122,7 +131,8 @@ static char *make_data(const char *title, const struct lupe_profile *after,
 		return NULL;
 	fputs("{\"title\":", m);
 	json_text(m, title);
-	fprintf(m, ",\"annotate\":%d,\"profile\":", annotate);
+	fprintf(m, ",\"annotate\":%d,\"live\":%g,\"version\":%u,\"profile\":", annotate, live,
+		version);
 	err = lupe_profile_write_web(after, m);
 	if (!err && before) {
 		fputs(",\"before\":", m);
@@ -140,15 +150,17 @@ static char *make_data(const char *title, const struct lupe_profile *after,
 	return text;
 }
 
-static struct lupe_profile *collect(const char *input, int force)
+/* The profile of input, or NULL after saying why (quiet: silently). */
+static struct lupe_profile *collect(const char *input, int force, int quiet)
 {
 	struct lupe_collect_opts co = { .sz = sizeof(co), .force = force, .keep_samples = 1 };
 	struct lupe_profile *p = lupe_profile_collect(input, &co);
 
-	if (!p)
+	if (!p && !quiet)
 		error("cannot read '%s' for the browser view", input);
-	else if (!p->nr_samples) {
-		error("'%s' holds no samples", input);
+	else if (p && !p->nr_samples) {
+		if (!quiet)
+			error("'%s' holds no samples", input);
 		lupe_profile_delete(p);
 		p = NULL;
 	}
@@ -390,9 +402,23 @@ static char *copy(const char *s, size_t n)
 	return c;
 }
 
+static int page_locked(struct web *w, const char *path, char **body, size_t *len,
+		       const char **ctype);
+
 static int page(void *arg, const char *path, char **body, size_t *len, const char **ctype)
 {
 	struct web *w = arg;
+	int status;
+
+	pthread_mutex_lock(&w->lock);
+	status = page_locked(w, path, body, len, ctype);
+	pthread_mutex_unlock(&w->lock);
+	return status;
+}
+
+static int page_locked(struct web *w, const char *path, char **body, size_t *len,
+		       const char **ctype)
+{
 	const char *rest;
 	char *text = NULL;
 	size_t size = 0;
@@ -503,8 +529,46 @@ static int web_listen(const char *spec, char *shown, size_t size)
 	return fd;
 }
 
+/*
+ * top --web: the recorder's file read again, and the data made of it
+ * swapped in. The whole file each time (NEEDSWORK: an incremental model fed
+ * by the live source would cost a refresh's samples, not all of them).
+ */
+static void refresh_live(struct web *w)
+{
+	struct lupe_profile *p = collect(w->input, 1, 1), *old;
+	size_t len;
+	char *data;
+
+	if (!p)
+		return;
+	data = make_data(w->title, p, NULL, NULL, 1, w->live, w->version + 1, &len);
+	if (!data) {
+		lupe_profile_delete(p);
+		return;
+	}
+	pthread_mutex_lock(&w->lock);
+	free(w->data);
+	w->data = data;
+	w->data_len = len;
+	old = w->prof;
+	w->prof = p;
+	w->version++;
+	pthread_mutex_unlock(&w->lock);
+	lupe_profile_delete(old);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int serve(struct web *w, const char *listen_spec)
 {
+	double next = now_s() + w->live;
 	struct exporter_http_opts hopts = { 0 };
 	struct exporter_http *http;
 	uint8_t raw[16];
@@ -539,6 +603,14 @@ static int serve(struct web *w, const char *listen_spec)
 		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
 			break;
 		exporter_http_tick(http);
+		if (w->recorder > 0 && waitpid(w->recorder, NULL, WNOHANG) == w->recorder) {
+			w->recorder = 0;
+			warning("the recording stopped: the page shows what it had");
+		}
+		if (w->live && now_s() >= next) {
+			refresh_live(w);
+			next = now_s() + w->live;
+		}
 	}
 	exporter_http_stop(http);
 	return 0;
@@ -547,7 +619,8 @@ static int serve(struct web *w, const char *listen_spec)
 static int web_run(const char *title, const char *input, struct lupe_profile *after,
 		   struct lupe_profile *before, const char *rows, const struct web_opts *o)
 {
-	struct web w = { .input = input, .force = o->force, .prof = after };
+	struct web w = { .input = input, .force = o->force, .prof = after,
+			 .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct export_out out;
 	int ret = 1;
 
@@ -556,7 +629,7 @@ static int web_run(const char *title, const char *input, struct lupe_profile *af
 		      "(install libmicrohttpd-dev and build again, or write a file with --html -o FILE)");
 		return 1;
 	}
-	w.data = make_data(title, after, before, rows, !o->html, &w.data_len);
+	w.data = make_data(title, after, before, rows, !o->html, 0, 0, &w.data_len);
 	if (!w.data) {
 		error("cannot make the page's data: %s", strerror(errno));
 		return 1;
@@ -584,7 +657,7 @@ out:
 
 int web_report(const char *input, const struct web_opts *o)
 {
-	struct lupe_profile *p = collect(input, o->force);
+	struct lupe_profile *p = collect(input, o->force, 0);
 	int ret;
 
 	if (!p)
@@ -596,13 +669,13 @@ int web_report(const char *input, const struct web_opts *o)
 
 int web_diff(const char *before, const char *after, const struct web_opts *o)
 {
-	struct lupe_profile *a, *b = collect(before, o->force);
+	struct lupe_profile *a, *b = collect(before, o->force, 0);
 	char title[1024], *rows;
 	int ret;
 
 	if (!b)
 		return 1;
-	a = collect(after, o->force);
+	a = collect(after, o->force, 0);
 	if (!a) {
 		lupe_profile_delete(b);
 		return 1;
@@ -618,5 +691,74 @@ int web_diff(const char *before, const char *after, const struct web_opts *o)
 	free(rows);
 	lupe_profile_delete(a);
 	lupe_profile_delete(b);
+	return ret;
+}
+
+int web_top(char **record_argv, double delay, const struct web_opts *o)
+{
+	struct web w = { .force = 1, .live = delay, .title = "lupe top",
+			 .lock = PTHREAD_MUTEX_INITIALIZER };
+	char tmpl[] = "/tmp/lupe-top-web.XXXXXX", path[64];
+	int fd, ret = 1, status;
+
+	if (!exporter_http_available) {
+		error("this lupe was built without libmicrohttpd, so it cannot serve the page "
+		      "(install libmicrohttpd-dev and build again)");
+		return 1;
+	}
+	/*
+	 * lupe record writes pipe mode into a file no one else can open (it
+	 * is unlinked at once); each refresh reads it again up to where the
+	 * recorder has got: a pipe-mode file reads well while it grows.
+	 */
+	fd = mkstemp(tmpl);
+	if (fd < 0)
+		return error("cannot make the recording's file: %s", strerror(errno)), 1;
+	unlink(tmpl);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	w.input = path;
+	w.recorder = fork();
+	if (w.recorder < 0) {
+		close(fd);
+		return error("cannot start the recording: %s", strerror(errno)), 1;
+	}
+	if (!w.recorder) {
+		dup2(fd, STDOUT_FILENO);
+		execv("/proc/self/exe", record_argv);
+		fprintf(stderr, "lupe: cannot run lupe record: %s\n", strerror(errno));
+		_exit(127);
+	}
+	/* the page needs samples: wait for the first ones */
+	for (int i = 0; !w.prof && i < 600; i++) {
+		if (waitpid(w.recorder, &status, WNOHANG) == w.recorder) {
+			w.recorder = 0;
+			error("the recording failed (see above)");
+			goto out;
+		}
+		usleep(100000);
+		if (i % 5 == 4)
+			w.prof = collect(w.input, 1, 1);
+	}
+	if (!w.prof) {
+		error("no samples in 60 seconds: nothing to show");
+		goto out;
+	}
+	w.version = 1;
+	w.data = make_data(w.title, w.prof, NULL, NULL, 1, w.live, w.version, &w.data_len);
+	w.page = w.data ? make_page(NULL, 0, &w.page_len) : NULL;
+	if (!w.page) {
+		error("cannot make the page: out of memory");
+		goto out;
+	}
+	ret = serve(&w, o->listen);
+out:
+	if (w.recorder > 0) {
+		kill(w.recorder, SIGINT);
+		waitpid(w.recorder, NULL, 0);
+	}
+	close(fd);
+	free(w.page);
+	free(w.data);
+	lupe_profile_delete(w.prof);
 	return ret;
 }

@@ -24,4 +24,11 @@ int web_report(const char *input, const struct web_opts *o);
 /* The same for two files: the page's diff view compares before and after. */
 int web_diff(const char *before, const char *after, const struct web_opts *o);
 
+/*
+ * top --web: lupe record_argv (a "record ... -o -" command line, run by a
+ * child lupe) samples; the page is served as web_report's and its data made
+ * again every delay seconds, the page keeping its selection. The exit status.
+ */
+int web_top(char **record_argv, double delay, const struct web_opts *o);
+
 #endif

@@ -289,6 +289,10 @@ function childrenOf(p) {
 		if (p.parent[n] < 0) roots.push(n);
 		else (kids[p.parent[n]] || (kids[p.parent[n]] = [])).push(n);
 	}
+	/* by name, as flame graphs sort them: an update does not reorder the frames */
+	function byName(x, y) { var a = p.name[p.func[x]], b = p.name[p.func[y]]; return a < b ? -1 : a > b ? 1 : 0; }
+	kids.forEach(function (k) { if (k) k.sort(byName); });
+	roots.sort(byName);
 	p.kids = kids; p.roots = roots;
 	return kids;
 }
@@ -595,6 +599,43 @@ function show(v) {
 }
 L.show = show;
 
+/* ---- live (top --web): new data each refresh, the selection kept ---- */
+
+function zoomPath() {
+	var p = L.p, names = [];
+	for (var z = FG.zoom; z >= 0; z = p.parent[z]) names.unshift(p.name[p.func[z]]);
+	return names;
+}
+
+function update(data) {
+	var old = L.p, keys = L.sel.laneIds.map(function (i) { return old.lanes[i].pid + '/' + old.lanes[i].tid; });
+	var focus = L.focus == null ? null : old.name[L.focus], zp = zoomPath(), shift = old.d.first_time;
+	var p = decode(data.profile);
+	L.data = data; L.p = p; L.fdelta = null;
+	shift -= p.d.first_time;
+	if (L.sel.t0 != null) { L.sel.t0 += shift; L.sel.t1 += shift; }
+	var ids = [];
+	p.lanes.forEach(function (l, i) { if (keys.indexOf(l.pid + '/' + l.tid) >= 0) ids.push(i); });
+	L.focus = focus == null ? null : (p.name.indexOf(focus) >= 0 ? p.name.indexOf(focus) : null);
+	L.ann = null;
+	FG.zoom = -1;
+	var kids = childrenOf(p), level = p.roots;
+	zp.forEach(function (name) {
+		var n = (level || []).filter(function (k) { return p.name[p.func[k]] === name; })[0];
+		if (n == null) return;
+		FG.zoom = n; level = kids[n];
+	});
+	$('live').textContent = 'live: update ' + data.version + ' at ' + new Date().toLocaleTimeString();
+	$('live').dataset.version = data.version;
+	setSelection(undefined, undefined, ids);
+}
+
+function poll() {
+	fetch('data').then(function (r) { return r.ok ? r.json() : null; }).then(function (d) {
+		if (d && d.version !== L.data.version) update(d);
+	}).catch(function () { $('live').textContent = 'live: the server is gone'; });
+}
+
 /* ---- start ---- */
 
 function start(data) {
@@ -620,6 +661,11 @@ function start(data) {
 	show(L.view);
 	refresh();
 	requestAnimationFrame(function () { L.ready = performance.now(); });
+	if (data.live) {
+		$('live').textContent = 'live: update ' + data.version;
+		$('live').dataset.version = data.version;
+		setInterval(poll, Math.max(500, data.live * 1000));
+	}
 	document.body.dataset.ready = '1';
 }
 

@@ -221,8 +221,9 @@ for l in open('diff.txt'):
 n = min(8, len(want))
 print('lupe diff:', want[:3])
 print('the page: ', rows[:3])
-ok = n >= 2 and rows[:n] == want[:n] and want[0][3] == '[.] spin' and want[0][1].startswith('+') and \
-    want[1][3] == '[.] compute_c' and want[1][1].startswith('-')
+delta = {r[3]: r[1] for r in want}
+ok = n >= 2 and rows[:n] == want[:n] and delta.get('[.] spin', '-').startswith('+') and \
+    delta.get('[.] compute_c', '+').startswith('-')
 b.eval("lupe.show('flame')")
 col = b.eval("(() => { const p = lupe.p, f = n => p.name.indexOf(n); return [lupe.fdelta[f('spin')], lupe.fdelta[f('compute_c')]]; })()")
 print('flame deltas spin, compute_c:', col)
@@ -234,3 +235,39 @@ PY
 python3 drive-diff.py "$LUPE_SRC/tests/shell/lib" "$(head -1 urld.txt)" "$CHROMIUM" "$TMPD" "$SHOTS" ||
 	fail "diff --web does not show lupe diff's deltas"
 ok "diff --web: lupe diff's rows, spin grew and compute_c shrank"
+
+# 5. top --web: the page updates each refresh and keeps its selection
+"$D" -s 20 >/dev/null 2>&1 &
+demo=$!
+SERVERS="$SERVERS $demo"
+"$LUPE" top --web -d 1 -g -p "$demo" > urlt.txt 2> urlt.err &
+SERVERS="$SERVERS $!"
+for i in $(seq 300); do grep -q '^http://' urlt.txt && break; sleep 0.1; done
+grep -q '^http://' urlt.txt || fail "top --web printed no URL: $(cat urlt.err)"
+cat > drive-top.py <<'PY'
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from cdp import Browser
+url, chromium, tmpd, shots = sys.argv[2:6]
+b = Browser(url, chromium, tmpd)
+b.wait("document.body.dataset.ready == '1'")
+b.eval("lupe.show('flame')")
+left, top, width = b.eval("(() => { const c = document.getElementById('timeline').getBoundingClientRect(); return [c.left, c.top, c.width]; })()")
+b.drag(left + 170 + (width - 174) * 0.2, top + 26, left + 170 + (width - 174) * 0.7, top + 26)
+b.wait("lupe.sel.t0 != null")
+b.click(left + 300, top + 18 + 8)
+b.wait("lupe.sel.laneIds.length == 1")
+before = b.eval("[+document.getElementById('live').dataset.version, lupe.sel.t0, lupe.sel.t1, lupe.p.lanes[lupe.sel.laneIds[0]].tid, lupe.p.ns]")
+b.screenshot(shots + '/web-top-1.png')
+time.sleep(3.5)
+after = b.eval("[+document.getElementById('live').dataset.version, lupe.sel.t0, lupe.sel.t1, lupe.p.lanes[lupe.sel.laneIds[0]].tid, lupe.p.ns]")
+b.screenshot(shots + '/web-top-2.png')
+b.close()
+print('before', before, 'after', after)
+same = open(shots + '/web-top-1.png', 'rb').read() == open(shots + '/web-top-2.png', 'rb').read()
+ok = after[0] >= before[0] + 2 and after[4] > before[4] and after[1:4] == before[1:4] and not same
+sys.exit(0 if ok else 1)
+PY
+python3 drive-top.py "$LUPE_SRC/tests/shell/lib" "$(head -1 urlt.txt)" "$CHROMIUM" "$TMPD" "$SHOTS" ||
+	fail "top --web did not update, or lost the selection"
+ok "top --web: two screenshots 3.5 s apart differ, the time range and the thread stay selected"
