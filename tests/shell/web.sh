@@ -19,16 +19,22 @@ trap cleanup EXIT
 
 # serve OUT ARGS...: start report --web in the background, wait for its URL in OUT
 serve() {
+	local out=$1
+	shift
+	serve_cmd "$out" report -i t.data "$@"
+}
+# serve_cmd OUT LUPE-ARGS...: the same for any command
+serve_cmd() {
 	local out=$1 i
 	shift
-	"$LUPE" report -i t.data "$@" > "$out" 2> "$out.err" &
+	"$LUPE" "$@" > "$out" 2> "$out.err" &
 	SERVERS="$SERVERS $!"
-	for i in $(seq 300); do
+	for i in $(seq 600); do
 		grep -q '^http://' "$out" && return 0
-		kill -0 "$!" 2>/dev/null || fail "report $* exited: $(cat "$out.err")"
+		kill -0 "$!" 2>/dev/null || fail "lupe $* exited: $(cat "$out.err")"
 		sleep 0.1
 	done
-	fail "report $* printed no URL: $(cat "$out.err")"
+	fail "lupe $* printed no URL: $(cat "$out.err")"
 }
 
 # 1. security: the token, and where the server listens
@@ -200,10 +206,7 @@ ok "--html renders on its own"
 "$LUPE" record -q -g -o before.data -- "$D" -n 300 -w 3,3,4 >/dev/null 2>&1 || fail "lupe record before.data"
 "$LUPE" record -q -g -o after.data -- "$D" -n 300 -w 6,3,1 >/dev/null 2>&1 || fail "lupe record after.data"
 "$LUPE" diff before.data after.data 2>/dev/null | grep -v '^#' | grep '%' > diff.txt || fail "lupe diff"
-"$LUPE" diff --web before.data after.data > urld.txt 2> urld.err &
-SERVERS="$SERVERS $!"
-for i in $(seq 300); do grep -q '^http://' urld.txt && break; sleep 0.1; done
-grep -q '^http://' urld.txt || fail "diff --web printed no URL: $(cat urld.err)"
+serve_cmd urld.txt diff --web before.data after.data
 cat > drive-diff.py <<'PY'
 import sys, re
 sys.path.insert(0, sys.argv[1])
@@ -240,10 +243,7 @@ ok "diff --web: lupe diff's rows, spin grew and compute_c shrank"
 "$D" -s 20 >/dev/null 2>&1 &
 demo=$!
 SERVERS="$SERVERS $demo"
-"$LUPE" top --web -d 1 -g -p "$demo" > urlt.txt 2> urlt.err &
-SERVERS="$SERVERS $!"
-for i in $(seq 300); do grep -q '^http://' urlt.txt && break; sleep 0.1; done
-grep -q '^http://' urlt.txt || fail "top --web printed no URL: $(cat urlt.err)"
+serve_cmd urlt.txt top --web -d 1 -g -p "$demo"
 cat > drive-top.py <<'PY'
 import sys, time
 sys.path.insert(0, sys.argv[1])
@@ -259,7 +259,9 @@ b.click(left + 300, top + 18 + 8)
 b.wait("lupe.sel.laneIds.length == 1")
 before = b.eval("[+document.getElementById('live').dataset.version, lupe.sel.t0, lupe.sel.t1, lupe.p.lanes[lupe.sel.laneIds[0]].tid, lupe.p.ns]")
 b.screenshot(shots + '/web-top-1.png')
-time.sleep(3.5)
+# two refreshes later (-d 1; a loaded machine may take longer)
+b.wait("+document.getElementById('live').dataset.version >= %d" % (before[0] + 2), 60)
+time.sleep(0.3)
 after = b.eval("[+document.getElementById('live').dataset.version, lupe.sel.t0, lupe.sel.t1, lupe.p.lanes[lupe.sel.laneIds[0]].tid, lupe.p.ns]")
 b.screenshot(shots + '/web-top-2.png')
 b.close()
@@ -270,4 +272,4 @@ sys.exit(0 if ok else 1)
 PY
 python3 drive-top.py "$LUPE_SRC/tests/shell/lib" "$(head -1 urlt.txt)" "$CHROMIUM" "$TMPD" "$SHOTS" ||
 	fail "top --web did not update, or lost the selection"
-ok "top --web: two screenshots 3.5 s apart differ, the time range and the thread stay selected"
+ok "top --web: two screenshots two refreshes apart differ, the time range and the thread stay selected"

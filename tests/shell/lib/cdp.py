@@ -16,7 +16,7 @@ class Browser:
              '--user-data-dir=' + self.prof, '--window-size=%d,%d' % (width, height),
              'about:blank'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         port_file = os.path.join(self.prof, 'DevToolsActivePort')
-        for _ in range(300):
+        for _ in range(600):
             if os.path.exists(port_file) and open(port_file).read().strip():
                 break
             time.sleep(0.1)
