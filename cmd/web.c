@@ -44,7 +44,7 @@
 #include <lupe/unwind.h>
 #include "builtin.h"
 #include "export-out.h"
-#include "exporter-http.h"
+#include "web-http.h"
 #include "web.h"
 #include "web-assets.h"
 
@@ -571,6 +571,7 @@ static int serve(struct web *w, const char *listen_spec)
 	double next = now_s() + w->live;
 	struct exporter_http_opts hopts = { 0 };
 	struct exporter_http *http;
+	struct web_http h;
 	uint8_t raw[16];
 	char addr[128];
 	sigset_t sigs;
@@ -580,6 +581,8 @@ static int serve(struct web *w, const char *listen_spec)
 		return error("cannot serve: no random token (%s)", strerror(errno)), 1;
 	for (int i = 0; i < 16; i++)
 		snprintf(w->token + 2 * i, 3, "%02x", raw[i]);
+	if (web_http_load(&h))
+		return 1;
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGINT);
@@ -589,7 +592,7 @@ static int serve(struct web *w, const char *listen_spec)
 	fd = web_listen(listen_spec, addr, sizeof(addr));
 	if (fd < 0)
 		return 1;
-	http = exporter_http_start(fd, page, w, &hopts);
+	http = h.start(fd, page, w, &hopts);
 	if (!http)
 		return error("cannot start the HTTP server: %s", strerror(errno)), 1;
 	printf("http://%s/%s/\n", addr, w->token);
@@ -602,7 +605,7 @@ static int serve(struct web *w, const char *listen_spec)
 		sig = sigtimedwait(&sigs, NULL, &tick);
 		if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP)
 			break;
-		exporter_http_tick(http);
+		h.tick(http);
 		if (w->recorder > 0 && waitpid(w->recorder, NULL, WNOHANG) == w->recorder) {
 			w->recorder = 0;
 			warning("the recording stopped: the page shows what it had");
@@ -612,7 +615,7 @@ static int serve(struct web *w, const char *listen_spec)
 			next = now_s() + w->live;
 		}
 	}
-	exporter_http_stop(http);
+	h.stop(http);
 	return 0;
 }
 
@@ -622,13 +625,12 @@ static int web_run(const char *title, const char *input, struct lupe_profile *af
 	struct web w = { .input = input, .force = o->force, .prof = after,
 			 .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct export_out out;
+	struct web_http h;
 	int ret = 1;
 
-	if (!o->html && !exporter_http_available) {
-		error("this lupe was built without libmicrohttpd, so it cannot serve the page "
-		      "(install libmicrohttpd-dev and build again, or write a file with --html -o FILE)");
+	if (!o->html && web_http_load(&h)) /* before the data is made */
 		return 1;
-	}
+
 	w.data = make_data(title, after, before, rows, !o->html, 0, 0, &w.data_len);
 	if (!w.data) {
 		error("cannot make the page's data: %s", strerror(errno));
@@ -701,11 +703,10 @@ int web_top(char **record_argv, double delay, const struct web_opts *o)
 	char tmpl[] = "/tmp/lupe-top-web.XXXXXX", path[64];
 	int fd, ret = 1, status;
 
-	if (!exporter_http_available) {
-		error("this lupe was built without libmicrohttpd, so it cannot serve the page "
-		      "(install libmicrohttpd-dev and build again)");
+	struct web_http h;
+
+	if (web_http_load(&h)) /* before the recording starts */
 		return 1;
-	}
 	/*
 	 * lupe record writes pipe mode into a file no one else can open (it
 	 * is unlinked at once); each refresh reads it again up to where the
