@@ -625,11 +625,7 @@ static int web_run(const char *title, const char *input, struct lupe_profile *af
 	struct web w = { .input = input, .force = o->force, .prof = after,
 			 .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct export_out out;
-	struct web_http h;
 	int ret = 1;
-
-	if (!o->html && web_http_load(&h)) /* before the data is made */
-		return 1;
 
 	w.data = make_data(title, after, before, rows, !o->html, 0, 0, &w.data_len);
 	if (!w.data) {
@@ -657,9 +653,17 @@ out:
 	return ret;
 }
 
+/* Whether the page can be served (or is written to a file): said before a file is read. */
+static int can_serve(const struct web_opts *o)
+{
+	struct web_http h;
+
+	return o->html || !web_http_load(&h);
+}
+
 int web_report(const char *input, const struct web_opts *o)
 {
-	struct lupe_profile *p = collect(input, o->force, 0);
+	struct lupe_profile *p = can_serve(o) ? collect(input, o->force, 0) : NULL;
 	int ret;
 
 	if (!p)
@@ -671,7 +675,7 @@ int web_report(const char *input, const struct web_opts *o)
 
 int web_diff(const char *before, const char *after, const struct web_opts *o)
 {
-	struct lupe_profile *a, *b = collect(before, o->force, 0);
+	struct lupe_profile *a, *b = can_serve(o) ? collect(before, o->force, 0) : NULL;
 	char title[1024], *rows;
 	int ret;
 

@@ -5,7 +5,7 @@
 need_root
 command -v python3 >/dev/null || skip "no python3 to drive the browser"
 "$LUPE" report --web=127.0.0.1:99999 -i /dev/null 2>err.txt
-grep -q "without libmicrohttpd" err.txt && skip "lupe was built without libmicrohttpd"
+grep -q "without libmicrohttpd" err.txt && skip "lupe was built without libmicrohttpd (--web says so: $(cat err.txt))"
 D=$WORKLOADS/demo
 SHOTS=${WEB_SHOTS:-$TMPD}
 "$LUPE" record -q -g -o t.data -- "$D" -t 2 -n 300 >/dev/null 2>&1 || fail "lupe record -g failed"
