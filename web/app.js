@@ -30,10 +30,17 @@ function decode(d) {
 		if (p.depth[i] > maxd) maxd = p.depth[i];
 	}
 	p.maxDepth = maxd;
-	p.time = new Float64Array(bytes(d.time));
-	p.thread = new Uint32Array(bytes(d.thread));
+	/* times: ns since the previous sample (uint32), or since the first (float64) */
+	if (d.time_bytes == 8) p.time = new Float64Array(bytes(d.time));
+	else {
+		var dt = new Uint32Array(bytes(d.time)), acc = 0;
+		p.time = new Float64Array(dt.length);
+		for (var j = 0; j < dt.length; j++) { acc += dt[j]; p.time[j] = acc; }
+	}
+	p.thread = d.thread_bytes == 2 ? new Uint16Array(bytes(d.thread)) : new Uint32Array(bytes(d.thread));
 	p.stack = new Uint32Array(bytes(d.stack));
-	p.period = d.period_bytes == 8 ? new Float64Array(bytes(d.period)) : new Uint32Array(bytes(d.period));
+	if (d.period_bytes == 0) p.period = new Float64Array(p.ns).fill(d.period);
+	else p.period = d.period_bytes == 8 ? new Float64Array(bytes(d.period)) : new Uint32Array(bytes(d.period));
 	p.name = d.funcs.map(function (f) { return f[0]; });
 	p.dso = d.funcs.map(function (f) { return f[1] >= 0 ? d.dsos[f[1]] : '[unknown]'; });
 	p.kind = d.funcs.map(function (f) { return f[2]; });

@@ -8,11 +8,12 @@
  * big columns as base64 of little-endian arrays: the stack tree (parent,
  * func per node: a prefix tree, as the Firefox and speedscope writers
  * send it) and the samples of the main event in time order (time in ns
- * since the first sample as float64, thread and stack as uint32, period
- * as uint32 when every period fits, else float64).
- * Cost: 20 bytes a sample, 27 bytes in base64: a million samples make a
- * 27 MB page, the size the issue allows (30 MB); JSON numbers would be
- * about twice that and slower to parse. Names are escaped so that the
+ * since the previous sample as uint32, thread as uint16, stack as uint32,
+ * period as uint32, or once when all samples have the same).
+ * Cost: 10 to 14 bytes a sample, 13 to 19 in base64: a million samples of
+ * -F make a 19 MB page (the issue allows 30 MB); float64 times, uint32
+ * threads and periods made 27 MB; JSON numbers would be about twice that
+ * and slower to parse. Names are escaped so that the
  * JSON can sit inside an HTML <script> element ('<' as \u003c).
  */
 #include <stdlib.h>
@@ -89,10 +90,17 @@ static void put_f64(uint8_t *d, double x)
 		d[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* ns since the profile's first sample */
+static uint64_t rel_time(const struct lupe_profile *p, const struct lupe_prof_sample *s)
+{
+	return s->time >= p->first_time ? s->time - p->first_time : 0;
+}
+
 int lupe_profile_write_web(const struct lupe_profile *p, FILE *out)
 {
 	uint32_t ev = p->first_event;
-	size_t n = 0, k = 0, wide = 0;
+	size_t n = 0, k = 0, wide = 0, wide_time = 0, same_period = 1;
+	uint64_t period0 = 0, prev = 0, t;
 	uint8_t *buf;
 	char name[64];
 
@@ -102,9 +110,17 @@ int lupe_profile_write_web(const struct lupe_profile *p, FILE *out)
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		if (p->samples[i].event != ev)
 			continue;
-		n++;
+		if (!n++)
+			period0 = p->samples[i].period;
 		if (p->samples[i].period > UINT32_MAX)
 			wide = 1;
+		if (p->samples[i].period != period0)
+			same_period = 0;
+		/* out of order, or a gap a uint32 of ns cannot hold */
+		t = rel_time(p, &p->samples[i]);
+		if (t < prev || t - prev > UINT32_MAX)
+			wide_time = 1;
+		prev = t;
 	}
 	buf = malloc((n > p->nr_nodes ? n : p->nr_nodes) * 8 + 8);
 	if (!buf)
@@ -145,39 +161,67 @@ int lupe_profile_write_web(const struct lupe_profile *p, FILE *out)
 	}
 	fprintf(out, "],\n\"nr_nodes\":%zu,\"nodes\":", p->nr_nodes);
 	b64(out, buf, p->nr_nodes * 8);
-	fprintf(out, ",\n\"nr_samples\":%zu,\"time\":", n);
-	for (size_t i = 0; i < p->nr_samples; i++)
-		if (p->samples[i].event == ev)
-			put_f64(buf + 8 * k++,
-				p->samples[i].time >= p->first_time ?
-				(double)(p->samples[i].time - p->first_time) : 0);
-	b64(out, buf, n * 8);
-	/* thread and stack (node + 1; 0: an empty stack) */
-	for (int col = 0; col < 2; col++) {
-		k = 0;
-		for (size_t i = 0; i < p->nr_samples; i++) {
-			const struct lupe_prof_sample *s = &p->samples[i];
+	/*
+	 * time: ns since the previous sample as uint32 (in time order: a gap
+	 * of 4.29 s or more makes the column float64 ns since the first);
+	 * thread: uint16 below 65536 threads; period: one number when every
+	 * sample has the same (-c), else uint32 or float64.
+	 */
+	fprintf(out, ",\n\"nr_samples\":%zu,\"time_bytes\":%d,\"time\":", n, wide_time ? 8 : 4);
+	k = 0;
+	prev = 0;
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct lupe_prof_sample *s = &p->samples[i];
 
-			if (s->event == ev)
-				put32(buf + 4 * k++, col ? (s->node == LUPE_PROF_NONE ? 0 : s->node + 1)
-						: s->thread);
-		}
-		fputs(col ? ",\n\"stack\":" : ",\n\"thread\":", out);
-		b64(out, buf, n * 4);
+		if (s->event != ev)
+			continue;
+		t = rel_time(p, s);
+		if (wide_time)
+			put_f64(buf + 8 * k++, (double)t);
+		else
+			put32(buf + 4 * k++, (uint32_t)(t - prev));
+		prev = t;
 	}
+	b64(out, buf, n * (wide_time ? 8 : 4));
 	k = 0;
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		const struct lupe_prof_sample *s = &p->samples[i];
 
 		if (s->event != ev)
 			continue;
-		if (wide)
-			put_f64(buf + 8 * k++, (double)s->period);
-		else
-			put32(buf + 4 * k++, (uint32_t)s->period);
+		if (p->nr_threads < 65536) {
+			buf[2 * k] = (uint8_t)s->thread;
+			buf[2 * k++ + 1] = (uint8_t)(s->thread >> 8);
+		} else {
+			put32(buf + 4 * k++, s->thread);
+		}
 	}
-	fprintf(out, ",\n\"period_bytes\":%d,\"period\":", wide ? 8 : 4);
-	b64(out, buf, n * (wide ? 8 : 4));
+	fprintf(out, ",\n\"thread_bytes\":%d,\"thread\":", p->nr_threads < 65536 ? 2 : 4);
+	b64(out, buf, n * (p->nr_threads < 65536 ? 2 : 4));
+	/* the stack: node + 1, 0 an empty stack */
+	k = 0;
+	for (size_t i = 0; i < p->nr_samples; i++)
+		if (p->samples[i].event == ev)
+			put32(buf + 4 * k++, p->samples[i].node == LUPE_PROF_NONE ? 0 : p->samples[i].node + 1);
+	fputs(",\n\"stack\":", out);
+	b64(out, buf, n * 4);
+	if (same_period) {
+		fprintf(out, ",\n\"period_bytes\":0,\"period\":%llu", (unsigned long long)period0);
+	} else {
+		k = 0;
+		for (size_t i = 0; i < p->nr_samples; i++) {
+			const struct lupe_prof_sample *s = &p->samples[i];
+
+			if (s->event != ev)
+				continue;
+			if (wide)
+				put_f64(buf + 8 * k++, (double)s->period);
+			else
+				put32(buf + 4 * k++, (uint32_t)s->period);
+		}
+		fprintf(out, ",\n\"period_bytes\":%d,\"period\":", wide ? 8 : 4);
+		b64(out, buf, n * (wide ? 8 : 4));
+	}
 	fputs("}", out);
 	free(buf);
 	return ferror(out) ? -EIO : 0;
