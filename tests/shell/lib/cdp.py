@@ -2,7 +2,7 @@
 # in headless Chromium (python3's standard library only: its own websocket).
 #   b = Browser(url, chromium, tmpdir); b.eval("1+1"); b.click(x, y);
 #   b.drag(x0, y0, x1, y1); b.screenshot("a.png"); b.close()
-import base64, json, os, socket, struct, subprocess, time, urllib.request
+import atexit, base64, json, os, signal, socket, struct, subprocess, time, urllib.request
 
 
 class Browser:
@@ -14,7 +14,10 @@ class Browser:
              '--no-first-run', '--disable-background-networking', '--disable-component-update',
              '--disable-sync', '--hide-scrollbars', '--remote-debugging-port=0',
              '--user-data-dir=' + self.prof, '--window-size=%d,%d' % (width, height),
-             'about:blank'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             'about:blank'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
+        # a failed check must not leave chromium's processes behind
+        atexit.register(self.kill)
         port_file = os.path.join(self.prof, 'DevToolsActivePort')
         for _ in range(600):
             if os.path.exists(port_file) and open(port_file).read().strip():
@@ -134,12 +137,17 @@ class Browser:
         r = self.call('Page.captureScreenshot', format='png', captureBeyondViewport=True)
         open(path, 'wb').write(base64.b64decode(r['data']))
 
+    def kill(self):
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait()
+
     def close(self):
         try:
             self.call('Browser.close')
+            self.proc.wait(timeout=10)
         except Exception:
             pass
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        self.kill()
