@@ -14,13 +14,16 @@
 #include <lupe/evlist.h>
 #include <lupe/symbols.h>
 #include "builtin.h"
+#include "web.h"
 
-enum { KEY_PERCENTAGE = 0x100, KEY_PID, KEY_TID };
+enum { KEY_PERCENTAGE = 0x100, KEY_PID, KEY_TID, KEY_WEB };
 
 struct diff_opts {
 	struct lupe_diff_opts lib;
 	const char *files[64];
 	int nr_files, force, quiet, period, formula;
+	int web; /* --web: the browser view of the two files (cmd/web.c) */
+	const char *listen;
 };
 
 /* The columns before the keys, in perf's order: per file its value, formula and period. */
@@ -49,6 +52,7 @@ static const struct argp_option options[] = {
 	{ "symbols", 'S', "LIST", 0, "only these symbols", 0 },
 	{ "pid", KEY_PID, "LIST", 0, "only these process ids", 0 },
 	{ "tid", KEY_TID, "LIST", 0, "only these thread ids", 0 },
+	{ "web", KEY_WEB, "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve the two files as a page for a browser: deltas and a differential flame graph (default: 127.0.0.1, a free port)", 0 },
 	{ 0 }
 };
 
@@ -110,6 +114,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'S': o->lib.symbols = arg; return 0;
 	case KEY_PID: o->lib.pids = arg; return 0;
 	case KEY_TID: o->lib.tids = arg; return 0;
+	case KEY_WEB: o->web = 1; o->listen = arg; return 0;
 	case ARGP_KEY_ARG:
 		if (o->nr_files == (int)(sizeof(o->files) / sizeof(o->files[0])))
 			argp_error(state, "too many files (64 at most)");
@@ -377,6 +382,13 @@ int cmd_diff(int argc, char **argv)
 		error("--order %d is past the last file (%d): give 0 to %d", o.lib.order,
 		      o.nr_files - 1, o.nr_files - 1);
 		return EXIT_USAGE;
+	}
+	if (o.web) {
+		struct web_opts wo = { .listen = o.listen, .force = o.force };
+
+		if (o.nr_files != 2)
+			return error("--web compares two files: lupe diff --web BEFORE AFTER"), EXIT_USAGE;
+		return web_diff(o.files[0], o.files[1], &wo);
 	}
 	d = lupe_diff_new(&o.lib);
 	if (!d)

@@ -21,11 +21,13 @@
 #include "pager.h"
 #include "tasks.h"
 #include "tui/tui.h"
+#include "web.h"
 
 enum {
 	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
 	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI, KEY_INLINE, KEY_NO_INLINE,
 	KEY_STATS, KEY_TASKS, KEY_HIERARCHY, KEY_MAX_STACK, KEY_SHOW_TOTAL_PERIOD,
+	KEY_WEB, KEY_HTML,
 };
 
 struct report_opts {
@@ -38,6 +40,8 @@ struct report_opts {
 	char pl_text[32];             /* --percent-limit's value, "" before one */
 	struct lupe_report_opts rep;  /* sort, call graph, children, filters: the library's */
 	struct report_print_opts print;
+	int web;                      /* --web or --html: the browser view (cmd/web.c) */
+	struct web_opts wo;
 };
 
 static const struct argp_option options[] = {
@@ -74,6 +78,9 @@ static const struct argp_option options[] = {
 	{ "field-separator", 't', "SEP", 0, "separate the columns with SEP, without padding dots", 0 },
 	{ "verbose", 'v', NULL, 0, "full DSO paths, and each symbol's address and where its symbols came from", 0 },
 	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields, then the record counts (no report)", 0 },
+	{ "web", KEY_WEB, "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve the profile as a page for a browser (default: 127.0.0.1, a free port; the URL is printed)", 0 },
+	{ "html", KEY_HTML, NULL, 0, "write the browser page as one self-contained file (with -o FILE)", 0 },
+	{ "output", 'o', "FILE", 0, "the file --html writes", 0 },
 	{ 0 }
 };
 
@@ -150,6 +157,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case KEY_NO_INLINE: o->no_inline = 1; return 0;
 	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
 	case 'D': o->dump = 1; o->tui = 0; return 0;
+	case KEY_WEB: o->web = 1; o->wo.listen = arg; return 0;
+	case KEY_HTML: o->web = 2; return 0;
+	case 'o': o->wo.html = arg; return 0;
 	case KEY_STATS: o->stats = 1; o->tui = 0; return 0;
 	case KEY_TASKS: o->tasks = 1; o->tui = 0; return 0;
 	case 'q': o->quiet = 1; return 0;
@@ -353,6 +363,14 @@ int cmd_report(int argc, char **argv)
 	if (lupe_report_check_opts(&o.rep))
 		return EXIT_USAGE;
 	o.print.sym_first = o.rep.sort && !strncmp(o.rep.sort, "sym", 3) && !o.rep.fields;
+	if (o.web || o.wo.html) { /* the browser view: cmd/web.c */
+		if (o.web != 2 && o.wo.html)
+			return error("-o is the file --html writes: say --html -o FILE"), EXIT_USAGE;
+		if (o.web == 2 && !o.wo.html)
+			return error("--html wants the file to write: --html -o FILE"), EXIT_USAGE;
+		o.wo.force = o.force;
+		return web_report(o.input, &o.wo);
+	}
 	if (o.tasks && o.stats) /* perf refuses it too */
 		return error("'--tasks' cannot be used together with '--stats': pick one"), EXIT_USAGE;
 	if (o.print.hierarchy && o.rep.fields) {

@@ -39,8 +39,9 @@
 #include "parse-error.h"
 #include "sample-opts.h"
 #include "tui/tui.h"
+#include "web.h"
 
-enum { KEY_STDIO = 0x100, KEY_TUI, KEY_CALL_GRAPH };
+enum { KEY_STDIO = 0x100, KEY_TUI, KEY_CALL_GRAPH, KEY_WEB };
 
 struct top_args {
 	struct lupe_record_opts o;
@@ -50,6 +51,8 @@ struct top_args {
 	double delay;
 	int zero, hide_kernel, hide_user, tui;
 	long entries;
+	int web;            /* --web: the browser view (cmd/web.c) */
+	const char *listen;
 };
 
 struct top {
@@ -90,6 +93,7 @@ static const struct argp_option options[] = {
 	  0 },
 	{ "stdio", KEY_STDIO, NULL, 0, "print the table at each refresh (for pipes and logs)", 0 },
 	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (the default)", 0 },
+	{ "web", KEY_WEB, "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve a page for a web browser that updates every refresh (default: 127.0.0.1, a free port; the URL is printed)", 0 },
 	{ 0 }
 };
 
@@ -148,6 +152,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case KEY_STDIO: a->tui = 0; return 0;
 	case KEY_TUI: a->tui = 1; return 0;
+	case KEY_WEB: a->web = 1; a->listen = arg; return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (top watches the system, -p or -t)",
 			   arg);
@@ -162,6 +167,51 @@ static const struct argp argp = {
 	.doc = "Show where the system (or -p/-t tasks) spends its time, live, the way perf top "
 	       "does.",
 };
+
+/*
+ * --web: the page samples through a lupe record with top's targets, event
+ * and sampling options, in pipe mode (cmd/web.c reads it as it grows).
+ */
+static int top_web(const struct top_args *a)
+{
+	char *argv[64], freq[32], cg[48];
+	struct web_opts wo = { .listen = a->listen };
+	int n = 0;
+
+	argv[n++] = "lupe";
+	argv[n++] = "record";
+	argv[n++] = "-q";
+	argv[n++] = "-o";
+	argv[n++] = "-";
+	if (a->pids || a->tids) {
+		argv[n++] = a->pids ? "-p" : "-t";
+		argv[n++] = (char *)(a->pids ? a->pids : a->tids);
+	} else {
+		argv[n++] = "-a";
+	}
+	if (a->cpu_list) {
+		argv[n++] = "-C";
+		argv[n++] = (char *)a->cpu_list;
+	}
+	for (int i = 0; i < a->nr_events && n < 50; i++) {
+		argv[n++] = "-e";
+		argv[n++] = a->events[i];
+	}
+	if (a->o.period || a->o.freq) {
+		snprintf(freq, sizeof(freq), "%llu",
+			 (unsigned long long)(a->o.period ? a->o.period : a->o.freq));
+		argv[n++] = a->o.period ? "-c" : "-F";
+		argv[n++] = freq;
+	}
+	if (a->o.callgraph == LUPE_CALLGRAPH_FP) {
+		argv[n++] = "-g";
+	} else if (a->o.callgraph == LUPE_CALLGRAPH_DWARF) {
+		snprintf(cg, sizeof(cg), "--call-graph=dwarf,%u", a->o.stack_size);
+		argv[n++] = cg;
+	}
+	argv[n] = NULL;
+	return web_top(argv, a->delay, &wo);
+}
 
 /* ---- the reader thread and what it feeds ---- */
 
@@ -423,6 +473,8 @@ int cmd_top(int argc, char **argv)
 		return error("-C and -p/-t do not go together: choose CPUs or tasks"), EXIT_USAGE;
 	if (a.hide_kernel && a.hide_user)
 		return error("-K and -U together hide everything: choose one"), EXIT_USAGE;
+	if (a.web)
+		return top_web(&a);
 	ro.sort = a.sort ? a.sort : "dso,sym";
 	if (lupe_report_check_opts(&ro))
 		return EXIT_USAGE;

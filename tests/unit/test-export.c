@@ -3,7 +3,7 @@
  * The export model and its writers on a profile built by hand: folded
  * names by stackcollapse-perf.pl's rules, folded stacks (event filter,
  * periods, merging), the flame graph's widths and diff colours, and the
- * JSON writers' shape.
+ * JSON writers' shape (the browser view's data too).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -182,6 +182,30 @@ static void test_json(void **state)
 	lupe_profile_delete(p);
 }
 
+/* The browser view's data: the main event's samples as base64 columns, names safe in HTML. */
+static void test_web(void **state)
+{
+	struct lupe_profile *p = small_profile(3, 1);
+	char *s;
+
+	assert_true(lupe_profile_add_func(p, "x</script><b>&", 0, LUPE_PROF_USER, 9, 9) >= 0);
+	s = capture(lupe_profile_write_web, p);
+	/* nodes (parent + 1, func): main, main>a, main>a>leaf, main>b, main>b>do_syscall_64 */
+	assert_non_null(strstr(s, "\"nr_nodes\":5,\"nodes\":\"AAAAAAAAAAABAAAAAQAAAAIAAAADAAAAAQAAAAIAAAAEAAAABAAAAA==\""));
+	/* cpu-clock only: times 100, 101, 102, 200 as deltas 0, 1, 1, 98 */
+	assert_non_null(strstr(s, "\"nr_samples\":4,\"time_bytes\":4,\"time\":\"AAAAAAEAAAABAAAAYgAAAA==\""));
+	assert_non_null(strstr(s, "\"thread_bytes\":2,\"thread\":\"AAAAAAAAAAA=\""));
+	/* stacks: node + 1 (leaf 3 times, b once) */
+	assert_non_null(strstr(s, "\"stack\":\"AwAAAAMAAAADAAAABAAAAA==\""));
+	/* every period 10: sent once */
+	assert_non_null(strstr(s, "\"period_bytes\":0,\"period\":10}"));
+	assert_non_null(strstr(s, "\"threads\":[[10,11,\"demo\"]]"));
+	assert_non_null(strstr(s, "[\"x\\u003c/script\\u003e\\u003cb\\u003e\\u0026\",0,0]"));
+	assert_null(strchr(s, '<'));
+	free(s);
+	lupe_profile_delete(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +213,7 @@ int main(void)
 		cmocka_unit_test(test_folded),
 		cmocka_unit_test(test_flame),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_web),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

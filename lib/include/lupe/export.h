@@ -223,4 +223,13 @@ LUPE_API int lupe_profile_write_gecko(const struct lupe_profile *p, FILE *out);
 /* speedscope's file format: a sampled profile per thread. 0 or a negative errno. */
 LUPE_API int lupe_profile_write_speedscope(const struct lupe_profile *p, FILE *out);
 
+/*
+ * The data of lupe report's browser view: one JSON object with the events,
+ * threads, DSOs and functions as JSON, and the stack tree and the main
+ * event's samples (time, thread, stack, period; needs keep_samples) as
+ * base64 columns of little-endian numbers. No '<' in it, so a page can
+ * embed it in a <script> element. Returns 0 or a negative errno.
+ */
+LUPE_API int lupe_profile_write_web(const struct lupe_profile *p, FILE *out);
+
 #endif
