@@ -12,7 +12,18 @@
 #include <stdint.h>
 #include <lupe/hist.h>
 #include <lupe/report.h>
+#include "annotate.h"
 #include "hist.h"
+
+struct lupe_perf_file;
+
+/* One event of a multi-event file: TAB and shift-TAB switch between them. */
+struct tui_event {
+	const struct lupe_evsel *evsel;
+	struct lupe_hists *h;
+	uint64_t nr_samples;
+	int idx; /* in the file, for annotate */
+};
 
 struct tui_hists {
 	const char *title; /* shown first on the header line (NULL: none) */
@@ -29,6 +40,22 @@ struct tui_hists {
 	void (*lock)(struct tui_hists *th);
 	void (*unlock)(struct tui_hists *th);
 	void *arg;
+	/* report: the file browsed (annotate reads it again; i shows its header) */
+	const char *input;
+	int force, evidx;
+	struct lupe_perf_file *file;
+	/* the events to switch between (nr_events < 2: evsel and h only) */
+	struct tui_event *events;
+	int nr_events, cur_event;
+	/* set when the user picked another data file to browse (report) */
+	char next_input[256];
+	/*
+	 * top: the live annotation of sym (NULL: none), under the lock; and
+	 * z (zero the samples) and f (pause or resume the events).
+	 */
+	struct lupe_annotated_sym *(*annotate)(struct tui_hists *th, const struct lupe_symbol *sym);
+	void (*zero)(struct tui_hists *th);
+	int (*toggle_events)(struct tui_hists *th); /* returns 1 when they run now */
 };
 
 /* Whether this lupe was built with the TUI (slang). */
@@ -41,5 +68,12 @@ int tui_built(void);
  * not built.
  */
 int tui_browse_hists(struct tui_hists *th);
+
+/*
+ * The annotate browser on d's symbol as (its lines with source when
+ * source), until q; Enter on a call browses the callee in d. Sets up and
+ * restores the terminal; returns as tui_browse_hists().
+ */
+int tui_annotate(struct annotate_data *d, struct lupe_annotated_sym *as, bool source);
 
 #endif
