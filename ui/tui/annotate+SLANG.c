@@ -595,6 +595,10 @@ int tui_annotate_entry(struct tui_hists *th, const struct lupe_hist_entry *e, ch
 		return 0;
 	}
 	as = ui_annotate_find(&d, e->sym->name, e->dso ? lupe_dso_long_name(e->dso) : NULL);
+	/* no samples of its own (a caller in --children): its code with none */
+	for (size_t i = 0; !as && e->dso && i < d.ann.nr; i++)
+		if (!strcmp(lupe_dso_long_name(d.ann.syms[i].dso), lupe_dso_long_name(e->dso)))
+			as = lupe_annotation_sym_at(&d.ann, d.ann.syms[i].dso, e->sym->start);
 	if (!as) {
 		snprintf(msg, size, "%s has no samples of its own to annotate", e->sym->name);
 		ui_annotate_unload(&d);

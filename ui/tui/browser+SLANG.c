@@ -740,6 +740,7 @@ static int menu(struct browser *b, struct lupe_hist_entry *e)
 	what[n] = M_EXIT;
 	items[n++] = "Exit";
 	pick = tui_menu("Options", items, n);
+	draw(b); /* the menu off the screen */
 	if (pick < 0)
 		return 0;
 	switch (what[pick]) {
