@@ -41,6 +41,7 @@ struct abrowser {
 	enum value_kind value;
 	char search[128];
 	char msg[256];
+	int moved; /* a key was pressed: top's refresh keeps the cursor where it is */
 };
 
 static const struct annotate_line *line_at(const struct abrowser *b, long v)
@@ -513,11 +514,14 @@ static int browse(struct annotate_data *d, struct tui_hists *live, struct lupe_a
 			struct lupe_annotated_sym *now;
 
 			lock(&b);
-			now = live->annotate(live, b.sym);
+			now = live->annotate(live, b.as->dso, b.sym);
 			if (now) {
 				b.as = now;
 				b.total_period = live->h ? lupe_hists_total_period(live->h) : 0;
 				relines(&b);
+				/* until a key moves it, the cursor is on the hottest line */
+				if (!b.moved && b.nr_hot)
+					select_line(&b, b.hot[0]);
 			}
 			unlock(&b);
 			next = now_ms() + live->refresh_ms;
@@ -536,6 +540,7 @@ static int browse(struct annotate_data *d, struct tui_hists *live, struct lupe_a
 		if (k == SL_KEY_ERR)
 			break;
 		lock(&b);
+		b.moved = 1;
 		rc = handle_key(&b, k);
 		unlock(&b);
 		dirty = 1;
@@ -562,6 +567,7 @@ int tui_annotate_entry(struct tui_hists *th, const struct lupe_hist_entry *e, ch
 {
 	struct annotate_data d;
 	struct lupe_annotated_sym *as;
+	uint64_t total;
 	char why[512];
 	int rc;
 
@@ -569,14 +575,24 @@ int tui_annotate_entry(struct tui_hists *th, const struct lupe_hist_entry *e, ch
 		snprintf(msg, size, "no symbol to annotate here");
 		return 0;
 	}
-	if (th->annotate) { /* top: live */
-		as = th->annotate(th, e->sym);
+	if (th->annotate) { /* top: live, from now on */
+		if (th->lock)
+			th->lock(th);
+		as = e->dso ? th->annotate(th, e->dso, e->sym) : NULL;
+		total = th->h ? lupe_hists_total_period(th->h) : 0;
+		if (th->unlock)
+			th->unlock(th);
 		if (!as) {
-			snprintf(msg, size, "no samples of %s to annotate yet", e->sym->name);
+			snprintf(msg, size, "cannot annotate %s here", e->sym->name);
 			return 0;
 		}
-		return browse(NULL, th, as, th->evsel ? lupe_evsel_name(th->evsel) : "",
-			      th->h ? lupe_hists_total_period(th->h) : 0, true);
+		rc = browse(NULL, th, as, th->evsel ? lupe_evsel_name(th->evsel) : "", total, true);
+		if (th->lock)
+			th->lock(th);
+		th->annotate(th, NULL, NULL);
+		if (th->unlock)
+			th->unlock(th);
+		return rc;
 	}
 	if (!th->input) {
 		snprintf(msg, size, "annotate is not offered here");

@@ -572,7 +572,7 @@ static void show_help(struct browser *b)
 	if (b->th->file)
 		lines[n++] = "i             the header of the file (--header-only)";
 	if (b->th->zero)
-		lines[n++] = "z             zero the samples";
+		lines[n++] = "z             zero the samples at each refresh (on/off)";
 	if (b->th->toggle_events)
 		lines[n++] = "f             disable / enable the events";
 	tui_help(lines, n);
@@ -890,15 +890,14 @@ static int handle_key(struct browser *b, int k)
 	case '\t': switch_event(b, 1); break;
 	case KEY_UNTAB: switch_event(b, -1); break;
 	case 'z':
-		if (b->th->zero) {
-			b->th->zero(b->th);
-			snprintf(b->msg, sizeof(b->msg), "samples zeroed");
-		}
+		if (b->th->zero)
+			snprintf(b->msg, sizeof(b->msg), "zeroing of the samples at each refresh %s",
+				 b->th->zero(b->th) ? "on" : "off");
 		break;
 	case 'f':
 		if (b->th->toggle_events)
 			snprintf(b->msg, sizeof(b->msg), "events %s",
-				 b->th->toggle_events(b->th) ? "enabled" : "disabled");
+				 b->th->toggle_events(b->th) ? "enabled" : "disabled: no samples counted");
 		break;
 	case 'q':
 	case 'Q':

@@ -50,12 +50,16 @@ struct tui_hists {
 	/* set when the user picked another data file to browse (report) */
 	char next_input[256];
 	/*
-	 * top: the live annotation of sym (NULL: none), under the lock; and
-	 * z (zero the samples) and f (pause or resume the events).
+	 * top, called with the lock held: annotate() starts (or goes on with)
+	 * the live annotation of sym in dso and returns it (NULL: out of
+	 * memory); sym NULL ends it. zero() turns the zeroing of the samples
+	 * at each refresh on or off, toggle_events() the counting of samples;
+	 * both return 1 when it is on now.
 	 */
-	struct lupe_annotated_sym *(*annotate)(struct tui_hists *th, const struct lupe_symbol *sym);
-	void (*zero)(struct tui_hists *th);
-	int (*toggle_events)(struct tui_hists *th); /* returns 1 when they run now */
+	struct lupe_annotated_sym *(*annotate)(struct tui_hists *th, const struct lupe_dso *dso,
+					       const struct lupe_symbol *sym);
+	int (*zero)(struct tui_hists *th);
+	int (*toggle_events)(struct tui_hists *th);
 };
 
 /* Whether this lupe was built with the TUI (slang). */
