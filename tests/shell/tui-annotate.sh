@@ -41,6 +41,12 @@ tm_keys BTab; tm_settle
 tm_keys Tab End; tm_settle; tm_keys H; tm_settle
 [ "$(sel_addr)" = "$a1" ] || fail "H did not go to the hottest, $a1: '$(tm_selected)'"
 ok "TAB $a2 at $p2%, shift-TAB and H back to $a1"
+tm_keys NPage; tm_settle
+tm_selected | grep -q ':   ret' || fail "PGDN did not go to the last line (spin is shorter than a page): '$(tm_selected)'"
+tm_keys PPage; tm_settle
+[ "$(tm_selected)" = "$(tm_screen | sed -n 2p | sed -e 's/[[:space:]]*$//')" ] || fail "PGUP did not go to the first line: '$(tm_selected)'"
+tm_keys H; tm_settle
+ok "PGDN, PGUP: the last line and the first"
 
 # t: period, then samples as --show-nr-samples; again: percent
 tm_keys t; tm_wait '^Annotate.*period: per instruction' 5 || fail "t: no period view: $(tm_screen | head -1)"

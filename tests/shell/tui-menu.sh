@@ -123,6 +123,23 @@ tm_screen | sed -n 3p | grep -q '^-' || fail "e did not expand: $(tm_screen | se
 tm_screen | sed -n 4p | grep -q -- '--' || fail "e shows no chain: $(tm_screen | sed -n 4p)"
 tm_keys e; tm_settle
 tm_screen | sed -n 3p | grep -q '^+' || fail "e again did not fold"
+# + and RIGHT open the entry's chains too (RIGHT leaves an open one open), E and C all of them
+tm_keys +; tm_settle
+tm_screen | sed -n 3p | grep -q '^-' || fail "+ did not expand: $(tm_screen | sed -n 3p)"
+tm_keys +; tm_settle; tm_keys Right; tm_settle
+tm_screen | sed -n 3p | grep -q '^-' || fail "RIGHT did not expand"
+tm_keys Right; tm_settle
+tm_screen | sed -n 3p | grep -q '^-' || fail "RIGHT on an open entry folded it"
+tm_keys E; tm_settle
+[ "$(tm_screen | sed -n '3,39p' | grep -cE '^\+ +[0-9]')" = 0 ] || fail "E left folded entries: $(tm_screen)"
+tm_keys C; tm_settle
+[ "$(tm_screen | sed -n '3,39p' | grep -cE '^- +[0-9]')" = 0 ] || fail "C left open entries: $(tm_screen)"
+# PGDN and PGUP: a page down and back to the top
+tm_keys E NPage; tm_settle
+[ -n "$(tm_selected)" ] && ! tm_screen | sed -n 3p | grep -qF -- "$(tm_selected | cut -c1-40)" || fail "PGDN did not move a page"
+tm_keys PPage; tm_settle
+tm_screen | sed -n 3p | grep -qF -- "$(tm_selected | cut -c1-40)" || fail "PGUP did not come back to the top: '$(tm_selected)'"
+ok "+, RIGHT, E, C, PGDN, PGUP"
 tm_keys q; tm_wait 'lupe-test\$ ?$' 10 || fail "report did not quit"
 ok "e: one entry's callchains open and shut"
 
