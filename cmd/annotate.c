@@ -143,7 +143,13 @@ int cmd_annotate(int argc, char **argv)
 	if (o.tui < 0)
 		o.tui = tui_built() && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	if (o.tui) {
-		int rc = tui_annotate(&d, &d.ann.syms[0], !o.no_source);
+		size_t first = 0; /* the hottest that lupe can read: no kernel code */
+		int rc;
+
+		while (!o.symbol && first + 1 < d.ann.nr && (lupe_dso_is_kernel(d.ann.syms[first].dso) ||
+							     lupe_dso_long_name(d.ann.syms[first].dso)[0] == '['))
+			first++;
+		rc = tui_annotate(&d, &d.ann.syms[first], !o.no_source);
 
 		if (rc >= 0) {
 			ret = rc;

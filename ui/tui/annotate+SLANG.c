@@ -41,6 +41,7 @@ struct abrowser {
 	enum value_kind value;
 	char search[128];
 	char msg[256];
+	uint64_t nr_samples; /* as's, when the lines were made (top's grows under its lock) */
 	int moved; /* a key was pressed: top's refresh keeps the cursor where it is */
 };
 
@@ -113,6 +114,7 @@ static int relines(struct abrowser *b)
 	b->jumps_to = NULL;
 	if (ui_annotate_lines(b->as, &b->l, true, &b->al))
 		return -ENOMEM;
+	b->nr_samples = b->as->nr_samples;
 	n = b->al.nr ? b->al.nr : 1;
 	b->vis = calloc(n, sizeof(*b->vis));
 	b->hot = calloc(n, sizeof(*b->hot));
@@ -199,7 +201,7 @@ static void title_text(const struct abrowser *b, char *buf, size_t size)
 	static const char *const kind[] = { "percent", "period", "samples" };
 
 	snprintf(buf, size, "Annotate %s (%s): %" PRIu64 " samples of '%s', %s: %s",
-		 b->sym->name, lupe_dso_short_name(b->as->dso), b->as->nr_samples, b->event,
+		 b->sym->name, lupe_dso_short_name(b->as->dso), b->nr_samples, b->event,
 		 kind[b->value], b->value == V_PERCENT ? (b->global ? "global period" : "local period")
 						       : "per instruction");
 }
@@ -379,11 +381,9 @@ static int follow(struct abrowser *b)
 			 b->live ? "in top, a callee can not be annotated yet: " : "", name ? name : "the callee");
 		return 0;
 	}
-	unlock(b);
 	{
 		int rc = browse(b->d, NULL, as, b->event, b->total_period, b->source);
 
-		lock(b);
 		b->as = refind(b->d, b->sym); /* the callee may have moved the symbols */
 		return rc;
 	}
@@ -396,27 +396,9 @@ static int handle_key(struct abrowser *b, int k)
 	char what[128];
 
 	b->msg[0] = 0;
+	if (tui_move(&b->sel, &b->top, b->nr_vis, page, k))
+		return 0;
 	switch (k) {
-	case SL_KEY_UP:
-		if (b->sel > 0)
-			b->sel--;
-		break;
-	case SL_KEY_DOWN:
-		if (b->sel + 1 < b->nr_vis)
-			b->sel++;
-		break;
-	case SL_KEY_PPAGE:
-		b->sel = b->sel > page ? b->sel - page : 0;
-		b->top = b->sel;
-		break;
-	case SL_KEY_NPAGE:
-	case ' ':
-		b->sel = b->sel + page < b->nr_vis ? b->sel + page : b->nr_vis - 1;
-		if (b->sel < 0)
-			b->sel = 0;
-		break;
-	case SL_KEY_HOME: b->sel = 0; break;
-	case SL_KEY_END: b->sel = b->nr_vis ? b->nr_vis - 1 : 0; break;
 	case 'H':
 		b->cur_hot = 0;
 		if (b->nr_hot)
@@ -539,10 +521,9 @@ static int browse(struct annotate_data *d, struct tui_hists *live, struct lupe_a
 		k = tui_getkey();
 		if (k == SL_KEY_ERR)
 			break;
-		lock(&b);
+		/* (no lock: the keys look at the lines, which are the browser's own) */
 		b.moved = 1;
 		rc = handle_key(&b, k);
-		unlock(&b);
 		dirty = 1;
 	}
 out:

@@ -778,26 +778,9 @@ static int handle_key(struct browser *b, int k)
 	long page = list_rows();
 
 	b->msg[0] = 0;
+	if (tui_move(&b->sel, &b->top, b->nr_rows, page, k))
+		return 0;
 	switch (k) {
-	case SL_KEY_UP:
-		if (b->sel > 0)
-			b->sel--;
-		break;
-	case SL_KEY_DOWN:
-		if (b->sel + 1 < b->nr_rows)
-			b->sel++;
-		break;
-	case SL_KEY_PPAGE:
-		b->sel = b->sel > page ? b->sel - page : 0;
-		b->top = b->sel;
-		break;
-	case SL_KEY_NPAGE:
-		b->sel = b->sel + page < b->nr_rows ? b->sel + page : b->nr_rows - 1;
-		if (b->sel < 0)
-			b->sel = 0;
-		break;
-	case SL_KEY_HOME: b->sel = 0; break;
-	case SL_KEY_END: b->sel = b->nr_rows ? b->nr_rows - 1 : 0; break;
 	case '\r':
 	case '\n':
 	case SL_KEY_ENTER:

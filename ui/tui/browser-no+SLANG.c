@@ -17,5 +17,7 @@ int tui_browse_hists(struct tui_hists *th)
 
 int tui_annotate(struct annotate_data *d, struct lupe_annotated_sym *as, bool source)
 {
-	return -1; /* annotate prints its text */
+	fprintf(stderr,
+		"lupe: the TUI is not built into this lupe (slang was missing): showing text\n");
+	return -1;
 }

@@ -32,6 +32,12 @@ int tui_getkey(void);
 /* Wait for a key; 0 after a signal or when the terminal went. */
 int tui_wait_getkey(void);
 
+/*
+ * The cursor keys (UP DOWN PGUP PGDN, SPACE a page too, HOME END) on a
+ * list of nr rows, page of them on screen; 0 when k is none of them.
+ */
+int tui_move(long *sel, long *top, long nr, long page, int k);
+
 /* Read a line on the status row into out: 0 on Enter, -1 on ESC or a signal. */
 int tui_prompt(const char *what, char *out, size_t size);
 /* A popup of items: the index picked with Enter, or -1 (ESC, q, a signal). */

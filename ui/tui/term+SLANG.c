@@ -173,6 +173,33 @@ int tui_wait_getkey(void)
 	return k == SL_KEY_ERR ? 0 : k;
 }
 
+int tui_move(long *sel, long *top, long nr, long page, int k)
+{
+	switch (k) {
+	case SL_KEY_UP:
+		if (*sel > 0)
+			(*sel)--;
+		return 1;
+	case SL_KEY_DOWN:
+		if (*sel + 1 < nr)
+			(*sel)++;
+		return 1;
+	case SL_KEY_PPAGE:
+		*sel = *sel > page ? *sel - page : 0;
+		*top = *sel;
+		return 1;
+	case SL_KEY_NPAGE:
+	case ' ':
+		*sel = *sel + page < nr ? *sel + page : nr - 1;
+		if (*sel < 0)
+			*sel = 0;
+		return 1;
+	case SL_KEY_HOME: *sel = 0; return 1;
+	case SL_KEY_END: *sel = nr ? nr - 1 : 0; return 1;
+	default: return 0;
+	}
+}
+
 int tui_prompt(const char *what, char *out, size_t size)
 {
 	char buf[128];
