@@ -211,15 +211,8 @@ static void draw(struct abrowser *b)
 	char buf[1024];
 	int cols = SLtt_Screen_Cols, nlist = list_rows();
 
-	if (b->sel < b->top)
-		b->top = b->sel;
-	if (b->sel >= b->top + nlist)
-		b->top = b->sel - nlist + 1;
-	SLsmg_cls();
 	title_text(b, buf, sizeof(buf));
-	SLsmg_gotorc(0, 0);
-	SLsmg_set_color(C_TITLE);
-	SLsmg_write_nstring(buf, (unsigned)cols);
+	tui_frame(b->sel, &b->top, nlist, buf);
 	for (int i = 0; i < nlist && b->top + i < b->nr_vis; i++) {
 		const struct annotate_line *l = line_at(b, b->top + i);
 		int selected = b->top + i == b->sel;
@@ -240,14 +233,7 @@ static void draw(struct abrowser *b)
 			SLsmg_write_nstring(buf + w, (unsigned)(cols > w ? cols - w : 0));
 		}
 	}
-	SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
-	SLsmg_set_color(C_STATUS);
-	if (b->msg[0])
-		SLsmg_write_nstring(b->msg, (unsigned)cols);
-	else
-		SLsmg_write_nstring("Press 'h' for help on key bindings", (unsigned)cols);
-	SLsmg_gotorc(SLtt_Screen_Rows - 1, cols - 1);
-	SLsmg_refresh();
+	tui_status(b->msg[0] ? b->msg : "Press 'h' for help on key bindings");
 }
 
 static const char *const help[] = {
@@ -580,10 +566,7 @@ int tui_annotate_entry(struct tui_hists *th, const struct lupe_hist_entry *e, ch
 		return 0;
 	}
 	snprintf(msg, size, "Annotating %s...", e->sym->name);
-	SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
-	SLsmg_set_color(C_STATUS);
-	SLsmg_write_nstring(msg, (unsigned)SLtt_Screen_Cols);
-	SLsmg_refresh();
+	tui_status(msg);
 	msg[0] = 0;
 	if (ui_annotate_load(&d, th->input, th->force,
 			     th->nr_events > 1 ? th->events[th->cur_event].idx : th->evidx, NULL, why,

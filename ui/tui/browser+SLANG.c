@@ -349,15 +349,8 @@ static void draw(struct browser *b)
 	char buf[4096];
 	int cols = SLtt_Screen_Cols, nlist = list_rows();
 
-	if (b->sel < b->top)
-		b->top = b->sel;
-	if (b->sel >= b->top + nlist)
-		b->top = b->sel - nlist + 1;
-	SLsmg_cls();
 	header_text(b, buf, sizeof(buf));
-	SLsmg_gotorc(0, 0);
-	SLsmg_set_color(C_TITLE);
-	SLsmg_write_nstring(buf, (unsigned)cols);
+	tui_frame(b->sel, &b->top, nlist, buf);
 	SLsmg_gotorc(1, 0);
 	SLsmg_set_color(C_NORMAL);
 	if (b->th->view) {
@@ -396,19 +389,11 @@ static void draw(struct browser *b)
 					(unsigned)(cols > (int)off ? cols - (int)off : 0));
 		}
 	}
-	SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
-	SLsmg_set_color(C_STATUS);
-	if (b->msg[0])
-		SLsmg_write_nstring(b->msg, (unsigned)cols);
-	else {
-		snprintf(buf, sizeof(buf), "Press '?' for help on key bindings");
-		if (b->th->refresh_ms)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-				 ", refresh every %gs", b->th->refresh_ms / 1000.0);
-		SLsmg_write_nstring(buf, (unsigned)cols);
-	}
-	SLsmg_gotorc(SLtt_Screen_Rows - 1, cols - 1);
-	SLsmg_refresh();
+	snprintf(buf, sizeof(buf), "Press '?' for help on key bindings");
+	if (b->th->refresh_ms)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", refresh every %gs",
+			 b->th->refresh_ms / 1000.0);
+	tui_status(b->msg[0] ? b->msg : buf);
 }
 
 /* P: the rows of the view, as shown, to the first free lupe.hist.N. */

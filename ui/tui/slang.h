@@ -38,6 +38,11 @@ int tui_wait_getkey(void);
  */
 int tui_move(long *sel, long *top, long nr, long page, int k);
 
+/* A list's frame: top scrolled so that sel shows in nlist rows, the screen cleared, title on row 0. */
+void tui_frame(long sel, long *top, int nlist, const char *title);
+/* The status row (the last) says text, and the screen is refreshed. */
+void tui_status(const char *text);
+
 /* Read a line on the status row into out: 0 on Enter, -1 on ESC or a signal. */
 int tui_prompt(const char *what, char *out, size_t size);
 /* A popup of items: the index picked with Enter, or -1 (ESC, q, a signal). */

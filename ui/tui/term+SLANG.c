@@ -200,6 +200,27 @@ int tui_move(long *sel, long *top, long nr, long page, int k)
 	}
 }
 
+void tui_frame(long sel, long *top, int nlist, const char *title)
+{
+	if (sel < *top)
+		*top = sel;
+	if (sel >= *top + nlist)
+		*top = sel - nlist + 1;
+	SLsmg_cls();
+	SLsmg_gotorc(0, 0);
+	SLsmg_set_color(C_TITLE);
+	SLsmg_write_nstring((char *)title, (unsigned)SLtt_Screen_Cols);
+}
+
+void tui_status(const char *text)
+{
+	SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
+	SLsmg_set_color(C_STATUS);
+	SLsmg_write_nstring((char *)text, (unsigned)SLtt_Screen_Cols);
+	SLsmg_gotorc(SLtt_Screen_Rows - 1, SLtt_Screen_Cols - 1);
+	SLsmg_refresh();
+}
+
 int tui_prompt(const char *what, char *out, size_t size)
 {
 	char buf[128];
