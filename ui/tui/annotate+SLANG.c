@@ -441,21 +441,13 @@ static int handle_key(struct abrowser *b, int k)
 	return 0;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Browse as until back (0) or quit all (1). */
 static int browse(struct annotate_data *d, struct tui_hists *live, struct lupe_annotated_sym *as,
 		  const char *event, uint64_t total, bool source)
 {
 	struct abrowser b = { .d = d, .live = live, .as = as, .sym = as->sym, .event = event,
 			      .total_period = total, .source = source, .addr_level = 2 };
-	long next = live && live->refresh_ms ? now_ms() + live->refresh_ms : 0;
+	long next = live && live->refresh_ms ? tui_now_ms() + live->refresh_ms : 0;
 	int rc = 0, dirty = 1;
 
 	if (ui_annotate_disasm(as, true, &b.l, b.msg, sizeof(b.msg))) {
@@ -478,7 +470,7 @@ static int browse(struct annotate_data *d, struct tui_hists *live, struct lupe_a
 			tui_resize();
 			dirty = 1;
 		}
-		if (next && now_ms() >= next) {
+		if (next && tui_now_ms() >= next) {
 			struct lupe_annotated_sym *now;
 
 			lock(&b);
@@ -492,7 +484,7 @@ static int browse(struct annotate_data *d, struct tui_hists *live, struct lupe_a
 					select_line(&b, b.hot[0]);
 			}
 			unlock(&b);
-			next = now_ms() + live->refresh_ms;
+			next = tui_now_ms() + live->refresh_ms;
 			dirty = 1;
 		}
 		if (dirty) {

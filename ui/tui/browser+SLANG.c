@@ -875,18 +875,10 @@ static int handle_key(struct browser *b, int k)
 	return 0;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 int tui_browse_hists(struct tui_hists *th)
 {
 	struct browser b = { .th = th };
-	long next = th->refresh_ms ? now_ms() + th->refresh_ms : 0;
+	long next = th->refresh_ms ? tui_now_ms() + th->refresh_ms : 0;
 	int quit = 0, dirty = 1, ret;
 
 	if (tui_enter())
@@ -902,12 +894,12 @@ int tui_browse_hists(struct tui_hists *th)
 			tui_resize();
 			dirty = 1;
 		}
-		if (next && now_ms() >= next) {
+		if (next && tui_now_ms() >= next) {
 			lock(th);
 			th->refresh(th);
 			rebuild(&b);
 			unlock(th);
-			next = now_ms() + th->refresh_ms;
+			next = tui_now_ms() + th->refresh_ms;
 			dirty = 1;
 		}
 		if (dirty) {

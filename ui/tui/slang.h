@@ -38,6 +38,8 @@ int tui_wait_getkey(void);
  */
 int tui_move(long *sel, long *top, long nr, long page, int k);
 
+/* CLOCK_MONOTONIC in ms: the refresh timers */
+long tui_now_ms(void);
 /* A list's frame: top scrolled so that sel shows in nlist rows, the screen cleared, title on row 0. */
 void tui_frame(long sel, long *top, int nlist, const char *title);
 /* The status row (the last) says text, and the screen is refreshed. */

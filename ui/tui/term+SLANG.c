@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "tui/slang.h"
 
@@ -198,6 +199,14 @@ int tui_move(long *sel, long *top, long nr, long page, int k)
 	case SL_KEY_END: *sel = nr ? nr - 1 : 0; return 1;
 	default: return 0;
 	}
+}
+
+long tui_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 void tui_frame(long sel, long *top, int nlist, const char *title)
