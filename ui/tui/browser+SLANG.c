@@ -8,9 +8,12 @@
  * rows on screen are formatted, so a refresh costs the rebuild of the row
  * list, not a redraw of the whole histogram.
  *
- * The terminal is the browser's from init to reset: every way out of the
+ * perf's keys and menu: a opens the annotate browser (ui/tui/annotate+SLANG.c)
+ * on the entry's symbol, m or Enter without a callchain the menu; TAB
+ * switches between the events of a file of several. The terminal is
+ * term+SLANG.c's from tui_enter() to tui_leave(): every way out of the
  * key loop (a key, SIGINT/SIGTERM/SIGHUP, a read error when the terminal
- * went away) passes through the one reset at the end.
+ * went away) passes through that one reset.
  */
 #include <errno.h>
 #include <fcntl.h>
