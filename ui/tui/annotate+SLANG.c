@@ -106,12 +106,15 @@ static int relines(struct abrowser *b)
 	long keep = b->sel < b->nr_vis ? b->vis[b->sel] : -1;
 	size_t n;
 
+	long *line_of; /* an instruction's line */
+
 	ui_annotate_lines_clear(&b->al);
 	free(b->vis);
 	free(b->hot);
 	free(b->jumps_to);
 	b->vis = b->hot = NULL;
 	b->jumps_to = NULL;
+	b->nr_vis = b->nr_hot = 0;
 	if (ui_annotate_lines(b->as, &b->l, true, &b->al))
 		return -ENOMEM;
 	b->nr_samples = b->as->nr_samples;
@@ -119,18 +122,32 @@ static int relines(struct abrowser *b)
 	b->vis = calloc(n, sizeof(*b->vis));
 	b->hot = calloc(n, sizeof(*b->hot));
 	b->jumps_to = calloc(n, sizeof(*b->jumps_to));
-	if (!b->vis || !b->hot || !b->jumps_to)
+	line_of = calloc(b->l.nr ? b->l.nr : 1, sizeof(*line_of));
+	if (!b->vis || !b->hot || !b->jumps_to || !line_of) {
+		free(line_of);
 		return -ENOMEM;
-	for (size_t i = 0; i < b->al.nr; i++) {
-		const struct lupe_insn *in = b->al.lines[i].in;
-
-		if (!in || !in->jump)
-			continue;
-		for (size_t j = 0; j < b->al.nr; j++)
-			if (b->al.lines[j].in && b->al.lines[j].in->addr == in->target)
-				b->jumps_to[j]++;
 	}
-	b->nr_vis = 0;
+	for (size_t i = 0; i < b->al.nr; i++)
+		if (b->al.lines[i].in)
+			line_of[b->al.lines[i].in - b->l.insns] = (long)i;
+	/* the jumps to each instruction: its address looked up in the listing (sorted) */
+	for (size_t i = 0; i < b->l.nr; i++) {
+		size_t lo = 0, hi = b->l.nr;
+
+		if (!b->l.insns[i].jump)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (b->l.insns[mid].addr < b->l.insns[i].target)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < b->l.nr && b->l.insns[lo].addr == b->l.insns[i].target)
+			b->jumps_to[line_of[lo]]++;
+	}
+	free(line_of);
 	layout(b);
 	if (keep >= 0)
 		select_line(b, keep);
