@@ -32,7 +32,7 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
-	{ "annotate", cmd_annotate, NEED_PAGER, "show a symbol's samples per instruction, with source" },
+	{ "annotate", cmd_annotate, 0,          "show a symbol's samples per instruction, with source" },
 	/* tools16: build-id and file tools */
 	{ "archive", cmd_archive, 0,          "pack the build-id cache files a perf.data refers to" },
 	{ "bench",   cmd_bench,   0,          "run perf bench's scheduler, memory, syscall and futex benchmarks" },

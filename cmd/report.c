@@ -34,6 +34,7 @@ struct report_opts {
 	const char *input;
 	int force, header, header_only, no_inline, dump, stats, quiet, tasks;
 	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
+	char *next_input, *next_free; /* the TUI's Switch to another data file */
 	int cg_pending;
 	const char *cg_before;        /* the call graph before a bare -g, for the word after it */
 	char cg_buf[256];             /* -g's parameters with --percent-limit's threshold */
@@ -187,26 +188,38 @@ static const struct argp argp = {
 	.doc = "Show the profile in a perf.data file, the way perf report does.",
 };
 
-/* The TUI on the first event with samples; -1 when it could not start. */
+/* The TUI on the events with samples (TAB switches); -1 when it could not start. */
 static int browse(struct report_opts *o, struct lupe_report *rep, struct lupe_perf_file *f,
 		  const struct lupe_session_stats *st)
 {
 	const struct lupe_report_view *view = lupe_report_view(rep);
+	struct tui_event ev[64];
+	struct tui_hists th = {
+		.view = view, .nr_lost = st->nr_lost_samples, .po = o->print,
+		.input = o->input, .force = o->force, .file = f, .events = ev,
+	};
+	int rc;
 
-	for (size_t i = 0; view && i < lupe_perf_file_nr_evsels(f); i++) {
+	for (size_t i = 0; view && i < lupe_perf_file_nr_evsels(f) && th.nr_events < 64; i++) {
 		struct lupe_evsel *e = lupe_perf_file_evsel(f, i);
-		struct tui_hists th = {
-			.view = view, .evsel = e, .h = lupe_report_hists(rep, (int)i),
-			.nr_samples = lupe_evsel_stats(e)->nr_samples, .nr_lost = st->nr_lost_samples,
-			.po = o->print,
-		};
+		struct tui_event *t = &ev[th.nr_events];
 
-		if (!th.nr_samples || !th.h)
-			continue;
-		/* NEEDSWORK: perf offers an event menu when there are several */
-		return tui_browse_hists(&th);
+		*t = (struct tui_event){ .evsel = e, .h = lupe_report_hists(rep, (int)i),
+					 .nr_samples = lupe_evsel_stats(e)->nr_samples, .idx = (int)i };
+		if (t->nr_samples && t->h)
+			th.nr_events++;
 	}
-	return -1;
+	if (!th.nr_events)
+		return -1;
+	th.evsel = ev[0].evsel;
+	th.h = ev[0].h;
+	th.nr_samples = ev[0].nr_samples;
+	th.evidx = ev[0].idx;
+	rc = tui_browse_hists(&th);
+	/* Switch to another data file: the menu picked one */
+	if (!rc && th.next_input[0] && (o->next_input = strdup(th.next_input)))
+		return -2;
+	return rc;
 }
 
 /* -q: the text of one event's table without its '#' lines, as perf -q prints it. */
@@ -304,6 +317,10 @@ static int report(struct report_opts *o)
 	if (o->tui) {
 		int rc = browse(o, rep, f, st);
 
+		if (rc == -2) { /* another file: report it next */
+			ret = -2;
+			goto out;
+		}
 		if (rc >= 0) {
 			ret = rc ? rc : err ? 1 : 0;
 			goto out;
@@ -349,7 +366,7 @@ int cmd_report(int argc, char **argv)
 			 .children = cmd_config_bool("report.children", 1) ? -1 : 0 },
 	};
 	const char *pl = cmd_config_get("report.percent-limit");
-	int idx;
+	int idx, ret;
 
 	/* report.percent-limit is --percent-limit given first, as perf takes it */
 	if (pl) {
@@ -388,5 +405,11 @@ int cmd_report(int argc, char **argv)
 		o.tui = tui_built() && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && !o.header_only;
 	if (!o.tui)
 		setup_pager();
-	return report(&o);
+	while ((ret = report(&o)) == -2) {
+		free(o.next_free);
+		o.input = o.next_free = o.next_input;
+		o.next_input = NULL;
+	}
+	free(o.next_free);
+	return ret;
 }

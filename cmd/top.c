@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <lupe/annotate.h>
 #include <lupe/cpumap.h>
 #include <lupe/events.h>
 #include <lupe/evlist.h>
@@ -68,6 +69,11 @@ struct top {
 	struct lupe_tool tool; /* hands samples to rep[cur] */
 	struct tui_hists th;
 	int enabled; /* the events, once the /proc state is out */
+	/* the TUI's: a (the live annotation of ann_sym), z, f */
+	struct lupe_annotation ann;
+	const struct lupe_symbol *ann_sym;
+	const struct lupe_report_opts *ro;
+	int paused;
 	volatile int reader_done;
 	int reader_ret;
 };
@@ -279,8 +285,20 @@ static int top_sample(struct lupe_tool *tool, struct lupe_session *s, struct lup
 		      const struct lupe_sample *sample, struct lupe_thread *thread,
 		      const struct perf_event_header *ev)
 {
-	struct lupe_tool *inner = lupe_report_tool(top_of_tool(tool)->rep[top_of_tool(tool)->cur]);
+	struct top *t = top_of_tool(tool);
+	struct lupe_tool *inner = lupe_report_tool(t->rep[t->cur]);
 
+	if (t->paused) /* f */
+		return 0;
+	if (t->ann_sym) { /* a: the instruction too */
+		uint8_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		struct lupe_frame fr;
+
+		lupe_session_resolve_ip(s, thread, sample->ip, mode == PERF_RECORD_MISC_KERNEL, &fr);
+		if (fr.sym == t->ann_sym && fr.map &&
+		    lupe_annotation_add(&t->ann, fr.map->dso, fr.sym, fr.vaddr, sample->period ? sample->period : 1))
+			return -ENOMEM;
+	}
 	return inner->sample(inner, s, evsel, sample, thread, ev);
 }
 
@@ -324,6 +342,38 @@ static void refresh(struct tui_hists *th)
 		t->cur ^= 1;
 		lupe_report_reset(t->rep[t->cur]);
 	}
+}
+
+/* a in the TUI: annotate sym from now on (NULL: stop) */
+static struct lupe_annotated_sym *annotate(struct tui_hists *th, const struct lupe_dso *dso,
+					   const struct lupe_symbol *sym)
+{
+	struct top *t = th->arg;
+
+	if (sym != t->ann_sym)
+		lupe_annotation_clear(&t->ann);
+	t->ann_sym = sym;
+	return sym ? lupe_annotation_sym_at(&t->ann, dso, sym->start) : NULL;
+}
+
+/* z in the TUI: -z on or off */
+static int zero(struct tui_hists *th)
+{
+	struct top *t = th->arg;
+
+	if (!t->rep[1] && !(t->rep[1] = lupe_report_new(t->ro)))
+		return t->a->zero;
+	t->a->zero = !t->a->zero;
+	return t->a->zero;
+}
+
+/* f in the TUI: count samples or not (NEEDSWORK: perf disables the events themselves) */
+static int toggle_events(struct tui_hists *th)
+{
+	struct top *t = th->arg;
+
+	t->paused = !t->paused;
+	return !t->paused;
 }
 
 static void lock(struct tui_hists *th)
@@ -548,7 +598,11 @@ int cmd_top(int argc, char **argv)
 		.unlock = unlock,
 		.arg = t,
 		.po = { .max_entries = a.entries },
+		.annotate = annotate,
+		.zero = zero,
+		.toggle_events = toggle_events,
 	};
+	t->ro = &ro;
 
 	/* signals go to the main thread: it owns the terminal */
 	sigfillset(&all);
@@ -578,6 +632,7 @@ out:
 	if (t) {
 		lupe_report_delete(t->rep[0]);
 		lupe_report_delete(t->rep[1]);
+		lupe_annotation_clear(&t->ann);
 		lupe_session_delete(t->s);
 		lupe_source_delete(t->live);
 		pthread_mutex_destroy(&t->mutex);

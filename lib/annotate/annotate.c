@@ -9,6 +9,7 @@
 #include <string.h>
 #include <lupe/annotate.h>
 #include <lupe/session.h>
+#include "symbols/symbols.h"
 
 static struct lupe_annotated_sym *find(struct lupe_annotation *a, const struct lupe_symbol *sym)
 {
@@ -19,20 +20,18 @@ static struct lupe_annotated_sym *find(struct lupe_annotation *a, const struct l
 	return NULL;
 }
 
-int lupe_annotation_add(struct lupe_annotation *a, const struct lupe_dso *dso,
-			const struct lupe_symbol *sym, uint64_t vaddr, uint64_t period)
+static struct lupe_annotated_sym *get(struct lupe_annotation *a, const struct lupe_dso *dso,
+				      const struct lupe_symbol *sym)
 {
 	struct lupe_annotated_sym *s = find(a, sym);
 
-	if (vaddr < sym->start || vaddr >= sym->end)
-		return 0;
 	if (!s) {
 		if (a->nr == a->alloc) {
 			size_t alloc = a->alloc ? 2 * a->alloc : 16;
 			struct lupe_annotated_sym *n = realloc(a->syms, alloc * sizeof(*n));
 
 			if (!n)
-				return -ENOMEM;
+				return NULL;
 			a->syms = n;
 			a->alloc = alloc;
 		}
@@ -44,17 +43,37 @@ int lupe_annotation_add(struct lupe_annotation *a, const struct lupe_dso *dso,
 		if (!s->period || !s->samples) {
 			free(s->period);
 			free(s->samples);
-			return -ENOMEM;
+			return NULL;
 		}
 		s->dso = dso;
 		s->sym = sym;
 		a->nr++;
 	}
+	return s;
+}
+
+int lupe_annotation_add(struct lupe_annotation *a, const struct lupe_dso *dso,
+			const struct lupe_symbol *sym, uint64_t vaddr, uint64_t period)
+{
+	struct lupe_annotated_sym *s;
+
+	if (vaddr < sym->start || vaddr >= sym->end)
+		return 0;
+	if (!(s = get(a, dso, sym)))
+		return -ENOMEM;
 	s->period[vaddr - sym->start] += period;
 	s->samples[vaddr - sym->start]++;
 	s->total_period += period;
 	s->nr_samples++;
 	return 0;
+}
+
+struct lupe_annotated_sym *lupe_annotation_sym_at(struct lupe_annotation *a, const struct lupe_dso *dso,
+						  uint64_t vaddr)
+{
+	const struct lupe_symbol *sym = lupe_dso_find_symbol(dso, vaddr);
+
+	return sym && sym->end > sym->start ? get(a, dso, sym) : NULL;
 }
 
 static int by_samples(const void *x, const void *y)

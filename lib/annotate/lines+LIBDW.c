@@ -4,8 +4,11 @@
  * row that covers its address (dwarf_getsrc_die), its file name kept once
  * in the listing.
  */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,17 @@ int lupe_listing_add_lines(struct lupe_listing *l, const char *path)
 		line = dwarf_getsrc_die(&cu, l->insns[i].addr);
 		if (!line || dwarf_lineno(line, &lineno) || !(src = dwarf_linesrc(line, NULL, NULL)))
 			continue;
+		if (src[0] != '/') { /* relative to the CU's compile directory (ccache's base_dir) */
+			Dwarf_Attribute a;
+			const char *dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+			char full[PATH_MAX];
+
+			if (dir && snprintf(full, sizeof(full), "%s/%s", dir, src) < (int)sizeof(full)) {
+				l->insns[i].file = intern(l, full);
+				l->insns[i].line = l->insns[i].file ? lineno : 0;
+				continue;
+			}
+		}
 		l->insns[i].file = intern(l, src);
 		l->insns[i].line = l->insns[i].file ? lineno : 0;
 	}

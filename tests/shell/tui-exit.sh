@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# the TUIs leave no lupe process and a working terminal after q, Ctrl-C, SIGINT, SIGTERM, SIGHUP and a killed pane
+# the TUIs (report, top, annotate, report's annotate) leave no lupe process and a working terminal after q, Ctrl-C, SIGINT, SIGTERM, SIGHUP and a killed pane
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/tmux.sh"
 why=$(have_tui) || skip "$why"
@@ -25,8 +25,10 @@ check() {
 	local what=$1 how=$2 cmd=$3 pid i
 	tm_keys clear Enter
 	tm_keys "$cmd" Enter
-	tm_wait 'Samples: |waiting for samples' 8 || fail "$what: the TUI did not start: $(tm_screen)"
+	tm_wait 'Samples: |waiting for samples|^Annotate ' 8 || fail "$what: the TUI did not start: $(tm_screen)"
 	pid=$(tm_child)
+	# report's annotate: a, and the annotation up
+	[ "${4:-}" = a ] && { tm_keys a; tm_wait '^Annotate ' 10 || fail "$what: a opened no annotation: $(tm_screen)"; }
 	[ -n "$pid" ] || fail "$what: no process in the pane"
 	case $how in
 	key:*) tm_keys "${how#key:}" ;;
@@ -45,6 +47,12 @@ check report key:C-c '$lupe_bin report -i demo.data'
 check report INT '$lupe_bin report -i demo.data'
 check report TERM '$lupe_bin report -i demo.data'
 check report HUP '$lupe_bin report -i demo.data'
+check annotate key:q '$lupe_bin annotate -i demo.data'
+check annotate key:C-c '$lupe_bin annotate -i demo.data'
+check annotate TERM '$lupe_bin annotate -i demo.data'
+check annotate HUP '$lupe_bin annotate -i demo.data'
+check "report's annotate" key:C-c '$lupe_bin report -i demo.data' a
+check "report's annotate" TERM '$lupe_bin report -i demo.data' a
 # kill_pane WHAT CMD [KEYS]: start CMD in a fresh window, send KEYS (a help
 # screen, a prompt, half an escape sequence), kill the window's pane; CMD must end
 kill_pane() {
@@ -52,7 +60,7 @@ kill_pane() {
 	tm kill-server 2>/dev/null
 	tm_start
 	tm_keys "$2" Enter
-	tm_wait 'Samples: |waiting for samples' 8 || fail "$1 did not start in the new pane"
+	tm_wait 'Samples: |waiting for samples|^Annotate ' 8 || fail "$1 did not start in the new pane"
 	pid=$(tm_child)
 	[ -n "${3:-}" ] && tm_keys $3 && sleep 0.3
 	tm kill-pane -t 0
@@ -69,6 +77,7 @@ if "$LUPE" top --stdio -d 0.2 -p $$ >/dev/null 2>&1 & sleep 0.5; kill -INT $! 2>
 else
 	fail "lupe top --stdio -p \$\$ does not run here, so its exit paths cannot be checked"
 fi
+kill_pane annotate "'$LUPE' annotate -i '$TMPD/demo.data'"
 kill_pane report "'$LUPE' report -i '$TMPD/demo.data'"
 kill_pane report "'$LUPE' report -i '$TMPD/demo.data'" h
 kill_pane report "'$LUPE' report -i '$TMPD/demo.data'" /

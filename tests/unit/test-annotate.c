@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include "symbols/symbols.h"
 #include "util/elf-func.h"
 #include <lupe/annotate.h>
 #include <lupe/session.h>
@@ -37,6 +38,39 @@ static void test_add_and_sort(void **state)
 	assert_int_equal(a.syms[1].total_period, 10);
 	lupe_annotation_clear(&a);
 	assert_int_equal(a.nr, 0);
+}
+
+/* a callee without samples: found by address, added with none, the sampled one kept */
+static void test_sym_at(void **state)
+{
+	struct symtab_build b = { 0 };
+	struct lupe_dso dso = { 0 };
+	struct lupe_annotation a = { 0 };
+	struct lupe_annotated_sym *as;
+	const struct lupe_symbol *caller;
+
+	assert_int_equal(lupe_symtab_add(&b, 0x1000, 0x20, "caller", 6, 1), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x2000, 0x10, "callee", 6, 1), 0);
+	assert_int_equal(lupe_symtab_finish(&b, &dso), 0);
+	caller = lupe_dso_find_symbol(&dso, 0x1000);
+	assert_int_equal(lupe_annotation_add(&a, &dso, caller, 0x1004, 3), 0);
+	as = lupe_annotation_sym_at(&a, &dso, 0x2008);
+	assert_non_null(as);
+	assert_string_equal(as->sym->name, "callee");
+	assert_int_equal(as->nr_samples, 0);
+	assert_int_equal(as->len, 0x10);
+	assert_int_equal(a.nr, 2);
+	/* again, and the sampled one: the same entries */
+	assert_ptr_equal(lupe_annotation_sym_at(&a, &dso, 0x2000), as);
+	as = lupe_annotation_sym_at(&a, &dso, 0x101f);
+	assert_ptr_equal(as->sym, caller);
+	assert_int_equal(as->total_period, 3);
+	assert_int_equal(a.nr, 2);
+	/* no symbol there */
+	assert_null(lupe_annotation_sym_at(&a, &dso, 0x3000));
+	lupe_annotation_clear(&a);
+	free(dso.syms);
+	free(dso.strtab);
 }
 
 /* a function with a loop, so that the listing has a jump back into it */
@@ -166,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_and_sort),
+		cmocka_unit_test(test_sym_at),
 		cmocka_unit_test(test_disasm_self),
 		cmocka_unit_test(test_disasm_evex),
 	};

@@ -8,24 +8,28 @@
  * rows on screen are formatted, so a refresh costs the rebuild of the row
  * list, not a redraw of the whole histogram.
  *
- * The terminal is the browser's from init to reset: every way out of the
+ * perf's keys and menu: a opens the annotate browser (ui/tui/annotate+SLANG.c)
+ * on the entry's symbol, m or Enter without a callchain the menu; TAB
+ * switches between the events of a file of several. The terminal is
+ * term+SLANG.c's from tui_enter() to tui_leave(): every way out of the
  * key loop (a key, SIGINT/SIGTERM/SIGHUP, a read error when the terminal
- * went away) passes through the one reset at the end.
+ * went away) passes through that one reset.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <slang.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <glob.h>
 #include <lupe/evlist.h>
+#include <lupe/symbols.h>
+#include "header.h"
+#include "tui/slang.h"
 #include "tui/tui.h"
-
-enum { C_NORMAL, C_HIGH, C_MEDIUM, C_SELECTED, C_TITLE, C_STATUS };
 
 enum row_kind { ROW_ENTRY, ROW_NODE, ROW_PATH };
 
@@ -66,45 +70,9 @@ struct browser {
 	uint64_t zaddr;
 	char zsym_name[128];
 	char filter[128];
+	int filtered_pct; /* F: percentages of the entries on view, not of all */
 	char msg[256];
 };
-
-static volatile sig_atomic_t got_signal, resized;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-	SLKeyBoard_Quit = 1; /* a read looping inside slang returns */
-	/*
-	 * Someone ends us (or the terminal went): should a slang loop not
-	 * notice, SIGALRM's default action ends the process in 3 s (the
-	 * way out after a signal takes a few ms).
-	 * NEEDSWORK: under load a killed pane once left report running; the
-	 * place it waited is not found yet.
-	 */
-	alarm(3);
-}
-
-/*
- * Wait up to 100 ms for a key: 1 when one is there, 0 when none came, -1
- * when the terminal has gone (a hung-up tty reads EOF for ever, and
- * slang's read would spin on it).
- */
-static int wait_key(void)
-{
-	struct pollfd p = { .fd = SLang_TT_Read_FD, .events = POLLIN };
-
-	if (SLang_Input_Buffer_Len)
-		return 1;
-	if (poll(&p, 1, 100) <= 0)
-		return 0;
-	return p.revents & (POLLHUP | POLLERR | POLLNVAL) ? -1 : 1;
-}
-
-static void on_winch(int sig)
-{
-	resized = 1;
-}
 
 int tui_built(void)
 {
@@ -270,6 +238,11 @@ static int passes(const struct browser *b, const struct lupe_hist_entry *e)
 	return !b->filter[0] || strstr(sym_name(e, buf, sizeof(buf)), b->filter);
 }
 
+static int narrowed(const struct browser *b)
+{
+	return b->zdso_on || b->zthread_on || b->zsym_on || b->filter[0];
+}
+
 static void rebuild(struct browser *b)
 {
 	const struct lupe_report_view *v = b->th->view;
@@ -282,6 +255,17 @@ static void rebuild(struct browser *b)
 	}
 	b->total = lupe_hists_total_period(b->th->h);
 	report_widths(v, &b->th->po, b->th->h, b->width, &b->shown);
+	if (b->filtered_pct && narrowed(b)) {
+		uint64_t sum = 0;
+
+		for (long i = 0; i < b->shown; i++) {
+			struct lupe_hist_entry *e = lupe_hists_entry(b->th->h, i);
+
+			if (passes(b, e))
+				sum += e->self;
+		}
+		b->total = sum;
+	}
 	for (long i = 0; i < b->shown; i++) {
 		struct lupe_hist_entry *e = lupe_hists_entry(b->th->h, i);
 
@@ -314,6 +298,9 @@ static void row_text(const struct browser *b, const struct row *r, char *buf, si
 		break;
 	case ROW_NODE:
 		report_node_name(r->n, name, sizeof(name));
+		if (b->th->po.verbose) /* V: perf's DSO after the name */
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), " %s",
+				 r->n->dso ? lupe_dso_short_name(r->n->dso) : "[unknown]");
 		indent = 12 + 3 * r->depth;
 		if (r->pct >= 0)
 			snprintf(buf, size, "%*s--%.2f%%--%s", indent, "", r->pct, name);
@@ -355,11 +342,6 @@ static void header_text(const struct browser *b, char *buf, size_t size)
 		snprintf(buf + len, size - len, ", Filter: '%s'", b->filter);
 }
 
-static int pct_color(double p)
-{
-	return p >= 5.0 ? C_HIGH : p >= 0.5 ? C_MEDIUM : C_NORMAL;
-}
-
 static int list_rows(void)
 {
 	return SLtt_Screen_Rows > 3 ? SLtt_Screen_Rows - 3 : 1;
@@ -370,15 +352,8 @@ static void draw(struct browser *b)
 	char buf[4096];
 	int cols = SLtt_Screen_Cols, nlist = list_rows();
 
-	if (b->sel < b->top)
-		b->top = b->sel;
-	if (b->sel >= b->top + nlist)
-		b->top = b->sel - nlist + 1;
-	SLsmg_cls();
 	header_text(b, buf, sizeof(buf));
-	SLsmg_gotorc(0, 0);
-	SLsmg_set_color(C_TITLE);
-	SLsmg_write_nstring(buf, (unsigned)cols);
+	tui_frame(b->sel, &b->top, nlist, buf);
 	SLsmg_gotorc(1, 0);
 	SLsmg_set_color(C_NORMAL);
 	if (b->th->view) {
@@ -404,7 +379,7 @@ static void draw(struct browser *b)
 		for (int k = 0; k < (b->th->view->children ? 2 : 1); k++) {
 			uint64_t v = b->th->view->children && !k ? r->e->children : r->e->self;
 
-			SLsmg_set_color(pct_color(pct(v, b->total)));
+			SLsmg_set_color(tui_pct_color(pct(v, b->total)));
 			SLsmg_write_nchars(buf + 1 + 10 * k, 10);
 		}
 		SLsmg_set_color(C_NORMAL);
@@ -417,136 +392,11 @@ static void draw(struct browser *b)
 					(unsigned)(cols > (int)off ? cols - (int)off : 0));
 		}
 	}
-	SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
-	SLsmg_set_color(C_STATUS);
-	if (b->msg[0])
-		SLsmg_write_nstring(b->msg, (unsigned)cols);
-	else {
-		snprintf(buf, sizeof(buf), "Press '?' for help on key bindings");
-		if (b->th->refresh_ms)
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-				 ", refresh every %gs", b->th->refresh_ms / 1000.0);
-		SLsmg_write_nstring(buf, (unsigned)cols);
-	}
-	SLsmg_gotorc(SLtt_Screen_Rows - 1, cols - 1);
-	SLsmg_refresh();
-}
-
-/*
- * A key. Escape sequences are decoded here rather than by SLkp_getkey():
- * on an unknown or cut sequence slang flushes the input, and on a tty that
- * hung up that flush never ends. A lone ESC is told from a sequence by
- * whether more follows within 100 ms. Returns SL_KEY_ERR when the terminal
- * went away, 0 for a sequence lupe does not use.
- */
-static int getkey(void)
-{
-	static const struct {
-		const char *seq;
-		int key;
-	} seqs[] = {
-		{ "[A", SL_KEY_UP },	 { "OA", SL_KEY_UP },	 { "[B", SL_KEY_DOWN },
-		{ "OB", SL_KEY_DOWN },	 { "[C", SL_KEY_RIGHT }, { "OC", SL_KEY_RIGHT },
-		{ "[D", SL_KEY_LEFT },	 { "OD", SL_KEY_LEFT },	 { "[5~", SL_KEY_PPAGE },
-		{ "[6~", SL_KEY_NPAGE }, { "[H", SL_KEY_HOME },	 { "OH", SL_KEY_HOME },
-		{ "[1~", SL_KEY_HOME },	 { "[7~", SL_KEY_HOME }, { "[F", SL_KEY_END },
-		{ "OF", SL_KEY_END },	 { "[4~", SL_KEY_END },	 { "[8~", SL_KEY_END },
-		{ "OM", SL_KEY_ENTER },
-	};
-	char seq[16];
-	size_t n = 0;
-	int k = SLang_getkey(), w;
-
-	if (k == SLANG_GETKEY_ERROR)
-		return SL_KEY_ERR;
-	if (k != 27)
-		return k;
-	/* the rest of a sequence: up to its final letter or ~ */
-	while (n + 1 < sizeof(seq) && (w = wait_key()) > 0) {
-		k = SLang_getkey();
-		if (k == SLANG_GETKEY_ERROR)
-			return SL_KEY_ERR;
-		seq[n++] = (char)k;
-		if (n > 1 && ((k >= 'A' && k <= 'Z') || (k >= 'a' && k <= 'z') || k == '~'))
-			break;
-	}
-	if (w < 0)
-		return SL_KEY_ERR;
-	seq[n] = 0;
-	if (!n)
-		return 27;
-	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++)
-		if (!strcmp(seq, seqs[i].seq))
-			return seqs[i].key;
-	return 0;
-}
-
-static void show_help(void)
-{
-	static const char *const lines[] = {
-		"UP/DOWN PGUP/PGDN HOME/END  move",
-		"ENTER + RIGHT   expand/collapse the callchain",
-		"E / C           expand / collapse all callchains",
-		"/               filter by symbol (empty: none)",
-		"d / t / s       zoom into the DSO / thread / symbol (again: out)",
-		"LEFT / ESC      zoom out (ESC at the top: quit)",
-		"H               the hottest entry",
-		"P               print the view to lupe.hist.N",
-		"h / ?           this help",
-		"q / ESC / ^C    quit",
-		"",
-		"press any key",
-	};
-	int n = (int)(sizeof(lines) / sizeof(lines[0])), k = 0;
-
-	SLsmg_set_color(C_TITLE);
-	for (int i = 0; i < n; i++) {
-		SLsmg_gotorc(3 + i, 4);
-		SLsmg_write_nstring(" ", 1);
-		SLsmg_write_nstring((char *)lines[i], 68);
-	}
-	SLsmg_refresh();
-	while (!got_signal && !(k = wait_key()))
-		;
-	if (!got_signal && k > 0)
-		getkey();
-}
-
-/* Read a line on the status row; returns 0 on Enter, -1 on ESC or a signal. */
-static int prompt(const char *what, char *out, size_t size)
-{
-	char buf[128];
-	size_t len = 0;
-
-	buf[0] = 0;
-	for (;;) {
-		char line[200];
-		int k = 0;
-
-		snprintf(line, sizeof(line), "%s%s", what, buf);
-		SLsmg_gotorc(SLtt_Screen_Rows - 1, 0);
-		SLsmg_set_color(C_STATUS);
-		SLsmg_write_nstring(line, (unsigned)SLtt_Screen_Cols);
-		SLsmg_gotorc(SLtt_Screen_Rows - 1, (int)strlen(line));
-		SLsmg_refresh();
-		while (!got_signal && !(k = wait_key()))
-			;
-		if (got_signal || k < 0)
-			return -1;
-		k = SLang_getkey();
-		if (k == '\r' || k == '\n') {
-			snprintf(out, size, "%s", buf);
-			return 0;
-		}
-		if (k == 27 || k == 3 || k == SLANG_GETKEY_ERROR)
-			return -1;
-		if ((k == 127 || k == 8) && len)
-			buf[--len] = 0;
-		else if (k >= ' ' && k < 127 && len + 1 < sizeof(buf)) {
-			buf[len++] = (char)k;
-			buf[len] = 0;
-		}
-	}
+	snprintf(buf, sizeof(buf), "Press '?' for help on key bindings");
+	if (b->th->refresh_ms)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ", refresh every %gs",
+			 b->th->refresh_ms / 1000.0);
+	tui_status(b->msg[0] ? b->msg : buf);
 }
 
 /* P: the rows of the view, as shown, to the first free lupe.hist.N. */
@@ -665,6 +515,250 @@ static int zoom_out(struct browser *b)
 	return 1;
 }
 
+static void lock(struct tui_hists *th)
+{
+	if (th->lock)
+		th->lock(th);
+}
+
+static void unlock(struct tui_hists *th)
+{
+	if (th->unlock)
+		th->unlock(th);
+}
+
+static const char *const help_common[] = {
+	"UP/DOWN PGUP/PGDN HOME/END  move",
+	"ENTER         expand/collapse the callchain (no callchain: the menu)",
+	"+ RIGHT       expand/collapse the callchain",
+	"e             expand/collapse this entry's callchains",
+	"E / C         expand / collapse all callchains",
+	"a             annotate the symbol",
+	"m             the menu of this entry",
+	"/             filter by symbol (empty: none)",
+	"d / t / s     zoom into the DSO / thread / symbol (again: out)",
+	"k             zoom into the kernel map",
+	"LEFT / ESC    zoom out (ESC at the top: quit)",
+	"F             percentages of the entries on view / of all",
+	"L             the percent limit",
+	"V             verbose: DSO paths, DSOs in callchains",
+	"H             the hottest entry",
+	"P             print the view to lupe.hist.N",
+	"h / ?         this help",
+	"q / ESC / ^C  quit",
+};
+
+static void show_help(struct browser *b)
+{
+	const char *lines[32];
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(help_common) / sizeof(help_common[0]); i++)
+		lines[n++] = help_common[i];
+	if (b->th->nr_events > 1)
+		lines[n++] = "TAB / UNTAB   the next / previous event";
+	if (b->th->file)
+		lines[n++] = "i             the header of the file (--header-only)";
+	if (b->th->zero)
+		lines[n++] = "z             zero the samples at each refresh (on/off)";
+	if (b->th->toggle_events)
+		lines[n++] = "f             disable / enable the events";
+	tui_help(lines, n);
+}
+
+/* a: annotate the entry's symbol, or the callchain node's under the cursor. */
+static int annotate(struct browser *b)
+{
+	const struct row *r = b->sel < b->nr_rows ? &b->rows[b->sel] : NULL;
+	struct lupe_hist_entry fake;
+	int rc;
+
+	if (!r)
+		return 0;
+	if (r->kind == ROW_NODE) {
+		memset(&fake, 0, sizeof(fake));
+		fake.sym = r->n->sym;
+		fake.dso = r->n->dso;
+	}
+	unlock(b->th); /* top reads on while its annotation is browsed */
+	rc = tui_annotate_entry(b->th, r->kind == ROW_NODE ? &fake : r->e, b->msg, sizeof(b->msg));
+	lock(b->th);
+	return rc;
+}
+
+/* i: the file's header, as report --header-only prints it. */
+static void show_header(struct browser *b)
+{
+	char *text = NULL, title[300];
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (!fp) {
+		snprintf(b->msg, sizeof(b->msg), "out of memory");
+		return;
+	}
+	print_header(fp, b->th->file, b->th->input, 1);
+	fclose(fp);
+	snprintf(title, sizeof(title), "Header of %s", b->th->input);
+	tui_text_str(title, text);
+	free(text);
+}
+
+/* Browse map details: the DSO and the symbols of it on view. */
+static void map_details(struct browser *b, const struct lupe_hist_entry *e)
+{
+	char *text = NULL, title[300], hex[130];
+	size_t len = 0;
+	FILE *fp = open_memstream(&text, &len);
+	const uint8_t *id;
+	int idlen = 0;
+
+	if (!fp) {
+		snprintf(b->msg, sizeof(b->msg), "out of memory");
+		return;
+	}
+	fprintf(fp, "DSO:        %s\n", e->dso ? lupe_dso_long_name(e->dso) : "[unknown]");
+	fprintf(fp, "Short name: %s\n", e->dso ? lupe_dso_short_name(e->dso) : "[unknown]");
+	id = e->dso ? lupe_dso_build_id(e->dso, &idlen) : NULL;
+	if (id && idlen > 0 && idlen <= 64) {
+		lupe_build_id_to_hex(id, idlen, hex);
+		fprintf(fp, "Build id:   %s\n", hex);
+	}
+	fprintf(fp, "Kernel:     %s\n\nSymbols with samples:\n", e->dso && lupe_dso_is_kernel(e->dso) ? "yes" : "no");
+	for (long i = 0; i < b->shown; i++) {
+		const struct lupe_hist_entry *x = lupe_hists_entry(b->th->h, i);
+
+		if (x->dso == e->dso && x->sym)
+			fprintf(fp, "  %016llx-%016llx  %s\n", (unsigned long long)x->sym->start,
+				(unsigned long long)x->sym->end, x->sym->name);
+	}
+	fclose(fp);
+	snprintf(title, sizeof(title), "Map of %s", e->dso ? lupe_dso_short_name(e->dso) : "[unknown]");
+	tui_text_str(title, text);
+	free(text);
+}
+
+/* Switch to another data file: the perf.data files here; 1 when one was picked. */
+static int switch_file(struct browser *b)
+{
+	const char *items[64];
+	glob_t g;
+	int n = 0, pick;
+
+	if (glob("*", 0, NULL, &g)) {
+		snprintf(b->msg, sizeof(b->msg), "no perf.data file here");
+		return 0;
+	}
+	for (size_t i = 0; i < g.gl_pathc && n < 64; i++) {
+		char magic[8];
+		FILE *f = fopen(g.gl_pathv[i], "re");
+
+		if (!f)
+			continue;
+		if (fread(magic, 1, 8, f) == 8 && !memcmp(magic, "PERFILE2", 8))
+			items[n++] = g.gl_pathv[i];
+		fclose(f);
+	}
+	if (!n) {
+		snprintf(b->msg, sizeof(b->msg), "no perf.data file here");
+		globfree(&g);
+		return 0;
+	}
+	pick = tui_menu("Switch to another data file", items, n);
+	if (pick >= 0)
+		snprintf(b->th->next_input, sizeof(b->th->next_input), "%s", items[pick]);
+	globfree(&g);
+	return pick >= 0;
+}
+
+/* TAB / shift-TAB: the next or previous event of the file. */
+static void switch_event(struct browser *b, int dir)
+{
+	struct tui_hists *th = b->th;
+	struct tui_event *ev;
+
+	if (th->nr_events < 2)
+		return;
+	th->cur_event = (th->cur_event + dir + th->nr_events) % th->nr_events;
+	ev = &th->events[th->cur_event];
+	th->evsel = ev->evsel;
+	th->h = ev->h;
+	th->nr_samples = ev->nr_samples;
+	th->evidx = ev->idx;
+	b->nr_toggled = 0;
+	b->sel = b->top = 0;
+	rebuild(b);
+}
+
+/* m, or Enter on an entry without a callchain: perf's menu; 1 to quit. */
+static int menu(struct browser *b, struct lupe_hist_entry *e)
+{
+	enum { M_ANNOTATE, M_THREAD, M_DSO, M_MAP, M_SWITCH, M_EXIT };
+	char lines[5][300];
+	const char *items[6];
+	int what[6], n = 0, pick;
+
+	if (e && e->sym) {
+		snprintf(lines[n], sizeof(lines[n]), "Annotate %s", e->sym->name);
+		what[n] = M_ANNOTATE;
+		items[n] = lines[n];
+		n++;
+	}
+	if (e) {
+		if (b->zthread_on)
+			snprintf(lines[n], sizeof(lines[n]), "Zoom out of %s thread", b->zthread_name);
+		else
+			snprintf(lines[n], sizeof(lines[n]), "Zoom into %s(%d) thread", e->comm ? e->comm : "", e->tid);
+		what[n] = M_THREAD;
+		items[n] = lines[n];
+		n++;
+		snprintf(lines[n], sizeof(lines[n]), "Zoom %s %s DSO", b->zdso_on ? "out of" : "into",
+			 b->zdso_on ? (b->zdso ? lupe_dso_short_name(b->zdso) : "[unknown]")
+				    : (e->dso ? lupe_dso_short_name(e->dso) : "[unknown]"));
+		what[n] = M_DSO;
+		items[n] = lines[n];
+		n++;
+		what[n] = M_MAP;
+		items[n++] = "Browse map details";
+	}
+	if (b->th->input && !b->th->refresh_ms) {
+		what[n] = M_SWITCH;
+		items[n++] = "Switch to another data file in PWD";
+	}
+	what[n] = M_EXIT;
+	items[n++] = "Exit";
+	pick = tui_menu("Options", items, n);
+	draw(b); /* the menu off the screen */
+	if (pick < 0)
+		return 0;
+	switch (what[pick]) {
+	case M_ANNOTATE: return annotate(b);
+	case M_THREAD: zoom(b, 't'); break;
+	case M_DSO: zoom(b, 'd'); break;
+	case M_MAP: map_details(b, e); break;
+	case M_SWITCH: return switch_file(b);
+	case M_EXIT: return 1;
+	}
+	return 0;
+}
+
+/* k: zoom into the kernel's map (the first kernel entry's DSO). */
+static void zoom_kernel(struct browser *b)
+{
+	for (long i = 0; i < b->shown; i++) {
+		const struct lupe_hist_entry *x = lupe_hists_entry(b->th->h, i);
+
+		if (x->dso && lupe_dso_is_kernel(x->dso)) {
+			b->zdso = x->dso;
+			b->zdso_on = 1;
+			rebuild(b);
+			b->sel = 0;
+			return;
+		}
+	}
+	snprintf(b->msg, sizeof(b->msg), "no kernel samples to zoom into");
+}
+
 /* One key; returns 1 to quit. */
 static int handle_key(struct browser *b, int k)
 {
@@ -672,30 +766,18 @@ static int handle_key(struct browser *b, int k)
 	long page = list_rows();
 
 	b->msg[0] = 0;
+	if (tui_move(&b->sel, &b->top, b->nr_rows, page, k))
+		return 0;
 	switch (k) {
-	case SL_KEY_UP:
-		if (b->sel > 0)
-			b->sel--;
-		break;
-	case SL_KEY_DOWN:
-		if (b->sel + 1 < b->nr_rows)
-			b->sel++;
-		break;
-	case SL_KEY_PPAGE:
-		b->sel = b->sel > page ? b->sel - page : 0;
-		b->top = b->sel;
-		break;
-	case SL_KEY_NPAGE:
-		b->sel = b->sel + page < b->nr_rows ? b->sel + page : b->nr_rows - 1;
-		if (b->sel < 0)
-			b->sel = 0;
-		break;
-	case SL_KEY_HOME: b->sel = 0; break;
-	case SL_KEY_END: b->sel = b->nr_rows ? b->nr_rows - 1 : 0; break;
 	case '\r':
 	case '\n':
-	case '+':
 	case SL_KEY_ENTER:
+		/* perf: Enter folds a callchain, else it opens the menu */
+		if (e && (b->th->view->cg == LUPE_CG_NONE || !e->chain.child))
+			return menu(b, e);
+		/* fall through */
+	case '+':
+	case 'e':
 	case SL_KEY_RIGHT:
 		if (!e || (k == SL_KEY_RIGHT && expanded(b, e)))
 			break;
@@ -711,7 +793,7 @@ static int handle_key(struct browser *b, int k)
 		select_entry(b, e);
 		break;
 	case '/':
-		if (!prompt("Filter by symbol: ", b->filter, sizeof(b->filter))) {
+		if (!tui_prompt("Filter by symbol: ", b->filter, sizeof(b->filter))) {
 			rebuild(b);
 			b->sel = 0;
 		}
@@ -741,7 +823,53 @@ static int handle_key(struct browser *b, int k)
 	}
 	case 'P': print_view(b); break;
 	case 'h':
-	case '?': show_help(); break;
+	case '?': show_help(b); break;
+	case 'a': return annotate(b);
+	case 'm': return menu(b, e);
+	case 'k': zoom_kernel(b); break;
+	case 'F':
+		b->filtered_pct = !b->filtered_pct;
+		rebuild(b);
+		select_entry(b, e);
+		snprintf(b->msg, sizeof(b->msg), "percentages of %s", b->filtered_pct ? "the entries on view" : "all entries");
+		break;
+	case 'V':
+		b->th->po.verbose = !b->th->po.verbose;
+		rebuild(b);
+		select_entry(b, e);
+		break;
+	case 'L': {
+		char buf[32], *end;
+		double l;
+
+		if (tui_prompt("Percent limit: ", buf, sizeof(buf)) || !buf[0])
+			break;
+		l = strtod(buf, &end);
+		if (*end || l < 0 || l > 100) {
+			snprintf(b->msg, sizeof(b->msg), "'%s' is no percentage (0 to 100)", buf);
+			break;
+		}
+		b->th->po.percent_limit = l;
+		rebuild(b);
+		b->sel = 0;
+		break;
+	}
+	case 'i':
+		if (b->th->file)
+			show_header(b);
+		break;
+	case '\t': switch_event(b, 1); break;
+	case KEY_UNTAB: switch_event(b, -1); break;
+	case 'z':
+		if (b->th->zero)
+			snprintf(b->msg, sizeof(b->msg), "zeroing of the samples at each refresh %s",
+				 b->th->zero(b->th) ? "on" : "off");
+		break;
+	case 'f':
+		if (b->th->toggle_events)
+			snprintf(b->msg, sizeof(b->msg), "events %s",
+				 b->th->toggle_events(b->th) ? "enabled" : "disabled: no samples counted");
+		break;
 	case 'q':
 	case 'Q':
 	case 3: return 1;
@@ -750,90 +878,31 @@ static int handle_key(struct browser *b, int k)
 	return 0;
 }
 
-static void lock(struct tui_hists *th)
-{
-	if (th->lock)
-		th->lock(th);
-}
-
-static void unlock(struct tui_hists *th)
-{
-	if (th->unlock)
-		th->unlock(th);
-}
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
-static int term_init(void)
-{
-	char *term = getenv("TERM");
-
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "lupe: the TUI needs a terminal (use --stdio)\n");
-		return -1;
-	}
-	if (!term || SLtt_initialize(term) < 0) {
-		fprintf(stderr,
-			"lupe: the terminal type '%s' is unknown (set TERM or use --stdio)\n",
-			term ? term : "");
-		return -1;
-	}
-	if (SLang_init_tty(-1, 0, 0) < 0) {
-		fprintf(stderr, "lupe: cannot set up the terminal (use --stdio)\n");
-		return -1;
-	}
-	SLang_set_abort_signal(NULL);
-	SLtt_get_screen_size();
-	if (SLsmg_init_smg() < 0) {
-		SLang_reset_tty();
-		fprintf(stderr, "lupe: cannot set up the terminal (use --stdio)\n");
-		return -1;
-	}
-	SLtt_set_color(C_NORMAL, NULL, "default", "default");
-	SLtt_set_color(C_HIGH, NULL, "red", "default");
-	SLtt_set_color(C_MEDIUM, NULL, "green", "default");
-	SLtt_set_color(C_SELECTED, NULL, "black", "cyan");
-	SLtt_set_color(C_TITLE, NULL, "white", "blue");
-	SLtt_set_color(C_STATUS, NULL, "white", "blue");
-	return 0;
-}
-
 int tui_browse_hists(struct tui_hists *th)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_signal }, wa = { .sa_handler = on_winch }, old[4];
 	struct browser b = { .th = th };
-	long next = th->refresh_ms ? now_ms() + th->refresh_ms : 0;
-	int quit = 0, dirty = 1, ret = 0;
+	long next = th->refresh_ms ? tui_now_ms() + th->refresh_ms : 0;
+	int quit = 0, dirty = 1, ret;
 
-	if (term_init())
+	if (tui_enter())
 		return -1;
-	got_signal = resized = 0;
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &sa, &old[i]);
-	sigaction(SIGWINCH, &wa, &old[3]);
+	th->next_input[0] = 0;
 	lock(th);
 	rebuild(&b);
 	unlock(th);
-	while (!quit && !got_signal) {
-		if (resized) {
-			resized = 0;
-			SLtt_get_screen_size();
-			SLsmg_reinit_smg();
+	while (!quit && !tui_got_signal) {
+		int k;
+
+		if (tui_resized) {
+			tui_resize();
 			dirty = 1;
 		}
-		if (next && now_ms() >= next) {
+		if (next && tui_now_ms() >= next) {
 			lock(th);
 			th->refresh(th);
 			rebuild(&b);
 			unlock(th);
-			next = now_ms() + th->refresh_ms;
+			next = tui_now_ms() + th->refresh_ms;
 			dirty = 1;
 		}
 		if (dirty) {
@@ -842,30 +911,20 @@ int tui_browse_hists(struct tui_hists *th)
 			unlock(th);
 			dirty = 0;
 		}
-		{
-			int k = wait_key();
-
-			if (k < 0) /* the terminal went away */
-				break;
-			if (!k || got_signal)
-				continue;
-			k = getkey();
-			if (k == SL_KEY_ERR || got_signal)
-				break;
-			lock(th);
-			quit = handle_key(&b, k);
-			unlock(th);
-			dirty = 1;
-		}
+		k = tui_wait_key();
+		if (k < 0) /* the terminal went away */
+			break;
+		if (!k || tui_got_signal)
+			continue;
+		k = tui_getkey();
+		if (k == SL_KEY_ERR || tui_got_signal)
+			break;
+		lock(th);
+		quit = handle_key(&b, k);
+		unlock(th);
+		dirty = 1;
 	}
-	/* Ctrl-C is a way to quit, as q is; the others are someone ending us */
-	if (got_signal && got_signal != SIGINT)
-		ret = 128 + got_signal;
-	SLsmg_reset_smg();
-	SLang_reset_tty();
-	for (int i = 0; i < 3; i++)
-		sigaction(sigs[i], &old[i], NULL);
-	sigaction(SIGWINCH, &old[3], NULL);
+	ret = tui_leave();
 	clear_rows(&b);
 	free(b.rows);
 	free(b.toggled);

@@ -14,3 +14,10 @@ int tui_browse_hists(struct tui_hists *th)
 		"lupe: the TUI is not built into this lupe (slang was missing): showing text\n");
 	return -1;
 }
+
+int tui_annotate(struct annotate_data *d, struct lupe_annotated_sym *as, bool source)
+{
+	fprintf(stderr,
+		"lupe: the TUI is not built into this lupe (slang was missing): showing text\n");
+	return -1;
+}

@@ -45,6 +45,14 @@ struct lupe_annotation {
 LUPE_API int lupe_annotation_add(struct lupe_annotation *a, const struct lupe_dso *dso,
 				 const struct lupe_symbol *sym, uint64_t vaddr, uint64_t period);
 
+/*
+ * The annotated symbol of dso at vaddr (DSO symbol space), added without
+ * samples when it had none (a callee to browse), or NULL when no symbol is
+ * there or out of memory. Moves the others: pointers into a->syms go stale.
+ */
+LUPE_API struct lupe_annotated_sym *lupe_annotation_sym_at(struct lupe_annotation *a,
+							   const struct lupe_dso *dso, uint64_t vaddr);
+
 /* Order the symbols by samples, most first (perf's order), ties by name. */
 LUPE_API void lupe_annotation_sort(struct lupe_annotation *a);
 

@@ -49,3 +49,14 @@ tm_settle() {
 }
 # tm_child: the pid of what the window's shell runs now (empty: nothing).
 tm_child() { pgrep -P "$(tm display -p -t 0 '#{pane_pid}')" | head -1; }
+# tm_selected: the selected line of a browser (black on cyan), colours cut.
+tm_selected() { tm capture-pane -p -e -t 0 | grep -m1 $'\e\\[[0-9;]*46m' | sed -e $'s/\e\\[[0-9;]*m//g' -e 's/[[:space:]]*$//'; }
+# tm_wait_sel REGEX [SECS]: until the selected line matches (1 when it never did).
+tm_wait_sel() {
+	local i n=$(( ${2:-10} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		tm_selected | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
