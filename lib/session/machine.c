@@ -393,6 +393,8 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 		return -ENOMEM;
 	dso->kernel = kernel;
 	dso->identity |= identity;
+	if (!kernel && !dso->pid && pid > 0)
+		dso->pid = pid; /* where to look for the file: a container's mount namespace */
 	if (kernel && filename[0] == '[' && !strcmp(filename, "[kernel.kallsyms]") && m->kernel_id_size)
 		lupe_dso_set_kernel_build_id(dso, m->kernel_id, m->kernel_id_size);
 	if (build_id && bid_size && !dso->build_id_size && bid_size <= 20) {
