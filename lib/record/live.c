@@ -142,6 +142,16 @@ struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
 	for (size_t i = 0; i < nr_events; i++)
 		if (!lupe_evlist_add_event(l->evlist, &events[i]))
 			goto nomem;
+	if (l->opts.nr_cgroups) {
+		char bad[256];
+		int err = lupe_evlist_set_cgroups(l->evlist, l->opts.cgroups, l->opts.nr_cgroups, bad,
+						  sizeof(bad));
+
+		if (err) {
+			live_destroy(&l->src);
+			return err_ptr(err);
+		}
+	}
 	l->cpus = lupe_cpu_map_get(cpus);
 	l->threads = lupe_thread_map_get(threads);
 	l->nr_cpus = lupe_cpu_map_nr(cpus);

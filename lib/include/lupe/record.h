@@ -75,6 +75,11 @@ struct lupe_record_opts {
 				  * which perf writes no unit or scale for (EVENT_UPDATE) */
 	pid_t timer_pid;         /* -p/-t with a command that only times the recording: its pid,
 				  * named as perf names it (a COMM) though not recorded */
+	char *const *cgroups;    /* -G: comma-separated cgroup lists paired with the events in
+				  * order (lupe_evlist_set_cgroups); needs system_wide */
+	int nr_cgroups;
+	int all_cgroups;         /* --all-cgroups: PERF_SAMPLE_CGROUP, CGROUP records */
+	int namespaces;          /* --namespaces: NAMESPACES records */
 };
 
 struct lupe_record_stats {
