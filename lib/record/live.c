@@ -405,7 +405,7 @@ static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, in
 {
 	struct perf_event_header fin = { PERF_RECORD_FINISHED_INIT, 0, sizeof(fin) };
 	struct synth s = { on_synth, l, lupe_sample_id_size(&ev_at(l, 0)->attr),
-			   ev_at(l, 0)->attr.mmap_data };
+			   ev_at(l, 0)->attr.mmap_data, l->opts.namespaces };
 	struct fbuf b = { 0 };
 	int err = 0, kernel = 0;
 
@@ -435,6 +435,8 @@ static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, in
 		if ((err = emit_buf(l, &b)))
 			return err;
 	}
+	if (l->opts.all_cgroups && (err = lupe_synth_cgroups(&s)))
+		return err;
 	if (l->opts.system_wide)
 		err = lupe_synth_all(&s);
 	else if (!l->opts.workload)
