@@ -21,9 +21,9 @@ cleanup() {
 trap cleanup EXIT
 cp "$WORKLOADS/demo" ingrp
 cp "$WORKLOADS/demo" outgrp
-sh -c "echo \$\$ > '$dir/cgroup.procs' && exec ./ingrp -s 60" > /dev/null &
+sh -c "echo \$\$ > '$dir/cgroup.procs' && exec ./ingrp -s 300" > /dev/null &
 pids=$!
-./outgrp -s 60 > /dev/null &
+./outgrp -s 300 > /dev/null &
 pids="$pids $!"
 for _ in $(seq 50); do grep -q . "$dir/cgroup.procs" && break; sleep 0.1; done
 grep -qx "${pids%% *}" "$dir/cgroup.procs" || fail "the workload did not join $dir"
@@ -69,4 +69,29 @@ cmp -s lupe.comm perf-of-lupe.comm || fail "perf reads lupe's -G file otherwise:
 pin=$(awk '$1 == "ingrp" { print $2 }' perf.comm)
 awk -v s="$pin" 'BEGIN { exit !(s >= 99) }' || fail "perf's -G recording: ingrp is ${pin:-0}%: $(cat perf.comm)"
 echo "  record -G: ingrp $in% of lupe's samples (perf's recording $pin%)"
-ok "stat -G and record -G count and sample only the cgroup, as perf does"
+
+# --all-cgroups: every sample's cgroup, named by CGROUP records
+body() { grep -v '^# (Tip\|^#$\|^$' "$1"; }
+"$LUPE" record --all-cgroups --namespaces -e task-clock -a -o ac.data -- sleep 1 > /dev/null 2> err ||
+	fail "lupe record --all-cgroups: $(cat err)"
+"$PERF" record --no-bpf-event --all-cgroups -e task-clock -a -o pac.data -- sleep 1 > /dev/null 2>&1 ||
+	fail "perf record --all-cgroups failed"
+for f in ac.data pac.data; do
+	"$LUPE" report -i $f --stdio --sort cgroup > lupe.rep 2> err || fail "lupe report --sort cgroup -i $f: $(cat err)"
+	"$PERF" report -i $f --stdio --sort cgroup > perf.rep 2> /dev/null
+	grep -q "%  /$grp\$" lupe.rep || fail "lupe's report of $f has no /$grp entry: $(body lupe.rep)"
+	diff <(body lupe.rep) <(body perf.rep) > d || fail "report --sort cgroup of $f differs from perf's: $(cat d)"
+done
+"$LUPE" script -i ac.data -F comm,cgroup > sc || fail "lupe script -F cgroup failed"
+awk -v g="/$grp" '$1 == "ingrp" && $2 != g { bad = 1 } $1 == "outgrp" && $2 == g { bad = 1 } END { exit bad }' sc ||
+	fail "script -F cgroup: ingrp outside /$grp or outgrp in it: $(grep grp sc | sort | uniq -c)"
+awk -v g="/$grp" '$1 == "ingrp" && $2 == g { n++ } END { exit !n }' sc || fail "script -F cgroup shows no ingrp sample in /$grp: $(sort sc | uniq -c | head)"
+# --namespaces: a NAMESPACES record for each thread, as perf's script shows them
+"$LUPE" script -i ac.data --show-namespace-events --show-cgroup-events | grep -A2 PERF_RECORD_ > lupe.ns
+"$PERF" script -i ac.data --show-namespace-events --show-cgroup-events 2> /dev/null | grep -A2 PERF_RECORD_ > perf.ns
+grep -q "PERF_RECORD_NAMESPACES ${pids%% *}/${pids%% *} - nr_namespaces: 7" lupe.ns ||
+	fail "no NAMESPACES record for ingrp (${pids%% *}): $(head -3 lupe.ns)"
+grep -q "PERF_RECORD_CGROUP cgroup: [0-9]* /$grp\$" lupe.ns || fail "no CGROUP record for /$grp: $(grep CGROUP lupe.ns)"
+diff lupe.ns perf.ns > d || fail "script --show-namespace-events differs from perf's: $(head d)"
+echo "  --all-cgroups: report --sort cgroup as perf's both ways; script -F cgroup; $(grep -c NAMESPACES lupe.ns) NAMESPACES records"
+ok "stat -G and record -G count and sample only the cgroup, --all-cgroups and --namespaces as perf reads them"
