@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# a program in its own mount namespace (run from a tmpfs path that does not exist outside it) recorded with -p and -a: lupe report names its functions with perf report's shares (1 point) while it runs and after it exited, from the build-id cache lupe's record filled in perf's layout, which perf report of lupe's file reads too; node in its own PID and mount namespaces with --perf-basic-prof: its JIT frames named from /proc/PID/root/tmp/perf-NSPID.map as perf names them
+# a program in its own mount namespace (run from a tmpfs path that does not exist outside it) recorded with -p and -a: lupe report names its functions (and source lines) with perf report's shares (1 point) while it runs and after it exited, from the build-id cache lupe's record filled in perf's layout, which perf report of lupe's file reads too; node in its own PID and mount namespaces with --perf-basic-prof: its JIT frames named from /proc/PID/root/tmp/perf-NSPID.map as perf names them
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
@@ -73,6 +73,8 @@ pids=
 [ -e "/proc/$pid" ] && fail "the workload $pid did not exit"
 check "-p, exited" 5 p.data
 check "-a, exited" 0.5 a.data --comm app
+"$LUPE" report -i p.data --stdio --sort sym,srcline 2> /dev/null | grep -q 'spin  *demo.c:[0-9]' ||
+	fail "after exit, no source line for spin from the cache's copy"
 
 # node in its own PID and mount namespaces, its /tmp a tmpfs of its own
 command -v node > /dev/null || { ok "mount namespace (node is missing: the PID namespace is not tried)"; exit 0; }
