@@ -15,7 +15,6 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <mntent.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <pwd.h>
@@ -449,40 +448,14 @@ static int listen_on(const char *spec, char *shown, size_t size, int *loopback)
 	return fd;
 }
 
-/*
- * Where perf_event cgroups live, as perf finds it: a v1 hierarchy with the
- * perf_event controller, else the cgroup2 mount (perf_event is implicit
- * there). Returns 0 with the path in dir, or -1.
- */
-static int cgroup_root(char *dir, size_t size)
-{
-	FILE *f = setmntent("/proc/self/mounts", "r");
-	struct mntent *m;
-	int found = 0;
-
-	while (f && (m = getmntent(f))) {
-		if (!strcmp(m->mnt_type, "cgroup") && hasmntopt(m, "perf_event")) {
-			snprintf(dir, size, "%s", m->mnt_dir);
-			found = 1;
-			break;
-		}
-		if (!strcmp(m->mnt_type, "cgroup2") && !found) {
-			snprintf(dir, size, "%s", m->mnt_dir);
-			found = 1;
-		}
-	}
-	if (f)
-		endmntent(f);
-	return found ? 0 : -1;
-}
-
 /* The cgroup NAME, relative to that root, as perf -G takes it. */
 static int open_cgroup(const char *name)
 {
 	char root[2048], path[4096];
 	int fd;
 
-	if (cgroup_root(root, sizeof(root)))
+	/* where perf_event cgroups live, as perf finds it (lupe_cgroup_root) */
+	if (lupe_cgroup_root(root, sizeof(root)))
 		return error("cannot count cgroup '%s': no cgroup2 or perf_event cgroup "
 			     "hierarchy is mounted", name);
 	snprintf(path, sizeof(path), "%s/%s", root, name);

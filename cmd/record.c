@@ -46,6 +46,8 @@ enum {
 	OPT_OFF_CPU,
 	OPT_NO_ONLINE,
 	OPT_CONTROL,
+	OPT_ALL_CGROUPS,
+	OPT_NAMESPACES,
 };
 
 enum switch_mode { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME };
@@ -55,6 +57,7 @@ struct record_args {
 	char **events;
 	char **filters; /* --filter after events[i], or NULL */
 	int nr_events;
+	char **cgroups; /* -G lists, in order */
 	const char *cpu_list, *pids, *tids;
 	int quiet;
 	int freq_set, count_set;
@@ -90,6 +93,9 @@ static const struct argp_option options[] = {
 	{ "stat", 's', NULL, 0, "record per-thread event counts (READ records, see report -T)", 0 },
 	{ "data", 'd', NULL, 0, "record the sample virtual addresses (ADDR, DATA_SRC)", 0 },
 	{ "switch-events", OPT_SWITCH_EVENTS, NULL, 0, "record context switch events", 0 },
+	{ "cgroup", 'G', "NAME", 0, "monitor event in cgroup name only (the names pair with the -e events in order)", 0 },
+	{ "all-cgroups", OPT_ALL_CGROUPS, NULL, 0, "record cgroup events", 0 },
+	{ "namespaces", OPT_NAMESPACES, NULL, 0, "record namespaces events", 0 },
 	{ "all-user", OPT_ALL_USER, NULL, 0, "configure all used events to run in user space", 0 },
 	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "configure all used events to run in kernel space", 0 },
 	{ "user-regs", OPT_USER_REGS, "REGS", OPTION_ARG_OPTIONAL, "sample these user registers (comma list; '?' lists them; none: all)", 0 },
@@ -284,6 +290,24 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		n[a->nr_events++] = arg;
 		return 0;
 	}
+	case 'G': {
+		char **cg = realloc(a->cgroups, (a->o.nr_cgroups + 1) * sizeof(*cg));
+
+		if (!a->nr_events)
+			argp_error(state, "-G applies to the events before it: give -e first");
+		if (!cg)
+			return ENOMEM;
+		a->cgroups = cg;
+		cg[a->o.nr_cgroups++] = arg;
+		a->o.cgroups = cg;
+		return 0;
+	}
+	case OPT_ALL_CGROUPS:
+		a->o.all_cgroups = 1;
+		return 0;
+	case OPT_NAMESPACES:
+		a->o.namespaces = 1;
+		return 0;
 	case OPT_FILTER:
 		if (!a->nr_events)
 			argp_error(state, "--filter applies to the -e before it: give -e TRACEPOINT first");
@@ -768,6 +792,9 @@ int cmd_record(int argc, char **argv)
 		return error("nothing to record: give a command, -a, -C, -p or -t (see 'lupe record -h')"), EXIT_USAGE;
 	if ((a.pids || a.tids) && a.o.system_wide)
 		return error("-p/-t and -a/-C do not mix: choose tasks or CPUs"), EXIT_USAGE;
+	if (a.o.nr_cgroups && !a.o.system_wide)
+		return error("-G samples a cgroup on each CPU: use it with -a or -C CPUS (perf refuses it too)"),
+		       EXIT_USAGE;
 
 	if (a.o.per_thread && a.o.system_wide) {
 		fprintf(stderr, "Warning:\nSYSTEM/CPU switch overriding PER-THREAD\n");
@@ -847,6 +874,11 @@ int cmd_record(int argc, char **argv)
 		goto out;
 
 	rec = lupe_record_new(&a.o, evs.events, evs.nr, cpus, threads);
+	if (!rec && a.o.nr_cgroups && (errno == ENOENT || errno == E2BIG)) {
+		error(errno == E2BIG ? "-G names more cgroups than there are events: they pair with the -e events in order"
+				     : "cannot record: a cgroup of -G does not exist (give its path under the cgroup2 or perf_event cgroup mount)");
+		goto out;
+	}
 	if (!rec) {
 		error("cannot record: %s", strerror(errno));
 		goto out;
@@ -1012,6 +1044,7 @@ out:
 	lupe_event_list_clear(&evs);
 	free(a.events);
 	free(a.filters);
+	free(a.cgroups);
 	/*
 	 * perf re-raises the signal that stopped it, once the file is complete,
 	 * whatever the workload's status (our SIGTERM ended it)

@@ -24,7 +24,7 @@ struct script_opts {
 
 enum {
 	KEY_HEADER = 0x100, KEY_HEADER_ONLY, KEY_INLINE, KEY_NO_INLINE, KEY_PID, KEY_TID, KEY_COMMS,
-	KEY_TIME, KEY_SHOW_TASK, KEY_SHOW_MMAP, KEY_SHOW_SWITCH, KEY_SHOW_NS, KEY_SHOW_LOST, KEY_NS,
+	KEY_TIME, KEY_SHOW_TASK, KEY_SHOW_MMAP, KEY_SHOW_SWITCH, KEY_SHOW_NS, KEY_SHOW_CGROUP, KEY_SHOW_LOST, KEY_NS,
 	KEY_MAX_STACK,
 };
 
@@ -44,6 +44,7 @@ static const struct argp_option options[] = {
 	{ "show-mmap-events", KEY_SHOW_MMAP, NULL, 0, "show the MMAP and MMAP2 records too", 0 },
 	{ "show-switch-events", KEY_SHOW_SWITCH, NULL, 0, "show the context switch records too", 0 },
 	{ "show-namespace-events", KEY_SHOW_NS, NULL, 0, "show the NAMESPACES records too", 0 },
+	{ "show-cgroup-events", KEY_SHOW_CGROUP, NULL, 0, "show the CGROUP records too", 0 },
 	{ "show-lost-events", KEY_SHOW_LOST, NULL, 0, "show the LOST records too", 0 },
 	{ "ns", KEY_NS, NULL, 0, "times in nanoseconds", 0 },
 	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
@@ -79,6 +80,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->show |= 1u << PERF_RECORD_SWITCH | 1u << PERF_RECORD_SWITCH_CPU_WIDE;
 		return 0;
 	case KEY_SHOW_NS: o->show |= 1u << PERF_RECORD_NAMESPACES; return 0;
+	case KEY_SHOW_CGROUP: o->show |= 1u << PERF_RECORD_CGROUP; return 0;
 	case KEY_SHOW_LOST: o->show |= 1u << PERF_RECORD_LOST; return 0;
 	case KEY_NS: o->p->nanosecs = 1; return 0;
 	case KEY_MAX_STACK: {

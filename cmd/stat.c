@@ -34,6 +34,8 @@ struct stat_opts {
 	char **events;
 	char **filters; /* --filter after events[i], or NULL */
 	int nr_events;
+	char **cgroups; /* -G lists, in order */
+	int nr_cgroups;
 	const char *pid, *tid, *cpu_list;
 	int system_wide;
 	enum lupe_aggr aggr;
@@ -88,6 +90,7 @@ enum {
 static const struct argp_option options[] = {
 	{ "event", 'e', "EVENT", 0, "event selector; use 'lupe list' to list available events", 0 },
 	{ "filter", OPT_FILTER, "FILTER", 0, "event filter (tracepoints: 'prev_pid > 0'), for the -e before it", 0 },
+	{ "cgroup", 'G', "NAME", 0, "monitor event in cgroup name only (the names pair with the -e events in order)", 0 },
 	{ "pid", 'p', "PID", 0, "stat events on existing process id", 0 },
 	{ "tid", 't', "TID", 0, "stat events on existing thread id", 0 },
 	{ "all-cpus", 'a', NULL, 0, "system-wide collection from all CPUs", 0 },
@@ -146,6 +149,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--filter applies to the -e before it: give -e TRACEPOINT first");
 		o->filters[o->nr_events - 1] = arg;
 		return 0;
+	case 'G': {
+		char **v = realloc(o->cgroups, (o->nr_cgroups + 1) * sizeof(*v));
+
+		if (!o->nr_events)
+			argp_error(state, "-G applies to the events before it: give -e first");
+		if (!v)
+			argp_failure(state, EXIT_DIE, ENOMEM, "-G");
+		o->cgroups = v;
+		o->cgroups[o->nr_cgroups++] = arg;
+		return 0;
+	}
 	case 'p':
 		o->pid = arg;
 		return 0;
@@ -916,6 +930,20 @@ static int stat_run(struct stat_opts *o)
 		error("cannot set up the events: %s", strerror(errno));
 		goto out;
 	}
+	if (o->nr_cgroups) {
+		char bad[256];
+		int err = lupe_evlist_set_cgroups(ctx.evlist, o->cgroups, o->nr_cgroups, bad, sizeof(bad));
+
+		if (err == -E2BIG) {
+			error("cgroup '%s' has no event to count: -G names pair with the -e events in order", bad);
+			goto out;
+		}
+		if (err) {
+			error("cannot count cgroup '%s': %s (give its path under the cgroup2 or perf_event cgroup mount)",
+			      bad, lupe_strerror(err));
+			goto out;
+		}
+	}
 	if (make_maps(&ctx))
 		goto out;
 	describe_target(&ctx);
@@ -931,6 +959,7 @@ static int stat_run(struct stat_opts *o)
 		.run_count = o->repeat ? o->repeat : 1,
 		.big_num = o->big_num,
 		.unit_width = stat_unit_width(ctx.evlist),
+		.cgroups = o->nr_cgroups > 0,
 	};
 	/* stat record: -o names the data file; the report goes to stderr as ever */
 	ctx.print.out = o->record ? stderr : open_output(o);
@@ -1059,6 +1088,8 @@ static int check_opts(const struct stat_opts *o)
 		return error("give a command to run, or a target: -p PID, -t TID, -a or -C CPUS");
 	if (o->sep && o->json)
 		return error("-x and -j cannot be used together (pick one output format)");
+	if (o->nr_cgroups && !o->system_wide && !o->cpu_list)
+		return error("-G counts a cgroup on each CPU: use it with -a or -C CPUS (perf refuses it too)");
 	if ((o->aggr == LUPE_AGGR_CPU || o->aggr >= LUPE_AGGR_CORE) && !o->system_wide && !o->cpu_list)
 		return error("%s sums the CPUs of a system-wide count: use it with -a or -C CPUS",
 			     aggr_option(o->aggr));
@@ -1264,6 +1295,7 @@ out:
 	free(o.events);
 	free(o.funcs);
 	free(o.filters);
+	free(o.cgroups);
 	free(rec_argv);
 	return ret;
 }

@@ -319,6 +319,7 @@ static const char *key_head(enum lupe_sort_key k)
 	case LUPE_SORT_CPU: return "CPU";
 	case LUPE_SORT_TRACE: return "Trace output";
 	case LUPE_SORT_SRCLINE: return "Source:Line";
+	case LUPE_SORT_CGROUP: return "Cgroup";
 	}
 	return "";
 }
@@ -341,6 +342,7 @@ static char *key_val(const struct lupe_hist_entry *e, enum lupe_sort_key k, int 
 	case LUPE_SORT_CPU: return asprintf(&out, "%.3d", e->cpu) < 0 ? NULL : out; /* perf: -1 is -001 */
 	case LUPE_SORT_TRACE: str = e->trace ? e->trace : ""; break;
 	case LUPE_SORT_SRCLINE: str = e->srcline ? e->srcline : ""; break;
+	case LUPE_SORT_CGROUP: str = e->cgroup_name ? e->cgroup_name : "N/A"; break;
 	}
 	return strdup(str);
 }
@@ -604,13 +606,14 @@ char *report_entry_line(const struct lupe_report_view *v, const struct report_pr
 		}
 		if (!(key = key_val(e, col[k].k, po->verbose)))
 			goto fail;
-		/* perf pads every key but a last symbol, trace or srcline one; cuts a comm */
+		/* perf pads every key but a last symbol, trace, srcline or cgroup one; cuts a comm */
 		if (col[k].k == LUPE_SORT_COMM)
 			len = asprintf(&text, "%-*.*s", width[k], width[k], key);
 		else
 			len = asprintf(&text, "%-*s",
 				       !last || (col[k].k != LUPE_SORT_SYM && col[k].k != LUPE_SORT_TRACE &&
-						 col[k].k != LUPE_SORT_SRCLINE) ? width[k] : 0, key);
+						 col[k].k != LUPE_SORT_SRCLINE && col[k].k != LUPE_SORT_CGROUP) ? width[k] : 0,
+				       key);
 		free(key);
 		if (len < 0)
 			goto fail;

@@ -18,6 +18,7 @@ static const struct {
 	{ "cpu", SF_CPU }, { "event", SF_EVENT }, { "ip", SF_IP }, { "sym", SF_SYM },
 	{ "symoff", SF_SYMOFF }, { "dso", SF_DSO }, { "period", SF_PERIOD }, { "trace", SF_TRACE },
 	{ "srcline", SF_SRCLINE }, { "iregs", SF_IREGS }, { "uregs", SF_UREGS }, { "addr", SF_ADDR },
+	{ "cgroup", SF_CGROUP },
 };
 
 static const char *const type_names[SCRIPT_NR_TYPES] = {
@@ -161,6 +162,7 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 		{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "iregs", "IREGS" },
 		{ SF_UREGS, PERF_SAMPLE_REGS_USER, "uregs", "UREGS" },
 		{ SF_ADDR, PERF_SAMPLE_ADDR, "addr", "ADDR" },
+		{ SF_CGROUP, PERF_SAMPLE_CGROUP, "cgroup", "CGROUP" },
 	};
 	struct lupe_perf_file *f = lupe_session_file(s);
 	int callchain = 0;
@@ -511,5 +513,12 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 		print_regs(o, sample->intr_abi, lupe_evsel_attr(evsel)->sample_regs_intr, sample->intr_regs);
 	if ((f & SF_UREGS) && sample->user_regs)
 		print_regs(o, sample->user_abi, lupe_evsel_attr(evsel)->sample_regs_user, sample->user_regs);
+	/* newer perf's cgroup field (perf 6.1 has none): the path, or "unknown" */
+	if (f & SF_CGROUP) {
+		const char *name = sample->cgroup ? lupe_session_cgroup_name(s, sample->cgroup) : "unknown";
+
+		obuf_ch(o, ' ');
+		obuf_str(o, name);
+	}
 	obuf_ch(o, '\n');
 }

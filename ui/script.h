@@ -23,6 +23,7 @@ enum script_field {
 	SF_IREGS = 1 << 13,
 	SF_UREGS = 1 << 14,
 	SF_ADDR = 1 << 15,
+	SF_CGROUP = 1 << 16,
 };
 
 /* perf's output types: hw, sw, trace, hw_cache, raw, break, other PMUs, synth */

@@ -164,6 +164,7 @@ static void print_one(const struct stat_display *d, int e, int aggr,
 	struct stat_row row = {
 		.prefix = d->prefix,
 		.name = d->names && d->names[e] ? d->names[e] : lupe_evsel_name(evsel),
+		.cgroup = lupe_evsel_cgroup(evsel),
 		.supported = lupe_evsel_supported(evsel),
 		.run = (uint64_t)lupe_stats_mean(&a->run[i]),
 		.ena = (uint64_t)lupe_stats_mean(&a->ena[i]),

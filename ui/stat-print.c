@@ -131,14 +131,19 @@ static void print_std(const struct stat_print *p, const struct stat_row *r)
 	FILE *out = p->out;
 
 	if (!r->counted) {
-		fprintf(out, "%*s %-*s %-*s%*s", COUNTS_LEN, bad_count(r), p->unit_width, r->unit,
-			BAD_EVNAME_LEN, r->name, METRIC_LEN, "");
+		fprintf(out, "%*s %-*s %-*s", COUNTS_LEN, bad_count(r), p->unit_width, r->unit,
+			BAD_EVNAME_LEN, r->name);
+		if (p->cgroups)
+			fprintf(out, " %s", r->cgroup ? r->cgroup : "");
+		fprintf(out, "%*s", METRIC_LEN, "");
 	} else {
 		if (p->big_num)
 			fprintf(out, r->fractional ? "%'*.2f " : "%'*.0f ", COUNTS_LEN, r->value);
 		else
 			fprintf(out, r->fractional ? "%*.2f " : "%*.0f ", COUNTS_LEN, r->value);
 		fprintf(out, "%-*s %-*s", p->unit_width, r->unit, EVNAME_LEN, r->name);
+		if (p->cgroups)
+			fprintf(out, " %s", r->cgroup ? r->cgroup : "");
 		if (r->metric.fmt) {
 			char val[64];
 			int n;
@@ -166,6 +171,8 @@ static void print_csv(const struct stat_print *p, const struct stat_row *r)
 	else
 		fprintf(out, "%s%s", bad_count(r), sep);
 	fprintf(out, "%s%s%s", r->unit, sep, r->name);
+	if (p->cgroups)
+		fprintf(out, "%s%s", sep, r->cgroup ? r->cgroup : "");
 	if (p->run_count > 1)
 		fprintf(out, "%s%.2f%%", sep, r->noise);
 	fprintf(out, "%s%" PRIu64 "%s%.2f", sep, r->run, sep, pcnt_running(r));
@@ -188,6 +195,8 @@ static void print_json(const struct stat_print *p, const struct stat_row *r)
 	else
 		fprintf(out, "\"counter-value\" : \"%s\", ", bad_count(r));
 	fprintf(out, "\"unit\" : \"%s\", \"event\" : \"%s\", ", r->unit, r->name);
+	if (r->cgroup)
+		fprintf(out, "\"cgroup\" : \"%s\", ", r->cgroup);
 	if (p->run_count > 1)
 		fprintf(out, "\"variance\" : %.2f, ", r->noise);
 	fprintf(out, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ", r->run,

@@ -33,6 +33,7 @@ struct stat_print {
 	int big_num;         /* thousands separators of the locale in the default format */
 	int unit_width;      /* width of the unit column, at least 4 */
 	int headers_printed; /* interval headers: perf repeats them every 25 intervals */
+	int cgroups;         /* -G: a cgroup column after the event's name */
 };
 
 /* A derived value: "#    0.542 CPUs utilized". */
@@ -54,6 +55,7 @@ struct stat_row {
 	int socket, die, core, node; /* STAT_AGGR_CORE...NODE: the aggregate's place */
 	int aggr_nr;        /* and how many CPUs it sums */
 	const char *name;
+	const char *cgroup; /* -G: the event's cgroup, or NULL */
 	const char *unit;   /* "msec", "ns" or "" */
 	int fractional;     /* the unit scale is not whole (msec): two decimals */
 	double value;       /* count * scale */

@@ -110,6 +110,9 @@ void lupe_evlist_delete(struct lupe_evlist *evlist)
 		free(evsel->name);
 		free(evsel->filter);
 		free(evsel->config_terms);
+		if (evsel->cgroup)
+			close(evsel->cgroup_fd);
+		free(evsel->cgroup);
 		free(evsel->ids);
 		free(evsel);
 	}
@@ -324,7 +327,8 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 	struct lupe_evlist *evlist = evsel->evlist;
 	struct lupe_evsel *leader = evlist->evsels[evsel->leader];
 	struct perf_event_attr stat, *attr = &evsel->attr;
-	unsigned long flags = opts->cgroup ? PERF_FLAG_PID_CGROUP : 0; /* opts: the zero-extended copy */
+	/* opts: the zero-extended copy; an evsel's own cgroup (-G) stands for every thread */
+	unsigned long flags = opts->cgroup || evsel->cgroup ? PERF_FLAG_PID_CGROUP : 0;
 
 	if (!opts->sampling) {
 		stat_attr(evsel, opts, &stat);
@@ -334,7 +338,7 @@ static int evsel_open(struct lupe_evsel *evsel, const struct lupe_evlist_opts *o
 		for (int t = 0; t < evlist->nthreads; t++) {
 			int slot = c * evlist->nthreads + t;
 			int cpu = lupe_cpu_map_cpu(evlist->cpus, c);
-			pid_t pid = lupe_thread_map_pid(evlist->threads, t);
+			pid_t pid = evsel->cgroup ? evsel->cgroup_fd : lupe_thread_map_pid(evlist->threads, t);
 			int group_fd = -1, fd, kernel_asked;
 
 			/* NEEDSWORK: sampled groups ({a,b}) open ungrouped, as record always did */

@@ -27,6 +27,8 @@ struct lupe_evsel {
 	uint64_t *ids;              /* sample ids: the kernel's (opened) or the file's */
 	size_t nr_ids;
 	void *tp_format;            /* a file's tracepoint: struct tep_event *, else NULL */
+	char *cgroup;               /* -G: counted in this cgroup only (its path under the root), else NULL */
+	int cgroup_fd;              /* and its directory, opened with PERF_FLAG_PID_CGROUP */
 	struct lupe_evsel_stats stats;
 	struct lupe_evlist *evlist;
 };

@@ -79,6 +79,7 @@ static int group_cmp(const struct lupe_hierarchy *h, const struct lupe_hist_entr
 	case LUPE_SORT_CPU: return cmp_int(a->cpu, b->cpu);
 	case LUPE_SORT_TRACE: return cmp_str(a->trace, b->trace);
 	case LUPE_SORT_SRCLINE: return cmp_str(a->srcline, b->srcline);
+	case LUPE_SORT_CGROUP: return cmp_int(b->cgroup, a->cgroup);
 	case LUPE_SORT_DSO: return cmp_dso(h, a, b);
 	case LUPE_SORT_SYM:
 		if ((c = cmp_dso(h, a, b)))

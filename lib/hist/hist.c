@@ -67,6 +67,8 @@ struct stack {
 	const char *comm, *trace;
 	const struct lupe_thread *thread;
 	int pid, tid, cpu;
+	uint64_t cgroup; /* with LUPE_SORT_CGROUP: the sample's cgroup id */
+	const char *cgroup_name;
 	const void *maps;
 	uint32_t gen, kgen;
 	uint8_t cpumode;
@@ -166,6 +168,7 @@ static const char *thread_comm(struct lupe_hists *h, struct lupe_thread *t)
 struct skey {
 	const char *comm, *trace;
 	int pid, tid, cpu;
+	uint64_t cgroup;
 	const void *maps;
 	uint32_t gen;
 	uint8_t cpumode;
@@ -181,7 +184,8 @@ static int stack_eq(const void *item, const void *key)
 	const struct skey *k = key;
 
 	return st->comm == k->comm && st->trace == k->trace && st->tid == k->tid &&
-	       st->pid == k->pid && st->cpu == k->cpu && st->maps == k->maps && st->gen == k->gen &&
+	       st->pid == k->pid && st->cpu == k->cpu && st->cgroup == k->cgroup && st->maps == k->maps &&
+	       st->gen == k->gen &&
 	       st->cpumode == k->cpumode && st->ip == k->ip && st->nr_ips == k->nr &&
 	       st->filtered == k->filtered && !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
 }
@@ -218,6 +222,7 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	uint32_t nr = (uint32_t)sample->nr_callchain; /* completed by the session's callchain step */
 	const char *comm = thread_comm(h, t);
 	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
+	uint64_t cgroup = (h->keymask & (1u << LUPE_SORT_CGROUP)) ? sample->cgroup : 0;
 	uint32_t gen = lupe_thread_maps_gen(t);
 	uint64_t hash;
 	struct stack *st, **slot;
@@ -239,12 +244,12 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	h->nr_samples++;
 	hash = mix((uint64_t)(uintptr_t)comm, ((uint64_t)(uint32_t)t->tid << 32) | (uint32_t)cpu);
 	hash = mix(hash, (uint64_t)(uintptr_t)t->maps ^ ((uint64_t)gen << 32) ^ cpumode);
-	hash = mix(hash, (uint64_t)(uintptr_t)trace ^ sample->ip);
+	hash = mix(hash, (uint64_t)(uintptr_t)trace ^ sample->ip ^ cgroup);
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
 	{
-		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, sample->ip, nr, ips,
-				     filtered };
+		struct skey key = { comm, trace, t->pid, t->tid, cpu, cgroup, t->maps, gen, cpumode, sample->ip,
+				     nr, ips, filtered };
 
 		slot = (struct stack **)lupe_phash_find(&h->stacks, hash, stack_eq, &key);
 	}
@@ -260,6 +265,7 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	if (!st)
 		return -ENOMEM;
 	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .pid = t->pid, .tid = t->tid, .cpu = cpu,
+			      .cgroup = cgroup, .cgroup_name = cgroup ? intern(h, lupe_session_cgroup_name(s, cgroup)) : NULL,
 			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .ip = sample->ip, .nr_ips = nr,
 			      .period = sample->period, .count = 1, .filtered = (uint8_t)filtered };
 	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
@@ -343,6 +349,7 @@ int lupe_hists_add_filtered(struct lupe_hists *h, struct lupe_session *s, const 
 struct ekey {
 	const char *comm, *trace, *srcline;
 	int pid, tid, cpu;
+	uint64_t cgroup;
 	const struct lupe_dso *dso;
 	const struct lupe_symbol *sym;
 	uint64_t addr;
@@ -367,6 +374,7 @@ static void make_key(const struct lupe_hists *h, const struct stack *st, const s
 	k->pid = m & (1u << LUPE_SORT_PID) ? st->tid : 0; /* perf's "pid" is the thread */
 	k->tid = m & (1u << LUPE_SORT_TID) ? st->tid : 0;
 	k->cpu = m & (1u << LUPE_SORT_CPU) ? st->cpu : 0;
+	k->cgroup = m & (1u << LUPE_SORT_CGROUP) ? st->cgroup : 0;
 	if (m & ((1u << LUPE_SORT_DSO) | (1u << LUPE_SORT_SYM)))
 		k->dso = f ? f->dso : NULL;
 	k->srcline = f && (m & (1u << LUPE_SORT_SRCLINE)) ? f->srcline : NULL;
@@ -381,7 +389,7 @@ static uint64_t key_hash(const struct ekey *k)
 	uint64_t h = mix((uintptr_t)k->trace, (uintptr_t)k->comm);
 
 	h = mix(h, ((uint64_t)(uint32_t)k->pid << 32) | (uint32_t)k->tid);
-	h = mix(h, (uint64_t)(uint32_t)k->cpu ^ (uintptr_t)k->srcline);
+	h = mix(h, (uint64_t)(uint32_t)k->cpu ^ (uintptr_t)k->srcline ^ k->cgroup);
 	/* perf compares DSOs by short name and symbols by address range */
 	h = mix(h, k->dso ? lupe_phash_str(k->dso->short_name) : 0);
 	h = mix(h, k->sym ? k->sym->start ^ (k->sym->end << 1) : 0);
@@ -416,6 +424,7 @@ static int entry_eq(const void *item, const void *key)
 		 (m & (1u << LUPE_SORT_PID) && e->tid != k->pid) ||
 		 (m & (1u << LUPE_SORT_TID) && e->tid != k->tid) ||
 		 (m & (1u << LUPE_SORT_CPU) && e->cpu != k->cpu) ||
+		 (m & (1u << LUPE_SORT_CGROUP) && e->cgroup != k->cgroup) ||
 		 (m & (1u << LUPE_SORT_DSO) && !same_dso(e->dso, k->dso)) ||
 		 (m & (1u << LUPE_SORT_SYM) && !same_sym(e, k)));
 }
@@ -444,6 +453,8 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 	e->pid = st->pid;
 	e->tid = st->tid;
 	e->cpu = st->cpu;
+	e->cgroup = st->cgroup;
+	e->cgroup_name = st->cgroup_name;
 	if (f) {
 		e->dso = f->dso;
 		e->sym = f->sym;
@@ -665,6 +676,7 @@ static int cmp_key(const struct lupe_hist_entry *x, const struct lupe_hist_entry
 	case LUPE_SORT_PID:
 	case LUPE_SORT_TID: return x->tid < y->tid ? -1 : x->tid > y->tid;
 	case LUPE_SORT_CPU: return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+	case LUPE_SORT_CGROUP: return x->cgroup < y->cgroup ? 1 : x->cgroup > y->cgroup ? -1 : 0; /* perf: right to left */
 	case LUPE_SORT_TRACE: return cmp_str(x->trace, y->trace);
 	case LUPE_SORT_SRCLINE: return cmp_str(x->srcline, y->srcline);
 	case LUPE_SORT_DSO: return cmp_dso(x, y, o->long_dso_names);

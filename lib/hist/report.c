@@ -30,7 +30,7 @@ struct lupe_report {
 	size_t trace_cap;
 };
 
-static const char *const key_names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline" };
+static const char *const key_names[] = { "comm", "pid", "tid", "dso", "sym", "cpu", "trace", "srcline", "cgroup" };
 
 /* A sort key by name (perf's "symbol" is "sym"), -1 when none. */
 static int key_of(const char *name)
@@ -138,7 +138,7 @@ static int parse_sort(const char *s, struct lupe_report_view *v)
 			if (!strcmp(tok, key_names[i]))
 				break;
 		if (i == ARRAY_SIZE(key_names) || v->nr_keys == 8) {
-			pr_err("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace,srcline)", tok);
+			pr_err("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace,srcline,cgroup)", tok);
 			free(copy);
 			return -EINVAL;
 		}
@@ -415,6 +415,7 @@ static int cmp_key(const struct lupe_hist_entry *x, const struct lupe_hist_entry
 		return strcmp(x->sym->name, y->sym->name);
 	case LUPE_SORT_TRACE: return cmp_str(x->trace, y->trace);
 	case LUPE_SORT_SRCLINE: return cmp_str(x->srcline, y->srcline);
+	case LUPE_SORT_CGROUP: return x->cgroup < y->cgroup ? 1 : x->cgroup > y->cgroup ? -1 : 0;
 	}
 	return 0;
 }

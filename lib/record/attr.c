@@ -108,6 +108,8 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		a->sample_type |= PERF_SAMPLE_RAW;
 	if (many)
 		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+	if (o->all_cgroups)
+		a->sample_type |= PERF_SAMPLE_CGROUP;
 
 	/* A tracepoint samples every hit unless -F or -c says otherwise. */
 	if (o->period) {
@@ -146,6 +148,8 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		/* dwarf unwinding reads .eh_frame_hdr from the read-only maps */
 		a->mmap_data = o->callgraph == LUPE_CALLGRAPH_DWARF || o->sample_addr;
 		a->context_switch = !!o->context_switch;
+		a->cgroup = !!o->all_cgroups;
+		a->namespaces = !!o->namespaces;
 	}
 }
 

@@ -11,6 +11,7 @@
 #include "data/format.h"
 #include "record/hitdsos.h"
 #include "symbols/build-id.h"
+#include "symbols/nsinfo.h"
 #include "util/phash.h"
 #include "util/util.h"
 
@@ -29,6 +30,7 @@ struct proc {
 
 struct dso {
 	int hit;
+	uint32_t pid; /* the first process that mapped it: its mount namespace has the file */
 	char name[]; /* the key */
 };
 
@@ -173,8 +175,11 @@ static void mmap_event(struct hitdsos *h, uint32_t pid, uint64_t start, uint64_t
 		return;
 	p = proc_of(h, pid, 1);
 	dso = dso_of(h, name);
-	if (p && dso)
+	if (p && dso) {
+		if (!dso->pid)
+			dso->pid = pid;
 		add_map(p, start, start + len, dso);
+	}
 }
 
 void lupe_hitdsos_event(struct hitdsos *h, const struct perf_event_header *rec)
@@ -262,9 +267,14 @@ void lupe_hitdsos_mark_all(struct hitdsos *h)
 		h->order[i]->hit = 1;
 }
 
+/* A containerized process's file is read through /proc/PID/root while it lives. */
 static int dso_build_id(const struct hitdsos *h, const struct dso *d, uint8_t *id)
 {
-	return d == h->vdso ? lupe_build_id_vdso(id) : lupe_build_id_read(d->name, id);
+	char buf[4096];
+
+	if (d == h->vdso)
+		return lupe_build_id_vdso(id);
+	return lupe_build_id_read(lupe_ns_path((int)d->pid, d->name, buf, sizeof(buf)), id);
 }
 
 int lupe_hitdsos_cache(struct hitdsos *h)
@@ -280,7 +290,7 @@ int lupe_hitdsos_cache(struct hitdsos *h)
 
 		if (!d->hit || (len = dso_build_id(h, d, id)) <= 0)
 			continue;
-		if ((e = lupe_buildid_cache_add(d->name, id, len)) && !err)
+		if ((e = lupe_buildid_cache_add_ns((int)d->pid, d->name, id, len)) && !err)
 			err = e;
 	}
 	return err;

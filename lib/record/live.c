@@ -142,6 +142,16 @@ struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
 	for (size_t i = 0; i < nr_events; i++)
 		if (!lupe_evlist_add_event(l->evlist, &events[i]))
 			goto nomem;
+	if (l->opts.nr_cgroups) {
+		char bad[256];
+		int err = lupe_evlist_set_cgroups(l->evlist, l->opts.cgroups, l->opts.nr_cgroups, bad,
+						  sizeof(bad));
+
+		if (err) {
+			live_destroy(&l->src);
+			return err_ptr(err);
+		}
+	}
 	l->cpus = lupe_cpu_map_get(cpus);
 	l->threads = lupe_thread_map_get(threads);
 	l->nr_cpus = lupe_cpu_map_nr(cpus);
@@ -395,7 +405,7 @@ static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, in
 {
 	struct perf_event_header fin = { PERF_RECORD_FINISHED_INIT, 0, sizeof(fin) };
 	struct synth s = { on_synth, l, lupe_sample_id_size(&ev_at(l, 0)->attr),
-			   ev_at(l, 0)->attr.mmap_data };
+			   ev_at(l, 0)->attr.mmap_data, l->opts.namespaces };
 	struct fbuf b = { 0 };
 	int err = 0, kernel = 0;
 
@@ -425,6 +435,8 @@ static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, in
 		if ((err = emit_buf(l, &b)))
 			return err;
 	}
+	if (l->opts.all_cgroups && (err = lupe_synth_cgroups(&s)))
+		return err;
 	if (l->opts.system_wide)
 		err = lupe_synth_all(&s);
 	else if (!l->opts.workload)

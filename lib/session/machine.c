@@ -224,7 +224,50 @@ void lupe_machine_delete(struct machine *m)
 		if (m->dsos.items[i])
 			dso_free(m->dsos.items[i]);
 	lupe_phash_free(&m->dsos);
+	for (size_t i = 0; i < m->nr_cgroups; i++)
+		free(m->cgroups[i].name);
+	free(m->cgroups);
 	free(m);
+}
+
+/* A CGROUP record: id and path (a later one for the same id wins, as perf's does). */
+static int add_cgroup(struct machine *m, const struct perf_event_header *ev)
+{
+	const char *p = (const char *)ev + sizeof(*ev) + 8, *end = (const char *)ev + ev->size;
+	struct machine_cgroup *v;
+	uint64_t id;
+	char *name;
+
+	if (ev->size < sizeof(*ev) + 9 || !memchr(p, 0, (size_t)(end - p)))
+		return -LUPE_ERR_CORRUPT;
+	memcpy(&id, (const char *)ev + sizeof(*ev), 8);
+	if (!(name = strdup(p)))
+		return -ENOMEM;
+	for (size_t i = 0; i < m->nr_cgroups; i++)
+		if (m->cgroups[i].id == id) {
+			free(m->cgroups[i].name);
+			m->cgroups[i].name = name;
+			return 0;
+		}
+	v = realloc(m->cgroups, (m->nr_cgroups + 1) * sizeof(*v));
+	if (!v) {
+		free(name);
+		return -ENOMEM;
+	}
+	m->cgroups = v;
+	v[m->nr_cgroups++] = (struct machine_cgroup){ id, name };
+	return 0;
+}
+
+const char *lupe_machine_cgroup(const struct machine *m, uint64_t id)
+{
+	if (!id)
+		return "N/A";
+	/* a few dozen: a scan per new stack of samples costs nothing next to resolving it */
+	for (size_t i = m->nr_cgroups; i-- > 0;)
+		if (m->cgroups[i].id == id)
+			return m->cgroups[i].name;
+	return "unknown";
 }
 
 static int thread_eq(const void *item, const void *key)
@@ -393,6 +436,8 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 		return -ENOMEM;
 	dso->kernel = kernel;
 	dso->identity |= identity;
+	if (!kernel && !dso->pid && pid > 0)
+		dso->pid = pid; /* where to look for the file: a container's mount namespace */
 	if (kernel && filename[0] == '[' && !strcmp(filename, "[kernel.kallsyms]") && m->kernel_id_size)
 		lupe_dso_set_kernel_build_id(dso, m->kernel_id, m->kernel_id_size);
 	if (build_id && bid_size && !dso->build_id_size && bid_size <= 20) {
@@ -426,6 +471,8 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		     (ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_GUEST_KERNEL;
 
 	switch (ev->type) {
+	case PERF_RECORD_CGROUP:
+		return add_cgroup(m, ev);
 	case PERF_RECORD_COMM: {
 		const struct perf_record_comm *c = (const void *)ev;
 		const char *comm = ev->size > sizeof(*c) ? rec_str(c->comm, end) : NULL;

@@ -28,6 +28,8 @@ struct machine {
 	unsigned next_dso_seq;
 	uint8_t kernel_id[20]; /* the recorded kernel's build-id (the file's header), if known */
 	int kernel_id_size;
+	struct machine_cgroup { uint64_t id; char *name; } *cgroups; /* CGROUP records, in order */
+	size_t nr_cgroups;
 };
 
 struct machine *lupe_machine_new(void);
@@ -37,6 +39,9 @@ struct lupe_dso *lupe_machine_findnew_dso(struct machine *m, const char *name);
 
 /* Take COMM, MMAP, MMAP2, FORK and EXIT records into the model. */
 int lupe_machine_process(struct machine *m, const struct perf_event_header *ev);
+
+/* The path of cgroup id from the CGROUP records: "N/A" for 0, "unknown" for one not seen (perf's). */
+const char *lupe_machine_cgroup(const struct machine *m, uint64_t id);
 
 /* The map of maps that covers ip, or NULL. Its DSO is pinned: kept while the machine lives. */
 struct lupe_map *lupe_maps_find(const struct lupe_maps *maps, uint64_t ip);

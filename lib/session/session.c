@@ -232,6 +232,11 @@ static void resolve_uncached(struct lupe_map *map, uint64_t ip, int kernel, stru
 	f->sym = lupe_dso_find_symbol(map->dso, f->vaddr);
 }
 
+const char *lupe_session_cgroup_name(const struct lupe_session *s, uint64_t id)
+{
+	return lupe_machine_cgroup(s->machine, id);
+}
+
 struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid, int tid)
 {
 	return lupe_machine_findnew_thread(s->machine, pid, tid);
@@ -477,6 +482,7 @@ static int deliver(void *arg, const struct perf_event_header *ev, uint64_t offse
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
+	case PERF_RECORD_CGROUP:
 		err = lupe_machine_process(s->machine, ev);
 		if (err == -LUPE_ERR_CORRUPT) {
 			pr_debug("skipping a malformed record of type %u", ev->type);

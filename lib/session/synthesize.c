@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <lupe/cpumap.h>
+#include <lupe/evlist.h>
 #include "data/format.h"
 #include "session/synthesize.h"
 #include "util/util.h"
@@ -165,6 +167,8 @@ static int synth_comm_of(const struct synth *s, pid_t pid, pid_t tid, pid_t *tgi
 
 	if (!err)
 		err = lupe_synth_comm(s, tgid, tid, comm);
+	if (!err && s->namespaces)
+		err = lupe_synth_namespaces(s, tgid, tid);
 	if (!err && tgid_out)
 		*tgid_out = tgid;
 	return err;
@@ -192,6 +196,8 @@ int lupe_synth_process(const struct synth *s, pid_t pid)
 			continue; /* gone meanwhile */
 		found = 1;
 		err = synth_fork(s, tgid, tid, ppid);
+		if (!err && s->namespaces)
+			err = lupe_synth_namespaces(s, tgid, tid);
 		if (!err)
 			err = lupe_synth_comm(s, tgid, tid, comm);
 		if (!err && tid == pid && (err = synth_maps(s, pid)) == -ESRCH)
@@ -360,4 +366,99 @@ int lupe_synth_kernel(const struct synth *s)
 	}
 	free(mods);
 	return err;
+}
+
+/*
+ * The cgroups that exist, as perf --all-cgroups writes them before the
+ * samples: a CGROUP record (id, path under the root, "/" for the root) for
+ * each folder of the hierarchy perf's -G uses. The id is the folder's
+ * file handle (the kernel's cgroup id on cgroup2), as the samples carry it.
+ */
+struct cgroup_walk {
+	const struct synth *s;
+	char path[PATH_MAX];
+	size_t root_len;
+	int err;
+};
+
+static int synth_one_cgroup(struct cgroup_walk *w)
+{
+	union synth_buf b;
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	const char *name = w->path[w->root_len] ? w->path + w->root_len : "/";
+	size_t n = strlen(name), body;
+	int mount_id;
+
+	if (name_to_handle_at(AT_FDCWD, w->path, &h.fh, &mount_id, 0))
+		return 0; /* (gone meanwhile, or no handles on this file system) */
+	body = 16 + ALIGN8(n + 1);
+	if (body + w->s->id_hdr_size > sizeof(b))
+		return 0;
+	memset(&b, 0, body);
+	b.h.type = PERF_RECORD_CGROUP;
+	memcpy(b.bytes + 8, &h.id, 8);
+	memcpy(b.bytes + 16, name, n);
+	return emit(w->s, &b, body);
+}
+
+static void walk_cgroups(struct cgroup_walk *w)
+{
+	size_t len = strlen(w->path);
+	struct dirent *e;
+	DIR *d;
+
+	if ((w->err = synth_one_cgroup(w)) || !(d = opendir(w->path)))
+		return;
+	while (!w->err && (e = readdir(d))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(w->path + len, sizeof(w->path) - len, "/%s", e->d_name) >=
+		    sizeof(w->path) - len)
+			continue;
+		walk_cgroups(w);
+		w->path[len] = 0;
+	}
+	closedir(d);
+}
+
+int lupe_synth_cgroups(const struct synth *s)
+{
+	struct cgroup_walk w = { .s = s };
+
+	if (lupe_cgroup_root(w.path, sizeof(w.path)))
+		return 0; /* no hierarchy: every sample's cgroup is unknown, as with perf */
+	w.root_len = strlen(w.path);
+	walk_cgroups(&w);
+	return w.err;
+}
+
+/* perf's order of the namespaces in a NAMESPACES record. */
+static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+
+int lupe_synth_namespaces(const struct synth *s, pid_t pid, pid_t tid)
+{
+	union synth_buf b;
+	size_t nr = ARRAY_SIZE(ns_names), body = 24 + nr * 16;
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
+
+	memset(&b, 0, body);
+	b.h.type = PERF_RECORD_NAMESPACES;
+	memcpy(b.bytes + 8, ids, 8);
+	memcpy(b.bytes + 16, &(uint64_t){ nr }, 8);
+	for (size_t i = 0; i < nr; i++) {
+		char path[96];
+		struct stat st;
+		uint64_t link[2] = { 0, 0 };
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", (int)pid, (int)tid, ns_names[i]);
+		if (!stat(path, &st)) {
+			link[0] = st.st_dev;
+			link[1] = st.st_ino;
+		}
+		memcpy(b.bytes + 24 + i * 16, link, 16);
+	}
+	return emit(s, &b, body);
 }

@@ -23,6 +23,7 @@ struct synth {
 	void *arg;
 	size_t id_hdr_size; /* lupe_sample_id_size() of the first event */
 	int data_maps;      /* also the maps that are not executable (mmap_data) */
+	int namespaces;     /* a NAMESPACES record before each thread's COMM (--namespaces) */
 };
 
 /*
@@ -49,6 +50,16 @@ int lupe_synth_thread_map(const struct synth *s, const struct lupe_thread_map *t
 
 /* Every process in /proc (system-wide recording). */
 int lupe_synth_all(const struct synth *s);
+
+/*
+ * A CGROUP record (id, path) for each cgroup of the hierarchy -G uses, as
+ * perf --all-cgroups writes them first. 0 (nothing without a hierarchy),
+ * or the first non-zero return of the receiver.
+ */
+int lupe_synth_cgroups(const struct synth *s);
+
+/* The NAMESPACES record of thread tid of pid (perf --namespaces), from /proc/PID/task/TID/ns. */
+int lupe_synth_namespaces(const struct synth *s, pid_t pid, pid_t tid);
 
 /* A COMM record for pid/tid, with the name given. */
 int lupe_synth_comm(const struct synth *s, pid_t pid, pid_t tid, const char *comm);

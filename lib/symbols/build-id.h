@@ -34,6 +34,12 @@ int lupe_vdso_image(const void **image, size_t *size);
 /* The vdso's build-id (from its image's notes). Length, or -ENOENT. */
 int lupe_build_id_vdso(uint8_t *id);
 
+/*
+ * lupe_buildid_cache_add() of the file name as read at from (NULL: name
+ * itself): another mount namespace's file through /proc/PID/root.
+ */
+int lupe_buildid_cache_add_from(const char *name, const char *from, const uint8_t *id, int len);
+
 /* id as lowercase hex into out (2 * len + 1 bytes). */
 void lupe_build_id_hex(const uint8_t *id, int len, char *out);
 

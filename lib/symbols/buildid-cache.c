@@ -132,14 +132,20 @@ static int write_vdso(const char *to)
 	return err;
 }
 
-/* The cache names of a DSO: its folder holds "elf" (or "kallsyms"). */
-static int cache_names(const char *name, const char *hex, char *dir, char *link)
+/*
+ * The cache names of a DSO: its folder holds "elf" (or "kallsyms"). A file
+ * read from elsewhere (another mount namespace's, through /proc/PID/root)
+ * keeps the name its process gave it: the kernel's, already canonical.
+ */
+static int cache_names(const char *name, int as_is, const char *hex, char *dir, char *link)
 {
 	const char *base = lupe_buildid_dir();
 	char real[PATH_MAX];
 
 	if (name[0] == '[') {
 		snprintf(real, sizeof(real), "/%s", name);
+	} else if (as_is) {
+		snprintf(real, sizeof(real), "%s", name);
 	} else if (!realpath(name, real)) {
 		return -errno;
 	}
@@ -151,16 +157,21 @@ static int cache_names(const char *name, const char *hex, char *dir, char *link)
 
 int lupe_buildid_cache_add(const char *name, const uint8_t *id, int len)
 {
+	return lupe_buildid_cache_add_from(name, NULL, id, len);
+}
+
+int lupe_buildid_cache_add_from(const char *name, const char *from, const uint8_t *id, int len)
+{
 	char hex[2 * BUILD_ID_MAX + 1], dir[PATH_MAX], lnk[PATH_MAX], file[PATH_MAX + 16],
 		target[PATH_MAX + 8], *slash;
 	int kallsyms = !strcmp(name, "[kernel.kallsyms]"), vdso = !strcmp(name, "[vdso]"), err;
-	const char *src = kallsyms ? "/proc/kallsyms" : name;
+	const char *src = kallsyms ? "/proc/kallsyms" : from ? from : name;
 	struct stat st;
 
 	if (len <= 0 || len > BUILD_ID_MAX)
 		return -EINVAL;
 	lupe_build_id_hex(id, len, hex);
-	err = cache_names(name, hex, dir, lnk);
+	err = cache_names(name, from && strcmp(from, name), hex, dir, lnk);
 	if (err)
 		return err;
 	if ((err = mkdir_p(dir)))

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "symbols/nsinfo.h"
 #include "symbols/srcline.h"
 #include "symbols/symbols.h"
 #include "util/phash.h"
@@ -142,6 +143,7 @@ static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *ds
 	uint64_t h = lupe_phash_mix(0, (uint64_t)(uintptr_t)dso);
 	void **slot = lupe_phash_find(&c->dsos, h, dso_eq, dso);
 	struct dso_dw *d;
+	char path[4096];
 
 	if (!slot)
 		return NULL;
@@ -158,7 +160,9 @@ static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *ds
 	if (!d->dwfl)
 		return NULL;
 	dwfl_report_begin(d->dwfl);
-	d->mod = dwfl_report_elf(d->dwfl, dso->short_name, dso->long_name, -1, 0, false);
+	/* a container's file through /proc/PID/root, or the build-id cache's copy */
+	d->mod = dwfl_report_elf(d->dwfl, dso->short_name, lupe_ns_dso_path(dso, path, sizeof(path)), -1, 0,
+				 false);
 	dwfl_report_end(d->dwfl, NULL, NULL);
 	if (!d->mod)
 		pr_debug("srcline: cannot read '%s': %s", dso->long_name, dwfl_errmsg(-1));

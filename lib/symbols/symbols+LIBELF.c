@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "symbols/build-id.h"
+#include "symbols/nsinfo.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 
@@ -319,17 +320,11 @@ int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 	if (bsz && dso->build_id_size && (bsz != dso->build_id_size || memcmp(bid, dso->build_id, bsz))) {
 		/* The file changed since the recording: only perf's build-id cache has the right one. */
 		char cache[4096];
-		const char *home = getenv("HOME");
-		int n;
 
 		elf_end(elf);
 		close(fd);
-		if (!home)
+		if (lupe_ns_cached(dso->build_id, dso->build_id_size, cache, sizeof(cache)))
 			return -ENOENT;
-		n = snprintf(cache, sizeof(cache), "%s/.debug/.build-id/%02x/", home, dso->build_id[0]);
-		for (int i = 1; i < dso->build_id_size && n < (int)sizeof(cache); i++)
-			n += snprintf(cache + n, sizeof(cache) - n, "%02x", dso->build_id[i]);
-		snprintf(cache + n, sizeof(cache) - n, "/elf");
 		pr_debug("'%s' changed since the recording (build-id differs): trying %s", path, cache);
 		elf = open_elf(cache, &fd);
 		if (!elf)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/build-id.h"
+#include "symbols/nsinfo.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
 
@@ -307,15 +308,17 @@ static int perf_map_usable(const char *path, int fd)
 static int load_perf_map(struct lupe_dso *dso)
 {
 	struct symtab_build b = { 0 };
+	char buf[4096];
+	const char *path = lupe_ns_perf_map(dso, buf, sizeof(buf));
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer before the checks */
-	int fd = open(dso->long_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), err;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC), err;
 	char *line = NULL;
 	size_t total = 0;
 	FILE *f;
 
 	if (fd < 0)
 		return -errno;
-	if ((err = perf_map_usable(dso->long_name, fd)) || !(f = fdopen(fd, "r"))) {
+	if ((err = perf_map_usable(path, fd)) || !(f = fdopen(fd, "r"))) {
 		err = err ? err : -errno;
 		close(fd);
 		return err;
@@ -354,6 +357,7 @@ static int load_perf_map(struct lupe_dso *dso)
 
 int lupe_dso_load(struct lupe_dso *dso)
 {
+	char path[4096];
 	int err;
 
 	if (dso->loaded)
@@ -366,7 +370,7 @@ int lupe_dso_load(struct lupe_dso *dso)
 	else if (!strcmp(dso->long_name, "[vdso]"))
 		err = lupe_elf_load_vdso(dso);
 	else if (dso->long_name[0] == '/')
-		err = lupe_elf_load_dso(dso, dso->long_name);
+		err = lupe_elf_load_dso(dso, lupe_ns_dso_path(dso, path, sizeof(path)));
 	else
 		err = -ENOENT;
 	if (err)

@@ -33,6 +33,7 @@ struct lupe_dso {
 	char origin;            /* lupe_dso_origin()'s letter once known, else 0 */
 	unsigned nr_maps;       /* the machine's maps that hold it */
 	int pinned;             /* handed out of the machine: kept until the machine goes */
+	int pid;                /* a process that maps it (the first seen): its namespaces name the file */
 	struct lupe_dso *next;
 };
 

@@ -156,6 +156,26 @@ LUPE_API const struct lupe_evsel_stats *lupe_evsel_stats(const struct lupe_evsel
 LUPE_API enum lupe_tool_event lupe_evsel_tool(const struct lupe_evsel *evsel);
 /* 0 once an open found that the machine lacks the event; 1 otherwise. */
 LUPE_API int lupe_evsel_supported(const struct lupe_evsel *evsel);
+/* The cgroup the event counts in (perf's -G), or NULL: everything. */
+LUPE_API const char *lupe_evsel_cgroup(const struct lupe_evsel *evsel);
+
+/*
+ * Where perf_event cgroups live, as perf finds it: the v1 hierarchy with
+ * the perf_event controller, else the cgroup2 mount. 0 or -ENOENT (none).
+ */
+LUPE_API int lupe_cgroup_root(char *dir, size_t size);
+/* The directory of cgroup name (relative to that root), opened: an fd or -errno. */
+LUPE_API int lupe_cgroup_open(const char *name);
+/*
+ * perf's -G: the comma-separated names of lists[0..nr), in order, are the
+ * cgroups of the list's events in order (an empty name: none); a single
+ * name is every event's. Each event then opens on every CPU of a
+ * system-wide thread map with PERF_FLAG_PID_CGROUP. Returns 0, -E2BIG for
+ * more names than events, or the error opening a cgroup; the name at
+ * fault goes to bad (size bytes).
+ */
+LUPE_API int lupe_evlist_set_cgroups(struct lupe_evlist *evlist, char *const *lists, int nr,
+				     char *bad, size_t size);
 
 /*
  * The values last read on the CPU at cpu_idx of the list's cpu map and the

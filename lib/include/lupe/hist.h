@@ -21,6 +21,7 @@ enum lupe_sort_key {
 	LUPE_SORT_CPU,
 	LUPE_SORT_TRACE, /* a tracepoint's formatted fields */
 	LUPE_SORT_SRCLINE, /* the entry's source file:line (DWARF), as perf's srcline */
+	LUPE_SORT_CGROUP,  /* the sample's cgroup (PERF_SAMPLE_CGROUP), named by the file's CGROUP records */
 };
 
 struct lupe_hist_opts {
@@ -59,6 +60,8 @@ struct lupe_hist_entry {
 	const char *trace;             /* with LUPE_SORT_TRACE */
 	const char *srcline;           /* with LUPE_SORT_SRCLINE */
 	int pid, tid, cpu;
+	uint64_t cgroup;               /* with LUPE_SORT_CGROUP: its id, 0 for none */
+	const char *cgroup_name;       /* and its path (lupe_session_cgroup_name()), NULL for 0 */
 	const struct lupe_dso *dso;    /* NULL: no map */
 	const struct lupe_symbol *sym; /* NULL: unresolved */
 	uint64_t addr;                 /* in its DSO: unresolved, the key; else the first sample's */

@@ -77,6 +77,11 @@ struct lupe_record_opts {
 				  * named as perf names it (a COMM) though not recorded */
 	int dwarf_raw;           /* --no-online: dwarf samples keep their stack copies (else
 				  * they are unwound while recording into plain callchains) */
+	char *const *cgroups;    /* -G: comma-separated cgroup lists paired with the events in
+				  * order (lupe_evlist_set_cgroups); needs system_wide */
+	int nr_cgroups;
+	int all_cgroups;         /* --all-cgroups: PERF_SAMPLE_CGROUP, CGROUP records */
+	int namespaces;          /* --namespaces: NAMESPACES records */
 };
 
 struct lupe_record_stats {

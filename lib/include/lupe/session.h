@@ -176,6 +176,13 @@ LUPE_API int lupe_session_srcline(struct lupe_session *s, const struct lupe_fram
 LUPE_API int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f,
 				       char *buf, size_t size);
 
+/*
+ * The path of cgroup id (a sample's PERF_SAMPLE_CGROUP) from the file's
+ * CGROUP records so far, as perf names it: "N/A" for 0, "unknown" for an
+ * id never seen. Valid while the session lives.
+ */
+LUPE_API const char *lupe_session_cgroup_name(const struct lupe_session *s, uint64_t id);
+
 /* The thread tid of process pid, made (comm ":TID") if unknown; NULL + errno. */
 LUPE_API struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid, int tid);
 
