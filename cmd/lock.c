@@ -8,10 +8,13 @@
  * where perf prints them (perf's own shell test reads them there).
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lupe/lock.h>
+#include <lupe/workload.h>
 #include "builtin.h"
 #include "lock.h"
 
@@ -19,6 +22,7 @@ struct lock_opts {
 	const char *input, *sort_key;
 	int force, quiet, verbose, threads, bpf, all, entries;
 	int max_stack, stack_skip;
+	unsigned int map_entries;
 	const char *pid;
 	int sub_idx;            /* argv index of the subcommand word */
 };
@@ -59,7 +63,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'E': o->entries = (int)opt_int(state, "-E", arg, 0, 1 << 30); return 0;
 	case OPT_MAX_STACK: o->max_stack = (int)opt_int(state, "--max-stack", arg, 1, 1024); return 0;
 	case OPT_STACK_SKIP: o->stack_skip = (int)opt_int(state, "--stack-skip", arg, 0, 1024); return 0;
-	case OPT_MAP_NR: opt_int(state, "--map-nr-entries", arg, 1, 1 << 24); return 0;
+	case OPT_MAP_NR: o->map_entries = (unsigned int)opt_int(state, "--map-nr-entries", arg, 1, 1 << 24); return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -130,6 +134,108 @@ static int lock_show(struct lock_opts *o, int contention)
 	return err ? 1 : 0;
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* lock contention -b [-a] [-p PID] [-- COMMAND]: sum in the kernel while it runs. */
+static int lock_bpf(struct lock_opts *o, int argc, char **argv)
+{
+	struct lupe_lock_bpf_opts bo = { .sz = sizeof(bo), .system_wide = o->all,
+					 .aggr_task = o->threads, .stack_skip = o->stack_skip,
+					 .max_stack = o->max_stack, .map_entries = o->map_entries };
+	struct lock_print_opts po = { .out = stderr, .quiet = o->quiet, .threads = o->threads,
+				      .entries = o->entries, .verbose = o->verbose };
+	const char *key = o->sort_key ? o->sort_key : "wait_total";
+	struct lupe_workload w = { .pid = -1 };
+	struct lupe_lock_stat **v = NULL;
+	struct lupe_lock_bpf *b;
+	struct lupe_lock *l;
+	size_t nr = 0;
+	int err = 0, rc = 0;
+
+	if (!argc && !o->all && !o->pid)
+		return error("say what to watch: a command (-- COMMAND), -p PID or -a"), EXIT_USAGE;
+	l = lupe_lock_new(o->threads ? LUPE_LOCK_AGGR_TASK : LUPE_LOCK_AGGR_CALLER);
+	if (!l)
+		return error("out of memory");
+	if (argc && (err = lupe_workload_prepare(&w, argv))) {
+		lupe_lock_delete(l);
+		return error("cannot start '%s': %s", argv[0], strerror(-err));
+	}
+	b = lupe_lock_bpf_new(&bo);
+	if (!b) {
+		if (w.pid > 0)
+			lupe_workload_abort(&w);
+		lupe_lock_delete(l);
+		return 1;
+	}
+	if (w.pid > 0)
+		err = lupe_lock_bpf_add_pid(b, w.pid);
+	if (!err && o->pid && !o->all) {
+		char *list = strdup(o->pid), *save = NULL;
+
+		err = list ? 0 : -ENOMEM;
+		for (char *t = list ? strtok_r(list, ",", &save) : NULL; !err && t;
+		     t = strtok_r(NULL, ",", &save)) {
+			char *end;
+			long pid = strtol(t, &end, 10);
+
+			if (*end || pid <= 0 || kill((pid_t)pid, 0)) {
+				error("no such process '%s'", t);
+				err = -ESRCH;
+				break;
+			}
+			err = lupe_lock_bpf_add_pid(b, (pid_t)pid);
+		}
+		free(list);
+	}
+	if (!err)
+		err = lupe_lock_bpf_start(b);
+	if (err) {
+		if (w.pid > 0)
+			lupe_workload_abort(&w);
+		lupe_lock_bpf_delete(b);
+		lupe_lock_delete(l);
+		return 1;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (w.pid > 0) {
+		err = lupe_workload_start(&w);
+		if (err) {
+			error("cannot run '%s': %s", argv[0], strerror(-err));
+			rc = 127;
+		}
+		while (!err && lupe_workload_wait(&w) == -EINTR)
+			;
+		if (!err)
+			rc = lupe_workload_exit_code(&w);
+	} else {
+		while (!stop)
+			pause();
+	}
+	lupe_lock_bpf_stop(b);
+	err = lupe_lock_bpf_read(b, l);
+	if (!err)
+		err = lupe_lock_sorted(l, key, &v, &nr);
+	if (err == -EINVAL) {
+		error("unknown sort key '%s' (contended, wait_total, wait_max, wait_min, avg_wait)", key);
+		rc = EXIT_USAGE;
+	} else if (err)
+		rc = error("cannot read the BPF program's sums: %s", strerror(-err));
+	else
+		lock_print_contention(&po, v, nr, l);
+	free(v);
+	lupe_lock_bpf_delete(b);
+	lupe_lock_delete(l);
+	return rc;
+}
+
 int cmd_lock(int argc, char **argv)
 {
 	struct lock_opts o = { .stack_skip = -1 };
@@ -155,10 +261,11 @@ int cmd_lock(int argc, char **argv)
 
 		if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))
 			return EXIT_USAGE;
-		/* NEEDSWORK: -b, a BPF program summing contention_begin/end in the kernel */
-		if (o.bpf)
-			return error("lock contention -b is not available in this lupe yet "
-				     "(record with lupe lock record, then lupe lock contention)");
+		if (o.bpf) {
+			if (!strcmp(sub, "report"))
+				return error("-b is for lock contention, not lock report"), EXIT_USAGE;
+			return lock_bpf(&o, argc - idx - sidx, argv + idx + sidx);
+		}
 		if (sidx < argc - idx)
 			return error("lock %s takes no command without -b (record one with lupe lock record)",
 				     sub), EXIT_USAGE;

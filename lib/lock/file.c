@@ -20,6 +20,7 @@
 #include <lupe/evsel.h>
 #include <lupe/lock.h>
 #include <lupe/session.h>
+#include "lock/text.h"
 #include "util/util.h"
 
 struct comm_ent {
@@ -31,48 +32,13 @@ struct lock_reader {
 	struct lupe_tool tool;
 	struct lupe_lock *lock;
 	int stack_skip, max_stack;
-	uint64_t sched_start, sched_end, ltext_start, ltext_end;
+	struct lock_text text;
 	int off_addr, off_flags;
 	unsigned long nr_events;
 	struct comm_ent *comms;
 	size_t nr_comms;
 	int err;
 };
-
-static void kernel_text_bounds(struct lock_reader *r)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512], name[256];
-	unsigned long long a;
-	char t;
-	int found = 0;
-
-	if (!f)
-		return;
-	while (found < 4 && fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "_text_"))
-			continue;
-		if (sscanf(line, "%llx %c %255s", &a, &t, name) != 3)
-			continue;
-		if (!strcmp(name, "__sched_text_start"))
-			r->sched_start = a, found++;
-		else if (!strcmp(name, "__sched_text_end"))
-			r->sched_end = a, found++;
-		else if (!strcmp(name, "__lock_text_start"))
-			r->ltext_start = a, found++;
-		else if (!strcmp(name, "__lock_text_end"))
-			r->ltext_end = a, found++;
-	}
-	fclose(f);
-}
-
-static int is_lock_function(const struct lock_reader *r, uint64_t ip)
-{
-	if (!r->sched_start)
-		return 0;
-	return (ip >= r->sched_start && ip < r->sched_end) ||
-	       (ip >= r->ltext_start && ip < r->ltext_end);
-}
 
 /* The offset of field in a tracefs format, or dflt. */
 static int format_offset(const char *tp, const char *field, int dflt)
@@ -125,7 +91,7 @@ static uint64_t caller(struct lock_reader *r, struct lupe_session *s, struct lup
 		if (++skip <= r->stack_skip)
 			continue;
 		lupe_session_resolve_ip(s, t, ip, kernel, &f);
-		if (f.sym && kernel && is_lock_function(r, ip))
+		if (f.sym && kernel && lock_text_has(&r->text, ip))
 			continue;
 		hash ^= ip * 0x61C8864680B583EBULL;
 		if (name && !name[0] && f.sym) {
@@ -233,7 +199,7 @@ int lupe_lock_read_file(struct lupe_lock *l, const char *path, const struct lupe
 
 	if (!s)
 		return -errno;
-	kernel_text_bounds(&r);
+	lock_text_bounds(&r.text);
 	r.off_addr = format_offset("contention_begin", " lock_addr", 8);
 	r.off_flags = format_offset("contention_begin", " flags", 16);
 	err = lupe_session_process(s, &r.tool);

@@ -298,6 +298,7 @@ const char *lupe_lock_type_str(unsigned int flags)
 		{ LUPE_LCB_F_PERCPU | LUPE_LCB_F_WRITE, "pcpu-sem:W" },
 		{ LUPE_LCB_F_MUTEX, "mutex" },
 		{ LUPE_LCB_F_MUTEX | LUPE_LCB_F_SPIN, "mutex" },
+		{ LUPE_LCB_F_FUTEX, "futex" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(table); i++)

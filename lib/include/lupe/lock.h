@@ -27,6 +27,8 @@ enum lupe_lock_aggr {
 #define LUPE_LCB_F_RT     (1U << 3)
 #define LUPE_LCB_F_PERCPU (1U << 4)
 #define LUPE_LCB_F_MUTEX  (1U << 5)
+/* lupe's own: a user-space lock's wait (a futex wait, lock contention -b) */
+#define LUPE_LCB_F_FUTEX  (1U << 31)
 
 struct lupe_lock_stat {
 	uint64_t key;          /* address, callchain hash or tid, per aggr */
@@ -98,6 +100,7 @@ struct lupe_lock_bpf;
 struct lupe_lock_bpf_opts {
 	size_t sz;
 	int system_wide;       /* every task, else only the pids added */
+	int aggr_task;         /* per thread (-t), else per caller */
 	int stack_skip, max_stack;
 	unsigned int map_entries;
 };
@@ -106,7 +109,11 @@ LUPE_API struct lupe_lock_bpf *lupe_lock_bpf_new(const struct lupe_lock_bpf_opts
 LUPE_API int lupe_lock_bpf_add_pid(struct lupe_lock_bpf *b, pid_t pid);
 LUPE_API int lupe_lock_bpf_start(struct lupe_lock_bpf *b);
 LUPE_API void lupe_lock_bpf_stop(struct lupe_lock_bpf *b);
-/* Sum the program's maps into l (names resolved from kallsyms). */
+/*
+ * Sum the program's maps into l: kernel locks by caller (named from
+ * kallsyms) or by thread, and user-space locks (futex waits, flags
+ * LUPE_LCB_F_FUTEX) by process and address, named "COMM[TGID] 0xADDR".
+ */
 LUPE_API int lupe_lock_bpf_read(struct lupe_lock_bpf *b, struct lupe_lock *l);
 LUPE_API void lupe_lock_bpf_delete(struct lupe_lock_bpf *b);
 
