@@ -144,7 +144,6 @@ int BPF_PROG(lockcon_end, void *lock, int ret)
 
 #define FUTEX_WAIT 0
 #define FUTEX_LOCK_PI 6
-#define FUTEX_WAIT_BITSET 9
 #define FUTEX_LOCK_PI2 13
 #define FUTEX_CMD_MASK 127
 
@@ -153,8 +152,8 @@ int lockcon_futex_enter(struct trace_event_raw_sys_enter *ctx)
 {
 	int cmd = (int)ctx->args[1] & FUTEX_CMD_MASK;
 
-	if (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_LOCK_PI ||
-	    cmd == FUTEX_LOCK_PI2)
+	if ((cmd == FUTEX_WAIT && (__u32)ctx->args[2] == 2 && !ctx->args[3]) ||
+	    cmd == FUTEX_LOCK_PI || cmd == FUTEX_LOCK_PI2)
 		begin(ctx, ctx->args[0], 0, LOCKCON_KIND_FUTEX);
 	return 0;
 }
