@@ -33,6 +33,7 @@ int cmd_ftrace(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);

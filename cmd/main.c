@@ -52,6 +52,7 @@ static const struct cmd_struct commands[] = {
 	{ "probe",   cmd_probe,   0,          "define, list and delete dynamic probe events" },
 	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },
 	{ "report",  cmd_report,  0,          "show the profile in a perf.data" },
+	{ "sched",   cmd_sched,   0,          "scheduler latency per task, from the sched tracepoints" },
 	{ "script",  cmd_script,  NEED_PAGER, "print the samples of a perf.data as text" },
 	{ "stat",    cmd_stat,    0,          "count events for a command, a pid or the system" },
 	{ "top",     cmd_top,     0,          "show where the system spends its time, live" },

@@ -16,10 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <lupe/events.h>
 #include <lupe/evsel.h>
 #include <lupe/lock.h>
 #include <lupe/session.h>
+#include "ftrace/field.h"
 #include "lock/text.h"
 #include "util/util.h"
 
@@ -39,32 +39,6 @@ struct lock_reader {
 	size_t nr_comms;
 	int err;
 };
-
-/* The offset of field in a tracefs format, or dflt. */
-static int format_offset(const char *tp, const char *field, int dflt)
-{
-	const char *dir = lupe_tracefs_dir();
-	char path[512], line[256];
-	FILE *f;
-	int off = dflt;
-
-	if (!dir)
-		return dflt;
-	snprintf(path, sizeof(path), "%s/events/lock/%s/format", dir, tp);
-	f = fopen(path, "r");
-	if (!f)
-		return dflt;
-	while (fgets(line, sizeof(line), f)) {
-		const char *p = strstr(line, field), *o = strstr(line, "offset:");
-
-		if (p && o && p[strlen(field)] == ';') {
-			off = atoi(o + 7);
-			break;
-		}
-	}
-	fclose(f);
-	return off;
-}
 
 /*
  * Walk the first max_stack frames past the skipped ones: the caller key
@@ -200,8 +174,15 @@ int lupe_lock_read_file(struct lupe_lock *l, const char *path, const struct lupe
 	if (!s)
 		return -errno;
 	lock_text_bounds(&r.text);
-	r.off_addr = format_offset("contention_begin", " lock_addr", 8);
-	r.off_flags = format_offset("contention_begin", " flags", 16);
+	{
+		/* this kernel's layout; lock.h's fields have not moved since they came */
+		struct tp_field addr = { 8, 8 }, flags = { 16, 4 };
+
+		tp_field_find("lock", "contention_begin", "lock_addr", &addr);
+		tp_field_find("lock", "contention_begin", "flags", &flags);
+		r.off_addr = addr.offset;
+		r.off_flags = flags.offset;
+	}
 	err = lupe_session_process(s, &r.tool);
 	if (!err && r.err)
 		err = r.err;

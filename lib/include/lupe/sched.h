@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scheduler analysis of a perf.data of sched tracepoints (lupe sched
+ * record): per-task wake-up latency (lupe sched latency), with perf 6.1's
+ * bookkeeping so that the numbers are perf's for the same file.
+ */
+#ifndef LUPE_SCHED_H
+#define LUPE_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lupe/core.h>
+
+struct lupe_sched_lat {
+	const char *comm;       /* the task's name (owned by the result) */
+	int tid;                /* the first task's, when several were merged */
+	int num_merged;         /* tasks of this name summed into the entry */
+	uint64_t runtime;       /* ns on CPU (sched_stat_runtime) */
+	uint64_t switches;      /* times it was switched in after waiting */
+	uint64_t total_lat, max_lat, max_lat_start, max_lat_end; /* ns; times as recorded */
+};
+
+struct lupe_sched_lat_result {
+	struct lupe_sched_lat *v; /* sorted, entries without switches included */
+	size_t nr;
+	unsigned long nr_timestamps, nr_unordered, nr_switch_bugs;
+	unsigned long nr_events, nr_lost_events, nr_lost_chunks;
+	void *priv;
+};
+
+struct lupe_sched_lat_opts {
+	size_t sz;
+	const char *sort;       /* "avg, max, switch, runtime" (perf's default), or "pid" */
+	int no_merge;           /* one entry a task, not one a name (perf's -p) */
+	int force;
+};
+
+/*
+ * Read path and compute the latency table. 0, -EINVAL for an unknown sort
+ * key (logged), or another negative errno (the reason logged).
+ */
+LUPE_API int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *opts,
+				struct lupe_sched_lat_result *res);
+LUPE_API void lupe_sched_lat_result_free(struct lupe_sched_lat_result *res);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lib/sched's reader: a perf.data's sched tracepoint samples decoded, and
+ * perf's thread model of the sched command (a thread per tid, replaced by
+ * a FORK, named by COMM records, its name inherited at fork only from a
+ * named parent, tid 0 "swapper").
+ */
+#ifndef LUPE_SCHED_INTERNAL_H
+#define LUPE_SCHED_INTERNAL_H
+
+#include <stdint.h>
+
+enum sched_ev { SEV_SWITCH, SEV_RUNTIME, SEV_WAKEUP, SEV_WAKING, SEV_WAKEUP_NEW, SEV_MIGRATE };
+
+struct sthread {
+	int tid, pid;
+	int comm_set;
+	char comm[32];
+	struct sthread *next_all;   /* every object, for freeing */
+	void *priv;                 /* the consumer's */
+};
+
+struct sched_event {
+	enum sched_ev kind;
+	uint64_t time;
+	int cpu;
+	int pid, tid;               /* the sample's */
+	int prev_pid, next_pid;     /* switch */
+	int64_t prev_state;
+	const char *prev_comm, *next_comm;
+	int wpid;                   /* wakeup, runtime, migrate: the task */
+	uint64_t runtime;
+	int target_cpu;
+};
+
+struct sched_reader;
+
+/* The consumer: called for each event in time order. */
+typedef int (*sched_event_fn)(struct sched_reader *r, const struct sched_event *ev, void *arg);
+
+struct sched_read_stats {
+	unsigned long nr_events, nr_lost_events, nr_lost_chunks;
+};
+
+int sched_read(const char *path, int force, sched_event_fn fn, void *arg,
+	       struct sched_read_stats *st, struct sched_reader **out);
+/* The current thread object of tid (made, ":TID", if new). NULL on ENOMEM. */
+struct sthread *sched_thread(struct sched_reader *r, int tid);
+void sched_reader_free(struct sched_reader *r);
+
+#endif
