@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lupe sched record|latency|script: scheduler analysis, perf 6.1's
- * command. record is lupe record with perf sched record's events on every
- * CPU; latency reads the file into lib/sched's model and prints perf's
- * table (ui/sched.c); script is lupe script on the file.
+ * lupe sched record|latency|timehist|script: scheduler analysis, perf
+ * 6.1's command. record is lupe record with perf sched record's events on
+ * every CPU; latency and timehist read the file through lib/sched's models
+ * and print perf's table and lines (ui/sched-print.c); script is lupe
+ * script on the file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,11 +14,12 @@
 #include <lupe/events.h>
 #include <lupe/sched.h>
 #include "builtin.h"
-#include "sched-lat.h"
+#include "sched-print.h"
 
 struct sched_opts {
 	const char *input, *sort;
 	int force, pids;
+	int wakeups, cpu_visual, summary;
 };
 
 static const struct argp_option options[] = {
@@ -45,9 +47,65 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
-	.args_doc = "{record|latency|script} [OPTIONS] [-- COMMAND [ARGS]]",
+	.args_doc = "{record|latency|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
 	.doc = "Scheduler analysis from the sched tracepoints.",
 };
+
+static const struct argp_option th_options[] = {
+	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
+	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
+	{ "wakeups", 'w', NULL, 0, "show wakeup events", 0 },
+	{ "cpu-visual", 'V', NULL, 0, "add a column per CPU", 0 },
+	{ "summary", 's', NULL, 0, "only the per-task summary (not implemented)", 0 },
+	{ "with-summary", 'S', NULL, 0, "the lines and the summary (not implemented)", 0 },
+	{ 0 }
+};
+
+static error_t th_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct sched_opts *o = state->input;
+
+	switch (key) {
+	case 'i': o->input = arg; return 0;
+	case 'f': o->force = 1; return 0;
+	case 'w': o->wakeups = 1; return 0;
+	case 'V': o->cpu_visual = 1; return 0;
+	case 's': case 'S': o->summary = 1; return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp th_argp = {
+	.options = th_options,
+	.parser = th_parse_opt,
+	.args_doc = "",
+	.doc = "Per-switch lines: wait, scheduling delay and run time of the task switched out.",
+};
+
+static int sched_timehist(int argc, char **argv)
+{
+	struct sched_opts o = { 0 };
+	struct lupe_sched_th_opts to = { .sz = sizeof(to) };
+	struct timehist_printer p = { .out = stdout, .comm_width = 30 };
+	int idx, max_cpu = 0, err;
+
+	if (cmd_parse_options(&th_argp, argc, argv, 0, &idx, &o))
+		return EXIT_USAGE;
+	/* NEEDSWORK: -s/-S, perf's per-task runtime summary (with its stddev and idle stats) */
+	if (o.summary)
+		return error("sched timehist -s/-S (the summary) is not implemented yet"), 1;
+	to.force = o.force;
+	to.wakeups = o.wakeups;
+	p.wakeups = o.wakeups;
+	p.cpu_visual = o.cpu_visual;
+	err = lupe_sched_timehist(o.input ? o.input : "perf.data", &to, sched_print_timehist_line, &p,
+				  &max_cpu);
+	if (err)
+		return 1;
+	sched_print_timehist_end(&p, max_cpu);
+	return 0;
+}
 
 static int have_tp(const char *name)
 {
@@ -159,9 +217,11 @@ int cmd_sched(int argc, char **argv)
 		return sched_record(argc - idx, argv + idx);
 	if (!strcmp(sub, "script"))
 		return sched_script(&o, argc - idx - 1, argv + idx + 1);
-	if (!strcmp(sub, "map") || !strcmp(sub, "timehist") || !strcmp(sub, "replay"))
-		/* NEEDSWORK: map and timehist (perf 6.1's shapes) on the same reader */
-		return error("lupe sched %s is not implemented yet (latency, record and script are)", sub), 1;
+	if (!strcmp(sub, "timehist"))
+		return sched_timehist(argc - idx, argv + idx);
+	if (!strcmp(sub, "map") || !strcmp(sub, "replay"))
+		/* NEEDSWORK: map (perf 6.1's shape) on the same reader */
+		return error("lupe sched %s is not implemented yet (latency, timehist, record and script are)", sub), 1;
 	if (strncmp(sub, "lat", 3) || strncmp(sub, "latency", strlen(sub)))
 		return error("unknown sched subcommand '%s' (record, latency or script)", sub), EXIT_USAGE;
 	if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))

@@ -46,6 +46,13 @@ int sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 	       struct sched_read_stats *st, struct sched_reader **out);
 /* The current thread object of tid (made, ":TID", if new). NULL on ENOMEM. */
 struct sthread *sched_thread(struct sched_reader *r, int tid);
+/*
+ * perf's machine__findnew_thread(pid, tid): tid's object, its pid set
+ * when it was unknown (-1) and pid is not; made with pid if new.
+ */
+struct sthread *sched_thread_pid(struct sched_reader *r, int pid, int tid);
+/* The file's HEADER_NRCPUS online count (0 if absent), once read. */
+int sched_nr_cpus_online(const struct sched_reader *r);
 void sched_reader_free(struct sched_reader *r);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/evsel.h>
+#include <lupe/perfdata.h>
 #include <lupe/session.h>
 #include "data/format.h"
 #include "ftrace/field.h"
@@ -24,6 +25,7 @@ struct sched_reader {
 	sched_event_fn fn;
 	void *arg;
 	int err;
+	int nr_cpus_online;
 	struct sthread *hash[NR_HASH]; /* current object per tid: chained through priv2 */
 	struct sthread *all;
 	struct {
@@ -77,6 +79,22 @@ static void unlink_thread(struct sched_reader *r, struct sthread *t)
 			*pp = (*pp)->hnext;
 			return;
 		}
+}
+
+struct sthread *sched_thread_pid(struct sched_reader *r, int pid, int tid)
+{
+	struct sthread *t = find(r, tid);
+
+	if (!t)
+		return make(r, pid, tid);
+	if (t->pid == -1 && pid != -1)
+		t->pid = pid;
+	return t;
+}
+
+int sched_nr_cpus_online(const struct sched_reader *r)
+{
+	return r->nr_cpus_online;
 }
 
 struct sthread *sched_thread(struct sched_reader *r, int tid)
@@ -156,10 +174,8 @@ static int sched_other(struct lupe_tool *tool, struct lupe_session *s,
 	(void)s;
 	if (ev->type == PERF_RECORD_COMM && ev->size > sizeof(struct perf_record_comm)) {
 		const struct perf_record_comm *c = (const void *)ev;
-		struct sthread *t = find(r, (int)c->tid);
+		struct sthread *t = sched_thread_pid(r, (int)c->pid, (int)c->tid);
 
-		if (!t)
-			t = make(r, (int)c->pid, (int)c->tid);
 		if (!t)
 			return -ENOMEM;
 		snprintf(t->comm, sizeof(t->comm), "%.*s",
@@ -228,6 +244,16 @@ int sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 		err = -errno;
 		sched_reader_free(r);
 		return err;
+	}
+	{
+		struct lupe_perf_file *pf = lupe_session_file(s);
+		const uint32_t *nr = NULL;
+		size_t size = 0;
+
+		if (pf)
+			nr = lupe_perf_file_feature(pf, HEADER_NRCPUS, &size);
+		if (nr && size >= 8)
+			r->nr_cpus_online = (int)nr[1];
 	}
 	err = lupe_session_process(s, &r->tool);
 	if (!err && r->err)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe sched latency prints perf 6.1's table (same lines, numbers and order; -s max, -p) on perf's and on lupe's recording of the pingpong workload, perf reads lupe sched record's file, and the comparison catches a planted difference
+# lupe sched latency and timehist print perf 6.1's table and lines (same lines, numbers and order; -s max, -p; -w, -V) on perf's and on lupe's recording of the pingpong workload, perf reads lupe sched record's file, and the comparison catches a planted difference
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
@@ -26,6 +26,15 @@ for f in perf.data lupe.data; do
 	done
 	grep -q '  pingpong:' got.txt || fail "no pingpong line in the latency table of $f"
 	ok "$f: sched latency equals perf's ($(grep -c ' ms |' got.txt) tasks)"
+	for a in "" "-w" "-V" "-V -w"; do
+		# shellcheck disable=SC2086
+		"$PERF" sched timehist -i $f $a > want.txt 2>/dev/null || fail "perf sched timehist -i $f $a failed"
+		# shellcheck disable=SC2086
+		"$LUPE" sched timehist -i $f $a > got.txt 2> err.txt || { cat err.txt; fail "lupe sched timehist -i $f $a failed"; }
+		diff want.txt got.txt > d.txt || { head -20 d.txt; fail "sched timehist $a -i $f differs from perf's"; }
+	done
+	grep -q ' pingpong\[' got.txt || fail "no pingpong line in the timehist of $f"
+	ok "$f: sched timehist (-w, -V) equals perf's ($(wc -l < got.txt) lines)"
 done
 
 # the comparison can fail: one changed delay is caught

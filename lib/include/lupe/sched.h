@@ -43,4 +43,34 @@ LUPE_API int lupe_sched_latency(const char *path, const struct lupe_sched_lat_op
 				struct lupe_sched_lat_result *res);
 LUPE_API void lupe_sched_lat_result_free(struct lupe_sched_lat_result *res);
 
+/*
+ * sched timehist: one line per sched_switch (the task switched out: how
+ * long it waited before it ran, of which scheduling delay, and how long it
+ * ran), and with wakeups one per wake-up, in time order, perf 6.1's
+ * bookkeeping.
+ */
+struct lupe_sched_th_line {
+	int wakeup;             /* a wake-up line, else a switch's */
+	uint64_t time;          /* ns, as recorded */
+	int cpu;
+	int max_cpu;            /* the highest CPU seen so far (the file's online count first) */
+	const char *comm;       /* the task (switch: switched out; wake-up: the waker) */
+	int tid, pid;           /* pid 0: no [tid] shown (the idle task, or perf's wake-up quirk) */
+	uint64_t wait, delay, run; /* ns */
+	const char *wcomm;      /* wake-up: the awakened task */
+	int wtid, wpid;
+};
+
+typedef int (*lupe_sched_th_fn)(const struct lupe_sched_th_line *line, void *arg);
+
+struct lupe_sched_th_opts {
+	size_t sz;
+	int force;
+	int wakeups;            /* also the wake-up lines (-w) */
+};
+
+/* Read path, calling fn per line. 0 or a negative errno (logged). *max_cpu: as in the lines. */
+LUPE_API int lupe_sched_timehist(const char *path, const struct lupe_sched_th_opts *opts,
+				 lupe_sched_th_fn fn, void *arg, int *max_cpu);
+
 #endif

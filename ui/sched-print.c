@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
+ * lupe sched timehist's lines in perf 6.1's shape: the time, [CPU], with
+ * -V a column per CPU ('s' a switch, 'i' the idle task), the task as
+ * comm[tid] or comm[tid/pid] in a column at least 30 wide, then wait, delay
+ * and run time in milliseconds; with -w the wake-ups, "awakened: TASK".
+ *
  * lupe sched latency's table in perf 6.1's shape: one line a task (or a
  * name's tasks, "comm:(N)"), runtime, switches, average and maximum delay
  * and when the maximum began and ended; the totals; perf's INFO lines.
  * Tasks that never waited and the idle task are left out, as perf does.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
-#include "sched-lat.h"
+#include "sched-print.h"
 
 static void usec_time(char *buf, size_t size, uint64_t ns)
 {
@@ -62,4 +68,98 @@ void sched_print_latency(FILE *out, const struct lupe_sched_lat_result *res)
 		fputc('\n', out);
 	}
 	fputc('\n', out);
+}
+
+static const char dots[] = "------------------------------------------------------------------"
+			   "------------------------------------------------------------------";
+
+static const char *commstr(struct timehist_printer *p, const char *comm, int tid, int pid,
+			   char *buf, size_t size)
+{
+	int n;
+
+	if (pid == 0)
+		n = snprintf(buf, size, "%s", comm);
+	else if (tid != pid)
+		n = snprintf(buf, size, "%s[%d/%d]", comm, tid, pid);
+	else
+		n = snprintf(buf, size, "%s[%d]", comm, tid);
+	if (n > p->comm_width)
+		p->comm_width = n;
+	return buf;
+}
+
+static void header(struct timehist_printer *p, int ncpus)
+{
+	FILE *o = p->out;
+
+	p->header_done = 1;
+	fprintf(o, "%15s %6s ", "time", "cpu");
+	if (p->cpu_visual) {
+		fputc(' ', o);
+		for (int i = 0, j = 0; i < ncpus; ++i) {
+			fprintf(o, "%x", j++);
+			if (j > 15)
+				j = 0;
+		}
+		fputc(' ', o);
+	}
+	fprintf(o, " %-*s  %9s  %9s  %9s\n", p->comm_width, "task name", "wait time", "sch delay",
+		"run time");
+	fprintf(o, "%15s %-6s ", "", "");
+	if (p->cpu_visual)
+		fprintf(o, " %*s ", ncpus, "");
+	fprintf(o, " %-*s  %9s  %9s  %9s\n", p->comm_width, "[tid/pid]", "(msec)", "(msec)", "(msec)");
+	fprintf(o, "%.15s %.6s ", dots, dots);
+	if (p->cpu_visual)
+		fprintf(o, " %.*s ", ncpus, dots);
+	fprintf(o, " %.*s  %.9s  %.9s  %.9s\n", p->comm_width, dots, dots, dots, dots);
+}
+
+static void ms(FILE *o, uint64_t ns)
+{
+	uint64_t msecs = ns / 1000000;
+
+	fprintf(o, "%6" PRIu64 ".%03" PRIu64 " ", msecs, (ns - msecs * 1000000) / 1000);
+}
+
+int sched_print_timehist_line(const struct lupe_sched_th_line *l, void *arg)
+{
+	struct timehist_printer *p = arg;
+	char tstr[32], buf[64];
+	FILE *o = p->out;
+	int ncpus = l->max_cpu + 1;
+
+	if (!p->header_done)
+		header(p, ncpus);
+	usec_time(tstr, sizeof(tstr), l->time);
+	fprintf(o, "%15s [%04d] ", tstr, l->cpu);
+	if (l->wakeup) {
+		if (p->cpu_visual)
+			fprintf(o, " %*s ", ncpus, "");
+		fprintf(o, " %-*s ", p->comm_width, commstr(p, l->comm, l->tid, l->pid, buf, sizeof(buf)));
+		fprintf(o, "  %9s  %9s  %9s ", "", "", "");
+		fprintf(o, "awakened: %s\n", commstr(p, l->wcomm, l->wtid, l->wpid, buf, sizeof(buf)));
+		return ferror(o) ? -EIO : 0;
+	}
+	if (p->cpu_visual) {
+		fputc(' ', o);
+		for (int i = 0; i < ncpus; ++i)
+			fputc(i == l->cpu ? (l->tid == 0 ? 'i' : 's') : ' ', o);
+		fputc(' ', o);
+	}
+	fprintf(o, " %-*s ", p->comm_width, commstr(p, l->comm, l->tid, l->pid, buf, sizeof(buf)));
+	ms(o, l->wait);
+	ms(o, l->delay);
+	ms(o, l->run);
+	if (p->wakeups)
+		fprintf(o, "  %-*s", p->comm_width, "");
+	fputc('\n', o);
+	return ferror(o) ? -EIO : 0;
+}
+
+void sched_print_timehist_end(struct timehist_printer *p, int max_cpu)
+{
+	if (!p->header_done)
+		header(p, max_cpu + 1);
 }
