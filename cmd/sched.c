@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lupe sched record|latency|timehist|script: scheduler analysis, perf
+ * lupe sched record|latency|map|timehist|script: scheduler analysis, perf
  * 6.1's command. record is lupe record with perf sched record's events on
- * every CPU; latency and timehist read the file through lib/sched's models
- * and print perf's table and lines (ui/sched-print.c); script is lupe
+ * every CPU; latency, map and timehist read the file through lib/sched's
+ * models and print perf's table and lines (ui/sched-print.c); script is lupe
  * script on the file.
  */
 #include <errno.h>
@@ -47,7 +47,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	.options = options,
 	.parser = parse_opt,
-	.args_doc = "{record|latency|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
+	.args_doc = "{record|latency|map|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
 	.doc = "Scheduler analysis from the sched tracepoints.",
 };
 
@@ -105,6 +105,14 @@ static int sched_timehist(int argc, char **argv)
 		return 1;
 	sched_print_timehist_end(&p, max_cpu);
 	return 0;
+}
+
+static int sched_map(struct sched_opts *o)
+{
+	struct lupe_sched_map_opts mo = { .sz = sizeof(mo), .force = o->force,
+					  .nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF) };
+
+	return lupe_sched_map(o->input ? o->input : "perf.data", &mo, sched_print_map_line, stdout) ? 1 : 0;
 }
 
 static int have_tp(const char *name)
@@ -219,9 +227,14 @@ int cmd_sched(int argc, char **argv)
 		return sched_script(&o, argc - idx - 1, argv + idx + 1);
 	if (!strcmp(sub, "timehist"))
 		return sched_timehist(argc - idx, argv + idx);
-	if (!strcmp(sub, "map") || !strcmp(sub, "replay"))
-		/* NEEDSWORK: map (perf 6.1's shape) on the same reader */
-		return error("lupe sched %s is not implemented yet (latency, timehist, record and script are)", sub), 1;
+	if (!strcmp(sub, "map")) {
+		if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))
+			return EXIT_USAGE;
+		return sched_map(&o);
+	}
+	if (!strcmp(sub, "replay"))
+		/* NEEDSWORK: replay, perf's re-enactment of the recorded tasks */
+		return error("lupe sched %s is not implemented yet (latency, map, timehist, record and script are)", sub), 1;
 	if (strncmp(sub, "lat", 3) || strncmp(sub, "latency", strlen(sub)))
 		return error("unknown sched subcommand '%s' (record, latency or script)", sub), EXIT_USAGE;
 	if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))

@@ -5,6 +5,10 @@
  * comm[tid] or comm[tid/pid] in a column at least 30 wide, then wait, delay
  * and run time in milliseconds; with -w the wake-ups, "awakened: TASK".
  *
+ * lupe sched map's lines: per CPU its task's short name, '*' on the CPU
+ * that switched, then the time and, when a task is new or renamed,
+ * "A0 => comm:tid".
+ *
  * lupe sched latency's table in perf 6.1's shape: one line a task (or a
  * name's tasks, "comm:(N)"), runtime, switches, average and maximum delay
  * and when the maximum began and ended; the totals; perf's INFO lines.
@@ -162,4 +166,25 @@ void sched_print_timehist_end(struct timehist_printer *p, int max_cpu)
 {
 	if (!p->header_done)
 		header(p, max_cpu + 1);
+}
+
+int sched_print_map_line(const struct lupe_sched_map_line *l, void *arg)
+{
+	FILE *o = arg;
+	char ts[32];
+
+	fputs("  ", o);
+	for (int i = 0; i < l->nr_cpus; i++) {
+		fputc(i == l->cpu ? '*' : ' ', o);
+		if (l->cells[i])
+			fprintf(o, "%2s ", l->cells[i]);
+		else
+			fputs("   ", o);
+	}
+	usec_time(ts, sizeof(ts), l->time);
+	fprintf(o, "  %12s secs ", ts);
+	if (l->comm)
+		fprintf(o, "%s => %s:%d", l->shortname, l->comm, l->tid);
+	fputc('\n', o);
+	return ferror(o) ? -EIO : 0;
 }

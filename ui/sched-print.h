@@ -20,4 +20,7 @@ int sched_print_timehist_line(const struct lupe_sched_th_line *l, void *arg);
 /* The header, when no line printed it (an empty file): ncpus from the file. */
 void sched_print_timehist_end(struct timehist_printer *p, int max_cpu);
 
+/* A lupe_sched_map_fn: arg is the FILE. */
+int sched_print_map_line(const struct lupe_sched_map_line *l, void *arg);
+
 #endif

@@ -15,6 +15,7 @@ enum sched_ev { SEV_SWITCH, SEV_RUNTIME, SEV_WAKEUP, SEV_WAKING, SEV_WAKEUP_NEW,
 struct sthread {
 	int tid, pid;
 	int comm_set;
+	int comm_changed;           /* a COMM record since the consumer last looked */
 	char comm[32];
 	struct sthread *next_all;   /* every object, for freeing */
 	void *priv;                 /* the consumer's */

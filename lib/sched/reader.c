@@ -181,6 +181,7 @@ static int sched_other(struct lupe_tool *tool, struct lupe_session *s,
 		snprintf(t->comm, sizeof(t->comm), "%.*s",
 			 (int)(ev->size - sizeof(*c)), c->comm);
 		t->comm_set = 1;
+		t->comm_changed = 1;
 	} else if (ev->type == PERF_RECORD_FORK && ev->size >= sizeof(struct perf_record_fork)) {
 		const struct perf_record_fork *f = (const void *)ev;
 		struct sthread *parent = sched_thread(r, (int)f->ptid), *t = find(r, (int)f->tid);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe sched latency and timehist print perf 6.1's table and lines (same lines, numbers and order; -s max, -p; -w, -V) on perf's and on lupe's recording of the pingpong workload, perf reads lupe sched record's file, and the comparison catches a planted difference
+# lupe sched latency, map and timehist print perf 6.1's output (same lines, numbers and order; -s max, -p; -w, -V) on perf's and on lupe's recording of the pingpong workload, perf reads lupe sched record's file, and the comparison catches a planted difference
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
@@ -34,6 +34,11 @@ for f in perf.data lupe.data; do
 		diff want.txt got.txt > d.txt || { head -20 d.txt; fail "sched timehist $a -i $f differs from perf's"; }
 	done
 	grep -q ' pingpong\[' got.txt || fail "no pingpong line in the timehist of $f"
+	"$PERF" sched map -i $f > want.txt 2>/dev/null || fail "perf sched map -i $f failed"
+	"$LUPE" sched map -i $f > got.txt 2> err.txt || { cat err.txt; fail "lupe sched map -i $f failed"; }
+	diff want.txt got.txt > d.txt || { head -20 d.txt; fail "sched map -i $f differs from perf's"; }
+	grep -q '=> pingpong:' got.txt || fail "no pingpong in the map of $f"
+	ok "$f: sched map equals perf's ($(wc -l < got.txt) lines)"
 	ok "$f: sched timehist (-w, -V) equals perf's ($(wc -l < got.txt) lines)"
 done
 

@@ -73,4 +73,30 @@ struct lupe_sched_th_opts {
 LUPE_API int lupe_sched_timehist(const char *path, const struct lupe_sched_th_opts *opts,
 				 lupe_sched_th_fn fn, void *arg, int *max_cpu);
 
+/*
+ * sched map: one line per sched_switch, the task running on each CPU by a
+ * two-character short name ("A0", ". " for the idle task), the switching
+ * CPU marked; a task's first line (or its first after a COMM) names it.
+ */
+struct lupe_sched_map_line {
+	uint64_t time;
+	int cpu;                /* the CPU that switched */
+	int nr_cpus;            /* cells */
+	const char *const *cells; /* per CPU: its task's short name, or NULL (none yet) */
+	const char *shortname;  /* the task switched in */
+	const char *comm;       /* non-NULL: name it ("A0 => comm:tid") */
+	int tid;
+};
+
+typedef int (*lupe_sched_map_fn)(const struct lupe_sched_map_line *line, void *arg);
+
+struct lupe_sched_map_opts {
+	size_t sz;
+	int force;
+	int nr_cpus;            /* CPUs shown (perf: this machine's configured CPUs) */
+};
+
+LUPE_API int lupe_sched_map(const char *path, const struct lupe_sched_map_opts *opts,
+			    lupe_sched_map_fn fn, void *arg);
+
 #endif
