@@ -164,7 +164,7 @@ static void caller_name(struct lupe_lock_bpf *b, const uint64_t *ips, char *buf,
 	for (; i < LOCKCON_MAX_STACK && ips[i] && n < b->max_stack; i++, n++) {
 		const struct ksym *s;
 
-		if (++skip <= b->stack_skip || lock_text_has(&b->text, ips[i]))
+		if (++skip <= b->stack_skip || lupe_lock_text_has(&b->text, ips[i]))
 			continue;
 		s = find_ksym(b, ips[i]);
 		if (!s)
@@ -188,7 +188,7 @@ int lupe_lock_bpf_read(struct lupe_lock_bpf *b, struct lupe_lock *l)
 		if (err)
 			return err;
 		qsort(b->syms, b->nr_syms, sizeof(*b->syms), cmp_ksym);
-		lock_text_bounds(&b->text);
+		lupe_lock_text_bounds(&b->text);
 	}
 	while (!err && !bpf_map_get_next_key(fd_stats, prev, &next)) {
 		struct lockcon_stat st;

@@ -7,7 +7,7 @@
 #include <lupe/events.h>
 #include "ftrace/field.h"
 
-int tp_field_find(const char *sys, const char *event, const char *name, struct tp_field *f)
+int lupe_tp_field_find(const char *sys, const char *event, const char *name, struct tp_field *f)
 {
 	const char *dir = lupe_tracefs_dir();
 	char path[512], line[512];

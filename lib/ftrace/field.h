@@ -16,6 +16,6 @@ struct tp_field {
  * -ENOENT (no tracefs, no such event or field; *f left alone, so a
  * caller can preset a default).
  */
-int tp_field_find(const char *sys, const char *event, const char *name, struct tp_field *f);
+int lupe_tp_field_find(const char *sys, const char *event, const char *name, struct tp_field *f);
 
 #endif

@@ -65,7 +65,7 @@ static uint64_t caller(struct lock_reader *r, struct lupe_session *s, struct lup
 		if (++skip <= r->stack_skip)
 			continue;
 		lupe_session_resolve_ip(s, t, ip, kernel, &f);
-		if (f.sym && kernel && lock_text_has(&r->text, ip))
+		if (f.sym && kernel && lupe_lock_text_has(&r->text, ip))
 			continue;
 		hash ^= ip * 0x61C8864680B583EBULL;
 		if (name && !name[0] && f.sym) {
@@ -173,13 +173,13 @@ int lupe_lock_read_file(struct lupe_lock *l, const char *path, const struct lupe
 
 	if (!s)
 		return -errno;
-	lock_text_bounds(&r.text);
+	lupe_lock_text_bounds(&r.text);
 	{
 		/* this kernel's layout; lock.h's fields have not moved since they came */
 		struct tp_field addr = { 8, 8 }, flags = { 16, 4 };
 
-		tp_field_find("lock", "contention_begin", "lock_addr", &addr);
-		tp_field_find("lock", "contention_begin", "flags", &flags);
+		lupe_tp_field_find("lock", "contention_begin", "lock_addr", &addr);
+		lupe_tp_field_find("lock", "contention_begin", "flags", &flags);
 		r.off_addr = addr.offset;
 		r.off_flags = flags.offset;
 	}

@@ -18,14 +18,14 @@ static int bound(uint64_t addr, char type, const char *name, size_t len, void *a
 	return 0;
 }
 
-void lock_text_bounds(struct lock_text *t)
+void lupe_lock_text_bounds(struct lock_text *t)
 {
 	memset(t, 0, sizeof(*t));
 	if (lupe_kallsyms_foreach("/proc/kallsyms", bound, t) || !t->sched_end || !t->lock_end)
 		memset(t, 0, sizeof(*t));
 }
 
-int lock_text_has(const struct lock_text *t, uint64_t ip)
+int lupe_lock_text_has(const struct lock_text *t, uint64_t ip)
 {
 	if (!t->sched_start)
 		return 0;

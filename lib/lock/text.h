@@ -14,8 +14,8 @@ struct lock_text {
 };
 
 /* Their bounds from /proc/kallsyms; all 0 when it cannot be read. */
-void lock_text_bounds(struct lock_text *t);
+void lupe_lock_text_bounds(struct lock_text *t);
 /* Whether ip is in either (never without bounds, as perf). */
-int lock_text_has(const struct lock_text *t, uint64_t ip);
+int lupe_lock_text_has(const struct lock_text *t, uint64_t ip);
 
 #endif

@@ -43,17 +43,17 @@ struct sched_read_stats {
 	unsigned long nr_events, nr_lost_events, nr_lost_chunks;
 };
 
-int sched_read(const char *path, int force, sched_event_fn fn, void *arg,
+int lupe_sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 	       struct sched_read_stats *st, struct sched_reader **out);
 /* The current thread object of tid (made, ":TID", if new). NULL on ENOMEM. */
-struct sthread *sched_thread(struct sched_reader *r, int tid);
+struct sthread *lupe_sched_thread(struct sched_reader *r, int tid);
 /*
  * perf's machine__findnew_thread(pid, tid): tid's object, its pid set
  * when it was unknown (-1) and pid is not; made with pid if new.
  */
-struct sthread *sched_thread_pid(struct sched_reader *r, int pid, int tid);
+struct sthread *lupe_sched_thread_pid(struct sched_reader *r, int pid, int tid);
 /* The file's HEADER_NRCPUS online count (0 if absent), once read. */
-int sched_nr_cpus_online(const struct sched_reader *r);
-void sched_reader_free(struct sched_reader *r);
+int lupe_sched_nr_cpus_online(const struct sched_reader *r);
+void lupe_sched_reader_free(struct sched_reader *r);
 
 #endif

@@ -62,7 +62,7 @@ static struct atoms *atoms_new(struct lat *l, struct sched_reader *r, int tid)
 
 	if (!a)
 		return NULL;
-	a->thread = sched_thread(r, tid);
+	a->thread = lupe_sched_thread(r, tid);
 	if (!a->thread) {
 		free(a);
 		return NULL;
@@ -247,7 +247,7 @@ int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *o,
 		goto out;
 	for (int i = 0; i < MAX_CPUS; i++)
 		l->curr_pid[i] = -1;
-	err = sched_read(path, o ? o->force : 0, lat_event, l, &st, &r);
+	err = lupe_sched_read(path, o ? o->force : 0, lat_event, l, &st, &r);
 	if (err)
 		goto out;
 	v = malloc((l->nr ? l->nr : 1) * sizeof(*v));
@@ -341,7 +341,7 @@ out:
 	free(v);
 	free(out);
 	free(l);
-	sched_reader_free(r);
+	lupe_sched_reader_free(r);
 	return err;
 }
 
@@ -350,6 +350,6 @@ void lupe_sched_lat_result_free(struct lupe_sched_lat_result *res)
 	if (!res)
 		return;
 	free(res->v);
-	sched_reader_free(res->priv);
+	lupe_sched_reader_free(res->priv);
 	memset(res, 0, sizeof(*res));
 }

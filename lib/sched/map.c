@@ -52,7 +52,7 @@ static int map_event(struct sched_reader *rd, const struct sched_event *ev, void
 		return -EINVAL;
 	if (ev->cpu > m->max_cpu)
 		m->max_cpu = ev->cpu;
-	in = sched_thread_pid(rd, -1, ev->next_pid);
+	in = lupe_sched_thread_pid(rd, -1, ev->next_pid);
 	sn = in ? short_of(in) : NULL;
 	if (!sn)
 		return -ENOMEM;
@@ -114,8 +114,8 @@ int lupe_sched_map(const char *path, const struct lupe_sched_map_opts *o, lupe_s
 		free(m);
 		return -ENOMEM;
 	}
-	err = sched_read(path, m->o->force, map_event, m, NULL, &r);
-	sched_reader_free(r);
+	err = lupe_sched_read(path, m->o->force, map_event, m, NULL, &r);
+	lupe_sched_reader_free(r);
 	free(m->cells);
 	free(m);
 	return err;

@@ -81,7 +81,7 @@ static void unlink_thread(struct sched_reader *r, struct sthread *t)
 		}
 }
 
-struct sthread *sched_thread_pid(struct sched_reader *r, int pid, int tid)
+struct sthread *lupe_sched_thread_pid(struct sched_reader *r, int pid, int tid)
 {
 	struct sthread *t = find(r, tid);
 
@@ -92,12 +92,12 @@ struct sthread *sched_thread_pid(struct sched_reader *r, int pid, int tid)
 	return t;
 }
 
-int sched_nr_cpus_online(const struct sched_reader *r)
+int lupe_sched_nr_cpus_online(const struct sched_reader *r)
 {
 	return r->nr_cpus_online;
 }
 
-struct sthread *sched_thread(struct sched_reader *r, int tid)
+struct sthread *lupe_sched_thread(struct sched_reader *r, int tid)
 {
 	struct sthread *t = find(r, tid);
 
@@ -174,7 +174,7 @@ static int sched_other(struct lupe_tool *tool, struct lupe_session *s,
 	(void)s;
 	if (ev->type == PERF_RECORD_COMM && ev->size > sizeof(struct perf_record_comm)) {
 		const struct perf_record_comm *c = (const void *)ev;
-		struct sthread *t = sched_thread_pid(r, (int)c->pid, (int)c->tid);
+		struct sthread *t = lupe_sched_thread_pid(r, (int)c->pid, (int)c->tid);
 
 		if (!t)
 			return -ENOMEM;
@@ -184,7 +184,7 @@ static int sched_other(struct lupe_tool *tool, struct lupe_session *s,
 		t->comm_changed = 1;
 	} else if (ev->type == PERF_RECORD_FORK && ev->size >= sizeof(struct perf_record_fork)) {
 		const struct perf_record_fork *f = (const void *)ev;
-		struct sthread *parent = sched_thread(r, (int)f->ptid), *t = find(r, (int)f->tid);
+		struct sthread *parent = lupe_sched_thread(r, (int)f->ptid), *t = find(r, (int)f->tid);
 
 		if (!parent)
 			return -ENOMEM;
@@ -206,10 +206,10 @@ static void field(const char *ev, const char *name, struct tp_field *f, int off,
 {
 	f->offset = off;
 	f->size = size;
-	tp_field_find("sched", ev, name, f);
+	lupe_tp_field_find("sched", ev, name, f);
 }
 
-int sched_read(const char *path, int force, sched_event_fn fn, void *arg,
+int lupe_sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 	       struct sched_read_stats *st, struct sched_reader **out)
 {
 	struct sched_reader *r = calloc(1, sizeof(*r));
@@ -243,7 +243,7 @@ int sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 	s = lupe_session_new(path, force);
 	if (!s) {
 		err = -errno;
-		sched_reader_free(r);
+		lupe_sched_reader_free(r);
 		return err;
 	}
 	{
@@ -268,14 +268,14 @@ int sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 	}
 	lupe_session_delete(s);
 	if (err) {
-		sched_reader_free(r);
+		lupe_sched_reader_free(r);
 		return err;
 	}
 	*out = r;
 	return 0;
 }
 
-void sched_reader_free(struct sched_reader *r)
+void lupe_sched_reader_free(struct sched_reader *r)
 {
 	if (!r)
 		return;

@@ -67,7 +67,7 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 		return -EINVAL;
 	if (!h->started) {
 		h->started = 1;
-		h->max_cpu = sched_nr_cpus_online(rd);
+		h->max_cpu = lupe_sched_nr_cpus_online(rd);
 	}
 	if (ev->cpu > h->max_cpu)
 		h->max_cpu = ev->cpu;
@@ -80,7 +80,7 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 			t = &h->idle_thread;
 			r = &h->idle[ev->cpu];
 		} else {
-			t = sched_thread_pid(rd, ev->pid, ev->tid ? ev->tid : ev->pid);
+			t = lupe_sched_thread_pid(rd, ev->pid, ev->tid ? ev->tid : ev->pid);
 			r = t ? runtime_of(t) : NULL;
 			if (!r)
 				return -ENOMEM;
@@ -102,7 +102,7 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 	case SEV_WAKEUP:
 	case SEV_WAKING:
 	case SEV_WAKEUP_NEW: {
-		struct sthread *w = sched_thread_pid(rd, 0, ev->wpid);
+		struct sthread *w = lupe_sched_thread_pid(rd, 0, ev->wpid);
 
 		r = w ? runtime_of(w) : NULL;
 		if (!r)
@@ -111,7 +111,7 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 			r->ready_to_run = ev->time;
 		if (!h->o->wakeups)
 			return 0;
-		t = sched_thread_pid(rd, ev->pid, ev->tid);
+		t = lupe_sched_thread_pid(rd, ev->pid, ev->tid);
 		if (!t)
 			return -ENOMEM;
 		line.wakeup = 1;
@@ -142,10 +142,10 @@ int lupe_sched_timehist(const char *path, const struct lupe_sched_th_opts *o, lu
 	h->fn = fn;
 	h->arg = arg;
 	snprintf(h->idle_thread.comm, sizeof(h->idle_thread.comm), "<idle>");
-	err = sched_read(path, h->o->force, th_event, h, NULL, &r);
+	err = lupe_sched_read(path, h->o->force, th_event, h, NULL, &r);
 	if (max_cpu)
-		*max_cpu = h->started ? h->max_cpu : (r ? sched_nr_cpus_online(r) : 0);
-	sched_reader_free(r);
+		*max_cpu = h->started ? h->max_cpu : (r ? lupe_sched_nr_cpus_online(r) : 0);
+	lupe_sched_reader_free(r);
 	free(h);
 	return err;
 }

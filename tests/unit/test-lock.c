@@ -103,18 +103,18 @@ static void test_field(void **state)
 	      "\tfield:unsigned int flags;\toffset:40;\tsize:4;\tsigned:0;\n", fp);
 	fclose(fp);
 	assert_int_equal(lupe_events_set_tracefs(dir), 0);
-	assert_int_equal(tp_field_find("sched", "sched_switch", "prev_comm", &f), 0);
+	assert_int_equal(lupe_tp_field_find("sched", "sched_switch", "prev_comm", &f), 0);
 	assert_int_equal(f.offset, 8);
 	assert_int_equal(f.size, 16);
-	assert_int_equal(tp_field_find("sched", "sched_switch", "prev_state", &f), 0);
+	assert_int_equal(lupe_tp_field_find("sched", "sched_switch", "prev_state", &f), 0);
 	assert_int_equal(f.offset, 32);
 	/* "flags", not common_flags */
-	assert_int_equal(tp_field_find("sched", "sched_switch", "flags", &f), 0);
+	assert_int_equal(lupe_tp_field_find("sched", "sched_switch", "flags", &f), 0);
 	assert_int_equal(f.offset, 40);
 	f.offset = 77;
-	assert_int_equal(tp_field_find("sched", "sched_switch", "next_pid", &f), -ENOENT);
+	assert_int_equal(lupe_tp_field_find("sched", "sched_switch", "next_pid", &f), -ENOENT);
 	assert_int_equal(f.offset, 77);
-	assert_int_equal(tp_field_find("sched", "no_such", "x", &f), -ENOENT);
+	assert_int_equal(lupe_tp_field_find("sched", "no_such", "x", &f), -ENOENT);
 	unlink(path);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	assert_int_equal(system(path), 0);
