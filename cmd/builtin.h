@@ -4,6 +4,7 @@
 #define LUPE_BUILTIN_H
 
 #include <argp.h>
+#include <sys/types.h>
 
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_annotate(int argc, char **argv);
@@ -93,6 +94,12 @@ const char *pid_list_error(int err);
 
 int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
 		      int *idx, void *input);
+
+/*
+ * Call fn for each pid of a comma-separated -p list: 0, fn's error, or
+ * -ESRCH after saying "no such process 'X'" for a word that is no live pid.
+ */
+int cmd_for_each_pid(const char *list, int (*fn)(void *arg, pid_t pid), void *arg);
 
 
 #endif

@@ -124,6 +124,11 @@ static int copy_out(struct lupe_ftrace *f)
 	return n < 0 ? (int)n : 0;
 }
 
+static int add_pid(void *f, pid_t pid)
+{
+	return lupe_ftrace_add_pid(f, pid);
+}
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -177,22 +182,7 @@ int cmd_ftrace(int argc, char **argv)
 	if (w.pid > 0) {
 		err = lupe_ftrace_add_pid(f, w.pid);
 	} else if (o.pid && !o.all) {
-		char *list = strdup(o.pid), *save = NULL;
-
-		err = list ? 0 : -ENOMEM;
-		for (char *t = list ? strtok_r(list, ",", &save) : NULL; !err && t;
-		     t = strtok_r(NULL, ",", &save)) {
-			char *end;
-			long pid = strtol(t, &end, 10);
-
-			if (*end || pid <= 0 || kill((pid_t)pid, 0)) {
-				error("no such process '%s'", t);
-				err = -ESRCH;
-				break;
-			}
-			err = lupe_ftrace_add_pid(f, (pid_t)pid);
-		}
-		free(list);
+		err = cmd_for_each_pid(o.pid, add_pid, f);
 		if (err == -ESRCH) {
 			lupe_ftrace_delete(f);
 			return 1;

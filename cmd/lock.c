@@ -142,6 +142,11 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+static int add_pid(void *b, pid_t pid)
+{
+	return lupe_lock_bpf_add_pid(b, pid);
+}
+
 /* lock contention -b [-a] [-p PID] [-- COMMAND]: sum in the kernel while it runs. */
 static int lock_bpf(struct lock_opts *o, int argc, char **argv)
 {
@@ -176,24 +181,8 @@ static int lock_bpf(struct lock_opts *o, int argc, char **argv)
 	}
 	if (w.pid > 0)
 		err = lupe_lock_bpf_add_pid(b, w.pid);
-	if (!err && o->pid && !o->all) {
-		char *list = strdup(o->pid), *save = NULL;
-
-		err = list ? 0 : -ENOMEM;
-		for (char *t = list ? strtok_r(list, ",", &save) : NULL; !err && t;
-		     t = strtok_r(NULL, ",", &save)) {
-			char *end;
-			long pid = strtol(t, &end, 10);
-
-			if (*end || pid <= 0 || kill((pid_t)pid, 0)) {
-				error("no such process '%s'", t);
-				err = -ESRCH;
-				break;
-			}
-			err = lupe_lock_bpf_add_pid(b, (pid_t)pid);
-		}
-		free(list);
-	}
+	if (!err && o->pid && !o->all)
+		err = cmd_for_each_pid(o->pid, add_pid, b);
 	if (!err)
 		err = lupe_lock_bpf_start(b);
 	if (err) {
