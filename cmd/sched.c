@@ -112,7 +112,12 @@ static int sched_map(struct sched_opts *o)
 	struct lupe_sched_map_opts mo = { .sz = sizeof(mo), .force = o->force,
 					  .nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF) };
 
-	return lupe_sched_map(o->input ? o->input : "perf.data", &mo, sched_print_map_line, stdout) ? 1 : 0;
+	struct lupe_sched_lost lost;
+
+	if (lupe_sched_map(o->input ? o->input : "perf.data", &mo, sched_print_map_line, stdout, &lost))
+		return 1;
+	sched_print_map_end(stdout, &lost);
+	return 0;
 }
 
 static int have_tp(const char *name)

@@ -137,6 +137,10 @@ int sched_print_timehist_line(const struct lupe_sched_th_line *l, void *arg)
 	if (!p->header_done)
 		header(p, ncpus);
 	usec_time(tstr, sizeof(tstr), l->time);
+	if (l->lost) {
+		fprintf(o, "%15s lost %" PRIu64 " events on cpu %d\n", tstr, l->lost, l->cpu);
+		return ferror(o) ? -EIO : 0;
+	}
 	fprintf(o, "%15s [%04d] ", tstr, l->cpu);
 	if (l->wakeup) {
 		if (p->cpu_visual)
@@ -187,4 +191,12 @@ int sched_print_map_line(const struct lupe_sched_map_line *l, void *arg)
 		fprintf(o, "%s => %s:%d", l->shortname, l->comm, l->tid);
 	fputc('\n', o);
 	return ferror(o) ? -EIO : 0;
+}
+
+void sched_print_map_end(FILE *o, const struct lupe_sched_lost *l)
+{
+	if (l->nr_lost_events && l->nr_events)
+		fprintf(o, "  INFO: %.3f%% lost events (%lu out of %lu, in %lu chunks)\n",
+			(double)l->nr_lost_events / (double)l->nr_events * 100.0, l->nr_lost_events,
+			l->nr_events, l->nr_lost_chunks);
 }

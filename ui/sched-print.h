@@ -22,5 +22,7 @@ void sched_print_timehist_end(struct timehist_printer *p, int max_cpu);
 
 /* A lupe_sched_map_fn: arg is the FILE. */
 int sched_print_map_line(const struct lupe_sched_map_line *l, void *arg);
+/* After the map: perf's line for lost events, if any. */
+void sched_print_map_end(FILE *o, const struct lupe_sched_lost *l);
 
 #endif

@@ -10,7 +10,8 @@
 
 #include <stdint.h>
 
-enum sched_ev { SEV_SWITCH, SEV_RUNTIME, SEV_WAKEUP, SEV_WAKING, SEV_WAKEUP_NEW, SEV_MIGRATE };
+enum sched_ev { SEV_SWITCH, SEV_RUNTIME, SEV_WAKEUP, SEV_WAKING, SEV_WAKEUP_NEW, SEV_MIGRATE,
+		SEV_LOST /* a LOST record: lost events, at time on cpu */ };
 
 struct sthread {
 	int tid, pid;
@@ -30,7 +31,7 @@ struct sched_event {
 	int64_t prev_state;
 	const char *prev_comm, *next_comm;
 	int wpid;                   /* wakeup, runtime, migrate: the task */
-	uint64_t runtime;
+	uint64_t runtime;           /* SEV_LOST: the events lost */
 	int target_cpu;
 };
 

@@ -111,6 +111,8 @@ static int lat_event(struct sched_reader *r, const struct sched_event *ev, void 
 	struct atoms *a;
 	int cpu = ev->cpu;
 
+	if (ev->kind == SEV_LOST)
+		return 0;
 	if (cpu < 0 || cpu >= MAX_CPUS)
 		return -EINVAL;
 	switch (ev->kind) {

@@ -92,8 +92,9 @@ static int map_event(struct sched_reader *rd, const struct sched_event *ev, void
 }
 
 int lupe_sched_map(const char *path, const struct lupe_sched_map_opts *o, lupe_sched_map_fn fn,
-		   void *arg)
+		   void *arg, struct lupe_sched_lost *lost)
 {
+	struct sched_read_stats st = { 0 };
 	static const struct lupe_sched_map_opts none = { .sz = sizeof(none) };
 	struct map *m = calloc(1, sizeof(*m));
 	struct sched_reader *r = NULL;
@@ -114,7 +115,12 @@ int lupe_sched_map(const char *path, const struct lupe_sched_map_opts *o, lupe_s
 		free(m);
 		return -ENOMEM;
 	}
-	err = lupe_sched_read(path, m->o->force, map_event, m, NULL, &r);
+	err = lupe_sched_read(path, m->o->force, map_event, m, &st, &r);
+	if (lost) {
+		lost->nr_events = st.nr_events;
+		lost->nr_lost_events = st.nr_lost_events;
+		lost->nr_lost_chunks = st.nr_lost_chunks;
+	}
 	lupe_sched_reader_free(r);
 	free(m->cells);
 	free(m);

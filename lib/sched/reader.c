@@ -202,6 +202,27 @@ static int sched_other(struct lupe_tool *tool, struct lupe_session *s,
 	return 0;
 }
 
+/* LOST records, in time order with their sample_id's time and CPU */
+static int sched_record(struct lupe_tool *tool, struct lupe_session *s,
+			const struct perf_event_header *ev, uint64_t offset,
+			struct lupe_evsel *evsel, const struct lupe_sample *sample)
+{
+	struct sched_reader *r = (struct sched_reader *)tool;
+	const struct perf_record_lost *l = (const void *)ev;
+	struct sched_event e = { .kind = SEV_LOST };
+
+	(void)s, (void)offset, (void)evsel;
+	if (ev->type != PERF_RECORD_LOST || ev->size < sizeof(*l))
+		return 0;
+	if (sample) {
+		e.time = sample->time;
+		e.cpu = (int)sample->cpu;
+	}
+	e.runtime = l->lost;
+	r->err = r->fn(r, &e, r->arg);
+	return r->err;
+}
+
 static void field(const char *ev, const char *name, struct tp_field *f, int off, int size)
 {
 	f->offset = off;
@@ -220,7 +241,8 @@ int lupe_sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 	*out = NULL;
 	if (!r)
 		return -ENOMEM;
-	r->tool = (struct lupe_tool){ .sample = sched_sample, .other = sched_other, .ordered = 1 };
+	r->tool = (struct lupe_tool){ .sample = sched_sample, .other = sched_other,
+				      .record = sched_record, .ordered = 1 };
 	r->fn = fn;
 	r->arg = arg;
 	field("sched_switch", "prev_comm", &r->f.prev_comm, 8, 16);

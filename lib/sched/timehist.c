@@ -63,6 +63,12 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 	struct runtime *r;
 	int err = 0;
 
+	if (ev->kind == SEV_LOST) {
+		/* perf prints these as they come (its process_lost) */
+		line.lost = ev->runtime ? ev->runtime : 0;
+		line.max_cpu = h->started ? h->max_cpu : lupe_sched_nr_cpus_online(rd);
+		return ev->runtime ? h->fn(&line, h->arg) : 0;
+	}
 	if (ev->cpu < 0 || ev->cpu >= MAX_CPUS)
 		return -EINVAL;
 	if (!h->started) {

@@ -51,6 +51,7 @@ LUPE_API void lupe_sched_lat_result_free(struct lupe_sched_lat_result *res);
  */
 struct lupe_sched_th_line {
 	int wakeup;             /* a wake-up line, else a switch's */
+	uint64_t lost;          /* non-zero: a LOST record's line ("lost N events on cpu C") */
 	uint64_t time;          /* ns, as recorded */
 	int cpu;
 	int max_cpu;            /* the highest CPU seen so far (the file's online count first) */
@@ -96,7 +97,13 @@ struct lupe_sched_map_opts {
 	int nr_cpus;            /* CPUs shown (perf: this machine's configured CPUs) */
 };
 
+/* The records of a file and the events its LOST records said were lost. */
+struct lupe_sched_lost {
+	unsigned long nr_events, nr_lost_events, nr_lost_chunks;
+};
+
+/* lost (may be NULL): for perf's "INFO: lost events" line. */
 LUPE_API int lupe_sched_map(const char *path, const struct lupe_sched_map_opts *opts,
-			    lupe_sched_map_fn fn, void *arg);
+			    lupe_sched_map_fn fn, void *arg, struct lupe_sched_lost *lost);
 
 #endif
