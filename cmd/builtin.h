@@ -4,6 +4,7 @@
 #define LUPE_BUILTIN_H
 
 #include <argp.h>
+#include <sys/types.h>
 
 /* Each subcommand: argv[0] is its name; returns the process exit status. */
 int cmd_annotate(int argc, char **argv);
@@ -30,9 +31,12 @@ int cmd_flamegraph(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_inject(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_lock(int argc, char **argv);
+int cmd_ftrace(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_top(int argc, char **argv);
@@ -92,6 +96,12 @@ const char *pid_list_error(int err);
 
 int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
 		      int *idx, void *input);
+
+/*
+ * Call fn for each pid of a comma-separated -p list: 0, fn's error, or
+ * -ESRCH after saying "no such process 'X'" for a word that is no live pid.
+ */
+int cmd_for_each_pid(const char *list, int (*fn)(void *arg, pid_t pid), void *arg);
 
 
 #endif

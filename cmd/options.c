@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/types.h>
 #include <lupe/number.h>
 #include "builtin.h"
 
@@ -128,4 +130,25 @@ const char *pid_list_error(int err)
 	if (err == ERANGE)
 		return "a process id is a number from 1 to " LUPE_STR(LUPE_PID_MAX);
 	return "not a list of ids such as 1234,5678";
+}
+
+int cmd_for_each_pid(const char *list, int (*fn)(void *arg, pid_t pid), void *arg)
+{
+	char *copy = strdup(list), *save = NULL;
+	int err = copy ? 0 : -ENOMEM;
+
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; !err && t;
+	     t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long pid = strtol(t, &end, 10);
+
+		if (*end || pid <= 0 || kill((pid_t)pid, 0)) {
+			error("no such process '%s'", t);
+			err = -ESRCH;
+			break;
+		}
+		err = fn(arg, (pid_t)pid);
+	}
+	free(copy);
+	return err;
 }

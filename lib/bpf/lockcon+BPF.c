@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loader of lock contention -b's program (lockcon.bpf.c, embedded through
+ * its bpftool skeleton), and the reader of its sums into the lock model.
+ * A caller entry is named the way the file reader names one (lock/file.c):
+ * the first frame of its kernel stack past the program's own frames (the
+ * BPF program and the tracepoint's trampoline), the stack_skip frames
+ * after them and the lock and scheduler text, as "sym+0xoff" from
+ * /proc/kallsyms. A futex entry is named "COMM[TGID] 0xADDR": the process
+ * and the user address of its lock word.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <lupe/lock.h>
+#include "bpf/lockcon-rec.h"
+#include "lockcon.skel.h"
+#include "lock/text.h"
+#include "symbols/symbols.h"
+#include "util/util.h"
+
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+
+struct lupe_lock_bpf {
+	struct lupe_lockcon_bpf *skel;
+	int stack_skip, max_stack;
+	int aggr;
+	struct ksym *syms;
+	size_t nr_syms, cap_syms;
+	struct lock_text text;
+};
+
+struct lupe_lock_bpf *lupe_lock_bpf_new(const struct lupe_lock_bpf_opts *o)
+{
+	struct lupe_lock_bpf *b = calloc(1, sizeof(*b));
+	int err;
+
+	if (!b)
+		return err_ptr(-ENOMEM);
+	b->stack_skip = o && o->stack_skip >= 0 ? o->stack_skip : 3;
+	b->max_stack = o && o->max_stack > 0 ? o->max_stack : 8;
+	b->skel = lupe_lockcon_bpf__open();
+	if (!b->skel) {
+		err = -errno;
+		pr_err("cannot open the lock contention BPF program: %s", strerror(-err));
+		goto fail;
+	}
+	b->skel->rodata->trace_all = o && o->system_wide;
+	b->skel->rodata->self_pid = (__u32)getpid();
+	b->skel->rodata->aggr = o && o->aggr_task ? LOCKCON_AGGR_TASK : LOCKCON_AGGR_CALLER;
+	b->aggr = b->skel->rodata->aggr;
+	if (o && o->map_entries) {
+		bpf_map__set_max_entries(b->skel->maps.stats, o->map_entries);
+		bpf_map__set_max_entries(b->skel->maps.stacks, o->map_entries);
+	}
+	err = lupe_lockcon_bpf__load(b->skel);
+	if (err) {
+		pr_err("cannot load the lock contention BPF program: %s (it needs root or CAP_BPF and CAP_PERFMON)",
+		       strerror(err < 0 ? -err : err));
+		goto fail;
+	}
+	return b;
+fail:
+	lupe_lock_bpf_delete(b);
+	return err_ptr(err < 0 ? err : -EINVAL);
+}
+
+int lupe_lock_bpf_add_pid(struct lupe_lock_bpf *b, pid_t pid)
+{
+	__u32 key = (__u32)pid;
+	__u8 one = 1;
+
+	return bpf_map__update_elem(b->skel->maps.tgids, &key, sizeof(key), &one, sizeof(one),
+				    BPF_ANY) ? -errno : 0;
+}
+
+int lupe_lock_bpf_start(struct lupe_lock_bpf *b)
+{
+	int err = lupe_lockcon_bpf__attach(b->skel);
+
+	if (err)
+		pr_err("cannot attach the lock contention BPF program: %s",
+		       strerror(err < 0 ? -err : err));
+	return err < 0 ? err : err ? -err : 0;
+}
+
+void lupe_lock_bpf_stop(struct lupe_lock_bpf *b)
+{
+	lupe_lockcon_bpf__detach(b->skel);
+}
+
+static int add_sym(uint64_t addr, char type, const char *name, size_t len, void *arg)
+{
+	struct lupe_lock_bpf *b = arg;
+
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	if (b->nr_syms == b->cap_syms) {
+		size_t cap = b->cap_syms ? b->cap_syms * 2 : 65536;
+		struct ksym *v = realloc(b->syms, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		b->syms = v;
+		b->cap_syms = cap;
+	}
+	b->syms[b->nr_syms].addr = addr;
+	b->syms[b->nr_syms].name = strndup(name, len);
+	if (!b->syms[b->nr_syms].name)
+		return -ENOMEM;
+	b->nr_syms++;
+	return 0;
+}
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static const struct ksym *find_ksym(const struct lupe_lock_bpf *b, uint64_t ip)
+{
+	size_t lo = 0, hi = b->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (b->syms[mid].addr <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &b->syms[lo - 1] : NULL;
+}
+
+static int own_frame(const char *name)
+{
+	return !strncmp(name, "bpf_", 4) || !strncmp(name, "__bpf_", 6) ||
+	       !strncmp(name, "__traceiter_", 12) || !strncmp(name, "trace_contention_", 17);
+}
+
+static void caller_name(struct lupe_lock_bpf *b, const uint64_t *ips, char *buf, size_t size)
+{
+	size_t i = 0;
+	int skip = 0, n = 0;
+
+	snprintf(buf, size, "Unknown");
+	while (i < LOCKCON_MAX_STACK && ips[i]) {
+		const struct ksym *s = find_ksym(b, ips[i]);
+
+		if (!s || !own_frame(s->name))
+			break;
+		i++;
+	}
+	for (; i < LOCKCON_MAX_STACK && ips[i] && n < b->max_stack; i++, n++) {
+		const struct ksym *s;
+
+		if (++skip <= b->stack_skip || lupe_lock_text_has(&b->text, ips[i]))
+			continue;
+		s = find_ksym(b, ips[i]);
+		if (!s)
+			continue;
+		if (ips[i] - s->addr)
+			snprintf(buf, size, "%s+%#llx", s->name, (unsigned long long)(ips[i] - s->addr));
+		else
+			snprintf(buf, size, "%s", s->name);
+		return;
+	}
+}
+
+int lupe_lock_bpf_read(struct lupe_lock_bpf *b, struct lupe_lock *l)
+{
+	int fd_stats = bpf_map__fd(b->skel->maps.stats), fd_stacks = bpf_map__fd(b->skel->maps.stacks);
+	struct lockcon_key key, next, *prev = NULL;
+	int err = 0;
+
+	if (!b->syms) {
+		err = lupe_kallsyms_foreach("/proc/kallsyms", add_sym, b);
+		if (err)
+			return err;
+		qsort(b->syms, b->nr_syms, sizeof(*b->syms), cmp_ksym);
+		lupe_lock_text_bounds(&b->text);
+	}
+	while (!err && !bpf_map_get_next_key(fd_stats, prev, &next)) {
+		struct lockcon_stat st;
+		uint64_t ips[LOCKCON_MAX_STACK] = { 0 };
+		char name[256], comm[17];
+		uint64_t lkey = next.id;
+		unsigned int flags;
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd_stats, &key, &st))
+			continue;
+		snprintf(comm, sizeof(comm), "%.16s", st.comm);
+		flags = st.flags;
+		if (b->aggr == LOCKCON_AGGR_TASK) {
+			snprintf(name, sizeof(name), "%s", comm);
+		} else if (key.kind == LOCKCON_KIND_FUTEX) {
+			snprintf(name, sizeof(name), "%s[%u] %#llx", comm, key.tgid,
+				 (unsigned long long)key.id);
+			flags = LUPE_LCB_F_FUTEX;
+			/* a futex's key apart from any stack id */
+			lkey = key.id ^ ((uint64_t)key.tgid << 32) ^ (1ULL << 63);
+		} else {
+			__u32 sid = (__u32)key.id;
+
+			if ((int64_t)key.id < 0 || bpf_map_lookup_elem(fd_stacks, &sid, ips))
+				memset(ips, 0, sizeof(ips));
+			caller_name(b, ips, name, sizeof(name));
+		}
+		err = lupe_lock_add(l, lkey, name, flags, st.count, st.total, st.max, st.min);
+	}
+	return err;
+}
+
+void lupe_lock_bpf_delete(struct lupe_lock_bpf *b)
+{
+	if (!b)
+		return;
+	lupe_lockcon_bpf__destroy(b->skel);
+	for (size_t i = 0; i < b->nr_syms; i++)
+		free(b->syms[i].name);
+	free(b->syms);
+	free(b);
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# lupe lock report/contention print perf 6.1's tables (same rows, numbers and order, -t, -E, -q) on perf's and on lupe's recording of the mutex workload, perf reads lupe lock record's file, and the comparison catches a planted difference
+. "$(dirname "$0")/lib/common.sh"
+need_root
+need_perf
+need_tracefs
+[ -d /sys/kernel/tracing/events/lock/contention_begin ] || skip "this kernel has no lock:contention_begin tracepoint"
+
+"$PERF" lock record -o perf.data -- "$WORKLOADS/mutex" > perf.out 2> perf.err ||
+	{ cat perf.err; fail "perf lock record failed"; }
+"$LUPE" lock record -o lupe.data -- "$WORKLOADS/mutex" > lupe.out 2> lupe.err ||
+	{ cat lupe.err; fail "lupe lock record failed"; }
+grep -q '^contended [0-9]' lupe.out || fail "the workload's own output is missing under lupe lock record"
+
+# perf's table on stderr, its tips and warnings left out
+perf_table() { "$PERF" lock "$@" 2>&1 >/dev/null | grep -v '^# Tip'; }
+lupe_table() { "$LUPE" lock "$@" 2>&1 >/dev/null; }
+
+rows=0
+for f in perf.data lupe.data; do
+	for a in "contention" "contention -t" "contention -E 1 -q" "contention -k wait_max" \
+		 "report" "report -t" "report -k wait_total"; do
+		# shellcheck disable=SC2086
+		perf_table $a -i $f > want.txt
+		# shellcheck disable=SC2086
+		lupe_table $a -i $f > got.txt
+		diff want.txt got.txt > d.txt || { cat d.txt; fail "lock $a -i $f differs from perf's"; }
+	done
+	n=$(perf_table contention -q -i $f | wc -l)
+	rows=$((rows + n))
+	ok "$f: contention and report tables equal perf's ($n callers)"
+done
+[ "$rows" -gt 0 ] || skip "no kernel lock was contended in either recording (nothing compared)"
+"$PERF" evlist -i lupe.data | grep -q 'lock:contention_begin' || fail "perf evlist does not read lupe's recording"
+
+# the comparison can fail: a number changed in lupe's table is caught
+perf_table contention -i perf.data > want.txt
+lupe_table contention -i perf.data | sed '3s/[0-9]\.[0-9][0-9] /9.99 /' > got.txt
+if [ "$(wc -l < want.txt)" -ge 3 ]; then
+	diff -q want.txt got.txt > /dev/null && fail "a planted difference passed the comparison"
+	ok "a planted difference is caught"
+fi
+
+# -q -E 1: one line, as perf's shell test lock_contention.sh wants
+[ "$(lupe_table contention -i lupe.data -E 1 -q | wc -l)" -le 1 ] || fail "-E 1 -q printed more than one line"
+expect_rc 129 "$LUPE" lock contention -i lupe.data -k bogus 2> err.txt
+grep -q "unknown sort key 'bogus'" err.txt || fail "bad sort key message: $(cat err.txt)"
+expect_rc 129 "$LUPE" lock frobnicate 2> err.txt
+grep -q "unknown lock subcommand 'frobnicate'" err.txt || fail "bad subcommand message: $(cat err.txt)"
+expect_rc 1 "$LUPE" lock report -i no-such.data 2> err.txt
+ok "errors"
