@@ -83,8 +83,12 @@ ok "report.percent-limit"
 
 # call-graph.record-mode = dwarf: what -g records, as in perf
 printf '[call-graph]\n\trecord-mode = dwarf\n' >cg.cfg
-PERF_CONFIG=$PWD/cg.cfg "$LUPE" record -q -g -o dwarf.data -- "$WORKLOADS/demo" >/dev/null 2>&1 || fail "lupe record -g with record-mode = dwarf failed"
-"$LUPE" record -q -g -o fp.data -- "$WORKLOADS/demo" >/dev/null 2>&1 || fail "lupe record -g failed"
+# (--no-online: perf's raw samples, so the attrs compare; online, the summary says it unwound)
+PERF_CONFIG=$PWD/cg.cfg "$LUPE" record -q -g --no-online -o dwarf.data -- "$WORKLOADS/demo" >/dev/null 2>&1 || fail "lupe record -g with record-mode = dwarf failed"
+PERF_CONFIG=$PWD/cg.cfg "$LUPE" record -g -o online.data -- "$WORKLOADS/demo" 2>online.err >/dev/null || fail "lupe record -g with record-mode = dwarf (online) failed"
+grep -q 'Unwound [0-9]* dwarf samples while recording' online.err || fail "record-mode = dwarf did not unwind online: $(cat online.err)"
+"$LUPE" record -g -o fp.data -- "$WORKLOADS/demo" 2>fp.err >/dev/null || fail "lupe record -g failed"
+grep -q 'dwarf samples' fp.err && fail "-g without the config unwound dwarf samples: $(cat fp.err)"
 PERF_CONFIG=$PWD/cg.cfg "$PERF" record -q --no-bpf-event -g -o perf-dwarf.data -- true >/dev/null 2>&1
 types() { "$PERF" evlist -v -i "$1" 2>/dev/null | grep -o 'sample_type: [A-Z_|]*' | head -1; }
 [ "$(types dwarf.data)" = "$(types perf-dwarf.data)" ] || fail "record-mode = dwarf: lupe's $(types dwarf.data), perf's $(types perf-dwarf.data)"

@@ -9,7 +9,7 @@ D=$WORKLOADS/demo
 for c in $(sed -n 's/^\t{ "\([a-z-]*\)",.*/\1/p' "$LUPE_SRC/cmd/main.c"); do
 	"$LUPE" "$c" -h 2>/dev/null | grep -qE -- '-o, --output' && echo "$c"
 done | sort | tr '\n' ' ' > with-o
-[ "$(cat with-o)" = "convert flamegraph inject record stat trace " ] ||
+[ "$(cat with-o)" = "convert flamegraph inject record report stat trace " ] ||
 	fail "the commands with -o are now '$(cat with-o)': check each of them here"
 
 "$LUPE" record -q -o s.data -- "$D" -n 30 >/dev/null 2>&1 || fail "lupe record failed"
@@ -34,6 +34,7 @@ for to in folded pprof firefox speedscope; do
 done
 "$LUPE" flamegraph -i s.data -o null >/dev/null 2>&1; dev_ok null "flamegraph -o"
 "$LUPE" trace -o null -- true >/dev/null 2>&1; dev_ok null "trace -o"
+"$LUPE" report --html -o null -i s.data >/dev/null 2>&1; dev_ok null "report --html -o"
 for to in json jsonl; do
 	"$LUPE" data convert --force --to-$to null -i s.data >/dev/null 2>&1; dev_ok null "data convert --to-$to"
 done
@@ -45,7 +46,7 @@ if command -v tar >/dev/null && command -v bzip2 >/dev/null; then
 	"$LUPE" --buildid-dir "$PWD/empty" archive a.data >/dev/null 2>&1
 	dev_ok a.data.tar.bz2 "an archive of nothing"
 fi
-ok "the device stayed a device through record, stat, stat record, inject, convert, flamegraph, trace, data convert, archive"
+ok "the device stayed a device through record, stat, stat record, inject, convert, flamegraph, trace, report --html, data convert, archive"
 
 # /dev/stdout (root's link to the pipe) is still written through
 "$LUPE" convert -i s.data --to folded -o /dev/stdout | grep -q "^demo;" ||
@@ -104,6 +105,10 @@ target_ok "stat --append -o"
 plant tr.txt nobody
 "$LUPE" trace -o tr.txt -- true >/dev/null 2>&1
 target_ok "trace -o"
+plant r.html nobody
+"$LUPE" report --html -o r.html -i s.data >/dev/null 2>&1 || fail "report --html -o LINK failed"
+target_ok "report --html -o"; new_file r.html "" "report --html -o"
+grep -q '<html' r.html || fail "report --html -o LINK wrote no page"
 plant d.json nobody
 "$LUPE" data convert --force --to-json d.json -i s.data >/dev/null 2>&1 || fail "data convert --to-json LINK failed"
 target_ok "data convert --to-json"; new_file d.json "" "data convert --to-json"
