@@ -4,7 +4,8 @@
  * machine, captured by a BPF program (with the strings and buffers the
  * arguments point to) or, where BPF is not available, by the raw_syscalls
  * tracepoints (numbers only, said once). LUPE_TRACE_NO_BPF=1 or the hidden
- * --no-bpf forces the fallback. -i prints a perf.data file of those
+ * --no-bpf forces the fallback; LUPE_TRACE_NO_STRINGS=1 has BPF copy no
+ * memory, so its lines are the fallback's (tests/shell/trace-same.sh). -i prints a perf.data file of those
  * tracepoints (lupe record -e 'raw_syscalls:*') as the fallback prints the
  * live calls.
  */
@@ -219,6 +220,8 @@ int cmd_trace(int argc, char **argv)
 	topts.system_wide = o.all;
 	topts.max_strlen = o.max_strlen;
 	topts.buf_bytes = o.buf_bytes;
+	env = getenv("LUPE_TRACE_NO_STRINGS");
+	topts.no_strings = env && *env && strcmp(env, "0");
 	if (o.input) {
 		t = lupe_trace_file_new(&topts, o.input);
 	} else if (!o.no_bpf) {

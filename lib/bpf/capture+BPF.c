@@ -194,7 +194,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	if (!bt)
 		return NULL;
 	lupe_trace_init(&bt->t, &bpf_ops, o);
-	bt->t.strings = true;
+	bt->t.strings = !bt->t.o.no_strings;
 	libbpf_set_print(lupe_libbpf_log);
 	bt->skel = lupe_sc__open();
 	if (!bt->skel) {
@@ -208,7 +208,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	ro->filter_syscalls = bt->t.filter;
 	for (int nr = 0; nr < SC_MAX_NR && nr < LUPE_SC_MAX; nr++) {
 		ro->sys_on[nr] = bt->t.set[nr];
-		if ((!bt->t.filter || bt->t.set[nr]) && lupe_syscall_name(nr))
+		if ((!bt->t.filter || bt->t.set[nr]) && lupe_syscall_name(nr) && bt->t.strings)
 			set_caps((struct sc_cap_spec *)&ro->caps[nr], lupe_sc_info(nr));
 	}
 	rb_bytes = bt->t.o.buf_bytes ? bt->t.o.buf_bytes : 16 << 20;

@@ -57,6 +57,7 @@ struct lupe_trace_opts {
 	const bool *syscalls;       /* LUPE_SC_MAX flags, or NULL for all */
 	size_t buf_bytes;           /* ring buffer size (default 16 MiB BPF, 1 MiB per CPU perf) */
 	const char *const *tracepoints; /* NULL-terminated "sys:name" list to interleave, or NULL */
+	bool no_strings;            /* BPF too copies no memory: pointers shown as the fallback shows them */
 };
 
 struct lupe_trace;
