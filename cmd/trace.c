@@ -156,7 +156,7 @@ int cmd_trace(int argc, char **argv)
 	char *tps[17] = { NULL };
 	int ntp = 0;
 	pid_t *pids = NULL;
-	int npids = 0, idx, ret = 1, err;
+	int npids = 0, idx, ret = 1, err, final_passes = 0;
 	unsigned long long lost;
 	const char *env = getenv("LUPE_TRACE_NO_BPF");
 	FILE *out = stderr;
@@ -318,8 +318,12 @@ int cmd_trace(int argc, char **argv)
 			error("reading the trace: %s", lupe_strerror(err));
 			break;
 		}
-		/* drained after the end: what is left in the ring has been read */
-		if (done && err <= 0)
+		/*
+		 * drained after the end: what is left in the ring has been read;
+		 * a machine (-a) or processes that keep calling fill it again as
+		 * fast as it drains, so the end gets a few passes, not forever
+		 */
+		if (done && (err <= 0 || ++final_passes > 8))
 			break;
 	}
 	trace_printer_finish(printer);
