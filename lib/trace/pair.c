@@ -28,6 +28,12 @@ struct thread {
 	unsigned char data[6][BUF_COPY + 8];
 };
 
+/* The calls whose numbers the rules need. */
+enum { NR_EXIT, NR_EXIT_GROUP, NR_CLONE, NR_CLONE3, NR_FORK, NR_VFORK, NR_EXECVE, NR_N };
+static const char *const nr_names[NR_N] = {
+	"exit", "exit_group", "clone", "clone3", "fork", "vfork", "execve",
+};
+
 struct lupe_trace_model {
 	struct lupe_trace_model_opts o;
 	lupe_trace_call_fn fn;
@@ -37,7 +43,7 @@ struct lupe_trace_model {
 	size_t nthreads, cap;
 	struct thread *last;        /* the thread of the previous event */
 	bool multi;
-	long nr_clone, nr_clone3, nr_fork, nr_vfork, nr_exit, nr_exit_group, nr_execve;
+	long nr[NR_N];              /* the numbers of the calls the rules name */
 	pid_t exited[64];           /* processes whose end was said (the last ones) */
 	size_t nexited;
 };
@@ -52,25 +58,24 @@ struct lupe_trace_model *lupe_trace_model_new(const struct lupe_trace_model_opts
 {
 	struct lupe_trace_model *m;
 
-	if (!opts || !fn || !lupe_opts_valid(opts, opts->sz, sizeof(m->o)))
+	struct lupe_trace_model_opts o = { 0 };
+
+	if (!opts || !fn || !lupe_opts_valid(opts, opts->sz, sizeof(o)))
 		return err_ptr(-EINVAL);
+	/* what the caller's size holds; the rest stays zero */
+	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return err_ptr(-ENOMEM);
-	memcpy(&m->o, opts, opts->sz < sizeof(m->o) ? opts->sz : sizeof(m->o));
+	m->o = o;
 	m->fn = fn;
 	m->arg = arg;
 	if (m->o.fd_paths && !(m->fds = lupe_trace_fds_new())) {
 		free(m);
 		return err_ptr(-ENOMEM);
 	}
-	m->nr_exit = lupe_syscall_nr("exit");
-	m->nr_exit_group = lupe_syscall_nr("exit_group");
-	m->nr_clone = lupe_syscall_nr("clone");
-	m->nr_clone3 = lupe_syscall_nr("clone3");
-	m->nr_fork = lupe_syscall_nr("fork");
-	m->nr_vfork = lupe_syscall_nr("vfork");
-	m->nr_execve = lupe_syscall_nr("execve");
+	for (int i = 0; i < NR_N; i++)
+		m->nr[i] = lupe_syscall_nr(nr_names[i]);
 	return m;
 }
 
@@ -182,14 +187,15 @@ static int on_enter(struct lupe_trace_model *m, struct thread *t, const struct l
 	t->t.pending = true;
 	t->t.mark = false;
 	/* exit and exit_group never return: said now, as strace does */
-	if (ev->nr == m->nr_exit || ev->nr == m->nr_exit_group)
+	if (ev->nr == m->nr[NR_EXIT] || ev->nr == m->nr[NR_EXIT_GROUP])
 		return noreturn(m, t);
 	return 0;
 }
 
 static bool is_fork(const struct lupe_trace_model *m, long nr)
 {
-	return nr == m->nr_clone || nr == m->nr_clone3 || nr == m->nr_fork || nr == m->nr_vfork;
+	return nr == m->nr[NR_CLONE] || nr == m->nr[NR_CLONE3] || nr == m->nr[NR_FORK] ||
+	       nr == m->nr[NR_VFORK];
 }
 
 static int on_exit_ev(struct lupe_trace_model *m, struct thread *t, const struct lupe_sc_event *ev)
@@ -205,7 +211,7 @@ static int on_exit_ev(struct lupe_trace_model *m, struct thread *t, const struct
 
 	/* execvp's PATH search is lupe's doing, not the workload's: strace's own
 	 * search does not show either */
-	if (m->o.workload && t->t.tid == m->o.main_pid && !t->execed && ev->nr == m->nr_execve) {
+	if (m->o.workload && t->t.tid == m->o.main_pid && !t->execed && ev->nr == m->nr[NR_EXECVE]) {
 		if (ev->ret < 0) {
 			t->t.pending = false;
 			return 0;
