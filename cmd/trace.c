@@ -4,7 +4,8 @@
  * machine, captured by a BPF program (with the strings and buffers the
  * arguments point to) or, where BPF is not available, by the raw_syscalls
  * tracepoints (numbers only, said once). LUPE_TRACE_NO_BPF=1 or the hidden
- * --no-bpf forces the fallback. -i prints a perf.data file of those
+ * --no-bpf forces the fallback; LUPE_TRACE_NO_STRINGS=1 has BPF copy no
+ * memory, so its lines are the fallback's (tests/shell/trace-same.sh). -i prints a perf.data file of those
  * tracepoints (lupe record -e 'raw_syscalls:*') as the fallback prints the
  * live calls.
  */
@@ -155,7 +156,7 @@ int cmd_trace(int argc, char **argv)
 	char *tps[17] = { NULL };
 	int ntp = 0;
 	pid_t *pids = NULL;
-	int npids = 0, idx, ret = 1, err;
+	int npids = 0, idx, ret = 1, err, final_passes = 0;
 	unsigned long long lost;
 	const char *env = getenv("LUPE_TRACE_NO_BPF");
 	FILE *out = stderr;
@@ -219,6 +220,8 @@ int cmd_trace(int argc, char **argv)
 	topts.system_wide = o.all;
 	topts.max_strlen = o.max_strlen;
 	topts.buf_bytes = o.buf_bytes;
+	env = getenv("LUPE_TRACE_NO_STRINGS");
+	topts.no_strings = env && *env && strcmp(env, "0");
 	if (o.input) {
 		t = lupe_trace_file_new(&topts, o.input);
 	} else if (!o.no_bpf) {
@@ -315,8 +318,12 @@ int cmd_trace(int argc, char **argv)
 			error("reading the trace: %s", lupe_strerror(err));
 			break;
 		}
-		/* drained after the end: what is left in the ring has been read */
-		if (done && err <= 0)
+		/*
+		 * drained after the end: what is left in the ring has been read;
+		 * a machine (-a) or processes that keep calling fill it again as
+		 * fast as it drains, so the end gets a few passes, not forever
+		 */
+		if (done && (err <= 0 || ++final_passes > 8))
 			break;
 	}
 	trace_printer_finish(printer);

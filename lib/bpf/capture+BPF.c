@@ -138,6 +138,21 @@ static const struct trace_ops bpf_ops = {
 	bpf_add_pid, bpf_start, bpf_poll, bpf_lost, bpf_del,
 };
 
+/* The argument kinds whose memory the program copies, and how (a length from another argument: lenarg). */
+static const struct {
+	enum sc_kind kind;
+	enum sc_cap cap;
+	bool lenarg;
+} captured[] = {
+	{ K_PATH, SC_CAP_PATH, false },
+	{ K_STR, SC_CAP_STR, false },
+	{ K_BUF_IN, SC_CAP_BUF_IN, true },
+	{ K_BUF_OUT, SC_CAP_BUF_OUT, false },
+	{ K_ARGV, SC_CAP_ARGV, false },
+	{ K_ENVP, SC_CAP_ENVP, false },
+	{ K_SOCKADDR, SC_CAP_STRUCT, true },
+};
+
 static void set_caps(struct sc_cap_spec *spec, const struct sc_info *info)
 {
 	memset(spec, 0, sizeof(*spec));
@@ -145,41 +160,20 @@ static void set_caps(struct sc_cap_spec *spec, const struct sc_info *info)
 		spec->lenarg[i] = -1;
 	for (int i = 0; i < info->nargs; i++) {
 		const struct sc_arg *a = &info->args[i];
+		bool out;
+		int size = sc_kind_struct(a->kind, &out);
 
-		switch (a->kind) {
-		case K_PATH:
-			spec->cap[i] = SC_CAP_PATH;
-			break;
-		case K_STR:
-			spec->cap[i] = SC_CAP_STR;
-			break;
-		case K_BUF_IN:
-			spec->cap[i] = SC_CAP_BUF_IN;
-			spec->lenarg[i] = a->lenarg;
-			break;
-		case K_BUF_OUT:
-			spec->cap[i] = SC_CAP_BUF_OUT;
-			break;
-		case K_ARGV:
-			spec->cap[i] = SC_CAP_ARGV;
-			break;
-		case K_ENVP:
-			spec->cap[i] = SC_CAP_ENVP;
-			break;
-		case K_SOCKADDR:
-			spec->cap[i] = SC_CAP_STRUCT;
-			spec->lenarg[i] = a->lenarg;
-			break;
-		default: {
-			bool out;
-			int size = sc_kind_struct(a->kind, &out);
-
-			if (size) {
-				spec->cap[i] = out ? SC_CAP_OUT_FIXED : SC_CAP_IN_FIXED;
-				spec->size[i] = size;
-			}
-			break;
+		/* structures of a fixed size, read at entry or at exit */
+		if (size) {
+			spec->cap[i] = out ? SC_CAP_OUT_FIXED : SC_CAP_IN_FIXED;
+			spec->size[i] = size;
 		}
+		for (size_t k = 0; k < sizeof(captured) / sizeof(captured[0]); k++) {
+			if (captured[k].kind != a->kind)
+				continue;
+			spec->cap[i] = captured[k].cap;
+			if (captured[k].lenarg)
+				spec->lenarg[i] = a->lenarg;
 		}
 	}
 }
@@ -194,7 +188,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	if (!bt)
 		return NULL;
 	lupe_trace_init(&bt->t, &bpf_ops, o);
-	bt->t.strings = true;
+	bt->t.strings = !bt->t.o.no_strings;
 	libbpf_set_print(lupe_libbpf_log);
 	bt->skel = lupe_sc__open();
 	if (!bt->skel) {
@@ -208,7 +202,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	ro->filter_syscalls = bt->t.filter;
 	for (int nr = 0; nr < SC_MAX_NR && nr < LUPE_SC_MAX; nr++) {
 		ro->sys_on[nr] = bt->t.set[nr];
-		if ((!bt->t.filter || bt->t.set[nr]) && lupe_syscall_name(nr))
+		if ((!bt->t.filter || bt->t.set[nr]) && lupe_syscall_name(nr) && bt->t.strings)
 			set_caps((struct sc_cap_spec *)&ro->caps[nr], lupe_sc_info(nr));
 	}
 	rb_bytes = bt->t.o.buf_bytes ? bt->t.o.buf_bytes : 16 << 20;

@@ -274,6 +274,16 @@ static __always_inline struct scratch *begin(int kind, long nr, __u32 tgid)
 	return s;
 }
 
+/* The record of a call's entry or exit, or NULL when the call is not traced. */
+static __always_inline struct scratch *begin_call(int kind, long id, __u32 tgid)
+{
+	if (!traced(tgid, id, kind == SC_REC_ENTER))
+		return NULL;
+	if (id < 0 || id >= SC_MAX_NR || (filter_syscalls && !sys_on[id]))
+		return NULL;
+	return begin(kind, id, tgid);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
@@ -284,12 +294,8 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	__u8 again = 0;
 	int r;
 
-	if (!traced(tgid, id, true))
-		return 0;
-	if (id < 0 || id >= SC_MAX_NR || (filter_syscalls && !sys_on[id]))
-		return 0;
-	s = begin(SC_REC_ENTER, id, tgid);
-	if (!s)
+	s = begin_call(SC_REC_ENTER, id, tgid);
+	if (!s || id < 0 || id >= SC_MAX_NR) /* bounded again: the verifier's proof for caps[id] */
 		return 0;
 	rec = (struct sc_rec *)s->b;
 	for (int i = 0; i < 6; i++)
@@ -342,12 +348,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	struct scratch *s;
 	struct sc_rec *rec;
 
-	if (!traced(tgid, id, false))
-		return 0;
-	if (id < 0 || id >= SC_MAX_NR || (filter_syscalls && !sys_on[id]))
-		return 0;
-	s = begin(SC_REC_EXIT, id, tgid);
-	if (!s)
+	s = begin_call(SC_REC_EXIT, id, tgid);
+	if (!s || id < 0 || id >= SC_MAX_NR)
 		return 0;
 	rec = (struct sc_rec *)s->b;
 	rec->args[0] = ret;

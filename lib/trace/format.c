@@ -200,15 +200,21 @@ static const char *signal_name(long sig, char *buf, size_t size)
 	return NULL;
 }
 
-static void put_signal(struct sbuf *b, long sig)
+/* A signal by strace's name after prefix ("SIG" alone, "" inside a set: INT, IO, RT_1), else its number. */
+static void put_sig(struct sbuf *b, long sig, const char *prefix)
 {
 	char rt[16];
 	const char *name = signal_name(sig, rt, sizeof(rt));
 
 	if (name)
-		put(b, "SIG%s", name);
+		put(b, "%s%s", prefix, name);
 	else
 		put(b, "%ld", sig);
+}
+
+static void put_signal(struct sbuf *b, long sig)
+{
+	put_sig(b, sig, "SIG");
 }
 
 int lupe_quote_string(const unsigned char *s, size_t len, bool truncated, char *buf, size_t size)
@@ -291,17 +297,6 @@ static void put_ptr(struct sbuf *b, __u64 v)
 		put(b, "NULL");
 }
 
-/* a signal inside a set: INT, IO, RTMIN, RT_1 (strace's names) */
-static void put_set_signal(struct sbuf *b, int sig)
-{
-	char rt[16];
-	const char *name = signal_name(sig, rt, sizeof(rt));
-
-	if (name)
-		put(b, "%s", name);
-	else
-		put(b, "%d", sig);
-}
 
 /* [INT TERM], or ~[KILL STOP] when more than half the signals are in */
 static void put_sigset(struct sbuf *b, __u64 set)
@@ -317,7 +312,7 @@ static void put_sigset(struct sbuf *b, __u64 set)
 			continue;
 		if (n++)
 			putc_(b, ' ');
-		put_set_signal(b, sig);
+		put_sig(b, sig, "");
 	}
 	putc_(b, ']');
 }
@@ -452,6 +447,28 @@ static void put_fd(struct sbuf *b, const struct lupe_sc_fmt *fmt, pid_t pid, int
 	}
 }
 
+/*
+ * Kinds shown through a table of names: as flags (zero: what 0 shows) or
+ * as one value (unknown: the prefix of the number shown).
+ */
+static const struct {
+	enum sc_kind kind;
+	const struct flag *names;
+	bool bits;
+	const char *other;
+} by_table[] = {
+	{ K_PROT, prot_flags, true, "PROT_NONE" },
+	{ K_ACCESS, access_flags, true, "F_OK" },
+	{ K_AT_FLAGS, at_flags, true, "0" },
+	{ K_GRND, grnd_flags, true, "0" },
+	{ K_WHENCE, whences, false, "SEEK_" },
+	{ K_RESOURCE, resources, false, "RLIMIT_" },
+	{ K_ADVICE, advices, false, "POSIX_FADV_" },
+	{ K_ARCH_PRCTL, arch_prctls, false, "ARCH_" },
+	{ K_SIGHOW, sig_hows, false, "SIG_" },
+	{ K_FCNTL_CMD, fcntl_cmds, false, "F_" },
+};
+
 static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		    const struct lupe_sc_event *en, const struct lupe_sc_event *ex,
 		    const struct lupe_sc_fmt *fmt)
@@ -463,6 +480,15 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 	unsigned long uv = a->is32 ? (unsigned long)(unsigned int)v : (unsigned long)v;
 	const struct lupe_sc_buf *m;
 
+	for (size_t k = 0; k < sizeof(by_table) / sizeof(by_table[0]); k++) {
+		if (by_table[k].kind != a->kind)
+			continue;
+		if (by_table[k].bits)
+			put_bits(b, by_table[k].names, uv, by_table[k].other);
+		else
+			put_value(b, by_table[k].names, uv, by_table[k].other);
+		return;
+	}
 	switch (a->kind) {
 	case K_PATH:
 	case K_STR:
@@ -609,12 +635,6 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 			  { 17, "MADV_DODUMP" }, { 18, "MADV_WIPEONFORK" }, { 19, "MADV_KEEPONFORK" },
 			  { 20, "MADV_COLD" }, { 21, "MADV_PAGEOUT" }, { 0 } }, uv, "MADV_");
 		return;
-	case K_SIGHOW:
-		put_value(b, sig_hows, uv, "SIG_");
-		return;
-	case K_FCNTL_CMD:
-		put_value(b, fcntl_cmds, uv, "F_");
-		return;
 	case K_IOCTL_CMD:
 		for (const struct flag *t = ioctl_cmds; t->name; t++) {
 			if (t->val == uv) {
@@ -696,9 +716,6 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 	case K_OPEN_FLAGS:
 		put_open_flags(b, uv);
 		return;
-	case K_PROT:
-		put_bits(b, prot_flags, uv, "PROT_NONE");
-		return;
 	case K_MAP_FLAGS: {
 		size_t start = b->len;
 
@@ -712,12 +729,6 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 		}
 		return;
 	}
-	case K_ACCESS:
-		put_bits(b, access_flags, uv, "F_OK");
-		return;
-	case K_AT_FLAGS:
-		put_bits(b, at_flags, uv, "0");
-		return;
 	case K_SIGNAL:
 		put_signal(b, sv);
 		return;
@@ -731,20 +742,7 @@ static void put_arg(struct sbuf *b, const struct sc_info *info, int i,
 			put(b, "0");
 		}
 		return;
-	case K_WHENCE:
-		put_value(b, whences, uv, "SEEK_");
-		return;
-	case K_RESOURCE:
-		put_value(b, resources, uv, "RLIMIT_");
-		return;
-	case K_ADVICE:
-		put_value(b, advices, uv, "POSIX_FADV_");
-		return;
-	case K_GRND:
-		put_bits(b, grnd_flags, uv, "0");
-		return;
-	case K_ARCH_PRCTL:
-		put_value(b, arch_prctls, uv, "ARCH_");
+	default: /* by_table above */
 		return;
 	}
 }

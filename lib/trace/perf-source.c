@@ -39,6 +39,7 @@
 struct target {
 	pid_t pid;
 	bool at_exec;
+	bool execed;               /* at_exec: its execve has been entered */
 };
 
 #define MAX_TP 16
@@ -68,7 +69,7 @@ struct perf_trace {
 	struct lupe_session *session;
 	struct lupe_tool tool;
 	bool read;
-	long nr_exit_group;
+	long nr_exit_group, nr_execve, nr_execveat;
 	struct { pid_t pid; int status; } *exits; /* the processes that called exit_group */
 	size_t nexits;
 };
@@ -81,7 +82,7 @@ static int perf_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
 	if (!n)
 		return -ENOMEM;
 	pt->targets = n;
-	n[pt->ntargets++] = (struct target){ pid, at_exec };
+	n[pt->ntargets++] = (struct target){ pid, at_exec, false };
 	return 0;
 }
 
@@ -147,7 +148,11 @@ static int push_fd(struct perf_trace *pt, int fd)
 	return 0;
 }
 
-/* Open enter and exit for tid on cpu, into that CPU's ring. */
+/*
+ * Open enter and exit for tid on cpu, into that CPU's ring. The first
+ * event also reports the tasks' ends (EXIT records, in the event's clock),
+ * so a process's end is said in time order, as the BPF capture says it.
+ */
 static int open_pair(struct perf_trace *pt, pid_t tid, int cpu, bool at_exec, bool inherit)
 {
 	struct ring *r = &pt->rings[cpu];
@@ -168,7 +173,10 @@ static int open_pair(struct perf_trace *pt, pid_t tid, int cpu, bool at_exec, bo
 			.size = sizeof(a), .type = PERF_TYPE_TRACEPOINT, .config = ids[i],
 			.sample_period = 1,
 			.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
-			.disabled = at_exec, .enable_on_exec = at_exec, .inherit = inherit,
+			.inherit = inherit, .task = pt->syscalls && i == 0,
+			/* the tracepoints beside BPF see no execve: they start at the exec */
+			.disabled = at_exec && !pt->syscalls,
+			.enable_on_exec = at_exec && !pt->syscalls,
 			.watermark = 1, .wakeup_watermark = pages * 4096 / 4,
 			.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
 		};
@@ -296,7 +304,7 @@ static int decode_raw(struct perf_trace *pt, struct lupe_sc_event *ev, const uns
 	if (type == pt->enter_id) {
 		memcpy(ev->args, raw + pt->off_args, sizeof(ev->args));
 		/* the end is said even when -e leaves exit_group out */
-		if (pt->path && nr == pt->nr_exit_group)
+		if (nr == pt->nr_exit_group)
 			note_exit(pt, ev->pid, (long)ev->args[0]);
 	}
 	if (nr < 0 || nr >= LUPE_SC_MAX || (pt->t.filter && !pt->t.set[nr]))
@@ -312,7 +320,43 @@ static int decode_raw(struct perf_trace *pt, struct lupe_sc_event *ev, const uns
 	return pt->fn(ev, pt->fn_arg);
 }
 
-/* A sample from the rings, in time order: TID, TIME, RAW. */
+/*
+ * Whether an event of process pid comes before its exec: a workload held
+ * before exec is traced from its execve's entry, as the BPF capture does
+ * (lupe's own PATH search then shows as failed execve calls, which the
+ * printer leaves out), so both give the execve line whole.
+ */
+static bool before_exec(struct perf_trace *pt, pid_t pid, bool enter, long nr)
+{
+	for (int i = 0; i < pt->ntargets; i++) {
+		struct target *tg = &pt->targets[i];
+
+		if (tg->pid != pid || !tg->at_exec || tg->execed)
+			continue;
+		if (enter && (nr == pt->nr_execve || nr == pt->nr_execveat))
+			tg->execed = true;
+		return !tg->execed;
+	}
+	return false;
+}
+
+/* A process's end (its EXIT record) with the status its exit_group asked for. */
+static int proc_exit(struct perf_trace *pt, pid_t pid)
+{
+	for (size_t i = 0; i < pt->nexits; i++) {
+		struct lupe_sc_event ev = { .kind = LUPE_SC_PROC_EXIT, .pid = pid, .tid = pid,
+					    .ret = pt->exits[i].status };
+
+		if (pt->exits[i].pid != pid)
+			continue;
+		pt->exits[i] = pt->exits[--pt->nexits];
+		pt->delivered++;
+		return pt->fn(&ev, pt->fn_arg);
+	}
+	return 0;
+}
+
+/* A record from the rings, in time order: a sample (TID, TIME, RAW) or an EXIT. */
 static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 {
 	struct perf_trace *pt = arg;
@@ -320,9 +364,16 @@ static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 	const unsigned char *raw = (const unsigned char *)(s + 1);
 	struct lupe_sc_event ev = { .pid = s->pid, .tid = s->tid, .time = s->time };
 	__u16 type;
+	long nr = -1;
 
 	(void)offset;
+	if (h->type == PERF_RECORD_EXIT)
+		return proc_exit(pt, ((const __u32 *)(h + 1))[0]);
 	memcpy(&type, raw, sizeof(type));
+	if (type == pt->enter_id && s->raw_size >= (unsigned)pt->off_id + sizeof(nr))
+		memcpy(&nr, raw + pt->off_id, sizeof(nr));
+	if (pt->syscalls && pt->ntargets && before_exec(pt, ev.pid, type == pt->enter_id, nr))
+		return 0;
 	return decode_raw(pt, &ev, raw, s->raw_size, type);
 }
 
@@ -330,11 +381,15 @@ static int on_rec(const struct perf_event_header *h, void *arg)
 {
 	struct perf_trace *pt = arg;
 	const struct sample_hdr *s = (const void *)(h + 1);
+	const __u32 *task = (const __u32 *)(h + 1);
 
 	if (h->type == PERF_RECORD_LOST) {
 		pt->lost += ((const __u64 *)(h + 1))[1];
 		return 0;
 	}
+	/* exit: pid, ppid, tid, ptid, time (the event's clock); a process's, not a thread's */
+	if (h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 24 && task[0] == task[2])
+		return lupe_ordered_queue(pt->ord, h, 0, ((const __u64 *)(h + 1))[2], 0);
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
 	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
 	    (pid_t)s->pid == pt->self)
@@ -455,16 +510,7 @@ static int file_other(struct lupe_tool *tool, struct lupe_session *s,
 		pt->lost += ((const __u64 *)(h + 1))[1];
 	} else if (h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 8 && pid[0] == pid[2]) {
 		/* exit: pid, ppid, tid, ptid, time */
-		for (size_t i = 0; i < pt->nexits; i++) {
-			struct lupe_sc_event ev = { .kind = LUPE_SC_PROC_EXIT, .pid = pid[0],
-						    .tid = pid[0], .ret = pt->exits[i].status };
-
-			if (pt->exits[i].pid != (pid_t)pid[0])
-				continue;
-			pt->exits[i] = pt->exits[--pt->nexits];
-			pt->delivered++;
-			return pt->fn(&ev, pt->fn_arg);
-		}
+		return proc_exit(pt, pid[0]);
 	}
 	return 0;
 }
@@ -520,6 +566,9 @@ static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscall
 	}
 	pt->self = getpid();
 	pt->syscalls = syscalls;
+	pt->nr_exit_group = lupe_syscall_nr("exit_group");
+	pt->nr_execve = lupe_syscall_nr("execve");
+	pt->nr_execveat = lupe_syscall_nr("execveat");
 	return &pt->t;
 }
 
@@ -550,7 +599,6 @@ struct lupe_trace *lupe_trace_file_new(const struct lupe_trace_opts *opts, const
 	pt->off_id = 8;
 	pt->off_args = 16;
 	pt->off_ret = 16;
-	pt->nr_exit_group = lupe_syscall_nr("exit_group");
 	pt->path = strdup(path);
 	if (!pt->path) {
 		perf_del(&pt->t);

@@ -158,7 +158,8 @@ struct lupe_trace *lupe_trace_new(const struct lupe_trace_opts *opts, bool bpf)
 		return err_ptr(-EINVAL);
 	if (!bpf)
 		return lupe_trace_perf_new(opts);
-	if (opts->sz < sizeof(*opts) || !opts->tracepoints || !opts->tracepoints[0])
+	if (opts->sz < offsetof(struct lupe_trace_opts, no_strings) || !opts->tracepoints ||
+	    !opts->tracepoints[0])
 		return lupe_trace_bpf_new(opts);
 	c = calloc(1, sizeof(*c));
 	if (!c)

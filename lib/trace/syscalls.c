@@ -51,6 +51,53 @@ static bool one_of(const char *s, const char *const *list)
 	return false;
 }
 
+/* Whether word is one of the space-separated words of list. */
+static bool in_words(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; n && (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * Arguments that are not pointers, known by their name: in the syscalls
+ * calls names (NULL: in any), the first row that matches decides.
+ */
+static const struct {
+	const char *names, *calls;
+	enum sc_kind kind;
+} by_name[] = {
+	{ "fd oldfd newfd fd_in fd_out out_fd in_fd epfd", NULL, K_FD },
+	{ "dfd olddfd newdfd dirfd", NULL, K_DIRFD },
+	{ "flags", "openat open openat2", K_OPEN_FLAGS },
+	{ "mode", "openat open creat mkdir mkdirat chmod fchmod fchmodat mknod mknodat", K_OCT },
+	{ "mode", "access faccessat faccessat2", K_ACCESS },
+	{ "prot", NULL, K_PROT },
+	{ "flags", "mmap", K_MAP_FLAGS },
+	{ "flag flags", "newfstatat fstatat unlinkat faccessat2 statx fchownat linkat utimensat "
+	  "execveat name_to_handle_at fchmodat2", K_AT_FLAGS },
+	{ "behavior", "madvise", K_MADVISE },
+	{ "family", "socket socketpair", K_SOCK_FAMILY },
+	{ "type", "socket socketpair", K_SOCK_TYPE },
+	{ "protocol", "socket socketpair", K_SOCK_PROTO },
+	{ "options", "wait4 waitid", K_WAIT_OPTIONS },
+	{ "how", "rt_sigprocmask", K_SIGHOW },
+	{ "cmd", "fcntl", K_FCNTL_CMD },
+	{ "cmd", "ioctl", K_IOCTL_CMD },
+	{ "op", "futex", K_FUTEX_OP },
+	{ "rseq_len sig", "rseq", K_HEX },
+	{ "sig signum", NULL, K_SIGNAL },
+	{ "clone_flags", NULL, K_CLONE_FLAGS },
+	{ "whence origin", NULL, K_WHENCE },
+	{ "resource", "prlimit64 getrlimit setrlimit", K_RESOURCE },
+	{ "advice", "fadvise64", K_ADVICE },
+	{ "flags", "getrandom", K_GRND },
+	{ "option", "arch_prctl", K_ARCH_PRCTL },
+};
+
 /* The kind of argument i named name of type type in syscall sc. */
 static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 {
@@ -96,62 +143,10 @@ static enum sc_kind arg_kind(const char *sc, const char *type, const char *name)
 		return K_STR;
 	if (ptr)
 		return K_PTR;
-	if (is(name, "fd") || is(name, "oldfd") || is(name, "newfd") || is(name, "fd_in") ||
-	    is(name, "fd_out") || is(name, "out_fd") || is(name, "in_fd") || is(name, "epfd"))
-		return K_FD;
-	if (is(name, "dfd") || is(name, "olddfd") || is(name, "newdfd") || is(name, "dirfd"))
-		return K_DIRFD;
-	if (is(name, "flags") && (is(sc, "openat") || is(sc, "open") || is(sc, "openat2")))
-		return K_OPEN_FLAGS;
-	if (is(name, "mode") && (is(sc, "openat") || is(sc, "open") || is(sc, "creat") ||
-	    is(sc, "mkdir") || is(sc, "mkdirat") || is(sc, "chmod") || is(sc, "fchmod") ||
-	    is(sc, "fchmodat") || is(sc, "mknod") || is(sc, "mknodat")))
-		return K_OCT;
-	if (is(name, "mode") && (is(sc, "access") || is(sc, "faccessat") || is(sc, "faccessat2")))
-		return K_ACCESS;
-	if (is(name, "prot"))
-		return K_PROT;
-	if (is(name, "flags") && is(sc, "mmap"))
-		return K_MAP_FLAGS;
-	if ((is(name, "flag") || is(name, "flags")) &&
-	    (is(sc, "newfstatat") || is(sc, "fstatat") || is(sc, "unlinkat") || is(sc, "faccessat2") ||
-	     is(sc, "statx") || is(sc, "fchownat") || is(sc, "linkat") || is(sc, "utimensat") ||
-	     is(sc, "execveat") || is(sc, "name_to_handle_at") || is(sc, "fchmodat2")))
-		return K_AT_FLAGS;
-	if (is(sc, "madvise") && is(name, "behavior"))
-		return K_MADVISE;
-	if (is(name, "family") && (is(sc, "socket") || is(sc, "socketpair")))
-		return K_SOCK_FAMILY;
-	if (is(name, "type") && (is(sc, "socket") || is(sc, "socketpair")))
-		return K_SOCK_TYPE;
-	if (is(name, "protocol") && (is(sc, "socket") || is(sc, "socketpair")))
-		return K_SOCK_PROTO;
-	if (is(name, "options") && (is(sc, "wait4") || is(sc, "waitid")))
-		return K_WAIT_OPTIONS;
-	if (is(sc, "rt_sigprocmask") && is(name, "how"))
-		return K_SIGHOW;
-	if (is(sc, "fcntl") && is(name, "cmd"))
-		return K_FCNTL_CMD;
-	if (is(sc, "ioctl") && is(name, "cmd"))
-		return K_IOCTL_CMD;
-	if (is(sc, "futex") && is(name, "op"))
-		return K_FUTEX_OP;
-	if (is(sc, "rseq") && (is(name, "rseq_len") || is(name, "sig")))
-		return K_HEX;
-	if (is(name, "sig") || is(name, "signum"))
-		return K_SIGNAL;
-	if (is(name, "clone_flags"))
-		return K_CLONE_FLAGS;
-	if (is(name, "whence") || is(name, "origin"))
-		return K_WHENCE;
-	if (is(name, "resource") && (is(sc, "prlimit64") || is(sc, "getrlimit") || is(sc, "setrlimit")))
-		return K_RESOURCE;
-	if (is(name, "advice") && is(sc, "fadvise64"))
-		return K_ADVICE;
-	if (is(name, "flags") && is(sc, "getrandom"))
-		return K_GRND;
-	if (is(name, "option") && is(sc, "arch_prctl"))
-		return K_ARCH_PRCTL;
+	for (size_t i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++)
+		if (in_words(by_name[i].names, name) &&
+		    (!by_name[i].calls || in_words(by_name[i].calls, sc)))
+			return by_name[i].kind;
 	if (one_of(name, lens) || strstr(type, "size_t"))
 		return strstr(type, "ssize_t") || strstr(type, "loff_t") ? K_INT : K_UINT;
 	if (is(name, "addr") || is(name, "brk") || is(name, "start") || is(name, "arg2") ||

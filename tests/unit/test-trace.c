@@ -328,6 +328,84 @@ static void test_model_fds(void **state)
 	lupe_trace_fds_delete(f);
 }
 
+/* What the model handed out, one letter a call: C(all) N(oreturn) E(nd) T(racepoint). */
+struct calls_seen {
+	char kinds[32];
+	int n;
+	double ms[32];
+	bool entered[32];
+	int status;
+};
+
+static int seen_call(struct lupe_trace_model *m, const struct lupe_trace_call *c, void *arg)
+{
+	struct calls_seen *s = arg;
+
+	(void)m;
+	if (s->n < 31) {
+		s->kinds[s->n] = " CNET"[c->kind];
+		s->ms[s->n] = c->ms;
+		s->entered[s->n++] = c->enter != NULL;
+	}
+	if (c->kind == LUPE_TRACE_PROC_END)
+		s->status = c->status;
+	return 0;
+}
+
+/* The pairing: entries with exits, calls that do not return, what is not a call. */
+static void test_model_pairs(void **state)
+{
+	struct lupe_trace_model_opts o = { .sz = sizeof(o), .summary = true, .workload = true,
+					   .main_pid = 999990 };
+	struct calls_seen seen = { 0 };
+	struct lupe_trace_model *m = lupe_trace_model_new(&o, seen_call, &seen);
+	long read_nr = lupe_syscall_nr("read"), execve = lupe_syscall_nr("execve");
+	long clone = lupe_syscall_nr("clone"), exit_group = lupe_syscall_nr("exit_group");
+	struct lupe_trace_thread *const *threads;
+	pid_t me = 999990, child = 999991;
+#define EV(k, p, n, r, t) (&(struct lupe_sc_event){ .kind = (k), .pid = (p), .tid = (p), .nr = (n), .ret = (r), .time = (t) })
+
+	(void)state;
+	assert_non_null(m);
+	/* lupe's PATH search: a failed execve of the workload is no call */
+	assert_int_equal(lupe_trace_model_event(EV(LUPE_SC_ENTER, me, execve, 0, 1), m), 0);
+	assert_int_equal(lupe_trace_model_event(EV(LUPE_SC_EXIT, me, execve, -2, 2), m), 0);
+	assert_int_equal(seen.n, 0);
+	/* the one that runs it is */
+	lupe_trace_model_event(EV(LUPE_SC_ENTER, me, execve, 0, 3), m);
+	lupe_trace_model_event(EV(LUPE_SC_EXIT, me, execve, 0, 4), m);
+	/* a read of 2 ms */
+	lupe_trace_model_event(EV(LUPE_SC_ENTER, me, read_nr, 0, 1000000), m);
+	lupe_trace_model_event(EV(LUPE_SC_EXIT, me, read_nr, 5, 3000000), m);
+	assert_int_equal(seen.n, 2);
+	assert_true(seen.entered[1]);
+	assert_true(seen.ms[1] > 1.99 && seen.ms[1] < 2.01);
+	/* a child's first event, its return from clone with 0, is not a call */
+	lupe_trace_model_event(EV(LUPE_SC_EXIT, child, clone, 0, 3100000), m);
+	assert_int_equal(seen.n, 2);
+	assert_true(lupe_trace_model_multi(m));
+	/* an exit whose entry was not seen, and exit_group said at its entry */
+	lupe_trace_model_event(EV(LUPE_SC_EXIT, child, read_nr, 1, 3200000), m);
+	lupe_trace_model_event(EV(LUPE_SC_ENTER, child, exit_group, 0, 3300000), m);
+	/* the child's pending read at its process's end; the end said once */
+	lupe_trace_model_event(EV(LUPE_SC_ENTER, me, read_nr, 0, 3400000), m);
+	lupe_trace_model_event(EV(LUPE_SC_PROC_EXIT, me, 0, 3 << 8, 3500000), m);
+	lupe_trace_model_exited(m, me, 0);
+	lupe_trace_model_finish(m);
+	seen.kinds[seen.n] = '\0';
+	assert_string_equal(seen.kinds, "CCCNNE");
+	assert_false(seen.entered[2]);
+	assert_int_equal(seen.status, 3 << 8);
+	/* the summary: the workload's execve, read and read, the child's read and exit_group */
+	assert_int_equal(lupe_trace_model_threads(m, &threads), 2);
+	assert_int_equal(threads[0]->events, 3);
+	assert_int_equal(threads[0]->stats[read_nr].calls, 2);
+	assert_int_equal(threads[1]->events, 2);
+	assert_false(threads[0]->pending);
+	lupe_trace_model_delete(m);
+#undef EV
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_structs),
 		cmocka_unit_test(test_model_stats),
 		cmocka_unit_test(test_model_fds),
+		cmocka_unit_test(test_model_pairs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -57,6 +57,7 @@ struct lupe_trace_opts {
 	const bool *syscalls;       /* LUPE_SC_MAX flags, or NULL for all */
 	size_t buf_bytes;           /* ring buffer size (default 16 MiB BPF, 1 MiB per CPU perf) */
 	const char *const *tracepoints; /* NULL-terminated "sys:name" list to interleave, or NULL */
+	bool no_strings;            /* BPF too copies no memory: pointers shown as the fallback shows them */
 };
 
 struct lupe_trace;
@@ -203,5 +204,73 @@ LUPE_API void lupe_sc_stats_merge(struct lupe_sc_stat *to, const struct lupe_sc_
  * first (then most calls), into order; returns how many.
  */
 LUPE_API int lupe_sc_stats_order(const struct lupe_sc_stat *stats, int *order);
+
+/* ---- the model of the calls: entries paired with exits (trace/pair.c) ---- */
+
+/*
+ * One traced thread as the model keeps it. A consumer reads it, and may
+ * set mark (a printer: "its unfinished line is out"), which the model
+ * clears when the thread enters a call and when the call ends.
+ */
+struct lupe_trace_thread {
+	pid_t tid, pid;
+	char comm[16];              /* with opts.summary, or from an execve: its name */
+	bool pending;               /* a call was entered and has not returned */
+	bool mark;                  /* the consumer's */
+	struct lupe_sc_event enter; /* the pending call's entry; its bufs are the model's copies */
+	struct lupe_sc_stat *stats; /* LUPE_SC_MAX figures (opts.summary), else NULL */
+	unsigned long events;       /* calls counted */
+};
+
+enum lupe_trace_call_kind {
+	LUPE_TRACE_CALL = 1,   /* a call returned: exit, with enter when its entry was seen */
+	LUPE_TRACE_NORETURN,   /* a call that will not return (exit, exec, the end): enter */
+	LUPE_TRACE_PROC_END,   /* process pid ended with wait status status, said once */
+	LUPE_TRACE_TP,         /* a tracepoint of -e: exit is its event */
+};
+
+struct lupe_trace_call {
+	enum lupe_trace_call_kind kind;
+	struct lupe_trace_thread *thread; /* PROC_END: NULL */
+	const struct lupe_sc_event *enter; /* NULL when not seen */
+	const struct lupe_sc_event *exit;
+	double ms;                         /* CALL with enter: its duration */
+	pid_t pid;                         /* PROC_END */
+	int status;
+};
+
+struct lupe_trace_model;
+
+/* Called for each call the model completes; non-zero stops (returned by lupe_trace_model_event). */
+typedef int (*lupe_trace_call_fn)(struct lupe_trace_model *m, const struct lupe_trace_call *c,
+				  void *arg);
+
+struct lupe_trace_model_opts {
+	size_t sz;          /* sizeof(struct lupe_trace_model_opts) */
+	bool summary;       /* per-thread figures and names */
+	bool fd_paths;      /* follow the fds' paths (strace -y) */
+	bool workload;      /* main_pid is a command lupe started: its failed execve (the PATH search) are not calls */
+	pid_t main_pid;     /* the traced command or process, or 0 */
+	bool first_is_main; /* no main_pid: the first event's process is the main one (a file) */
+};
+
+/* NULL and errno. fn gets the completed calls, in the events' order. */
+LUPE_API struct lupe_trace_model *lupe_trace_model_new(const struct lupe_trace_model_opts *opts,
+						       lupe_trace_call_fn fn, void *arg);
+LUPE_API void lupe_trace_model_delete(struct lupe_trace_model *m);
+/* A lupe_sc_fn: m is the model. Returns 0, -ENOMEM, or what fn returned. */
+LUPE_API int lupe_trace_model_event(const struct lupe_sc_event *ev, void *m);
+/* The end: calls still pending never returned (NORETURN). */
+LUPE_API int lupe_trace_model_finish(struct lupe_trace_model *m);
+/* Process pid ended with status (a workload's wait status): PROC_END unless said already. */
+LUPE_API int lupe_trace_model_exited(struct lupe_trace_model *m, pid_t pid, int status);
+/* The threads seen, in order of appearance; returns how many. */
+LUPE_API size_t lupe_trace_model_threads(struct lupe_trace_model *m,
+					 struct lupe_trace_thread *const **threads);
+/* The main process (0: none), and whether other threads than its first were seen. */
+LUPE_API pid_t lupe_trace_model_main(const struct lupe_trace_model *m);
+LUPE_API bool lupe_trace_model_multi(const struct lupe_trace_model *m);
+/* With fd_paths: the fds' model (learn pid's fds with lupe_trace_fds_prime), else NULL. */
+LUPE_API struct lupe_trace_fds *lupe_trace_model_fds(struct lupe_trace_model *m);
 
 #endif
