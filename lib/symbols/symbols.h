@@ -22,6 +22,7 @@ struct lupe_dso {
 	int loaded;
 	struct lupe_symbol *syms;
 	size_t nr_syms;
+	uint32_t *outer;        /* per symbol, in syms' block: 1 + the sized symbol a label lies in, or 0 */
 	char *strtab;
 	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
 	uint64_t *load_memsz;                        /* and the size in memory (.bss after the file's bytes) */

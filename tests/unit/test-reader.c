@@ -264,6 +264,35 @@ static void test_symbols_aliases_and_search(void **state)
 	free(dso.strtab);
 }
 
+/*
+ * A label (a NOTYPE symbol of size 0, as node's construct_stub_create_deopt_addr)
+ * inside a function that has a size: perf names the function for the
+ * function's addresses (Builtins_JSConstructStubGeneric+0x102), and the
+ * label only past the function's end, up to the next symbol.
+ */
+static void test_symbols_label_in_function(void **state)
+{
+	struct symtab_build b = { 0 };
+	struct lupe_dso dso = { 0 };
+
+	assert_int_equal(lupe_symtab_add(&b, 0x1300, 0x19c, "Builtins_JSConstructStubGeneric", 31, 0), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x133b, 0, "construct_stub_create_deopt_addr", 32, 0), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x143a, 0, "construct_stub_invoke_deopt_addr", 32, 0), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x14c0, 0x40, "next_fn", 7, 0), 0);
+	assert_int_equal(lupe_symtab_finish(&b, &dso), 0);
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x1300)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x133b)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x1402)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x1440)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x149b)->name, "Builtins_JSConstructStubGeneric");
+	/* past the function's end: the label's, to the next symbol */
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x149c)->name, "construct_stub_invoke_deopt_addr");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x14bf)->name, "construct_stub_invoke_deopt_addr");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x14c0)->name, "next_fn");
+	free(dso.syms);
+	free(dso.strtab);
+}
+
 /* JIT symbols: /tmp/perf-PID.map lines "START SIZE NAME", in hex */
 static void test_perf_map(void **state)
 {
@@ -338,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_empty_and_random),
 		cmocka_unit_test(test_bad_record_size),
 		cmocka_unit_test(test_symbols_aliases_and_search),
+		cmocka_unit_test(test_symbols_label_in_function),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_hist_entries),
 	};
