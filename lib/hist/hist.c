@@ -66,6 +66,7 @@ struct stack {
 	uint64_t hash;
 	const char *comm, *trace;
 	const struct lupe_thread *thread;
+	uint32_t placeholder; /* 1 + the thread's comm_epoch when comm was its ":TID", else 0 */
 	int pid, tid, cpu;
 	const void *maps;
 	uint32_t gen, kgen;
@@ -165,6 +166,7 @@ static const char *thread_comm(struct lupe_hists *h, struct lupe_thread *t)
 /* The key of a stack being looked up. */
 struct skey {
 	const char *comm, *trace;
+	uint32_t placeholder;
 	int pid, tid, cpu;
 	const void *maps;
 	uint32_t gen;
@@ -181,6 +183,7 @@ static int stack_eq(const void *item, const void *key)
 	const struct skey *k = key;
 
 	return st->comm == k->comm && st->trace == k->trace && st->tid == k->tid &&
+	       st->placeholder == k->placeholder &&
 	       st->pid == k->pid && st->cpu == k->cpu && st->maps == k->maps && st->gen == k->gen &&
 	       st->cpumode == k->cpumode && st->ip == k->ip && st->nr_ips == k->nr &&
 	       st->filtered == k->filtered && !memcmp(st->ips, k->ips, k->nr * sizeof(*k->ips));
@@ -217,6 +220,7 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	const uint64_t *ips = sample->callchain;
 	uint32_t nr = (uint32_t)sample->nr_callchain; /* completed by the session's callchain step */
 	const char *comm = thread_comm(h, t);
+	uint32_t placeholder = t->comm_set ? 0 : t->comm_epoch + 1;
 	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
 	uint32_t gen = lupe_thread_maps_gen(t);
 	uint64_t hash;
@@ -243,8 +247,8 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
 	{
-		struct skey key = { comm, trace, t->pid, t->tid, cpu, t->maps, gen, cpumode, sample->ip, nr, ips,
-				     filtered };
+		struct skey key = { comm, trace, placeholder, t->pid, t->tid, cpu, t->maps, gen, cpumode, sample->ip,
+				    nr, ips, filtered };
 
 		slot = (struct stack **)lupe_phash_find(&h->stacks, hash, stack_eq, &key);
 	}
@@ -259,7 +263,8 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	st = arena_alloc(&h->arena, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .pid = t->pid, .tid = t->tid, .cpu = cpu,
+	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .placeholder = placeholder,
+			      .pid = t->pid, .tid = t->tid, .cpu = cpu,
 			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .ip = sample->ip, .nr_ips = nr,
 			      .period = sample->period, .count = 1, .filtered = (uint8_t)filtered };
 	st->ips = arena_alloc(&h->arena, nr * sizeof(*ips) + 1);
@@ -877,7 +882,21 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	h->nr_entries = 0;
 	/* in the order samples first made them: an entry keeps its first sample's level, as perf's */
 	for (struct stack *st = h->first_made; st; st = st->next_made) {
-		if (add_stack(h, &t, st, seen)) {
+		struct stack renamed, *use = st;
+
+		/*
+		 * perf's entry points at the thread's comm, which the thread's
+		 * first name renames in place when it was the ":TID"
+		 * placeholder: the samples before it show that name
+		 */
+		if (st->placeholder && st->placeholder == st->thread->comm_epoch + 1 &&
+		    st->thread->comm_renamed) {
+			renamed = *st;
+			renamed.comm = intern(h, st->thread->comm_renamed);
+			if (renamed.comm)
+				use = &renamed;
+		}
+		if (add_stack(h, &t, use, seen)) {
 			free(seen);
 			lupe_phash_free(&t);
 			return -ENOMEM;

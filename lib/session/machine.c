@@ -207,7 +207,25 @@ static void thread_free(struct lupe_thread *t)
 {
 	maps_put(t->maps);
 	free(t->comm);
+	free(t->comm_renamed);
 	free(t);
+}
+
+/* The thread's comm is now name (its to own): perf's thread__set_comm. */
+static int thread_set_comm(struct lupe_thread *t, char *name)
+{
+	if (!t->comm_set) {
+		/* the placeholder is renamed in place (comm__override) */
+		free(t->comm_renamed);
+		if (!(t->comm_renamed = strdup(name))) {
+			free(name);
+			return -ENOMEM;
+		}
+	}
+	free(t->comm);
+	t->comm = name;
+	t->comm_set = 1;
+	return 0;
 }
 
 void lupe_machine_delete(struct machine *m)
@@ -448,10 +466,7 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			t->maps->execs++;
 			t->maps->gen = ++m->next_gen;
 		}
-		free(t->comm);
-		t->comm = dup;
-		t->comm_set = 1;
-		return 0;
+		return thread_set_comm(t, dup);
 	}
 	case PERF_RECORD_MMAP: {
 		const struct perf_record_mmap *r = (const void *)ev;
@@ -486,6 +501,9 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			free(t->comm);
 			t->comm = NULL;
 			t->comm_set = 0;
+			free(t->comm_renamed);
+			t->comm_renamed = NULL;
+			t->comm_epoch++; /* a new thread: entries made with the old one's name keep it */
 			maps_put(t->maps);
 			t->pid = r->pid;
 			if (r->pid == r->tid || !(parent && parent->pid == (int)r->pid)) {
@@ -510,9 +528,10 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			return 0;
 		/* perf's thread__fork: only a comm the parent was given is inherited */
 		if (parent->comm && parent->comm_set && (!t->comm || !t->comm_set)) {
-			free(t->comm);
-			t->comm = strdup(parent->comm);
-			t->comm_set = t->comm != NULL;
+			char *dup = strdup(parent->comm);
+
+			if (!dup || thread_set_comm(t, dup))
+				return -ENOMEM;
 		}
 		if (!t->comm && asprintf(&t->comm, ":%d", t->tid) < 0)
 			return -ENOMEM;

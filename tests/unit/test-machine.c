@@ -179,6 +179,12 @@ static void test_fork_comm(void **state)
 	/* a reused tid forgets its old comm */
 	assert_int_equal(fork_rec(m, 42, 31, 42, 31), 0);
 	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm, ":42");
+	/* perf's comm__override: the first name renames the placeholder, a later one does not */
+	assert_null(lupe_machine_findnew_thread(m, 42, 42)->comm_renamed);
+	comm(m, 42, 42, "sh");
+	comm(m, 42, 42, "md5sum");
+	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm_renamed, "sh");
+	assert_string_equal(lupe_machine_findnew_thread(m, 41, 41)->comm_renamed, "bash");
 	lupe_machine_delete(m);
 }
 
