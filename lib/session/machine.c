@@ -101,6 +101,24 @@ static size_t maps_lower_bound(const struct lupe_maps *m, uint64_t addr)
 	return lo;
 }
 
+/*
+ * The kernel's map holds ip: within its MMAP record (_text to _etext), or
+ * past it up to kallsyms' last symbol (.init text: start_kernel in an idle
+ * stack), as perf's map ends once it has loaded kallsyms (map__fixup_end).
+ * Past that (BPF JIT code at 0xffffffffc0000000, whose symbols kallsyms
+ * lists as modules' do) is no map: perf's [unknown].
+ */
+static int kernel_map_covers(const struct lupe_map *map, uint64_t ip)
+{
+	struct lupe_dso *d = map->dso;
+
+	if (!d->kernel_text_end || ip < d->kernel_text_end)
+		return 1;
+	if (lupe_dso_load(d) || !d->nr_syms)
+		return 1; /* no kallsyms (kptr_restrict): the map as recorded and beyond */
+	return ip >= d->syms[0].start && ip < d->syms[d->nr_syms - 1].end;
+}
+
 struct lupe_map *lupe_maps_find(const struct lupe_maps *m, uint64_t ip)
 {
 	size_t lo = 0, hi = m->nr;
@@ -114,7 +132,7 @@ struct lupe_map *lupe_maps_find(const struct lupe_maps *m, uint64_t ip)
 		else
 			hi = mid;
 	}
-	if (!lo || ip >= m->v[lo - 1]->end)
+	if (!lo || ip >= m->v[lo - 1]->end || !kernel_map_covers(m->v[lo - 1], ip))
 		return NULL;
 	/* what a lookup hands out may be kept (hist entries, unwinder caches): the DSO stays */
 	m->v[lo - 1]->dso->pinned = 1;
@@ -374,18 +392,18 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 	struct lupe_dso *dso;
 	char name[64];
 	int identity = 0;
+	uint64_t text_end = 0;
 
 	if (kernel) {
 		maps = m->kmaps;
 		if (!strncmp(filename, "[kernel.kallsyms]", 17)) {
 			/*
-			 * kallsyms covers all kernel text, .init included
-			 * (start_kernel in an idle stack): so does the map.
-			 * NEEDSWORK: perf splits the [bpf] and module symbols
-			 * of kallsyms into maps of their own, so a sample in
-			 * JIT'd BPF code is [unknown] there, kernel.kallsyms here.
+			 * The map reaches past the record's end (_etext) as
+			 * far as kallsyms' last symbol (kernel_map_covers):
+			 * .init text (start_kernel in an idle stack) is in it.
 			 */
 			filename = "[kernel.kallsyms]";
+			text_end = len && start + len > start ? start + len : 0;
 			len = ~0ULL - start;
 		}
 		identity = 1;
@@ -411,8 +429,11 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 		return -ENOMEM;
 	dso->kernel = kernel;
 	dso->identity |= identity;
-	if (kernel && filename[0] == '[' && !strcmp(filename, "[kernel.kallsyms]") && m->kernel_id_size)
-		lupe_dso_set_kernel_build_id(dso, m->kernel_id, m->kernel_id_size);
+	if (kernel && filename[0] == '[' && !strcmp(filename, "[kernel.kallsyms]")) {
+		if (m->kernel_id_size)
+			lupe_dso_set_kernel_build_id(dso, m->kernel_id, m->kernel_id_size);
+		dso->kernel_text_end = text_end;
+	}
 	if (build_id && bid_size && !dso->build_id_size && bid_size <= 20) {
 		memcpy(dso->build_id, build_id, bid_size);
 		dso->build_id_size = bid_size;

@@ -30,6 +30,7 @@ struct lupe_dso {
 	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
 	unsigned seq;           /* order of creation: orders equal callchain branches as perf */
 	uint8_t kernel_id[20];  /* the kernel: its build-id in the file (perf's kallsyms copy) */
+	uint64_t kernel_text_end; /* the kernel: where its MMAP record ends (_etext), 0 for nowhere */
 	int kernel_id_size;
 	char origin;            /* lupe_dso_origin()'s letter once known, else 0 */
 	unsigned nr_maps;       /* the machine's maps that hold it */
