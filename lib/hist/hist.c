@@ -955,6 +955,12 @@ int lupe_hists_sort(struct lupe_hists *h, int (*cmp)(const void *a, const void *
 	v = malloc(n * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	/*
+	 * perf's -F sort is a fresh insertion of the collapsed entries: its
+	 * ties come in collapsed order (two overloads of one name by
+	 * address), not in the default view's
+	 */
+	qsort_r(h->entries, n, sizeof(*h->entries), cmp_collapsed, &h->opts);
 	for (size_t i = 0; i < n; i++)
 		v[i] = (struct ranked){ h->entries[i], (long)i };
 	qsort_r(v, n, sizeof(*v), cmp_ranked, &by);
