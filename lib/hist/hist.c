@@ -66,6 +66,7 @@ struct stack {
 	uint64_t hash;
 	const char *comm, *trace;
 	const struct lupe_thread *thread;
+	uint32_t placeholder; /* 1 + the thread's comm_epoch when comm was its ":TID", else 0 */
 	int pid, tid, cpu;
 	uint64_t cgroup; /* with LUPE_SORT_CGROUP: the sample's cgroup id */
 	const char *cgroup_name;
@@ -167,6 +168,7 @@ static const char *thread_comm(struct lupe_hists *h, struct lupe_thread *t)
 /* The key of a stack being looked up. */
 struct skey {
 	const char *comm, *trace;
+	uint32_t placeholder;
 	int pid, tid, cpu;
 	uint64_t cgroup;
 	const void *maps;
@@ -184,6 +186,7 @@ static int stack_eq(const void *item, const void *key)
 	const struct skey *k = key;
 
 	return st->comm == k->comm && st->trace == k->trace && st->tid == k->tid &&
+	       st->placeholder == k->placeholder &&
 	       st->pid == k->pid && st->cpu == k->cpu && st->cgroup == k->cgroup && st->maps == k->maps &&
 	       st->gen == k->gen &&
 	       st->cpumode == k->cpumode && st->ip == k->ip && st->nr_ips == k->nr &&
@@ -221,6 +224,7 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	const uint64_t *ips = sample->callchain;
 	uint32_t nr = (uint32_t)sample->nr_callchain; /* completed by the session's callchain step */
 	const char *comm = thread_comm(h, t);
+	uint32_t placeholder = t->comm_set ? 0 : t->comm_epoch + 1;
 	int cpu = (h->keymask & (1u << LUPE_SORT_CPU)) ? (int)sample->cpu : -1;
 	uint64_t cgroup = (h->keymask & (1u << LUPE_SORT_CGROUP)) ? sample->cgroup : 0;
 	uint32_t gen = lupe_thread_maps_gen(t);
@@ -248,8 +252,8 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	for (uint32_t i = 0; i < nr; i++)
 		hash = mix(hash, ips[i]);
 	{
-		struct skey key = { comm, trace, t->pid, t->tid, cpu, cgroup, t->maps, gen, cpumode, sample->ip,
-				     nr, ips, filtered };
+		struct skey key = { comm, trace, placeholder, t->pid, t->tid, cpu, cgroup, t->maps, gen, cpumode,
+				    sample->ip, nr, ips, filtered };
 
 		slot = (struct stack **)lupe_phash_find(&h->stacks, hash, stack_eq, &key);
 	}
@@ -264,7 +268,8 @@ static int add_sample(struct lupe_hists *h, struct lupe_session *s, const struct
 	st = arena_alloc(&h->arena, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .pid = t->pid, .tid = t->tid, .cpu = cpu,
+	*st = (struct stack){ .hash = hash, .comm = comm, .trace = trace, .thread = t, .placeholder = placeholder,
+			      .pid = t->pid, .tid = t->tid, .cpu = cpu,
 			      .cgroup = cgroup, .cgroup_name = cgroup ? intern(h, lupe_session_cgroup_name(s, cgroup)) : NULL,
 			      .maps = t->maps, .gen = gen, .cpumode = cpumode, .ip = sample->ip, .nr_ips = nr,
 			      .period = sample->period, .count = 1, .filtered = (uint8_t)filtered };
@@ -889,7 +894,21 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	h->nr_entries = 0;
 	/* in the order samples first made them: an entry keeps its first sample's level, as perf's */
 	for (struct stack *st = h->first_made; st; st = st->next_made) {
-		if (add_stack(h, &t, st, seen)) {
+		struct stack renamed, *use = st;
+
+		/*
+		 * perf's entry points at the thread's comm, which the thread's
+		 * first name renames in place when it was the ":TID"
+		 * placeholder: the samples before it show that name
+		 */
+		if (st->placeholder && st->placeholder == st->thread->comm_epoch + 1 &&
+		    st->thread->comm_renamed) {
+			renamed = *st;
+			renamed.comm = intern(h, st->thread->comm_renamed);
+			if (renamed.comm)
+				use = &renamed;
+		}
+		if (add_stack(h, &t, use, seen)) {
 			free(seen);
 			lupe_phash_free(&t);
 			return -ENOMEM;
@@ -948,6 +967,12 @@ int lupe_hists_sort(struct lupe_hists *h, int (*cmp)(const void *a, const void *
 	v = malloc(n * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
+	/*
+	 * perf's -F sort is a fresh insertion of the collapsed entries: its
+	 * ties come in collapsed order (two overloads of one name by
+	 * address), not in the default view's
+	 */
+	qsort_r(h->entries, n, sizeof(*h->entries), cmp_collapsed, &h->opts);
 	for (size_t i = 0; i < n; i++)
 		v[i] = (struct ranked){ h->entries[i], (long)i };
 	qsort_r(v, n, sizeof(*v), cmp_ranked, &by);

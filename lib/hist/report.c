@@ -447,7 +447,7 @@ static int cmp_fields(const void *a, const void *b, void *arg)
 		case LUPE_FIELD_KEY: c = cmp_key(x, y, rep->order_keys[i], rep->opts.verbose); break;
 		}
 	}
-	return c; /* ties keep the default order: lupe_hists_sort() is stable */
+	return c; /* ties: perf's collapsed order (lupe_hists_sort()) */
 }
 
 int lupe_report_finish(struct lupe_report *rep)

@@ -101,6 +101,24 @@ static size_t maps_lower_bound(const struct lupe_maps *m, uint64_t addr)
 	return lo;
 }
 
+/*
+ * The kernel's map holds ip: within its MMAP record (_text to _etext), or
+ * past it up to kallsyms' last symbol (.init text: start_kernel in an idle
+ * stack), as perf's map ends once it has loaded kallsyms (map__fixup_end).
+ * Past that (BPF JIT code at 0xffffffffc0000000, whose symbols kallsyms
+ * lists as modules' do) is no map: perf's [unknown].
+ */
+static int kernel_map_covers(const struct lupe_map *map, uint64_t ip)
+{
+	struct lupe_dso *d = map->dso;
+
+	if (!d->kernel_text_end || ip < d->kernel_text_end)
+		return 1;
+	if (lupe_dso_load(d) || !d->nr_syms)
+		return 1; /* no kallsyms (kptr_restrict): the map as recorded and beyond */
+	return ip >= d->syms[0].start && ip < d->syms[d->nr_syms - 1].end;
+}
+
 struct lupe_map *lupe_maps_find(const struct lupe_maps *m, uint64_t ip)
 {
 	size_t lo = 0, hi = m->nr;
@@ -114,7 +132,7 @@ struct lupe_map *lupe_maps_find(const struct lupe_maps *m, uint64_t ip)
 		else
 			hi = mid;
 	}
-	if (!lo || ip >= m->v[lo - 1]->end)
+	if (!lo || ip >= m->v[lo - 1]->end || !kernel_map_covers(m->v[lo - 1], ip))
 		return NULL;
 	/* what a lookup hands out may be kept (hist entries, unwinder caches): the DSO stays */
 	m->v[lo - 1]->dso->pinned = 1;
@@ -207,7 +225,25 @@ static void thread_free(struct lupe_thread *t)
 {
 	maps_put(t->maps);
 	free(t->comm);
+	free(t->comm_renamed);
 	free(t);
+}
+
+/* The thread's comm is now name (its to own): perf's thread__set_comm. */
+static int thread_set_comm(struct lupe_thread *t, char *name)
+{
+	if (!t->comm_set) {
+		/* the placeholder is renamed in place (comm__override) */
+		free(t->comm_renamed);
+		if (!(t->comm_renamed = strdup(name))) {
+			free(name);
+			return -ENOMEM;
+		}
+	}
+	free(t->comm);
+	t->comm = name;
+	t->comm_set = 1;
+	return 0;
 }
 
 void lupe_machine_delete(struct machine *m)
@@ -399,18 +435,18 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 	struct lupe_dso *dso;
 	char name[64];
 	int identity = 0;
+	uint64_t text_end = 0;
 
 	if (kernel) {
 		maps = m->kmaps;
 		if (!strncmp(filename, "[kernel.kallsyms]", 17)) {
 			/*
-			 * kallsyms covers all kernel text, .init included
-			 * (start_kernel in an idle stack): so does the map.
-			 * NEEDSWORK: perf splits the [bpf] and module symbols
-			 * of kallsyms into maps of their own, so a sample in
-			 * JIT'd BPF code is [unknown] there, kernel.kallsyms here.
+			 * The map reaches past the record's end (_etext) as
+			 * far as kallsyms' last symbol (kernel_map_covers):
+			 * .init text (start_kernel in an idle stack) is in it.
 			 */
 			filename = "[kernel.kallsyms]";
+			text_end = len && start + len > start ? start + len : 0;
 			len = ~0ULL - start;
 		}
 		identity = 1;
@@ -438,8 +474,11 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 	dso->identity |= identity;
 	if (!kernel && !dso->pid && pid > 0)
 		dso->pid = pid; /* where to look for the file: a container's mount namespace */
-	if (kernel && filename[0] == '[' && !strcmp(filename, "[kernel.kallsyms]") && m->kernel_id_size)
-		lupe_dso_set_kernel_build_id(dso, m->kernel_id, m->kernel_id_size);
+	if (kernel && filename[0] == '[' && !strcmp(filename, "[kernel.kallsyms]")) {
+		if (m->kernel_id_size)
+			lupe_dso_set_kernel_build_id(dso, m->kernel_id, m->kernel_id_size);
+		dso->kernel_text_end = text_end;
+	}
 	if (build_id && bid_size && !dso->build_id_size && bid_size <= 20) {
 		memcpy(dso->build_id, build_id, bid_size);
 		dso->build_id_size = bid_size;
@@ -495,10 +534,7 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			t->maps->execs++;
 			t->maps->gen = ++m->next_gen;
 		}
-		free(t->comm);
-		t->comm = dup;
-		t->comm_set = 1;
-		return 0;
+		return thread_set_comm(t, dup);
 	}
 	case PERF_RECORD_MMAP: {
 		const struct perf_record_mmap *r = (const void *)ev;
@@ -533,6 +569,9 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			free(t->comm);
 			t->comm = NULL;
 			t->comm_set = 0;
+			free(t->comm_renamed);
+			t->comm_renamed = NULL;
+			t->comm_epoch++; /* a new thread: entries made with the old one's name keep it */
 			maps_put(t->maps);
 			t->pid = r->pid;
 			if (r->pid == r->tid || !(parent && parent->pid == (int)r->pid)) {
@@ -557,9 +596,10 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			return 0;
 		/* perf's thread__fork: only a comm the parent was given is inherited */
 		if (parent->comm && parent->comm_set && (!t->comm || !t->comm_set)) {
-			free(t->comm);
-			t->comm = strdup(parent->comm);
-			t->comm_set = t->comm != NULL;
+			char *dup = strdup(parent->comm);
+
+			if (!dup || thread_set_comm(t, dup))
+				return -ENOMEM;
 		}
 		if (!t->comm && asprintf(&t->comm, ":%d", t->tid) < 0)
 			return -ENOMEM;

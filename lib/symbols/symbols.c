@@ -118,9 +118,47 @@ static void fixup_end(struct symtab_build *b)
 		v[n - 1].size = (((v[n - 1].start + 4095) & ~4095ULL) + 4096) - v[n - 1].start;
 }
 
+/*
+ * The sized symbol each zero-sized one (a label: node's
+ * construct_stub_create_deopt_addr inside Builtins_JSConstructStubGeneric)
+ * lies in, as 1 + its index, into outer[]; 0 for none. Returns whether
+ * there was any. perf gives both their ranges (the label's to the next
+ * symbol) and its rbtree search returns whichever of the two overlapping
+ * symbols sits higher in the tree: mostly the function, as its samples in
+ * node showed (the label only past the function's end). lupe gives the
+ * function its whole range, always.
+ */
+static int find_outer(const struct sym_in *v, size_t n, uint32_t *outer)
+{
+	size_t last = SIZE_MAX, wide = SIZE_MAX; /* the latest sized symbol, the one reaching furthest */
+	int any = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		outer[i] = 0;
+		if (v[i].size) {
+			last = i;
+			if (wide == SIZE_MAX || v[i].start + v[i].size > v[wide].start + v[wide].size)
+				wide = i;
+			continue;
+		}
+		for (size_t j = last; ; j = wide) {
+			if (j != SIZE_MAX && v[j].start < v[i].start && v[i].start - v[j].start < v[j].size &&
+			    j < UINT32_MAX - 1) {
+				outer[i] = (uint32_t)(j + 1);
+				any = 1;
+				break;
+			}
+			if (j == wide)
+				break;
+		}
+	}
+	return any;
+}
+
 int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 {
 	struct lupe_symbol *out;
+	uint32_t *outer;
 	size_t n = 0;
 
 	size_t sorted = 1;
@@ -143,17 +181,23 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 		b->v[n++] = b->v[i];
 	}
 	b->nr = n;
-	if (!b->kallsyms)
-		fixup_end(b);
-	out = malloc((n ? n : 1) * sizeof(*out));
+	/* one block: the symbols, then outer[] (freed with them) */
+	out = malloc((n ? n : 1) * (sizeof(*out) + sizeof(*outer)));
 	if (!out)
 		return -ENOMEM;
+	outer = (uint32_t *)(out + (n ? n : 1));
+	/* kallsyms' symbols all have size 0: labels are an ELF matter */
+	if (b->kallsyms || !find_outer(b->v, n, outer))
+		outer = NULL;
+	if (!b->kallsyms)
+		fixup_end(b);
 	for (size_t i = 0; i < n; i++) {
 		out[i].start = b->v[i].start;
 		out[i].end = b->v[i].start + b->v[i].size;
 		out[i].name = b->str + b->v[i].name;
 	}
 	dso->syms = out;
+	dso->outer = outer;
 	dso->nr_syms = n;
 	dso->strtab = b->str;
 	free(b->v);
@@ -407,7 +451,12 @@ const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint6
 		else
 			hi = mid;
 	}
-	if (!lo || vaddr >= dso->syms[lo - 1].end)
+	if (!lo)
+		return NULL;
+	/* a label inside a sized function: the function's (find_outer) */
+	if (dso->outer && dso->outer[lo - 1] && vaddr < dso->syms[dso->outer[lo - 1] - 1].end)
+		return &dso->syms[dso->outer[lo - 1] - 1];
+	if (vaddr >= dso->syms[lo - 1].end)
 		return NULL;
 	return &dso->syms[lo - 1];
 }

@@ -22,6 +22,7 @@ struct lupe_dso {
 	int loaded;
 	struct lupe_symbol *syms;
 	size_t nr_syms;
+	uint32_t *outer;        /* per symbol, in syms' block: 1 + the sized symbol a label lies in, or 0 */
 	char *strtab;
 	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
 	uint64_t *load_memsz;                        /* and the size in memory (.bss after the file's bytes) */
@@ -29,6 +30,7 @@ struct lupe_dso {
 	int identity;           /* addresses are absolute (kernel, perf-PID.map) */
 	unsigned seq;           /* order of creation: orders equal callchain branches as perf */
 	uint8_t kernel_id[20];  /* the kernel: its build-id in the file (perf's kallsyms copy) */
+	uint64_t kernel_text_end; /* the kernel: where its MMAP record ends (_etext), 0 for nowhere */
 	int kernel_id_size;
 	char origin;            /* lupe_dso_origin()'s letter once known, else 0 */
 	unsigned nr_maps;       /* the machine's maps that hold it */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/compare-perf --quick: gzip, python3 and a fork/exec shell loop recorded by perf and by lupe (-g, dwarf, pipe), both readers' script and report on every file are identical or a known deliberate difference
+# scripts/compare-perf --quick: gzip, python3 and a fork/exec shell loop recorded by perf and by lupe (-g, dwarf, pipe), both readers' script and report on every file are identical or a known deliberate difference; --reread-lupe reads the kept files again with lupe alone
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 need_root
@@ -29,3 +29,21 @@ python3 "$LUPE_SRC/scripts/compare-perf" --rejudge "$TMPD/run" --known empty.kno
 	fail "the outputs passed with an empty known list"
 grep -q '^DIFFERS ' planted || { tail planted; fail "no DIFFERS line with an empty known list"; }
 ok "an empty known list leaves $(grep -c '^DIFFERS ' planted) cases unexplained"
+
+# --reread-lupe runs lupe's readers again over the kept recordings: the
+# same lupe gives the same verdicts; a planted lupe whose script output
+# gains a line must make those cases differ (the reread is no rejudge)
+python3 "$LUPE_SRC/scripts/compare-perf" --reread-lupe "$TMPD/run" --lupe "$LUPE" --quiet > reread 2>&1 ||
+	{ tail reread; fail "--reread-lupe with the same lupe found differences"; }
+grep -q "^compare-perf: $total cases reread" reread || { head -3 reread; fail "--reread-lupe did not reread the $total cases"; }
+cat > planted-lupe <<PLANT
+#!/bin/sh
+"$LUPE" "\$@"; rc=\$?
+[ "\$1" = script ] && echo "planted line"
+exit \$rc
+PLANT
+chmod +x planted-lupe
+python3 "$LUPE_SRC/scripts/compare-perf" --reread-lupe "$TMPD/run" --lupe "$PWD/planted-lupe" --quiet --views script > reread2 2>&1 &&
+	fail "a lupe that prints a planted line passed --reread-lupe"
+grep -q '^DIFFERS .*/script' reread2 || { tail reread2; fail "no script case differs after the planted reread"; }
+ok "--reread-lupe: $total cases reread with the same verdicts; a planted line makes $(grep -c '^DIFFERS ' reread2) script cases differ"

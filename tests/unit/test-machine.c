@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "data/format.h"
 #include "session/machine.h"
@@ -179,6 +180,12 @@ static void test_fork_comm(void **state)
 	/* a reused tid forgets its old comm */
 	assert_int_equal(fork_rec(m, 42, 31, 42, 31), 0);
 	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm, ":42");
+	/* perf's comm__override: the first name renames the placeholder, a later one does not */
+	assert_null(lupe_machine_findnew_thread(m, 42, 42)->comm_renamed);
+	comm(m, 42, 42, "sh");
+	comm(m, 42, 42, "md5sum");
+	assert_string_equal(lupe_machine_findnew_thread(m, 42, 42)->comm_renamed, "sh");
+	assert_string_equal(lupe_machine_findnew_thread(m, 41, 41)->comm_renamed, "bash");
 	lupe_machine_delete(m);
 }
 
@@ -206,6 +213,61 @@ static void test_exec(void **state)
 	lupe_machine_delete(m);
 }
 
+/*
+ * The kernel's map reaches past its MMAP record's end (_etext) to
+ * kallsyms' last symbol, as perf's does once kallsyms is loaded (.init
+ * text: start_kernel), and no further: BPF JIT code at 0xffffffffc0000000
+ * is in no map, perf's [unknown]. kallsyms comes from a copy in the
+ * build-id cache under $HOME, as perf record keeps one.
+ */
+static void test_kernel_map_end(void **state)
+{
+	char home[] = "/tmp/lupe-test-machine.XXXXXX", path[256];
+	const char *old_home = getenv("HOME");
+	char *saved = old_home ? strdup(old_home) : NULL;
+	union {
+		struct perf_record_mmap r;
+		char buf[sizeof(struct perf_record_mmap) + 64];
+	} u = { 0 };
+	struct machine *m = lupe_machine_new();
+	FILE *f;
+
+	assert_non_null(mkdtemp(home));
+	snprintf(path, sizeof(path), "mkdir -p '%s/.debug/[kernel.kallsyms]/0102030405'", home);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/0102030405/kallsyms", home);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "ffffffff81000000 T _text\nffffffff81000100 T schedule\n"
+		   "ffffffff82000000 T _etext\nffffffff83000000 T start_kernel\n"
+		   "ffffffff83100000 D last_data\nffffffffc0008000 t bpf_prog_x\t[bpf]\n");
+	fclose(f);
+	setenv("HOME", home, 1);
+	memcpy(m->kernel_id, "\x01\x02\x03\x04\x05", 5);
+	m->kernel_id_size = 5;
+	u.r.header.type = PERF_RECORD_MMAP;
+	u.r.header.misc = PERF_RECORD_MISC_KERNEL;
+	u.r.header.size = sizeof(u);
+	u.r.pid = (uint32_t)-1;
+	u.r.start = 0xffffffff81000000;
+	u.r.len = 0x1000000; /* to _etext */
+	u.r.pgoff = 0xffffffff81000000;
+	snprintf(u.r.filename, 64, "[kernel.kallsyms]_text");
+	assert_int_equal(lupe_machine_process(m, &u.r.header), 0);
+	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff81000110));
+	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff83000010));
+	/* the last symbol ends a page past its own page, as perf's symbols__fixup_end has it */
+	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff83100fff));
+	assert_null(lupe_maps_find(m->kmaps, 0xffffffff83101000));
+	assert_null(lupe_maps_find(m->kmaps, 0xffffffffc0008880));
+	lupe_machine_delete(m);
+	if (saved)
+		setenv("HOME", saved, 1);
+	free(saved);
+	snprintf(path, sizeof(path), "rm -rf '%s'", home);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_dsos_freed),
 		cmocka_unit_test(test_fork_comm),
 		cmocka_unit_test(test_exec),
+		cmocka_unit_test(test_kernel_map_end),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,21 +67,13 @@ static void put_round(struct fbuf *b)
 	put(b, &h, sizeof(h));
 }
 
-/* A file-mode perf.data: header, one attr with one id, the data. */
-static struct fbuf make_file(void)
+/* A file-mode perf.data: header, one attr with one id, the data (freed). */
+static struct fbuf make_file_of(struct fbuf data)
 {
-	struct fbuf b = { 0 }, data = { 0 };
+	struct fbuf b = { 0 };
 	struct perf_file_header h = { 0 };
 	struct perf_file_attr fa = { 0 };
 	uint64_t id = 42;
-
-	put_comm(&data, 7, "demo", 1);
-	put_sample(&data, 0x1000, 7, 30);
-	put_sample(&data, 0x2000, 7, 10); /* out of order: must come first */
-	put_round(&data);
-	put_sample(&data, 0x3000, 7, 20);
-	put_round(&data);
-	put_sample(&data, 0x4000, 7, 40);
 
 	fa.attr.type = PERF_TYPE_SOFTWARE;
 	fa.attr.config = PERF_COUNT_SW_CPU_CLOCK;
@@ -103,6 +95,20 @@ static struct fbuf make_file(void)
 	put(&b, data.p, data.len);
 	free(data.p);
 	return b;
+}
+
+static struct fbuf make_file(void)
+{
+	struct fbuf data = { 0 };
+
+	put_comm(&data, 7, "demo", 1);
+	put_sample(&data, 0x1000, 7, 30);
+	put_sample(&data, 0x2000, 7, 10); /* out of order: must come first */
+	put_round(&data);
+	put_sample(&data, 0x3000, 7, 20);
+	put_round(&data);
+	put_sample(&data, 0x4000, 7, 40);
+	return make_file_of(data);
 }
 
 static char *write_tmp(const void *p, size_t n)
@@ -264,6 +270,35 @@ static void test_symbols_aliases_and_search(void **state)
 	free(dso.strtab);
 }
 
+/*
+ * A label (a NOTYPE symbol of size 0, as node's construct_stub_create_deopt_addr)
+ * inside a function that has a size: perf names the function for the
+ * function's addresses (Builtins_JSConstructStubGeneric+0x102), and the
+ * label only past the function's end, up to the next symbol.
+ */
+static void test_symbols_label_in_function(void **state)
+{
+	struct symtab_build b = { 0 };
+	struct lupe_dso dso = { 0 };
+
+	assert_int_equal(lupe_symtab_add(&b, 0x1300, 0x19c, "Builtins_JSConstructStubGeneric", 31, 0), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x133b, 0, "construct_stub_create_deopt_addr", 32, 0), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x143a, 0, "construct_stub_invoke_deopt_addr", 32, 0), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x14c0, 0x40, "next_fn", 7, 0), 0);
+	assert_int_equal(lupe_symtab_finish(&b, &dso), 0);
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x1300)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x133b)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x1402)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x1440)->name, "Builtins_JSConstructStubGeneric");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x149b)->name, "Builtins_JSConstructStubGeneric");
+	/* past the function's end: the label's, to the next symbol */
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x149c)->name, "construct_stub_invoke_deopt_addr");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x14bf)->name, "construct_stub_invoke_deopt_addr");
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x14c0)->name, "next_fn");
+	free(dso.syms);
+	free(dso.strtab);
+}
+
 /* JIT symbols: /tmp/perf-PID.map lines "START SIZE NAME", in hex */
 static void test_perf_map(void **state)
 {
@@ -330,6 +365,50 @@ static void test_hist_entries(void **state)
 	free(b.p);
 }
 
+/*
+ * perf's comm__override: a thread's first name renames its ":TID"
+ * placeholder in place, so report shows it for the samples before (a
+ * forked child sampled before its COMM); a second name is a name of its
+ * own from then on, and a thread never named stays ":TID".
+ */
+static void test_hist_placeholder_comm(void **state)
+{
+	struct lupe_hist_opts ho = { .keys = { LUPE_SORT_COMM }, .nr_keys = 1 };
+	struct hist_tool ht = { .tool = { .sample = hist_sample, .ordered = 1 } };
+	struct fbuf data = { 0 }, b;
+	char *path;
+	struct lupe_session *s;
+	struct lupe_hist_entry *e;
+	int found = 0;
+
+	put_sample(&data, 0x1000, 8, 10);
+	put_comm(&data, 8, "sh", 20);
+	put_sample(&data, 0x1000, 8, 30);
+	put_comm(&data, 8, "later", 40);
+	put_sample(&data, 0x1000, 8, 50);
+	put_sample(&data, 0x1000, 9, 60);
+	b = make_file_of(data);
+	path = write_tmp(b.p, b.len);
+	s = lupe_session_new(path, 0);
+	assert_non_null(s);
+	ht.h = lupe_hists_new(&ho);
+	assert_int_equal(lupe_session_process(s, &ht.tool), 0);
+	assert_int_equal(lupe_hists_finish(ht.h, NULL, NULL), 3);
+	for (long i = 0; (e = lupe_hists_entry(ht.h, i)); i++) {
+		if (!strcmp(e->comm, "sh"))
+			found |= 1, assert_int_equal(e->self, 2000);
+		else if (!strcmp(e->comm, "later"))
+			found |= 2, assert_int_equal(e->self, 1000);
+		else if (!strcmp(e->comm, ":9"))
+			found |= 4, assert_int_equal(e->self, 1000);
+	}
+	assert_int_equal(found, 7);
+	lupe_hists_delete(ht.h);
+	lupe_session_delete(s);
+	unlink(path);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,8 +417,10 @@ int main(void)
 		cmocka_unit_test(test_empty_and_random),
 		cmocka_unit_test(test_bad_record_size),
 		cmocka_unit_test(test_symbols_aliases_and_search),
+		cmocka_unit_test(test_symbols_label_in_function),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_hist_entries),
+		cmocka_unit_test(test_hist_placeholder_comm),
 	};
 
 	lupe_log_set(NULL);

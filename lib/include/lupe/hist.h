@@ -113,8 +113,9 @@ LUPE_API void lupe_hists_reset(struct lupe_hists *h);
 
 /*
  * Sort the entries lupe_hists_finish() made again, by cmp (qsort_r's
- * contract: a and b point to entry pointers). Stable: entries cmp finds
- * equal keep their order. 0 or -ENOMEM.
+ * contract: a and b point to entry pointers). Entries cmp finds equal
+ * come in perf's collapsed order (by the sort keys, a symbol by its
+ * address), as perf's -F sort inserts them. 0 or -ENOMEM.
  */
 LUPE_API int lupe_hists_sort(struct lupe_hists *h,
 			      int (*cmp)(const void *a, const void *b, void *arg), void *arg);

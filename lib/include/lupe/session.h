@@ -36,6 +36,15 @@ struct lupe_thread {
 	int comm_set;
 	struct lupe_maps *maps;
 	void *priv; /* for the tool */
+	/*
+	 * perf's comm__override: the first comm a thread is given (a COMM, or
+	 * its parent's at FORK) renames its ":TID" placeholder in place, and
+	 * report shows that name for the samples taken before. comm_epoch
+	 * counts the thread's placeholders (a reused tid starts a new one);
+	 * comm_renamed is what the current one became, or NULL.
+	 */
+	uint32_t comm_epoch;
+	char *comm_renamed;
 };
 
 /* One resolved address of a sample or of its callchain. */
