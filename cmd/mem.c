@@ -56,18 +56,23 @@ static int is_amd(void)
 	return amd;
 }
 
-/* perf_mem_events__init(): the table, each event's sysfs entry probed. */
+/*
+ * perf_mem_events__init(): the table, each event's sysfs entry probed.
+ * LUPE_MEM_SYSFS (tests only) stands for /sys, so that a machine without
+ * the events can check the list and what record runs.
+ */
 static struct mem_event *mem_events_init(int *found)
 {
 	struct mem_event *ev = is_amd() ? amd_events : intel_events;
-	char path[256];
+	const char *sys = getenv("LUPE_MEM_SYSFS");
+	char path[512];
 	struct stat st;
 
 	*found = 0;
 	for (int i = 0; i < MEM_MAX; i++) {
 		if (!ev[i].tag)
 			continue;
-		snprintf(path, sizeof(path), "/sys/devices/%s", ev[i].sysfs);
+		snprintf(path, sizeof(path), "%s/devices/%s", sys ? sys : "/sys", ev[i].sysfs);
 		ev[i].supported = !stat(path, &st);
 		*found |= ev[i].supported;
 	}
@@ -198,11 +203,58 @@ static int mem_record(const struct mem_event *ev, const struct mem_opts *o, int 
 	return ret;
 }
 
+/*
+ * perf mem record keeps the options it does not know for perf record (-o
+ * FILE): the words after the subcommand split into lupe mem's own options
+ * (mine, for argp) and the rest, in order; from "--" or the first word that
+ * is not an option (a value of record's, or the command) on, all are rest.
+ */
+static void split_sub_opts(int argc, char **argv, char **mine, int *nmine, char **rest,
+			   int *nrest)
+{
+	static const char *const with_value[] = { "-e", "-t", "-C", "--event", "--type",
+						  "--cpu", "--ldlat" };
+	static const char *const flags[] = { "--all-user", "--all-kernel", "-h", "--help",
+					     "--list-opts" };
+	int i = 0;
+
+	for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+		int taken = 0;
+
+		for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++) {
+			size_t n = strlen(with_value[k]);
+
+			if (strncmp(a, with_value[k], n))
+				continue;
+			if (!a[n] && i + 1 < argc) { /* -e list */
+				mine[(*nmine)++] = argv[i++];
+				mine[(*nmine)++] = argv[i];
+				taken = 1;
+			} else if (a[n] && (n == 2 || a[n] == '=')) { /* -elist, --event=list */
+				mine[(*nmine)++] = argv[i];
+				taken = 1;
+			}
+			break;
+		}
+		for (size_t k = 0; !taken && k < sizeof(flags) / sizeof(*flags); k++)
+			if (!strcmp(a, flags[k])) {
+				mine[(*nmine)++] = argv[i];
+				taken = 1;
+			}
+		if (!taken)
+			rest[(*nrest)++] = argv[i];
+	}
+	for (; i < argc; i++)
+		rest[(*nrest)++] = argv[i];
+}
+
 int cmd_mem(int argc, char **argv)
 {
 	struct mem_opts o = { .ops = OP_LOAD | OP_STORE, .ldlat = 30 };
 	struct mem_event *ev;
-	int idx, found, sub_idx, ret;
+	int idx, found, ret, nmine = 0, nrest = 0;
+	char **mine, **rest;
 	const char *sub;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
@@ -212,14 +264,22 @@ int cmd_mem(int argc, char **argv)
 	sub = argv[idx];
 	if (strcmp(sub, "record") && strcmp(sub, "report"))
 		return error("'%s' is not a lupe mem command: record or report", sub), EXIT_USAGE;
-	/* the subcommand's own options, as perf mem record -e list takes them */
-	sub_idx = idx;
-	argv[sub_idx] = !strcmp(sub, "record") ? "mem record" : "mem report";
-	ret = cmd_parse_options(&argp, argc - sub_idx, argv + sub_idx, 1, &idx, &o);
-	argv[sub_idx] = (char *)sub;
-	if (ret)
+	/* the subcommand's own options; the rest goes to lupe record */
+	rest = calloc(argc + 1, sizeof(*rest));
+	mine = calloc(argc + 1, sizeof(*mine));
+	if (!rest || !mine) {
+		free(rest);
+		free(mine);
+		return error("out of memory"), 1;
+	}
+	mine[nmine++] = !strcmp(sub, "record") ? "mem record" : "mem report";
+	split_sub_opts(argc - idx - 1, argv + idx + 1, mine, &nmine, rest, &nrest);
+	ret = cmd_parse_options(&argp, nmine, mine, 0, &idx, &o);
+	free(mine);
+	if (ret) {
+		free(rest);
 		return EXIT_USAGE;
-	idx += sub_idx;
+	}
 	ev = mem_events_init(&found);
 	if (!found) {
 		fprintf(stderr, "failed: memory events not supported\n");
@@ -229,9 +289,13 @@ int cmd_mem(int argc, char **argv)
 	}
 	if (o.list) {
 		mem_events_list(ev);
-		return 0;
+		ret = 0;
+	} else if (!strcmp(sub, "record")) {
+		ret = mem_record(ev, &o, nrest, rest);
+	} else {
+		error("lupe report has no --mem-mode and none of perf mem report's sort keys (mem, symbol_daddr, dso_daddr, tlb, locked): lupe mem report is not there");
+		ret = 1;
 	}
-	if (!strcmp(sub, "record"))
-		return mem_record(ev, &o, argc - idx, argv + idx);
-	return error("lupe report has no --mem-mode and none of perf mem report's sort keys (mem, symbol_daddr, dso_daddr, tlb, locked): lupe mem report is not there"), 1;
+	free(rest);
+	return ret;
 }
