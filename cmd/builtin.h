@@ -33,6 +33,7 @@ int cmd_inject(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_lock(int argc, char **argv);
 int cmd_ftrace(int argc, char **argv);
+int cmd_mem(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);

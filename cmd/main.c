@@ -51,6 +51,7 @@ static const struct cmd_struct commands[] = {
 	{ "inject",  cmd_inject,  0,          "copy a perf.data into a finalized file (recovers a cut one)" },
 	{ "list",    cmd_list,    NEED_PAGER, "list the events this machine offers" },
 	{ "lock",    cmd_lock,    0,          "kernel lock contention: record, report, contention" },
+	{ "mem",     cmd_mem,     0,          "profile memory accesses (lists the memory events; perf mem's front end)" },
 	{ "probe",   cmd_probe,   0,          "define, list and delete dynamic probe events" },
 	{ "record",  cmd_record,  0,          "sample a command (or the system) into perf.data" },
 	{ "report",  cmd_report,  0,          "show the profile in a perf.data" },
