@@ -100,7 +100,7 @@ fi
 tm_keys m; tm_wait 'Options' 5; tm_keys Up Up Enter
 tm_wait '^ +g\.data  ' 5 || fail "no file list: $(tm_screen | sed -n 3,10p)"
 for f in g.data other.data perf.data; do
-	tm_screen | grep -Eq "^ +$f  " || fail "the list lacks $f: $(tm_screen | sed -n 3,10p)"
+	tm_screen | grep -Eq "^ +$f(  |$)" || fail "the list lacks $f: $(tm_screen | sed -n 3,10p)"
 done
 tm_keys Down Enter
 tm_wait "Samples: $(samples other.data) of event" 10 || fail "other.data is not shown: $(tm_screen | head -1), want $(samples other.data) samples"
