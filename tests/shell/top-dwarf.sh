@@ -10,7 +10,7 @@ grep -q 'without an unwinder' probe.err && skip "lupe was built without an unwin
 "$WORKLOADS/nofp" 12 & wl=$!
 trap 'kill $wl 2>/dev/null' EXIT
 sleep 0.3
-timeout --preserve-status -s INT 4.6 "$LUPE" top --call-graph dwarf --stdio -d 1 -E 5 -p "$wl" >d.out 2>d.err ||
+timeout --preserve-status -s INT 4.6 "$LUPE" top --call-graph dwarf --stdio -d 1 -E 12 -p "$wl" >d.out 2>d.err ||
 	fail "top --call-graph dwarf exited $?: $(cat d.err)"
 timeout --preserve-status -s INT 3.6 "$LUPE" top -g --stdio -d 1 -E 5 -p "$wl" >g.out 2>g.err ||
 	fail "top -g exited $?: $(cat g.err)"
