@@ -14,7 +14,8 @@ notip() { awk '{ l[NR] = $0 } END { n = NR; if (n >= 3 && l[n-1] ~ /^# \(Tip:/) 
 compare() { # FILE OPTIONS...: the two reports of FILE with --hierarchy and OPTIONS
 	local f=$1
 	shift
-	"$PERF" report -i "$f" --stdio --hierarchy "$@" 2> /dev/null | notip > p.out
+	perf_out p.raw report -i "$f" --stdio --hierarchy "$@"
+	notip < p.raw > p.out
 	"$LUPE" report -i "$f" --stdio --hierarchy "$@" 2> l.err | notip > l.out || fail "lupe report --hierarchy $* on $f failed: $(cat l.err)"
 	# perf prints no entry when no level has the filter's key (none_ok=1)
 	[ "${none_ok:-0}" = 1 ] || grep -q '%' p.out || fail "perf printed no entry for --hierarchy $* on $f"

@@ -14,7 +14,7 @@ max=$(cat /proc/sys/kernel/perf_event_max_stack 2>/dev/null) || skip "no kernel.
 
 for f in p.data l.data; do
 	for ms in "" 50 300; do
-		"$PERF" script -i $f ${ms:+--max-stack $ms} > p.txt 2>/dev/null
+		perf_out p.txt script -i $f ${ms:+--max-stack $ms}
 		"$LUPE" script -i $f ${ms:+--max-stack $ms} > l.txt || fail "lupe script -i $f exited $?"
 		cmp -s p.txt l.txt || { diff p.txt l.txt | head; fail "script ${ms:+--max-stack $ms} differs from perf's on $f"; }
 	done
@@ -28,7 +28,9 @@ for f in p.data l.data; do
 	# the workload's own entries, whole with their chains (the kernel's, of
 	# equal periods, come in perf's order of equal entries: not this test's)
 	for o in "" --no-children "-g caller" "--no-children -g caller" "-g callee" "--max-stack 50"; do
-		"$PERF" report -i $f --stdio --dsos deeprec $o 2>/dev/null | grep -v '^#' | grep -v '^$' > p.txt
+		# shellcheck disable=SC2086
+		perf_out p.raw report -i $f --stdio --dsos deeprec $o
+		grep -v '^#' p.raw | grep -v '^$' > p.txt
 		"$LUPE" report -i $f --stdio --dsos deeprec $o | grep -v '^#' | grep -v '^$' > l.txt ||
 			fail "lupe report $o -i $f exited $?"
 		grep -q 'spin (inlined)' p.txt || fail "perf report $o of $f shows no spin (inlined)"

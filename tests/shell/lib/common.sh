@@ -28,6 +28,21 @@ need_tracefs() {
 }
 # have_hw_pmu: whether this machine counts hardware events (cycles).
 have_hw_pmu() { "$PERF" stat -e cycles -x, true 2>&1 | grep -qv 'not supported'; }
+# perf_out FILE ARGS...: perf ARGS with stdout in FILE (stderr in FILE.err),
+# run again (up to 3 times in all) when perf dies of a signal: perf 6.1 here
+# segfaults now and then (the same ip each time, in dmesg), which says
+# nothing about lupe. Returns perf's exit status.
+perf_out() {
+	local out=$1 i rc
+	shift
+	for i in 1 2 3; do
+		"$PERF" "$@" > "$out" 2> "$out.err"
+		rc=$?
+		[ $rc -lt 128 ] && return $rc
+		echo "note: perf $* died of signal $((rc - 128)); running it again" >&2
+	done
+	return $rc
+}
 
 # expect_rc WANT CMD...: run CMD, fail unless it exits WANT.
 expect_rc() {
