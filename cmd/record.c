@@ -691,6 +691,31 @@ static int switch_output(struct lupe_record *rec, const struct record_args *a, s
  */
 enum control_cmd { CONTROL_NONE, CONTROL_STOP, CONTROL_SNAPSHOT };
 
+/*
+ * A --control FIFO, read-write: opening does not wait for the other end,
+ * and CTL never sees EOF. Anything else (a regular file, a device, a
+ * symlink to one) is refused, before it is opened and again once open:
+ * the ack is written into it. -1 and errno (EINVAL: not a FIFO).
+ */
+static int control_open_fifo(const char *path, int nonblock)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st))
+		return -1;
+	if (!S_ISFIFO(st.st_mode))
+		return errno = EINVAL, -1;
+	fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	if (!is_fifo(fd) || (!nonblock && fcntl(fd, F_SETFL, 0))) {
+		close(fd);
+		return errno = EINVAL, -1;
+	}
+	return fd;
+}
+
 static int control_open(const char *spec, int *ctl, int *ack)
 {
 	int fifo = !strncmp(spec, "fifo:", 5);
@@ -703,10 +728,9 @@ static int control_open(const char *spec, int *ctl, int *ack)
 	if (comma)
 		*comma++ = '\0';
 	if (fifo) {
-		/* read-write, so opening does not wait for a writer and EOF never comes */
-		*ctl = open(copy, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		*ctl = control_open_fifo(copy, 1);
 		if (*ctl >= 0 && comma)
-			*ack = open(comma, O_RDWR | O_CLOEXEC);
+			*ack = control_open_fifo(comma, 0);
 	} else {
 		char *end;
 
@@ -913,7 +937,8 @@ int cmd_record(int argc, char **argv)
 	if (a.control) {
 		err = control_open(a.control, &ctl, &ack);
 		if (err) {
-			error("cannot open --control '%s': %s (a fifo: mkfifo it first)", a.control, lupe_strerror(err));
+			error("cannot open --control '%s': %s (a fifo: mkfifo it first)", a.control,
+			      err == -EINVAL ? "not a FIFO" : lupe_strerror(err));
 			lupe_record_abort(rec);
 			goto out;
 		}
