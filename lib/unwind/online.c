@@ -156,18 +156,33 @@ static int deliver(void *arg, const struct perf_event_header *ev, uint64_t offse
 	return o->emit(o->arg, ev);
 }
 
-/* The record's time, or -1 when it has none (synthesized, no PERF_SAMPLE_TIME): then it goes out at once. */
+/*
+ * The record's time, or -1 when it has none (synthesized, no
+ * PERF_SAMPLE_TIME): then it goes out at once. A sample's is read where it
+ * sits, after IDENTIFIER, IP and TID (as session.c's record_time): the
+ * sample is parsed once, when it is delivered.
+ */
 static uint64_t record_time(struct lupe_online *o, const struct perf_event_header *ev)
 {
 	const struct perf_event_attr *attr = o->attr_of(o->arg, ev);
 	struct lupe_sample s;
+	uint64_t t;
 
 	if (!attr || !(attr->sample_type & PERF_SAMPLE_TIME))
 		return (uint64_t)-1;
-	if (ev->type == PERF_RECORD_SAMPLE ? lupe_sample_parse(attr, ev, &s)
-					   : lupe_sample_id_parse(attr, ev, &s))
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		size_t pos = 8 * (1 + (size_t)__builtin_popcountll(attr->sample_type &
+			     (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID)));
+
+		if (pos + 8 > ev->size)
+			return (uint64_t)-1;
+		memcpy(&t, (const char *)ev + pos, 8);
+	} else if (lupe_sample_id_parse(attr, ev, &s)) {
 		return (uint64_t)-1;
-	return s.time ? s.time : (uint64_t)-1;
+	} else {
+		t = s.time;
+	}
+	return t ? t : (uint64_t)-1;
 }
 
 struct lupe_online *lupe_online_new(lupe_online_attr_fn attr_of, lupe_online_emit_fn emit,
