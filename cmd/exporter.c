@@ -13,7 +13,6 @@
  * until a restart, as with perf stat -a.
  */
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <grp.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -451,19 +450,16 @@ static int listen_on(const char *spec, char *shown, size_t size, int *loopback)
 /* The cgroup NAME, relative to that root, as perf -G takes it. */
 static int open_cgroup(const char *name)
 {
-	char root[2048], path[4096];
-	int fd;
+	char root[4096];
+	int fd = lupe_cgroup_open(name); /* under the root perf finds (lupe_cgroup_root) */
 
-	/* where perf_event cgroups live, as perf finds it (lupe_cgroup_root) */
+	if (fd >= 0)
+		return fd;
 	if (lupe_cgroup_root(root, sizeof(root)))
 		return error("cannot count cgroup '%s': no cgroup2 or perf_event cgroup "
 			     "hierarchy is mounted", name);
-	snprintf(path, sizeof(path), "%s/%s", root, name);
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return error("cannot count cgroup '%s': no such cgroup under %s (give its path "
-			     "relative to it, as 'system.slice/cron.service')", name, root);
-	return fd;
+	return error("cannot count cgroup '%s': no such cgroup under %s (give its path "
+		     "relative to it, as 'system.slice/cron.service')", name, root);
 }
 
 static int add_target(struct exporter *x, const char *label, const char *value)

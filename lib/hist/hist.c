@@ -936,49 +936,33 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	return n;
 }
 
-struct ranked {
-	struct lupe_hist_entry *e;
-	long pos; /* before the sort: breaks the caller's ties */
-};
-
 struct sort_by {
 	int (*cmp)(const void *a, const void *b, void *arg);
 	void *arg;
+	struct lupe_hist_opts *opts;
 };
 
-static int cmp_ranked(const void *a, const void *b, void *arg)
+/*
+ * The caller's order, its ties in perf's collapsed order (a total one):
+ * perf's -F sort is a fresh insertion of the collapsed entries, so its
+ * ties come so (two overloads of one name by address), not in the
+ * default view's
+ */
+static int cmp_then_collapsed(const void *a, const void *b, void *arg)
 {
-	const struct ranked *x = a, *y = b;
 	const struct sort_by *by = arg;
-	int c = by->cmp(&x->e, &y->e, by->arg);
+	int c = by->cmp(a, b, by->arg);
 
-	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+	return c ? c : cmp_collapsed(a, b, by->opts);
 }
 
 int lupe_hists_sort(struct lupe_hists *h, int (*cmp)(const void *a, const void *b, void *arg),
 		    void *arg)
 {
-	struct sort_by by = { cmp, arg };
-	size_t n = (size_t)h->nr_entries;
-	struct ranked *v;
+	struct sort_by by = { cmp, arg, &h->opts };
 
-	if (n < 2)
-		return 0;
-	v = malloc(n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	/*
-	 * perf's -F sort is a fresh insertion of the collapsed entries: its
-	 * ties come in collapsed order (two overloads of one name by
-	 * address), not in the default view's
-	 */
-	qsort_r(h->entries, n, sizeof(*h->entries), cmp_collapsed, &h->opts);
-	for (size_t i = 0; i < n; i++)
-		v[i] = (struct ranked){ h->entries[i], (long)i };
-	qsort_r(v, n, sizeof(*v), cmp_ranked, &by);
-	for (size_t i = 0; i < n; i++)
-		h->entries[i] = v[i].e;
-	free(v);
+	if (h->nr_entries > 1)
+		qsort_r(h->entries, (size_t)h->nr_entries, sizeof(*h->entries), cmp_then_collapsed, &by);
 	return 0;
 }
 

@@ -267,14 +267,18 @@ void lupe_hitdsos_mark_all(struct hitdsos *h)
 		h->order[i]->hit = 1;
 }
 
-/* A containerized process's file is read through /proc/PID/root while it lives. */
-static int dso_build_id(const struct hitdsos *h, const struct dso *d, uint8_t *id)
+/*
+ * A containerized process's file is read through /proc/PID/root while it
+ * lives: the path read is left in *from (buf, or the DSO's name).
+ */
+static int dso_build_id(const struct hitdsos *h, const struct dso *d, uint8_t *id, char *buf, size_t size,
+			const char **from)
 {
-	char buf[4096];
-
+	*from = d->name;
 	if (d == h->vdso)
 		return lupe_build_id_vdso(id);
-	return lupe_build_id_read(lupe_ns_path((int)d->pid, d->name, buf, sizeof(buf)), id);
+	*from = lupe_ns_path((int)d->pid, d->name, buf, size);
+	return lupe_build_id_read(*from, id);
 }
 
 int lupe_hitdsos_cache(struct hitdsos *h)
@@ -287,10 +291,13 @@ int lupe_hitdsos_cache(struct hitdsos *h)
 		err = e;
 	for (size_t i = 0; i < h->nr_order; i++) {
 		const struct dso *d = h->order[i];
+		const char *from;
+		char buf[4096];
 
-		if (!d->hit || (len = dso_build_id(h, d, id)) <= 0)
+		if (!d->hit || (len = dso_build_id(h, d, id, buf, sizeof(buf), &from)) <= 0)
 			continue;
-		if ((e = lupe_buildid_cache_add_ns((int)d->pid, d->name, id, len)) && !err)
+		/* the file as read above, named as its process names it */
+		if ((e = lupe_buildid_cache_add_from(d->name, from, id, len)) && !err)
 			err = e;
 	}
 	return err;
@@ -324,8 +331,10 @@ int lupe_hitdsos_build_ids(struct hitdsos *h, struct fbuf *b)
 	}
 	for (size_t i = 0; i < h->nr_order; i++) {
 		const struct dso *d = h->order[i];
+		const char *from;
+		char buf[4096];
 
-		if (!d->hit || (len = dso_build_id(h, d, id)) <= 0)
+		if (!d->hit || (len = dso_build_id(h, d, id, buf, sizeof(buf), &from)) <= 0)
 			continue;
 		put_entry(b, PERF_RECORD_MISC_USER, id, len, d->name);
 		nr++;

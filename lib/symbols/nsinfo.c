@@ -83,13 +83,6 @@ int lupe_ns_cached(const uint8_t *id, int len, char *out, size_t size)
 	return access(out, R_OK) ? -ENOENT : 0;
 }
 
-int lupe_buildid_cache_add_ns(int pid, const char *name, const uint8_t *id, int len)
-{
-	char buf[4096];
-
-	return lupe_buildid_cache_add_from(name, lupe_ns_path(pid, name, buf, sizeof(buf)), id, len);
-}
-
 const char *lupe_ns_dso_path(const struct lupe_dso *dso, char *out, size_t size)
 {
 	const char *p = lupe_ns_path(dso->pid, dso->long_name, out, size);

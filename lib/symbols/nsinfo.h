@@ -41,13 +41,6 @@ int lupe_ns_pid(int pid);
  */
 int lupe_ns_cached(const uint8_t *id, int len, char *out, size_t size);
 
-/*
- * Put the file name of process pid (read through lupe_ns_path) in the
- * build-id cache under id, named name as the process sees it: what record
- * does at its end for every DSO it hit. 0 or -errno.
- */
-int lupe_buildid_cache_add_ns(int pid, const char *name, const uint8_t *id, int len);
-
 struct lupe_dso;
 
 /*
