@@ -565,7 +565,7 @@ static int take_lock(struct daemon *d)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/lock", d->base);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return fail("cannot open '%s': %s", path, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -591,6 +591,7 @@ static int cmd_start(struct daemon *d)
 	int lock, sock = -1, ino = -1, ready[2] = { -1, -1 };
 	char *dir, *slash;
 	const char *cfg_name;
+	struct stat st;
 	sigset_t mask;
 
 	d->exe = realpath("/proc/self/exe", NULL);
@@ -638,7 +639,9 @@ static int cmd_start(struct daemon *d)
 	logf_("daemon started (pid %d)", getpid());
 
 	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	unlink(addr.sun_path);
+	/* a stale socket of a server gone; anything else there makes bind say EADDRINUSE */
+	if (!lstat(addr.sun_path, &st) && S_ISSOCK(st.st_mode))
+		unlink(addr.sun_path);
 	if (sock < 0 || bind(sock, (struct sockaddr *)&addr, sizeof(addr)) || listen(sock, 8))
 		return fail("cannot listen on %s: %s", addr.sun_path, strerror(errno)), 1;
 	/* the config's folder: an editor or cp replaces the file, a watch on it would go stale */
