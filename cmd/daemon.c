@@ -45,6 +45,7 @@
 #include <sys/wait.h>
 #include <lupe/config.h>
 #include "builtin.h"
+#include "export-out.h"
 
 enum { OPT_CONFIG = 0x100, OPT_BASE, OPT_SESSION };
 
@@ -267,6 +268,24 @@ static char **split(const char *line, int extra, int *argc)
 	return argv; /* the words live in copy, which the exec keeps */
 }
 
+/* stdout and stderr to DIR/output, opened as every output is (lupe/output.h); 0 or -1 said why */
+static int output_to(const char *dir)
+{
+	char path[PATH_MAX];
+	mode_t mask = umask(022); /* 0644 as before, though the server runs with umask 0 */
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/output", dir);
+	f = output_fopen(path, 0);
+	umask(mask);
+	if (!f)
+		return -1;
+	dup2(fileno(f), 1);
+	dup2(fileno(f), 2);
+	fclose(f);
+	return 0;
+}
+
 static int session_run(struct daemon *d, struct session *s)
 {
 	char **argv;
@@ -295,9 +314,7 @@ static int session_run(struct daemon *d, struct session *s)
 	fd = open("/dev/null", O_RDONLY);
 	if (fd >= 0 && fd != 0)
 		dup2(fd, 0), close(fd);
-	fd = open("output", O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0)
-		dup2(fd, 1), dup2(fd, 2), close(fd);
+	output_to(s->base);
 	if ((mkfifo("control", 0600) && errno != EEXIST) || (mkfifo("ack", 0600) && errno != EEXIST)) {
 		fprintf(stderr, "failed: cannot make the control FIFOs in '%s': %s\n", s->base, strerror(errno));
 		_exit(127);
@@ -548,7 +565,7 @@ static int take_lock(struct daemon *d)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/lock", d->base);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0640);
 	if (fd < 0)
 		return fail("cannot open '%s': %s", path, strerror(errno));
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -574,6 +591,7 @@ static int cmd_start(struct daemon *d)
 	int lock, sock = -1, ino = -1, ready[2] = { -1, -1 };
 	char *dir, *slash;
 	const char *cfg_name;
+	struct stat st;
 	sigset_t mask;
 
 	d->exe = realpath("/proc/self/exe", NULL);
@@ -609,22 +627,21 @@ static int cmd_start(struct daemon *d)
 	if (chdir(d->base))
 		return fail("chdir '%s': %s", d->base, strerror(errno)), 1;
 	if (!d->foreground) {
-		int fd = open("output", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		int nul = open("/dev/null", O_RDONLY);
+		int nul;
 
-		if (fd < 0)
-			return fail("cannot open %s/output: %s", d->base, strerror(errno)), 1;
+		if (output_to(d->base))
+			return 1;
+		nul = open("/dev/null", O_RDONLY);
 		if (nul >= 0)
 			dup2(nul, 0), close(nul);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
 	}
 	d->start = time(NULL);
 	logf_("daemon started (pid %d)", getpid());
 
 	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	unlink(addr.sun_path);
+	/* a stale socket of a server gone; anything else there makes bind say EADDRINUSE */
+	if (!lstat(addr.sun_path, &st) && S_ISSOCK(st.st_mode))
+		unlink(addr.sun_path);
 	if (sock < 0 || bind(sock, (struct sockaddr *)&addr, sizeof(addr)) || listen(sock, 8))
 		return fail("cannot listen on %s: %s", addr.sun_path, strerror(errno)), 1;
 	/* the config's folder: an editor or cp replaces the file, a watch on it would go stale */

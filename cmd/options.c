@@ -139,10 +139,10 @@ int cmd_for_each_pid(const char *list, int (*fn)(void *arg, pid_t pid), void *ar
 
 	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; !err && t;
 	     t = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long pid = strtol(t, &end, 10);
+		int64_t pid;
 
-		if (*end || pid <= 0 || kill((pid_t)pid, 0)) {
+		/* whole and in range: 4294997141 is no pid, not pid 29845 */
+		if (lupe_parse_i64(t, 10, 1, LUPE_PID_MAX, &pid) || kill((pid_t)pid, 0)) {
 			error("no such process '%s'", t);
 			err = -ESRCH;
 			break;

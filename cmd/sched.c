@@ -122,13 +122,10 @@ static int sched_map(struct sched_opts *o)
 
 static int have_tp(const char *name)
 {
-	const char *dir = lupe_tracefs_dir();
-	char path[512];
+	char sys_name[64];
 
-	if (!dir)
-		return 0;
-	snprintf(path, sizeof(path), "%s/events/sched/%s", dir, name);
-	return access(path, F_OK) == 0;
+	snprintf(sys_name, sizeof(sys_name), "sched:%s", name);
+	return lupe_tracepoint_lookup(sys_name) >= 0;
 }
 
 /* lupe sched record [RECORD OPTIONS] [-- COMMAND]: perf sched record's events, every CPU. */

@@ -101,6 +101,7 @@ static int add_sym(uint64_t addr, char type, const char *name, size_t len, void 
 {
 	struct lupe_lock_bpf *b = arg;
 
+	lupe_lock_text_line(addr, type, name, len, &b->text);
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
 	if (b->nr_syms == b->cap_syms) {
@@ -184,11 +185,12 @@ int lupe_lock_bpf_read(struct lupe_lock_bpf *b, struct lupe_lock *l)
 	int err = 0;
 
 	if (!b->syms) {
+		/* one read of /proc/kallsyms (~120k lines): the symbols and the lock text bounds */
 		err = lupe_kallsyms_foreach("/proc/kallsyms", add_sym, b);
 		if (err)
 			return err;
 		qsort(b->syms, b->nr_syms, sizeof(*b->syms), cmp_ksym);
-		lupe_lock_text_bounds(&b->text);
+		lupe_lock_text_done(&b->text);
 	}
 	while (!err && !bpf_map_get_next_key(fd_stats, prev, &next)) {
 		struct lockcon_stat st;

@@ -57,6 +57,31 @@ static void refused(const char *dir, int err)
 	       "tracefs is locked down on this machine", dir, strerror(-err));
 }
 
+/*
+ * Each function of list (NULL-terminated, may be NULL) to the filter file
+ * name: 0, or the error after saying why (refused() for EPERM/EACCES, else
+ * "the kernel refused to WHAT 'FUNC' (WHY)", with *bad set to FUNC).
+ */
+static int set_list(const char *dir, const char *name, const char *const *list, const char **bad,
+		    const char *what, const char *why)
+{
+	for (size_t i = 0; list && list[i]; i++) {
+		int err = write_file(dir, name, list[i], 1);
+
+		if (!err)
+			continue;
+		if (err == -EPERM || err == -EACCES) {
+			refused(dir, err);
+			return err;
+		}
+		if (bad)
+			*bad = list[i];
+		pr_err("the kernel refused to %s '%s' (%s)", what, list[i], why);
+		return err;
+	}
+	return 0;
+}
+
 int lupe_ftrace_has_tracer(const char *tracer)
 {
 	const char *root = lupe_tracefs_dir();
@@ -115,33 +140,11 @@ struct lupe_ftrace *lupe_ftrace_new(const struct lupe_ftrace_opts *o, const char
 	err = write_file(f->dir, "tracing_on", "0", 0);
 	if (!err)
 		err = write_file(f->dir, "options/function-fork", o && o->inherit ? "1" : "0", 0);
-	for (size_t i = 0; !err && o && o->funcs && o->funcs[i]; i++) {
-		err = write_file(f->dir, "set_ftrace_filter", o->funcs[i], 1);
-		if (err) {
-			if (err == -EPERM || err == -EACCES) {
-				refused(f->dir, err);
-				goto fail;
-			}
-			if (bad)
-				*bad = o->funcs[i];
-			pr_err("the kernel refused to trace '%s' (no such function in available_filter_functions)",
-			       o->funcs[i]);
-			goto fail;
-		}
-	}
-	for (size_t i = 0; !err && o && o->notrace && o->notrace[i]; i++) {
-		err = write_file(f->dir, "set_ftrace_notrace", o->notrace[i], 1);
-		if (err) {
-			if (err == -EPERM || err == -EACCES) {
-				refused(f->dir, err);
-				goto fail;
-			}
-			if (bad)
-				*bad = o->notrace[i];
-			pr_err("the kernel refused to leave out '%s' (no such function)", o->notrace[i]);
-			goto fail;
-		}
-	}
+	if (!err && o &&
+	    ((err = set_list(f->dir, "set_ftrace_filter", o->funcs, bad, "trace",
+			     "no such function in available_filter_functions")) ||
+	     (err = set_list(f->dir, "set_ftrace_notrace", o->notrace, bad, "leave out", "no such function"))))
+		goto fail; /* set_list said why */
 	if (!err)
 		err = write_file(f->dir, "current_tracer", tracer, 0);
 	if (err == -EPERM || err == -EACCES) {

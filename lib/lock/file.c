@@ -56,6 +56,7 @@ static uint64_t caller(struct lock_reader *r, struct lupe_session *s, struct lup
 	for (uint64_t i = 0; i < sample->nr_callchain && n < r->max_stack; i++) {
 		uint64_t ip = sample->callchain[i];
 		struct lupe_frame f;
+		int lock_text, want_name;
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			kernel = ip == PERF_CONTEXT_KERNEL || ip == PERF_CONTEXT_HV;
@@ -64,11 +65,18 @@ static uint64_t caller(struct lock_reader *r, struct lupe_session *s, struct lup
 		n++;
 		if (++skip <= r->stack_skip)
 			continue;
+		/* the symbol only where it decides: a lock text frame, or the name still wanted */
+		lock_text = kernel && lupe_lock_text_has(&r->text, ip);
+		want_name = name && !name[0];
+		if (!lock_text && !want_name) {
+			hash ^= ip * 0x61C8864680B583EBULL;
+			continue;
+		}
 		lupe_session_resolve_ip(s, t, ip, kernel, &f);
-		if (f.sym && kernel && lupe_lock_text_has(&r->text, ip))
+		if (f.sym && lock_text)
 			continue;
 		hash ^= ip * 0x61C8864680B583EBULL;
-		if (name && !name[0] && f.sym) {
+		if (want_name && f.sym) {
 			uint64_t off = f.vaddr - f.sym->start;
 
 			if (off)

@@ -4,7 +4,7 @@
 #include "lock/text.h"
 #include "symbols/symbols.h"
 
-static int bound(uint64_t addr, char type, const char *name, size_t len, void *arg)
+int lupe_lock_text_line(uint64_t addr, char type, const char *name, size_t len, void *arg)
 {
 	struct lock_text *t = arg;
 	static const char *const names[] = { "__sched_text_start", "__sched_text_end",
@@ -18,11 +18,18 @@ static int bound(uint64_t addr, char type, const char *name, size_t len, void *a
 	return 0;
 }
 
+void lupe_lock_text_done(struct lock_text *t)
+{
+	if (!t->sched_end || !t->lock_end)
+		memset(t, 0, sizeof(*t));
+}
+
 void lupe_lock_text_bounds(struct lock_text *t)
 {
 	memset(t, 0, sizeof(*t));
-	if (lupe_kallsyms_foreach("/proc/kallsyms", bound, t) || !t->sched_end || !t->lock_end)
+	if (lupe_kallsyms_foreach("/proc/kallsyms", lupe_lock_text_line, t))
 		memset(t, 0, sizeof(*t));
+	lupe_lock_text_done(t);
 }
 
 int lupe_lock_text_has(const struct lock_text *t, uint64_t ip)

@@ -15,6 +15,13 @@ struct lock_text {
 
 /* Their bounds from /proc/kallsyms; all 0 when it cannot be read. */
 void lupe_lock_text_bounds(struct lock_text *t);
+/*
+ * The same for a caller that reads /proc/kallsyms anyway: each line to
+ * lupe_lock_text_line() (a lupe_kallsyms_foreach() callback, arg the
+ * zeroed lock_text), then lupe_lock_text_done().
+ */
+int lupe_lock_text_line(uint64_t addr, char type, const char *name, size_t len, void *arg);
+void lupe_lock_text_done(struct lock_text *t);
 /* Whether ip is in either (never without bounds, as perf). */
 int lupe_lock_text_has(const struct lock_text *t, uint64_t ip);
 
