@@ -41,7 +41,7 @@
 #include <lupe/number.h>
 #include <lupe/session.h>
 #include <lupe/symbols.h>
-#include <lupe/unwind.h>
+#include "annotate.h"
 #include "builtin.h"
 #include "export-out.h"
 #include "web-http.h"
@@ -220,34 +220,6 @@ static char *diff_rows(const char *before, const char *after, int force)
 
 /* ---- annotate: the samples of one function over its instructions ---- */
 
-struct ann_tool {
-	struct lupe_tool tool;
-	const char *sym, *dso; /* the function's name and its DSO's path */
-	struct lupe_annotation ann;
-	struct lupe_evsel *evsel;
-	int err;
-};
-
-static int ann_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
-		      const struct lupe_sample *sample, struct lupe_thread *thread,
-		      const struct perf_event_header *ev)
-{
-	struct ann_tool *at = (struct ann_tool *)tool;
-	uint8_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct lupe_frame fr;
-
-	if (evsel != at->evsel)
-		return 0;
-	lupe_session_resolve_ip(s, thread, sample->ip,
-				mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL, &fr);
-	if (!fr.sym || !fr.map || strcmp(fr.sym->name, at->sym) ||
-	    (at->dso && strcmp(lupe_dso_long_name(fr.map->dso), at->dso)))
-		return 0;
-	at->err = lupe_annotation_add(&at->ann, fr.map->dso, fr.sym, fr.vaddr,
-				      sample->period ? sample->period : 1);
-	return at->err;
-}
-
 static void load_source(const char *path, char **text, char ***lines, int *nr)
 {
 	FILE *f = fopen(path, "re");
@@ -288,64 +260,54 @@ static int annotate_json(struct web *w, uint32_t func, FILE *m)
 {
 	const struct lupe_profile *p = w->prof;
 	const struct lupe_prof_func *f = &p->funcs[func];
-	struct ann_tool at = { .tool = { .sample = ann_sample, .ordered = 1 } };
+	struct annotate_data d = { 0 };
+	struct annotate_lines al = { 0 };
 	struct lupe_annotated_sym *as;
-	struct lupe_session *s;
 	struct lupe_listing l = { 0 };
-	const char *why = NULL;
-	int err;
+	char why[512] = "";
 
 	if (!f->name || f->dso == LUPE_PROF_NONE || p->dsos[f->dso].kernel ||
 	    p->dsos[f->dso].name[0] == '[') {
 		fputs("{\"error\":\"no code to show: the function is unresolved or in the kernel\"}", m);
 		return 200;
 	}
-	at.sym = f->name;
-	at.dso = p->dsos[f->dso].name;
-	s = lupe_session_new(w->input, w->force);
-	if (!s) {
-		fputs("{\"error\":\"cannot read the file again\"}", m);
-		return 500;
-	}
-	lupe_unwind_install(s);
-	if (lupe_perf_file_nr_evsels(lupe_session_file(s)))
-		at.evsel = lupe_perf_file_evsel(lupe_session_file(s), 0);
-	err = lupe_session_process(s, &at.tool);
-	if (err || at.err || !at.ann.nr) {
-		why = at.ann.nr ? "cannot read the file again" : "no samples in the function's own code";
+	/* lupe annotate's model (ui/annotate.c): the first event's samples */
+	if (ui_annotate_load(&d, w->input, w->force, 0, f->name, why, sizeof(why))) {
+		if (!why[0])
+			snprintf(why, sizeof(why), "cannot read the file again");
 		goto out;
 	}
-	as = &at.ann.syms[0];
-	err = lupe_disasm(at.dso, as->sym->name, as->sym->start, as->sym->end, 0, &l);
-	if (err) {
-		why = err == -LUPE_ERR_NOT_SUPPORTED ? "lupe was built without Zydis, or the code is "
-		      "not x86-64" : "cannot read the function's code (is the binary at hand?)";
+	as = ui_annotate_find(&d, f->name, p->dsos[f->dso].name);
+	if (!as) {
+		snprintf(why, sizeof(why), "no samples in the function's own code");
+		goto out;
+	}
+	if (ui_annotate_disasm(as, true, &l, why, sizeof(why)) ||
+	    ui_annotate_lines(as, &l, false, &al)) {
+		if (!why[0])
+			snprintf(why, sizeof(why), "out of memory");
 		goto out;
 	}
 	fputs("{\"name\":", m);
 	json_text(m, as->sym->name);
 	fputs(",\"dso\":", m);
-	json_text(m, at.dso);
+	json_text(m, lupe_dso_long_name(as->dso));
 	fprintf(m, ",\"event\":");
-	json_text(m, at.evsel ? lupe_evsel_name(at.evsel) : "");
+	json_text(m, d.evsel ? lupe_evsel_name(d.evsel) : "");
 	fprintf(m, ",\"start\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 ",\"insns\":[",
 		as->sym->start, as->nr_samples, as->total_period);
-	for (size_t i = 0; i < l.nr; i++) {
-		const struct lupe_insn *in = &l.insns[i];
-		uint64_t period = 0, nr = 0;
+	/* without source, one line per instruction, in the listing's order */
+	for (size_t i = 0; i < al.nr; i++) {
+		const struct lupe_insn *in = al.lines[i].in;
 		long file = -1;
 
-		for (uint64_t a = in->addr; a < in->addr + in->size; a++)
-			if (a >= as->sym->start && a - as->sym->start < as->len) {
-				period += as->period[a - as->sym->start];
-				nr += as->samples[a - as->sym->start];
-			}
 		for (size_t k = 0; in->file && k < l.nr_files; k++)
 			if (l.files[k] == in->file)
 				file = (long)k;
 		fprintf(m, "%s[%" PRIu64 ",", i ? ",\n" : "", in->addr);
 		json_text(m, in->text);
-		fprintf(m, ",%ld,%d,%" PRIu64 ",%" PRIu64 "]", file, in->line, period, nr);
+		fprintf(m, ",%ld,%d,%" PRIu64 ",%" PRIu64 "]", file, in->line, al.lines[i].period,
+			al.lines[i].samples);
 	}
 	fputs("],\"files\":[", m);
 	for (size_t k = 0; k < l.nr_files; k++) {
@@ -371,14 +333,14 @@ static int annotate_json(struct web *w, uint32_t func, FILE *m)
 	}
 	fputs("]}", m);
 out:
-	if (why) {
+	if (why[0]) {
 		fputs("{\"error\":", m);
 		json_text(m, why);
 		fputs("}", m);
 	}
+	ui_annotate_lines_clear(&al);
 	lupe_listing_clear(&l);
-	lupe_annotation_clear(&at.ann);
-	lupe_session_delete(s);
+	ui_annotate_unload(&d);
 	return 200;
 }
 
