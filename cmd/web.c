@@ -220,37 +220,6 @@ static char *diff_rows(const char *before, const char *after, int force)
 
 /* ---- annotate: the samples of one function over its instructions ---- */
 
-static void load_source(const char *path, char **text, char ***lines, int *nr)
-{
-	FILE *f = fopen(path, "re");
-	size_t len = 0;
-	int cap = 0;
-
-	*text = NULL;
-	*lines = NULL;
-	*nr = 0;
-	if (!f)
-		return;
-	if (getdelim(text, &len, '\0', f) < 0) {
-		fclose(f);
-		return;
-	}
-	fclose(f);
-	for (char *p = *text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		if (*nr == cap) {
-			char **n = realloc(*lines, (size_t)(cap = cap ? cap * 2 : 256) * sizeof(*n));
-
-			if (!n)
-				break;
-			*lines = n;
-		}
-		(*lines)[(*nr)++] = p;
-	}
-}
-
 /*
  * {"name", "dso", "samples", "period", "insns": [[addr, text, file, line,
  * period, samples]], "files": [...], "lines": {file: {line: text}}} or
@@ -311,10 +280,10 @@ static int annotate_json(struct web *w, uint32_t func, FILE *m)
 	}
 	fputs("],\"files\":[", m);
 	for (size_t k = 0; k < l.nr_files; k++) {
-		char *text, **lines;
-		int nr, last = -1;
+		struct annotate_source src;
+		int last = -1;
 
-		load_source(l.files[k], &text, &lines, &nr);
+		ui_annotate_source(&src, l.files[k]);
 		fputs(k ? ",{\"name\":" : "{\"name\":", m);
 		json_text(m, l.files[k]);
 		fputs(",\"lines\":{", m);
@@ -324,12 +293,12 @@ static int annotate_json(struct web *w, uint32_t func, FILE *m)
 			if (in->file != l.files[k] || in->line == last || in->line < 1)
 				continue;
 			fprintf(m, "%s\"%d\":", last < 0 ? "" : ",", in->line);
-			json_text(m, in->line <= nr ? lines[in->line - 1] : "");
+			json_text(m, in->line <= src.nr ? src.lines[in->line - 1] : "");
 			last = in->line;
 		}
 		fputs("}}", m);
-		free(text);
-		free(lines);
+		free(src.text);
+		free(src.lines);
 	}
 	fputs("]}", m);
 out:
