@@ -22,17 +22,13 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <inttypes.h>
-#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/random.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <lupe/annotate.h>
 #include <lupe/diff.h>
@@ -44,6 +40,7 @@
 #include "annotate.h"
 #include "builtin.h"
 #include "export-out.h"
+#include "listen.h"
 #include "web-http.h"
 #include "web.h"
 #include "web-assets.h"
@@ -400,67 +397,6 @@ static int page_locked(struct web *w, const char *path, char **body, size_t *len
 }
 
 /*
- * A socket bound to spec ("ADDR:PORT", "[V6]:PORT", ":PORT" or NULL:
- * 127.0.0.1, port 0 a free one) and listening. shown: the address as
- * served, for the URL. Returns the fd, or -1 after saying why.
- */
-static int web_listen(const char *spec, char *shown, size_t size)
-{
-	char host[256] = "127.0.0.1", port[16] = "0", num[INET6_ADDRSTRLEN];
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
-				  .ai_socktype = SOCK_STREAM };
-	struct addrinfo *ai;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int fd, one = 1, v6;
-
-	if (spec) {
-		const char *colon = strrchr(spec, ':');
-		int64_t n;
-
-		if (!colon || lupe_parse_i64(colon + 1, 10, 0, 65535, &n) ||
-		    (size_t)(colon - spec) >= sizeof(host)) {
-			error("cannot serve on '%s': not an address such as 127.0.0.1:8080 or "
-			      "[::1]:8080", spec);
-			return -1;
-		}
-		snprintf(port, sizeof(port), "%s", colon + 1);
-		if (colon > spec)
-			snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
-		if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-			memmove(host, host + 1, strlen(host));
-			host[strlen(host) - 1] = 0;
-		}
-	}
-	if (getaddrinfo(host, port, &hints, &ai)) {
-		error("cannot serve on '%s': '%s' is not a numeric IPv4 or IPv6 address", spec, host);
-		return -1;
-	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0)
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
-		int e = errno;
-
-		freeaddrinfo(ai);
-		if (fd >= 0)
-			close(fd);
-		error("cannot serve on '%s': %s%s", spec ? spec : "127.0.0.1", strerror(e),
-		      e == EADDRINUSE ? " (pick another port)" : "");
-		return -1;
-	}
-	freeaddrinfo(ai);
-	getsockname(fd, (struct sockaddr *)&ss, &sl);
-	v6 = ss.ss_family == AF_INET6;
-	inet_ntop(ss.ss_family, v6 ? (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
-				   : (void *)&((struct sockaddr_in *)&ss)->sin_addr, num, sizeof(num));
-	snprintf(shown, size, v6 ? "[%s]:%u" : "%s:%u", num,
-		 ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-			  : ((struct sockaddr_in *)&ss)->sin_port));
-	return fd;
-}
-
-/*
  * top --web: the recorder's file read again, and the data made of it
  * swapped in. The whole file each time (NEEDSWORK: an incremental model fed
  * by the live source would cost a refresh's samples, not all of them).
@@ -520,7 +456,9 @@ static int serve(struct web *w, const char *listen_spec)
 	sigaddset(&sigs, SIGHUP);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	fd = web_listen(listen_spec, addr, sizeof(addr));
+	/* --web: 127.0.0.1 and a free port; --web=:PORT that port on 127.0.0.1 */
+	fd = cmd_listen(!listen_spec ? "0" : listen_spec[0] == ':' ? listen_spec + 1 : listen_spec,
+			"--web=ADDR:PORT", addr, sizeof(addr), NULL);
 	if (fd < 0)
 		return 1;
 	http = h.start(fd, page, w, &hopts);
