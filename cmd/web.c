@@ -22,17 +22,13 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <inttypes.h>
-#include <netdb.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/random.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <lupe/annotate.h>
 #include <lupe/diff.h>
@@ -41,9 +37,10 @@
 #include <lupe/number.h>
 #include <lupe/session.h>
 #include <lupe/symbols.h>
-#include <lupe/unwind.h>
+#include "annotate.h"
 #include "builtin.h"
 #include "export-out.h"
+#include "listen.h"
 #include "web-http.h"
 #include "web.h"
 #include "web-assets.h"
@@ -220,65 +217,6 @@ static char *diff_rows(const char *before, const char *after, int force)
 
 /* ---- annotate: the samples of one function over its instructions ---- */
 
-struct ann_tool {
-	struct lupe_tool tool;
-	const char *sym, *dso; /* the function's name and its DSO's path */
-	struct lupe_annotation ann;
-	struct lupe_evsel *evsel;
-	int err;
-};
-
-static int ann_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
-		      const struct lupe_sample *sample, struct lupe_thread *thread,
-		      const struct perf_event_header *ev)
-{
-	struct ann_tool *at = (struct ann_tool *)tool;
-	uint8_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct lupe_frame fr;
-
-	if (evsel != at->evsel)
-		return 0;
-	lupe_session_resolve_ip(s, thread, sample->ip,
-				mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL, &fr);
-	if (!fr.sym || !fr.map || strcmp(fr.sym->name, at->sym) ||
-	    (at->dso && strcmp(lupe_dso_long_name(fr.map->dso), at->dso)))
-		return 0;
-	at->err = lupe_annotation_add(&at->ann, fr.map->dso, fr.sym, fr.vaddr,
-				      sample->period ? sample->period : 1);
-	return at->err;
-}
-
-static void load_source(const char *path, char **text, char ***lines, int *nr)
-{
-	FILE *f = fopen(path, "re");
-	size_t len = 0;
-	int cap = 0;
-
-	*text = NULL;
-	*lines = NULL;
-	*nr = 0;
-	if (!f)
-		return;
-	if (getdelim(text, &len, '\0', f) < 0) {
-		fclose(f);
-		return;
-	}
-	fclose(f);
-	for (char *p = *text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-		nl = strchr(p, '\n');
-		if (nl)
-			*nl = 0;
-		if (*nr == cap) {
-			char **n = realloc(*lines, (size_t)(cap = cap ? cap * 2 : 256) * sizeof(*n));
-
-			if (!n)
-				break;
-			*lines = n;
-		}
-		(*lines)[(*nr)++] = p;
-	}
-}
-
 /*
  * {"name", "dso", "samples", "period", "insns": [[addr, text, file, line,
  * period, samples]], "files": [...], "lines": {file: {line: text}}} or
@@ -288,71 +226,61 @@ static int annotate_json(struct web *w, uint32_t func, FILE *m)
 {
 	const struct lupe_profile *p = w->prof;
 	const struct lupe_prof_func *f = &p->funcs[func];
-	struct ann_tool at = { .tool = { .sample = ann_sample, .ordered = 1 } };
+	struct annotate_data d = { 0 };
+	struct annotate_lines al = { 0 };
 	struct lupe_annotated_sym *as;
-	struct lupe_session *s;
 	struct lupe_listing l = { 0 };
-	const char *why = NULL;
-	int err;
+	char why[512] = "";
 
 	if (!f->name || f->dso == LUPE_PROF_NONE || p->dsos[f->dso].kernel ||
 	    p->dsos[f->dso].name[0] == '[') {
 		fputs("{\"error\":\"no code to show: the function is unresolved or in the kernel\"}", m);
 		return 200;
 	}
-	at.sym = f->name;
-	at.dso = p->dsos[f->dso].name;
-	s = lupe_session_new(w->input, w->force);
-	if (!s) {
-		fputs("{\"error\":\"cannot read the file again\"}", m);
-		return 500;
-	}
-	lupe_unwind_install(s);
-	if (lupe_perf_file_nr_evsels(lupe_session_file(s)))
-		at.evsel = lupe_perf_file_evsel(lupe_session_file(s), 0);
-	err = lupe_session_process(s, &at.tool);
-	if (err || at.err || !at.ann.nr) {
-		why = at.ann.nr ? "cannot read the file again" : "no samples in the function's own code";
+	/* lupe annotate's model (ui/annotate.c): the first event's samples */
+	if (ui_annotate_load(&d, w->input, w->force, 0, f->name, why, sizeof(why))) {
+		if (!why[0])
+			snprintf(why, sizeof(why), "cannot read the file again");
 		goto out;
 	}
-	as = &at.ann.syms[0];
-	err = lupe_disasm(at.dso, as->sym->name, as->sym->start, as->sym->end, 0, &l);
-	if (err) {
-		why = err == -LUPE_ERR_NOT_SUPPORTED ? "lupe was built without Zydis, or the code is "
-		      "not x86-64" : "cannot read the function's code (is the binary at hand?)";
+	as = ui_annotate_find(&d, f->name, p->dsos[f->dso].name);
+	if (!as) {
+		snprintf(why, sizeof(why), "no samples in the function's own code");
+		goto out;
+	}
+	if (ui_annotate_disasm(as, true, &l, why, sizeof(why)) ||
+	    ui_annotate_lines(as, &l, false, &al)) {
+		if (!why[0])
+			snprintf(why, sizeof(why), "out of memory");
 		goto out;
 	}
 	fputs("{\"name\":", m);
 	json_text(m, as->sym->name);
 	fputs(",\"dso\":", m);
-	json_text(m, at.dso);
+	json_text(m, lupe_dso_long_name(as->dso));
 	fprintf(m, ",\"event\":");
-	json_text(m, at.evsel ? lupe_evsel_name(at.evsel) : "");
+	json_text(m, d.evsel ? lupe_evsel_name(d.evsel) : "");
 	fprintf(m, ",\"start\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 ",\"insns\":[",
 		as->sym->start, as->nr_samples, as->total_period);
-	for (size_t i = 0; i < l.nr; i++) {
-		const struct lupe_insn *in = &l.insns[i];
-		uint64_t period = 0, nr = 0;
+	/* without source, one line per instruction, in the listing's order */
+	for (size_t i = 0; i < al.nr; i++) {
+		const struct lupe_insn *in = al.lines[i].in;
 		long file = -1;
 
-		for (uint64_t a = in->addr; a < in->addr + in->size; a++)
-			if (a >= as->sym->start && a - as->sym->start < as->len) {
-				period += as->period[a - as->sym->start];
-				nr += as->samples[a - as->sym->start];
-			}
 		for (size_t k = 0; in->file && k < l.nr_files; k++)
 			if (l.files[k] == in->file)
 				file = (long)k;
 		fprintf(m, "%s[%" PRIu64 ",", i ? ",\n" : "", in->addr);
 		json_text(m, in->text);
-		fprintf(m, ",%ld,%d,%" PRIu64 ",%" PRIu64 "]", file, in->line, period, nr);
+		fprintf(m, ",%ld,%d,%" PRIu64 ",%" PRIu64 "]", file, in->line, al.lines[i].period,
+			al.lines[i].samples);
 	}
 	fputs("],\"files\":[", m);
 	for (size_t k = 0; k < l.nr_files; k++) {
-		char *text, **lines;
-		int nr, last = -1;
+		struct annotate_source src;
+		int last = -1;
 
-		load_source(l.files[k], &text, &lines, &nr);
+		ui_annotate_source(&src, l.files[k]);
 		fputs(k ? ",{\"name\":" : "{\"name\":", m);
 		json_text(m, l.files[k]);
 		fputs(",\"lines\":{", m);
@@ -362,23 +290,23 @@ static int annotate_json(struct web *w, uint32_t func, FILE *m)
 			if (in->file != l.files[k] || in->line == last || in->line < 1)
 				continue;
 			fprintf(m, "%s\"%d\":", last < 0 ? "" : ",", in->line);
-			json_text(m, in->line <= nr ? lines[in->line - 1] : "");
+			json_text(m, in->line <= src.nr ? src.lines[in->line - 1] : "");
 			last = in->line;
 		}
 		fputs("}}", m);
-		free(text);
-		free(lines);
+		free(src.text);
+		free(src.lines);
 	}
 	fputs("]}", m);
 out:
-	if (why) {
+	if (why[0]) {
 		fputs("{\"error\":", m);
 		json_text(m, why);
 		fputs("}", m);
 	}
+	ui_annotate_lines_clear(&al);
 	lupe_listing_clear(&l);
-	lupe_annotation_clear(&at.ann);
-	lupe_session_delete(s);
+	ui_annotate_unload(&d);
 	return 200;
 }
 
@@ -469,67 +397,6 @@ static int page_locked(struct web *w, const char *path, char **body, size_t *len
 }
 
 /*
- * A socket bound to spec ("ADDR:PORT", "[V6]:PORT", ":PORT" or NULL:
- * 127.0.0.1, port 0 a free one) and listening. shown: the address as
- * served, for the URL. Returns the fd, or -1 after saying why.
- */
-static int web_listen(const char *spec, char *shown, size_t size)
-{
-	char host[256] = "127.0.0.1", port[16] = "0", num[INET6_ADDRSTRLEN];
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
-				  .ai_socktype = SOCK_STREAM };
-	struct addrinfo *ai;
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int fd, one = 1, v6;
-
-	if (spec) {
-		const char *colon = strrchr(spec, ':');
-		int64_t n;
-
-		if (!colon || lupe_parse_i64(colon + 1, 10, 0, 65535, &n) ||
-		    (size_t)(colon - spec) >= sizeof(host)) {
-			error("cannot serve on '%s': not an address such as 127.0.0.1:8080 or "
-			      "[::1]:8080", spec);
-			return -1;
-		}
-		snprintf(port, sizeof(port), "%s", colon + 1);
-		if (colon > spec)
-			snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
-		if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-			memmove(host, host + 1, strlen(host));
-			host[strlen(host) - 1] = 0;
-		}
-	}
-	if (getaddrinfo(host, port, &hints, &ai)) {
-		error("cannot serve on '%s': '%s' is not a numeric IPv4 or IPv6 address", spec, host);
-		return -1;
-	}
-	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0)
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
-		int e = errno;
-
-		freeaddrinfo(ai);
-		if (fd >= 0)
-			close(fd);
-		error("cannot serve on '%s': %s%s", spec ? spec : "127.0.0.1", strerror(e),
-		      e == EADDRINUSE ? " (pick another port)" : "");
-		return -1;
-	}
-	freeaddrinfo(ai);
-	getsockname(fd, (struct sockaddr *)&ss, &sl);
-	v6 = ss.ss_family == AF_INET6;
-	inet_ntop(ss.ss_family, v6 ? (void *)&((struct sockaddr_in6 *)&ss)->sin6_addr
-				   : (void *)&((struct sockaddr_in *)&ss)->sin_addr, num, sizeof(num));
-	snprintf(shown, size, v6 ? "[%s]:%u" : "%s:%u", num,
-		 ntohs(v6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-			  : ((struct sockaddr_in *)&ss)->sin_port));
-	return fd;
-}
-
-/*
  * top --web: the recorder's file read again, and the data made of it
  * swapped in. The whole file each time (NEEDSWORK: an incremental model fed
  * by the live source would cost a refresh's samples, not all of them).
@@ -589,7 +456,9 @@ static int serve(struct web *w, const char *listen_spec)
 	sigaddset(&sigs, SIGHUP);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	fd = web_listen(listen_spec, addr, sizeof(addr));
+	/* --web: 127.0.0.1 and a free port; --web=:PORT that port on 127.0.0.1 */
+	fd = cmd_listen(!listen_spec ? "0" : listen_spec[0] == ':' ? listen_spec + 1 : listen_spec,
+			"--web=ADDR:PORT", addr, sizeof(addr), NULL);
 	if (fd < 0)
 		return 1;
 	http = h.start(fd, page, w, &hopts);

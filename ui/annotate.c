@@ -20,15 +20,7 @@
 #define GREEN  "\033[32m"
 #define RESET  "\033[m"
 
-/* The lines of one source file, read once. */
-struct source {
-	const char *name;
-	char *text;
-	char **lines;
-	int nr;
-};
-
-static void source_load(struct source *s, const char *name)
+void ui_annotate_source(struct annotate_source *s, const char *name)
 {
 	FILE *f = fopen(name, "re");
 	size_t len = 0;
@@ -58,7 +50,7 @@ static void source_load(struct source *s, const char *name)
 	}
 }
 
-static const char *source_line(struct source *srcs, size_t nr, const char *file, int line)
+static const char *source_line(struct annotate_source *srcs, size_t nr, const char *file, int line)
 {
 	for (size_t i = 0; i < nr; i++) {
 		if (srcs[i].name != file)
@@ -89,7 +81,7 @@ static struct annotate_line *add_line(struct annotate_lines *al, size_t *alloc)
 int ui_annotate_lines(const struct lupe_annotated_sym *as, const struct lupe_listing *l, bool source,
 		      struct annotate_lines *out)
 {
-	struct source *srcs = calloc(l->nr_files ? l->nr_files : 1, sizeof(*srcs));
+	struct annotate_source *srcs = calloc(l->nr_files ? l->nr_files : 1, sizeof(*srcs));
 	const char *last_file = NULL;
 	int last_line = 0, err = 0;
 	size_t alloc = 0;
@@ -98,7 +90,7 @@ int ui_annotate_lines(const struct lupe_annotated_sym *as, const struct lupe_lis
 	if (!srcs)
 		return -ENOMEM;
 	for (size_t i = 0; source && i < l->nr_files; i++)
-		source_load(&srcs[i], l->files[i]);
+		ui_annotate_source(&srcs[i], l->files[i]);
 	for (size_t i = 0; i < l->nr && !err; i++) {
 		const struct lupe_insn *in = &l->insns[i];
 		struct annotate_line *al;

@@ -41,6 +41,15 @@ struct annotate_lines {
 	size_t nr_texts;
 };
 
+/* The lines of one source file, read once (nothing when it cannot be read). */
+struct annotate_source {
+	const char *name;
+	char *text;   /* the file, each newline made a NUL; free it */
+	char **lines; /* into text; free it */
+	int nr;
+};
+void ui_annotate_source(struct annotate_source *s, const char *name);
+
 /*
  * sym's lines from listing l, source lines (when source) before the
  * instructions they became. Returns 0 or -ENOMEM.
