@@ -50,7 +50,8 @@ head -3 list.lupe | shape > l1
 diff l1 l2 || fail "lupe bench's usage lines differ from perf's"
 "$LUPE" bench sched > sched.lupe
 for b in messaging pipe all; do
-	grep -qxF "$("$PERF" bench sched 2>&1 | grep -E "^ +$b: ")" sched.lupe || fail "lupe bench sched does not list $b"
+	want=$("$PERF" bench sched 2>&1 | grep -E "^ +$b: ") || fail "perf bench sched lists no '$b'"
+	grep -qxF "$want" sched.lupe || fail "lupe bench sched does not list $b"
 done
 ok "the listings"
 

@@ -3,9 +3,10 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/tmux.sh"
 why=$(have_tui) || skip "$why"
+need_sampling
 "$LUPE" annotate -h 2>&1 | grep -q -- '--show-nr-samples' || fail "annotate -h has no --show-nr-samples"
-"$LUPE" record -q -o perf.data -- "$WORKLOADS/demo" -n 400 >/dev/null 2>&1 || skip "cannot record here"
-"$LUPE" record -q -g -o g.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || skip "cannot record here"
+"$LUPE" record -q -o perf.data -- "$WORKLOADS/demo" -n 400 >/dev/null 2>&1 || fail "lupe record failed"
+"$LUPE" record -q -g -o g.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || fail "lupe record failed"
 "$LUPE" annotate --stdio -i perf.data -s spin > spin.stdio || fail "annotate --stdio -s spin"
 "$LUPE" annotate --stdio --show-nr-samples -i perf.data -s spin > spin.nr || fail "annotate --show-nr-samples"
 grep -q '^ Samples |' spin.nr || fail "--show-nr-samples: no Samples title: $(head -1 spin.nr)"

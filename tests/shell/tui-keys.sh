@@ -3,7 +3,8 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/tmux.sh"
 why=$(have_tui) || skip "$why"
-"$LUPE" record -q -o perf.data -- "$WORKLOADS/demo" -n 40 >/dev/null 2>&1 || skip "cannot record here"
+need_sampling
+"$LUPE" record -q -o perf.data -- "$WORKLOADS/demo" -n 40 >/dev/null 2>&1 || fail "lupe record failed"
 
 grab_help() {
 	tm_keys h; tm_wait 'press any key' 5 || fail "$1: h shows no help: $(tm_screen)"

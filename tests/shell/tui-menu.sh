@@ -3,9 +3,10 @@
 . "$(dirname "$0")/lib/common.sh"
 . "$LUPE_SRC/tests/shell/lib/tmux.sh"
 why=$(have_tui) || skip "$why"
-"$LUPE" record -q -o perf.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || skip "cannot record here"
-"$LUPE" record -q -o other.data -- "$WORKLOADS/demo" -n 60 -w 1,1,8 >/dev/null 2>&1 || skip "cannot record here"
-"$LUPE" record -q -g -o g.data -- "$WORKLOADS/demo" -n 100 >/dev/null 2>&1 || skip "cannot record here"
+need_sampling
+"$LUPE" record -q -o perf.data -- "$WORKLOADS/demo" -n 200 >/dev/null 2>&1 || fail "lupe record failed"
+"$LUPE" record -q -o other.data -- "$WORKLOADS/demo" -n 60 -w 1,1,8 >/dev/null 2>&1 || fail "lupe record failed"
+"$LUPE" record -q -g -o g.data -- "$WORKLOADS/demo" -n 100 >/dev/null 2>&1 || fail "lupe record failed"
 rtrim() { sed -e 's/[[:space:]]*$//'; }
 # --stdio's entry lines of one event (the N-th "# Samples" section)
 stdio_entries() { "$LUPE" report --stdio "$@" | awk -v n="${N:-1}" '/^# Samples:/ { s++ } s == n && /^ +[0-9]+\.[0-9]+%/' | rtrim; }
@@ -145,8 +146,8 @@ ok "e: one entry's callchains open and shut"
 
 # two events: TAB and shift-TAB switch, each event's rows as --stdio's
 "$LUPE" record -q -e cpu-clock,page-faults -o two.data -- "$WORKLOADS/demo" -n 100 >/dev/null 2>&1 ||
-	skip "cannot record cpu-clock,page-faults here"
-[ "$("$LUPE" report --stdio -i two.data | grep -c '^# Samples:')" = 2 ] || skip "two.data has not two events with samples"
+	fail "lupe record -e cpu-clock,page-faults failed"
+[ "$("$LUPE" report --stdio -i two.data | grep -c '^# Samples:')" = 2 ] || fail "two.data has not two events with samples"
 tm_keys 'clear; $lupe_bin report -i two.data' Enter
 tm_wait "Samples: .* of event 'cpu-clock'" || fail "the browser did not open on cpu-clock: $(tm_screen | head -1)"
 tm_settle

@@ -28,6 +28,18 @@ need_tracefs() {
 }
 # have_hw_pmu: whether this machine counts hardware events (cycles).
 have_hw_pmu() { "$PERF" stat -e cycles -x, true 2>&1 | grep -qv 'not supported'; }
+# need_sampling: skip unless the kernel lets this user sample a command it
+# starts (perf events, kernel.perf_event_paranoid, and perf's own record
+# when perf is installed say so): after it, a lupe record that fails is
+# lupe's failure, not the machine's.
+need_sampling() {
+	local p
+	p=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null) || skip "this kernel has no perf events"
+	[ "$(id -u)" = 0 ] || [ "$p" -le 2 ] || skip "kernel.perf_event_paranoid is $p: a non-root user cannot sample"
+	[ -x "$PERF" ] || return 0
+	"$PERF" record -q -o "$TMPD/need-sampling.data" -- true >/dev/null 2>&1 || skip "perf record cannot sample here either"
+	rm -f "$TMPD/need-sampling.data"
+}
 # perf_out FILE ARGS...: perf ARGS with stdout in FILE (stderr in FILE.err),
 # run again (up to 3 times in all) when perf dies of a signal: perf 6.1 here
 # segfaults now and then (the same ip each time, in dmesg), which says
