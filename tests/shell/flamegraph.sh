@@ -98,23 +98,42 @@ while i < len(raw):
             p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
             line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
     rows.append(line); prev = line
-# warm frame colours (red > 180, blue < 120) fill a good part of the picture
+# warm frame colours (red > 180, blue < 120): the PNG shows at least half
+# the area the SVG's warm frames cover (rect widths and heights, read from
+# the SVG itself, so a deep graph taller than a fixed window is no miss)
+import re
 warm = sum(1 for r in rows for x in range(0, stride, bpp) if r[x] > 180 and r[x + 2] < 120)
-print('warm pixels', warm, 'of', w * len(rows))
-sys.exit(0 if warm > 0.05 * w * len(rows) else 1)
+area = 0.0
+for m in re.finditer(r'<rect x="[^"]*" y="([^"]*)" width="([^"]*)" height="([^"]*)" fill="rgb\((\d+),(\d+),(\d+)\)"', open(sys.argv[2]).read()):
+    y, fw, fh, r, g, b = float(m[1]), float(m[2]), float(m[3]), int(m[4]), int(m[5]), int(m[6])
+    if r > 180 and b < 120 and y < len(rows):
+        area += fw * min(fh, len(rows) - y)
+print('warm pixels', warm, 'of', w * len(rows), '; the SVG draws', int(area))
+if area > 1000 and warm > 0.5 * area:
+    sys.exit(0)
+# what the picture holds instead: its commonest colours
+from collections import Counter
+c = Counter(tuple(r[x:x + 3]) for r in rows for x in range(0, stride, bpp))
+print('commonest colours:', c.most_common(6))
+sys.exit(1)
 PY
+# the window is as tall as the SVG: a graph deeper than 500 pixels of
+# frames is shot whole (the frames grow from the bottom)
+svg_h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' g.svg)
+[ -n "$svg_h" ] || fail "no height in g.svg's <svg> element"
+[ "$svg_h" -le 4000 ] || svg_h=4000
 # a headless screenshot is now and then taken before the SVG is painted (a
 # nearly blank PNG on a loaded machine): the same SVG is shot up to 3 times
 shot=0
 until [ $shot -ge 3 ]; do
 	shot=$((shot + 1))
 	rm -f g.png
-	chromium_run --screenshot="$TMPD/g.png" --window-size=1200,500 "file://$TMPD/g.svg" >/dev/null
+	chromium_run --virtual-time-budget=3000 --screenshot="$TMPD/g.png" --window-size=1200,$svg_h "file://$TMPD/g.svg" >/dev/null
 	[ -s g.png ] || continue
-	python3 warm.py g.png && break
+	python3 warm.py g.png g.svg && break
 done
 [ -s g.png ] || fail "chromium made no PNG of the SVG"
-python3 warm.py g.png >/dev/null || fail "the PNG does not show the frames ($shot screenshots)"
+python3 warm.py g.png g.svg || fail "the PNG does not show the frames ($shot screenshots)"
 # the SVG's own script in the browser: click compute_b, read the widths, search
 sed 's|</svg>|<script><![CDATA[\
 var out = [];\
