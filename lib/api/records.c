@@ -212,8 +212,8 @@ struct lupe_sampler {
 struct lupe_sampler *lupe_sampler_new(const char *spec, pid_t pid, int cpu,
 				      const struct lupe_sampler_opts *user_opts)
 {
-	struct lupe_sampler_opts o = { .sz = sizeof(o) };
-	struct lupe_record_opts ro = { .sz = sizeof(ro) };
+	struct lupe_sampler_opts o;
+	LUPE_OPTS(lupe_record_opts, ro);
 	struct lupe_parse_error perr = { .pos = -1 };
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
@@ -221,11 +221,9 @@ struct lupe_sampler *lupe_sampler_new(const char *spec, pid_t pid, int cpu,
 	char cpulist[16];
 	int err, failed = -1;
 
-	if (user_opts && !lupe_opts_valid(user_opts, user_opts->sz, sizeof(o)))
+	if (lupe_opts_load(&o, user_opts))
 		return err_ptr(lupe_set_error(-EINVAL, "lupe_sampler_opts: unknown options set "
 					      "(sz too large, or a newer header)"));
-	if (user_opts)
-		memcpy(&o, user_opts, user_opts->sz < sizeof(o) ? user_opts->sz : sizeof(o));
 	if (!spec)
 		return err_ptr(lupe_set_error(-EINVAL, "no event spec given"));
 	s = calloc(1, sizeof(*s));

@@ -584,11 +584,12 @@ struct lupe_trace *lupe_trace_tp_new(const struct lupe_trace_opts *o)
 
 struct lupe_trace *lupe_trace_file_new(const struct lupe_trace_opts *opts, const char *path)
 {
+	struct lupe_trace_opts o;
 	struct perf_trace *pt;
 
-	if (!opts || opts->sz < offsetof(struct lupe_trace_opts, buf_bytes) || !path)
+	if (!opts || lupe_opts_load(&o, opts) || !path)
 		return err_ptr(-EINVAL);
-	pt = (struct perf_trace *)perf_new(opts, true);
+	pt = (struct perf_trace *)perf_new(&o, true);
 	if (!pt)
 		return NULL;
 	pt->t.ops = &file_ops;

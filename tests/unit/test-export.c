@@ -130,7 +130,7 @@ static void test_flame(void **state)
 	struct lupe_profile *p = small_profile(3, 1), *q = small_profile(1, 3);
 	struct lupe_folded *f, *b;
 	size_t nr, nb, len = 0;
-	struct lupe_flame_opts o = { .sz = sizeof(o), .width = 420 };
+	LUPE_OPTS(lupe_flame_opts, o, .width = 420);
 	char *svg = NULL, fill[64];
 	FILE *out;
 

@@ -338,8 +338,8 @@ static int hist_sample(struct lupe_tool *tool, struct lupe_session *s, struct lu
 /* Unresolved addresses are entries of their own; equal stacks add up. */
 static void test_hist_entries(void **state)
 {
-	struct lupe_hist_opts ho = { .keys = { LUPE_SORT_COMM, LUPE_SORT_DSO, LUPE_SORT_SYM },
-				     .nr_keys = 3 };
+	LUPE_OPTS(lupe_hist_opts, ho, .keys = { LUPE_SORT_COMM, LUPE_SORT_DSO, LUPE_SORT_SYM },
+		  .nr_keys = 3);
 	struct hist_tool ht = { .tool = { .sample = hist_sample, .ordered = 1 } };
 	struct fbuf b = make_file();
 	char *path = write_tmp(b.p, b.len);
@@ -373,7 +373,7 @@ static void test_hist_entries(void **state)
  */
 static void test_hist_placeholder_comm(void **state)
 {
-	struct lupe_hist_opts ho = { .keys = { LUPE_SORT_COMM }, .nr_keys = 1 };
+	LUPE_OPTS(lupe_hist_opts, ho, .keys = { LUPE_SORT_COMM }, .nr_keys = 1);
 	struct hist_tool ht = { .tool = { .sample = hist_sample, .ordered = 1 } };
 	struct fbuf data = { 0 }, b;
 	char *path;

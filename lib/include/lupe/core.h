@@ -17,12 +17,33 @@
 #define LUPE_CORE_H
 
 #include <stdarg.h>
+#include <string.h>
 
 #define LUPE_API __attribute__((visibility("default")))
 
 /* A numeric default as a string literal, for help texts: LUPE_STR(LUPE_RECORD_DEFAULT_FREQ). */
 #define LUPE_STR_(x) #x
 #define LUPE_STR(x) LUPE_STR_(x)
+
+/*
+ * Options structs that will grow start with their size, `size_t sz`, as
+ * libbpf's do. Declare one with LUPE_OPTS, which zeroes it (padding
+ * included) and sets sz:
+ *
+ *   LUPE_OPTS(lupe_sampler_opts, o, .callchain = 1, .enable_on_exec = 1);
+ *   s = lupe_sampler_new("task-clock", pid, -1, &o);
+ *
+ * The library reads only the caller's first sz bytes (fields past them take
+ * their defaults, so a caller built against an older header keeps working)
+ * and refuses with -EINVAL a struct whose bytes past what it knows are not
+ * all zero (a newer caller asking for something this library cannot do),
+ * or whose sz is smaller than the size field.
+ */
+#define LUPE_OPTS(TYPE, NAME, ...)                                         \
+	struct TYPE NAME = ({                                               \
+		memset(&NAME, 0, sizeof(struct TYPE));                      \
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };    \
+	})
 
 enum lupe_error {
 	LUPE_ERR_BASE = 4000,
