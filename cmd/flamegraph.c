@@ -103,7 +103,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct flame_opts o = { .input = "perf.data" };
 	struct lupe_folded *f = NULL, *before = NULL;
 	size_t nr = 0, nr_before = 0;
-	struct lupe_flame_opts fo = { .sz = sizeof(fo) };
+	LUPE_OPTS(lupe_flame_opts, fo);
 	char unit[16], subtitle[1024], *defout = NULL;
 	const char *after;
 	struct export_out out;

@@ -686,11 +686,9 @@ static void drain_signals(struct stat_ctx *ctx)
 static int start_writer(struct stat_ctx *ctx, const struct lupe_evlist_opts *eo)
 {
 	struct stat_opts *o = ctx->o;
-	struct lupe_stat_writer_opts wo = {
-		.sz = sizeof(wo), .aggr = o->aggr, .interval_ms = o->interval,
-		.inherit = eo->inherit, .enable_on_exec = eo->enable_on_exec,
-		.version = "lupe " LUPE_VERSION, .argc = o->cmd_argc, .argv = o->cmd_argv,
-	};
+	LUPE_OPTS(lupe_stat_writer_opts, wo, .aggr = o->aggr, .interval_ms = o->interval,
+		  .inherit = eo->inherit, .enable_on_exec = eo->enable_on_exec,
+		  .version = "lupe " LUPE_VERSION, .argc = o->cmd_argc, .argv = o->cmd_argv);
 
 	ctx->writer = lupe_stat_writer_new(o->output, ctx->evlist, &wo);
 	if (!ctx->writer)
@@ -711,7 +709,7 @@ static int run_once(struct stat_ctx *ctx)
 	struct stat_opts *o = ctx->o;
 	struct lupe_workload w, *wl = NULL;
 	struct lupe_thread_map *threads = ctx->threads;
-	struct lupe_evlist_opts opts = { .sz = sizeof(opts), .inherit = !o->no_inherit };
+	LUPE_OPTS(lupe_evlist_opts, opts, .inherit = !o->no_inherit);
 	struct lupe_open_failure fail = { .evsel = -1 };
 	struct rusage ru0;
 	sigset_t old;

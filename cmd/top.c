@@ -507,8 +507,7 @@ int cmd_top(int argc, char **argv)
 			      .delay = 2,
 			      .tui = -1 };
 	/* perf's config: top.children = false is --no-children */
-	struct lupe_report_opts ro = { .sz = sizeof(ro),
-				       .children = cmd_config_bool("top.children", 1) ? -1 : 0 };
+	LUPE_OPTS(lupe_report_opts, ro, .children = cmd_config_bool("top.children", 1) ? -1 : 0);
 	struct lupe_event_list evs = { 0 };
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
