@@ -140,7 +140,7 @@ int cmd_flamegraph(int argc, char **argv)
 		return 1;
 	}
 	if (folded_of(after, &o.co, &f, &nr, unit, sizeof(unit))) {
-		lupe_folded_free(before, nr_before);
+		lupe_folded_delete(before, nr_before);
 		free(defout);
 		return 1;
 	}
@@ -161,8 +161,8 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	if (!ret && strcmp(o.output, "-"))
 		fprintf(stderr, "lupe: wrote %s\n", o.output);
-	lupe_folded_free(f, nr);
-	lupe_folded_free(before, nr_before);
+	lupe_folded_delete(f, nr);
+	lupe_folded_delete(before, nr_before);
 	free(defout);
 	return ret;
 }

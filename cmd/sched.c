@@ -181,7 +181,7 @@ static int sched_latency(struct sched_opts *o)
 	if (err)
 		return 1;
 	sched_print_latency(stdout, &res);
-	lupe_sched_lat_result_free(&res);
+	lupe_sched_lat_result_clear(&res);
 	return 0;
 }
 

@@ -995,7 +995,7 @@ static int stat_run(struct stat_opts *o)
 	ret = ret ? ret : ctx.exit_code;
 out:
 	if (ctx.writer) {
-		int err = lupe_stat_writer_close(ctx.writer);
+		int err = lupe_stat_writer_delete(ctx.writer);
 
 		if (err && !ctx.write_err && !ret)
 			ret = (error("cannot write the counts to '%s': %s", o->output, lupe_strerror(err)), 1);
@@ -1244,7 +1244,7 @@ static int stat_report(int argc, char **argv)
 	for (int i = 0; ctx.comms && ctx.evlist && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
 		free(ctx.comms[i]);
 	free(ctx.comms);
-	lupe_stat_reader_close(rd); /* the evlist is the reader's */
+	lupe_stat_reader_delete(rd); /* the evlist is the reader's */
 	free(ctx.clock_means);
 	return err ? 1 : 0;
 }

@@ -573,7 +573,7 @@ int cmd_top(int argc, char **argv)
 	t->live = open_live(&a, &evs, cpus, threads);
 	if (!t->live)
 		goto out;
-	t->s = lupe_session_create();
+	t->s = lupe_session_new_empty();
 	t->rep[0] = lupe_report_new(&ro);
 	t->rep[1] = a.zero ? lupe_report_new(&ro) : NULL;
 	if (!t->s || !t->rep[0] || (a.zero && !t->rep[1])) {

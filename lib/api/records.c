@@ -276,7 +276,7 @@ struct lupe_sampler *lupe_sampler_new(const char *spec, pid_t pid, int cpu,
 		lupe_set_error(err, "cannot start sampling: %s", lupe_strerror(err));
 		goto fail;
 	}
-	s->session = lupe_session_create();
+	s->session = lupe_session_new_empty();
 	if (!s->session) {
 		err = lupe_set_error(-ENOMEM, "out of memory");
 		goto fail;
@@ -339,14 +339,14 @@ struct lupe_reader *lupe_reader_open(const char *path)
 		free(r);
 		return err_ptr(lupe_set_error(-ENOMEM, "out of memory"));
 	}
-	r->session = lupe_session_new(path, 0);
+	r->session = lupe_session_open(path, 0);
 	if (!r->session) {
 		err = -errno;
 		lupe_set_error(err, "cannot read '%s': %s%s", path, lupe_strerror(err),
 			       err == -EPERM ? " (the file is not yours: chown it, or read it as its owner)"
 			       : err <= -LUPE_ERR_BASE ? " (is it a perf.data file? lupe record writes one)"
 			       : "");
-		lupe_reader_close(r);
+		lupe_reader_delete(r);
 		return err_ptr(err);
 	}
 	return r;
@@ -371,7 +371,7 @@ int lupe_reader_read(struct lupe_reader *r, lupe_rec_fn fn, void *arg)
 	return err;
 }
 
-void lupe_reader_close(struct lupe_reader *r)
+void lupe_reader_delete(struct lupe_reader *r)
 {
 	if (!r)
 		return;

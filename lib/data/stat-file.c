@@ -298,7 +298,7 @@ int lupe_stat_writer_round(struct lupe_stat_writer *w, int final, uint64_t time_
 	return w->err;
 }
 
-int lupe_stat_writer_close(struct lupe_stat_writer *w)
+int lupe_stat_writer_delete(struct lupe_stat_writer *w)
 {
 	int err;
 

@@ -334,7 +334,7 @@ struct lupe_profile *lupe_profile_collect(const char *path, const struct lupe_co
 		free(c);
 		return err_ptr(-ENOMEM);
 	}
-	s = lupe_session_new(path, c->o.force);
+	s = lupe_session_open(path, c->o.force);
 	if (!s) {
 		err = -errno;
 		lupe_profile_delete(p);

@@ -256,7 +256,7 @@ int lupe_json_write(const char *path, FILE *out, const struct lupe_json_opts *op
 	j.lines = o.lines;
 	j.tool.sample = on_sample;
 	j.tool.ordered = 1; /* perf's converter orders its events too */
-	if (!(s = lupe_session_new(path, force)))
+	if (!(s = lupe_session_open(path, force)))
 		return -errno;
 	if (!j.lines)
 		headers(&j, s, path);

@@ -262,7 +262,7 @@ static void remove_stale_probes(void)
 		lupe_probe_del(glob, NULL, NULL);
 	}
 	if (nr > 0)
-		lupe_probe_events_free(evs, nr);
+		lupe_probe_events_delete(evs, nr);
 }
 
 static int make_probes(struct lupe_func_session *s)
@@ -884,7 +884,7 @@ void lupe_func_session_delete(struct lupe_func_session *s)
 	free(s->scratch);
 	lupe_ordered_delete(s->ord);
 	lupe_cpu_map_put(s->cpus);
-	lupe_func_targets_free(s->t, s->nt);
+	lupe_func_targets_delete(s->t, s->nt);
 	free(s);
 }
 

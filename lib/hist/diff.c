@@ -184,7 +184,7 @@ int lupe_diff_add(struct lupe_diff *d, const char *path, int force)
 		return -ENOMEM;
 	f->tool.sample = on_sample;
 	f->tool.ordered = 1;
-	f->s = lupe_session_new(path, force);
+	f->s = lupe_session_open(path, force);
 	if (!f->s) {
 		err = -errno;
 		free(f);

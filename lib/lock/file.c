@@ -183,7 +183,7 @@ int lupe_lock_read_file(struct lupe_lock *l, const char *path,
 		return -EINVAL;
 	r.stack_skip = o.stack_skip >= 0 ? o.stack_skip : 3;
 	r.max_stack = o.max_stack > 0 ? o.max_stack : 8;
-	if (!(s = lupe_session_new(path, o.force)))
+	if (!(s = lupe_session_open(path, o.force)))
 		return -errno;
 	lupe_lock_text_bounds(&r.text);
 	{

@@ -495,14 +495,14 @@ int lupe_probe_vars(struct lupe_probe *p, char ***out)
 	free(scopes);
 	bin_close(&b);
 	if (err) {
-		lupe_probe_vars_free(v);
+		lupe_probe_vars_delete(v);
 		return err;
 	}
 	*out = v;
 	return nr;
 }
 
-void lupe_probe_vars_free(char **vars)
+void lupe_probe_vars_delete(char **vars)
 {
 	for (size_t i = 0; vars && vars[i]; i++)
 		free(vars[i]);

@@ -350,7 +350,7 @@ out:
 	return err;
 }
 
-void lupe_sched_lat_result_free(struct lupe_sched_lat_result *res)
+void lupe_sched_lat_result_clear(struct lupe_sched_lat_result *res)
 {
 	if (!res)
 		return;

@@ -471,7 +471,7 @@ static int file_start(struct lupe_trace *t)
 	/* the field offsets and ids of this machine's tracefs, when it has one */
 	if (err && pt->t.o.tracepoints && pt->t.o.tracepoints[0])
 		return err;
-	pt->session = lupe_session_new(pt->path, 0);
+	pt->session = lupe_session_open(pt->path, 0);
 	return pt->session ? 0 : -errno;
 }
 

@@ -298,7 +298,7 @@ static void test_reader_errors(void **state)
 	assert_null(lupe_reader_open(path));
 	assert_non_null(strstr(lupe_last_error(), "perf.data"));
 	unlink(path);
-	lupe_reader_close(NULL);
+	lupe_reader_delete(NULL);
 	lupe_sampler_delete(NULL);
 	assert_null(lupe_sampler_new("bogus-event", 0, -1, NULL));
 	assert_int_equal(errno, LUPE_ERR_PARSE);

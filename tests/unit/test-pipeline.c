@@ -94,7 +94,7 @@ static void test_live_source_to_report(void **state)
 	assert_int_equal(lupe_live_start(src), 0);
 	assert_int_equal(lupe_workload_start(&wl), 0);
 
-	s = lupe_session_create();
+	s = lupe_session_new_empty();
 	assert_non_null(s);
 	rep = new_report();
 	/* until the workload exits: its events hang up, the rings are drained */
@@ -138,7 +138,7 @@ static void test_file_source_to_report(void **state)
 
 	src = lupe_source_file(path, 0);
 	assert_non_null(src);
-	s = lupe_session_create();
+	s = lupe_session_new_empty();
 	assert_non_null(s);
 	rep = new_report();
 	assert_int_equal(lupe_session_read(s, src, lupe_report_tool(rep)), 0);
