@@ -2,10 +2,34 @@
 /*
  * liblupe conventions shared by every public header.
  *
+ * Errors: one convention, every function.
  * - int functions return 0 (or a count) on success and a negative errno on
- *   failure; pointer functions return NULL and set errno.
- * - Errors that errno cannot express (a broken perf.data, a bad event spec)
- *   use the private range LUPE_ERR_BASE..; lupe_strerror() names both kinds.
+ *   failure; pointer functions return NULL and set errno (lib/util's
+ *   err_ptr() is the one helper that does both). A function's comment names
+ *   the errors worth telling apart.
+ * - Errors that errno cannot express (a broken perf.data, a bad event spec,
+ *   a refused filter) use the private range LUPE_ERR_BASE.., returned
+ *   negated or set in errno like any errno; lupe_strerror() names both kinds.
+ * - Two calls add detail to an error already returned, they are no second
+ *   channel: lupe_last_error() is the sentence a user should read (what to
+ *   do: the paranoid level, the missing PMU), kept per thread by the
+ *   high-level calls (evlist parse and open, measure, counter, sampler,
+ *   reader, tracepoint lookup); lupe_perf_file_error() says where in a
+ *   perf.data its LUPE_ERR_* was met. Check the return value first.
+ *
+ * Lifetimes: one verb per kind of ending.
+ * - _delete(obj) frees an object or array the library allocated, with what
+ *   it holds; NULL is ok. (lupe_stat_writer_delete() also finishes its
+ *   file, so it returns that error.)
+ * - _clear(&s) empties a struct the caller owns (lupe_event_list, a
+ *   listing, a result): what the library put in it is freed, the struct
+ *   stays usable.
+ * - _get/_put count references of shared maps; the last put frees.
+ * - _close(obj) releases what the object holds in the kernel (fds,
+ *   probes); the object stays, to read or to open again.
+ *
+ * Options structs start with size_t sz: see LUPE_OPTS below.
+ *
  * - The library never prints and never exits: it reports through the log
  *   callback that the program installs with lupe_log_set().
  * - Thread-safety is stated per object in each header: an object is used by
