@@ -131,6 +131,7 @@ struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
 
 	if (!opts || lupe_opts_load(&o, opts) || !nr_events || !cpus || !threads)
 		return err_ptr(-EINVAL);
+	opts = &o; /* the caller's struct is not read again */
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return err_ptr(-ENOMEM);

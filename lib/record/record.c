@@ -69,6 +69,7 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 
 	if (!opts || lupe_opts_load(&o, opts) || !nr_events || !cpus || !threads)
 		return err_ptr(-EINVAL);
+	opts = &o; /* the caller's struct is not read again */
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return err_ptr(-ENOMEM);
