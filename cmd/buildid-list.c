@@ -178,7 +178,7 @@ int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, voi
 			o->with_hits = 1;
 	}
 	if (o->with_hits) {
-		lupe_perf_file_close(f);
+		lupe_perf_file_delete(f);
 		err = lupe_perf_file_hits(o->input, o->force, note_hit, o);
 		if (err) {
 			free_hits(o); /* what was noted before the file broke */
@@ -206,6 +206,6 @@ int buildid_list(const char *input, int force, int with_hits, buildid_fn fn, voi
 		}
 	}
 	free_hits(o);
-	lupe_perf_file_close(f);
+	lupe_perf_file_delete(f);
 	return 0;
 }

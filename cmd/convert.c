@@ -103,7 +103,7 @@ int cmd_convert(int argc, char **argv)
 		err = lupe_profile_folded(p, &f, &nr);
 		if (!err)
 			err = lupe_folded_write(f, nr, out.f);
-		lupe_folded_free(f, nr);
+		lupe_folded_delete(f, nr);
 		break;
 	}
 	case TO_PPROF:

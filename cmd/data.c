@@ -68,7 +68,7 @@ static const struct argp argp = {
 static int data_convert(int argc, char **argv)
 {
 	struct data_opts o = { .input = "perf.data" };
-	struct lupe_json_opts jo = { .sz = sizeof(jo) };
+	LUPE_OPTS(lupe_json_opts, jo);
 	const char *path;
 	struct stat st;
 	struct export_out out;

@@ -159,6 +159,6 @@ int cmd_evlist(int argc, char **argv)
 	for (size_t k = 0; k < nr_groups; k++)
 		free(groups[k].name);
 	free(groups);
-	lupe_perf_file_close(f);
+	lupe_perf_file_delete(f);
 	return 0;
 }

@@ -453,8 +453,7 @@ static int make_targets(struct exporter *x)
 
 static int open_targets(struct exporter *x)
 {
-	struct lupe_evlist_opts opts = { .sz = sizeof(opts), .inherit = x->o->pids != NULL,
-					 .cgroup = x->o->nr_cgroups > 0 };
+	LUPE_OPTS(lupe_evlist_opts, opts, .inherit = x->o->pids != NULL, .cgroup = x->o->nr_cgroups > 0);
 
 	for (int t = 0; t < x->nr_targets; t++) {
 		struct lupe_open_failure fail = { .evsel = -1 };

@@ -103,7 +103,7 @@ int cmd_flamegraph(int argc, char **argv)
 	struct flame_opts o = { .input = "perf.data" };
 	struct lupe_folded *f = NULL, *before = NULL;
 	size_t nr = 0, nr_before = 0;
-	struct lupe_flame_opts fo = { .sz = sizeof(fo) };
+	LUPE_OPTS(lupe_flame_opts, fo);
 	char unit[16], subtitle[1024], *defout = NULL;
 	const char *after;
 	struct export_out out;
@@ -140,7 +140,7 @@ int cmd_flamegraph(int argc, char **argv)
 		return 1;
 	}
 	if (folded_of(after, &o.co, &f, &nr, unit, sizeof(unit))) {
-		lupe_folded_free(before, nr_before);
+		lupe_folded_delete(before, nr_before);
 		free(defout);
 		return 1;
 	}
@@ -161,8 +161,8 @@ int cmd_flamegraph(int argc, char **argv)
 	}
 	if (!ret && strcmp(o.output, "-"))
 		fprintf(stderr, "lupe: wrote %s\n", o.output);
-	lupe_folded_free(f, nr);
-	lupe_folded_free(before, nr_before);
+	lupe_folded_delete(f, nr);
+	lupe_folded_delete(before, nr_before);
 	free(defout);
 	return ret;
 }

@@ -140,7 +140,7 @@ static double now_ms(void)
 int cmd_ftrace(int argc, char **argv)
 {
 	struct ftrace_opts o = { 0 };
-	struct lupe_ftrace_opts fo = { .sz = sizeof(fo) };
+	LUPE_OPTS(lupe_ftrace_opts, fo);
 	struct lupe_workload w = { .pid = -1 };
 	struct lupe_ftrace *f;
 	const char *bad = NULL;

@@ -100,8 +100,8 @@ static int lock_record(int argc, char **argv)
 
 static int lock_show(struct lock_opts *o, int contention)
 {
-	struct lupe_lock_file_opts fo = { .sz = sizeof(fo), .force = o->force,
-					  .stack_skip = o->stack_skip, .max_stack = o->max_stack };
+	LUPE_OPTS(lupe_lock_file_opts, fo, .force = o->force, .stack_skip = o->stack_skip,
+		  .max_stack = o->max_stack);
 	struct lock_print_opts po = { .out = stderr, .quiet = o->quiet, .threads = o->threads,
 				      .entries = o->entries, .verbose = o->verbose };
 	enum lupe_lock_aggr aggr = o->threads ? LUPE_LOCK_AGGR_TASK :
@@ -150,9 +150,9 @@ static int add_pid(void *b, pid_t pid)
 /* lock contention -b [-a] [-p PID] [-- COMMAND]: sum in the kernel while it runs. */
 static int lock_bpf(struct lock_opts *o, int argc, char **argv)
 {
-	struct lupe_lock_bpf_opts bo = { .sz = sizeof(bo), .system_wide = o->all,
-					 .aggr_task = o->threads, .stack_skip = o->stack_skip,
-					 .max_stack = o->max_stack, .map_entries = o->map_entries };
+	LUPE_OPTS(lupe_lock_bpf_opts, bo, .system_wide = o->all, .aggr_task = o->threads,
+		  .stack_skip = o->stack_skip, .max_stack = o->max_stack,
+		  .map_entries = o->map_entries);
 	struct lock_print_opts po = { .out = stderr, .quiet = o->quiet, .threads = o->threads,
 				      .entries = o->entries, .verbose = o->verbose };
 	const char *key = o->sort_key ? o->sort_key : "wait_total";

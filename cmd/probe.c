@@ -263,7 +263,7 @@ static int list(struct probe_opts *o)
 				snprintf(place, sizeof(place), "%s%s", base, evs[i].retprobe ? "%return" : "");
 			print_event(stdout, evs[i].group, evs[i].event, place, evs[i].target, evs[i].argnames);
 		}
-		lupe_probe_events_free(evs, nr);
+		lupe_probe_events_delete(evs, nr);
 	}
 	return 0;
 }
@@ -317,7 +317,7 @@ static int funcs(struct probe_opts *o)
 		       n == -ENOENT ? EXIT_USAGE : 1;
 	for (int i = 0; i < n; i++)
 		printf("%s\n", names[i]);
-	lupe_probe_names_free(names);
+	lupe_probe_names_delete(names);
 	return 0;
 }
 
@@ -344,7 +344,7 @@ static int vars(struct probe_opts *o)
 	printf("\t@<%s>\n", p.at ? p.at : p.where);
 	for (int i = 0; i < n; i++)
 		printf("\t\t%s\n", v[i]);
-	lupe_probe_vars_free(v);
+	lupe_probe_vars_delete(v);
 	lupe_probe_clear(&p);
 	return 0;
 }

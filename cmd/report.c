@@ -256,7 +256,7 @@ static int report(struct report_opts *o)
 	struct lupe_tool *tool;
 	int err, ret = 1;
 
-	s = lupe_session_new(o->input, o->force);
+	s = lupe_session_open(o->input, o->force);
 	if (!s)
 		return 1;
 	lupe_session_set_inline(s, !o->no_inline);

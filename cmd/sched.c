@@ -86,7 +86,7 @@ static const struct argp th_argp = {
 static int sched_timehist(int argc, char **argv)
 {
 	struct sched_opts o = { 0 };
-	struct lupe_sched_th_opts to = { .sz = sizeof(to) };
+	LUPE_OPTS(lupe_sched_th_opts, to);
 	struct timehist_printer p = { .out = stdout, .comm_width = 30 };
 	int idx, max_cpu = 0, err;
 
@@ -109,8 +109,8 @@ static int sched_timehist(int argc, char **argv)
 
 static int sched_map(struct sched_opts *o)
 {
-	struct lupe_sched_map_opts mo = { .sz = sizeof(mo), .force = o->force,
-					  .nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF) };
+	LUPE_OPTS(lupe_sched_map_opts, mo, .force = o->force,
+		  .nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF));
 
 	struct lupe_sched_lost lost;
 
@@ -172,8 +172,7 @@ static int sched_record(int argc, char **argv)
 
 static int sched_latency(struct sched_opts *o)
 {
-	struct lupe_sched_lat_opts lo = { .sz = sizeof(lo), .sort = o->sort, .no_merge = o->pids,
-					  .force = o->force };
+	LUPE_OPTS(lupe_sched_lat_opts, lo, .sort = o->sort, .no_merge = o->pids, .force = o->force);
 	struct lupe_sched_lat_result res;
 	int err = lupe_sched_latency(o->input ? o->input : "perf.data", &lo, &res);
 
@@ -182,7 +181,7 @@ static int sched_latency(struct sched_opts *o)
 	if (err)
 		return 1;
 	sched_print_latency(stdout, &res);
-	lupe_sched_lat_result_free(&res);
+	lupe_sched_lat_result_clear(&res);
 	return 0;
 }
 

@@ -499,7 +499,7 @@ int cmd_script(int argc, char **argv)
 		free(st);
 		return EXIT_USAGE;
 	}
-	s = lupe_session_new(o.input, o.force);
+	s = lupe_session_open(o.input, o.force);
 	if (!s)
 		goto out; /* the library said why */
 	lupe_session_set_inline(s, !o.no_inline);

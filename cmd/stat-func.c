@@ -239,6 +239,6 @@ out:
 	free(tids);
 	lupe_thread_map_put(threads);
 	lupe_func_session_delete(r.s);
-	lupe_func_targets_free(r.t, r.nt);
+	lupe_func_targets_delete(r.t, r.nt);
 	return ret;
 }

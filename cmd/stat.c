@@ -686,11 +686,9 @@ static void drain_signals(struct stat_ctx *ctx)
 static int start_writer(struct stat_ctx *ctx, const struct lupe_evlist_opts *eo)
 {
 	struct stat_opts *o = ctx->o;
-	struct lupe_stat_writer_opts wo = {
-		.sz = sizeof(wo), .aggr = o->aggr, .interval_ms = o->interval,
-		.inherit = eo->inherit, .enable_on_exec = eo->enable_on_exec,
-		.version = "lupe " LUPE_VERSION, .argc = o->cmd_argc, .argv = o->cmd_argv,
-	};
+	LUPE_OPTS(lupe_stat_writer_opts, wo, .aggr = o->aggr, .interval_ms = o->interval,
+		  .inherit = eo->inherit, .enable_on_exec = eo->enable_on_exec,
+		  .version = "lupe " LUPE_VERSION, .argc = o->cmd_argc, .argv = o->cmd_argv);
 
 	ctx->writer = lupe_stat_writer_new(o->output, ctx->evlist, &wo);
 	if (!ctx->writer)
@@ -711,7 +709,7 @@ static int run_once(struct stat_ctx *ctx)
 	struct stat_opts *o = ctx->o;
 	struct lupe_workload w, *wl = NULL;
 	struct lupe_thread_map *threads = ctx->threads;
-	struct lupe_evlist_opts opts = { .sz = sizeof(opts), .inherit = !o->no_inherit };
+	LUPE_OPTS(lupe_evlist_opts, opts, .inherit = !o->no_inherit);
 	struct lupe_open_failure fail = { .evsel = -1 };
 	struct rusage ru0;
 	sigset_t old;
@@ -997,7 +995,7 @@ static int stat_run(struct stat_opts *o)
 	ret = ret ? ret : ctx.exit_code;
 out:
 	if (ctx.writer) {
-		int err = lupe_stat_writer_close(ctx.writer);
+		int err = lupe_stat_writer_delete(ctx.writer);
 
 		if (err && !ctx.write_err && !ret)
 			ret = (error("cannot write the counts to '%s': %s", o->output, lupe_strerror(err)), 1);
@@ -1246,7 +1244,7 @@ static int stat_report(int argc, char **argv)
 	for (int i = 0; ctx.comms && ctx.evlist && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
 		free(ctx.comms[i]);
 	free(ctx.comms);
-	lupe_stat_reader_close(rd); /* the evlist is the reader's */
+	lupe_stat_reader_delete(rd); /* the evlist is the reader's */
 	free(ctx.clock_means);
 	return err ? 1 : 0;
 }

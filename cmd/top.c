@@ -507,8 +507,7 @@ int cmd_top(int argc, char **argv)
 			      .delay = 2,
 			      .tui = -1 };
 	/* perf's config: top.children = false is --no-children */
-	struct lupe_report_opts ro = { .sz = sizeof(ro),
-				       .children = cmd_config_bool("top.children", 1) ? -1 : 0 };
+	LUPE_OPTS(lupe_report_opts, ro, .children = cmd_config_bool("top.children", 1) ? -1 : 0);
 	struct lupe_event_list evs = { 0 };
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
@@ -574,7 +573,7 @@ int cmd_top(int argc, char **argv)
 	t->live = open_live(&a, &evs, cpus, threads);
 	if (!t->live)
 		goto out;
-	t->s = lupe_session_create();
+	t->s = lupe_session_new_empty();
 	t->rep[0] = lupe_report_new(&ro);
 	t->rep[1] = a.zero ? lupe_report_new(&ro) : NULL;
 	if (!t->s || !t->rep[0] || (a.zero && !t->rep[1])) {

@@ -147,7 +147,7 @@ static bool any_alive(const pid_t *pids, int n)
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_opts o = { .max_strlen = 32 };
-	struct lupe_trace_opts topts = { .sz = sizeof(topts) };
+	LUPE_OPTS(lupe_trace_opts, topts);
 	struct trace_print_opts popts = { 0 };
 	struct lupe_workload w = { .pid = -1 };
 	struct trace_printer *printer = NULL;

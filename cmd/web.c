@@ -150,7 +150,7 @@ static char *make_data(const char *title, const struct lupe_profile *after,
 /* The profile of input, or NULL after saying why (quiet: silently). */
 static struct lupe_profile *collect(const char *input, int force, int quiet)
 {
-	struct lupe_collect_opts co = { .sz = sizeof(co), .force = force, .keep_samples = 1 };
+	LUPE_OPTS(lupe_collect_opts, co, .force = force, .keep_samples = 1);
 	struct lupe_profile *p = lupe_profile_collect(input, &co);
 
 	if (!p && !quiet)
@@ -171,7 +171,7 @@ static struct lupe_profile *collect(const char *input, int force, int quiet)
  */
 static char *diff_rows(const char *before, const char *after, int force)
 {
-	struct lupe_diff_opts opts = { .sz = sizeof(opts), .order = -1 };
+	LUPE_OPTS(lupe_diff_opts, opts, .order = -1);
 	struct lupe_diff *d = lupe_diff_new(&opts);
 	char *text = NULL, name[64];
 	size_t size = 0;

@@ -79,10 +79,10 @@ int main(int argc, char **argv)
 	}
 	if (lupe_reader_read(r, on_record, &t) < 0) {
 		fprintf(stderr, "read-perfdata: %s\n", lupe_last_error());
-		lupe_reader_close(r);
+		lupe_reader_delete(r);
 		return 1;
 	}
-	lupe_reader_close(r);
+	lupe_reader_delete(r);
 	qsort(t.e, t.nr, sizeof(*t.e), by_period);
 	printf("# %lu samples\n", t.samples);
 	for (size_t i = 0; i < t.nr; i++) {

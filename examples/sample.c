@@ -65,7 +65,7 @@ static int by_count(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	const char *event = "task-clock";
-	struct lupe_sampler_opts o = { .sz = sizeof(o), .enable_on_exec = 1 };
+	LUPE_OPTS(lupe_sampler_opts, o, .enable_on_exec = 1);
 	struct lupe_workload wl = { .pid = -1 };
 	struct lupe_sampler *s;
 	struct top t = { 0 };

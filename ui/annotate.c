@@ -218,7 +218,7 @@ int ui_annotate_load(struct annotate_data *d, const char *input, int force, int 
 	int err;
 
 	memset(d, 0, sizeof(*d));
-	d->s = lupe_session_new(input, force);
+	d->s = lupe_session_open(input, force);
 	why[0] = 0;
 	if (!d->s)
 		return -1; /* the library said why */

@@ -27,7 +27,7 @@ void ui_filter_error(const char *event, const char *filter)
 	/* refused for another reason than its text (EPERM, EEXIST): perf's words and the reason */
 	if (!unknown && !strncmp(lupe_last_error(), "failed to set filter", 20)) {
 		fprintf(stderr, "lupe: cannot filter '%s': %s\n", event, lupe_last_error());
-		lupe_tracepoint_fields_free(fields);
+		lupe_tracepoint_fields_delete(fields);
 		return;
 	}
 
@@ -40,5 +40,5 @@ void ui_filter_error(const char *event, const char *filter)
 	for (size_t i = 0; fields && fields[i]; i++)
 		fprintf(stderr, "%s %s", i ? "," : "", fields[i]);
 	fprintf(stderr, "%s\n", unknown ? "" : ")");
-	lupe_tracepoint_fields_free(fields);
+	lupe_tracepoint_fields_delete(fields);
 }

@@ -189,7 +189,7 @@ void report_print_hierarchy(FILE *fp, const struct lupe_report_view *v,
 	struct report_print_opts all = { .show_nr = po->show_nr, .verbose = po->verbose };
 	struct lupe_hist_entry **entries, *e;
 	struct lupe_hierarchy *hier;
-	struct lupe_hierarchy_opts ho = { .sz = sizeof(ho), .long_dso_names = po->verbose, .filters = v->filters };
+	LUPE_OPTS(lupe_hierarchy_opts, ho, .long_dso_names = po->verbose, .filters = v->filters);
 	struct hctx c = { fp, v, po, NULL, lupe_hists_total_period(h) };
 	int width[REPORT_MAX_COLS] = { 0 };
 	long nr = 0;

@@ -42,10 +42,9 @@ static int on_call(struct lupe_trace_model *m, const struct lupe_trace_call *c, 
 struct trace_printer *trace_printer_new(const struct trace_print_opts *o)
 {
 	struct trace_printer *p = calloc(1, sizeof(*p));
-	struct lupe_trace_model_opts mo = {
-		.sz = sizeof(mo), .summary = o->summary, .fd_paths = o->fd_paths,
-		.workload = o->workload, .main_pid = o->main_pid, .first_is_main = o->first_is_main,
-	};
+	LUPE_OPTS(lupe_trace_model_opts, mo, .summary = o->summary, .fd_paths = o->fd_paths,
+		  .workload = o->workload, .main_pid = o->main_pid,
+		  .first_is_main = o->first_is_main);
 
 	if (!p)
 		return NULL;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "api/api.h"
 #include "util/util.h"
+#include "arch/arch.h"
 
 struct lupe_counter {
 	struct lupe_evlist *evlist;
@@ -134,23 +135,7 @@ struct lupe_evlist *lupe_counter_evlist(struct lupe_counter *c)
 	return c->evlist;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-static uint64_t rdpmc(uint32_t counter)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-	return lo | (uint64_t)hi << 32;
-}
-
-static uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return lo | (uint64_t)hi << 32;
-}
-
+#if LUPE_ARCH_HAVE_USER_PMC
 /* The count and times from the page; -EAGAIN when the counter is not on the PMU. */
 static int page_read(volatile struct perf_event_mmap_page *pc, struct lupe_counts *out)
 {
@@ -171,7 +156,7 @@ static int page_read(volatile struct perf_event_mmap_page *pc, struct lupe_count
 			uint32_t mult = pc->time_mult;
 			uint64_t quot, rem;
 
-			cyc = rdtsc();
+			cyc = lupe_arch_read_tsc();
 			quot = cyc >> shift;
 			rem = cyc & (((uint64_t)1 << shift) - 1);
 			delta = pc->time_offset + quot * mult + ((rem * mult) >> shift);
@@ -179,7 +164,7 @@ static int page_read(volatile struct perf_event_mmap_page *pc, struct lupe_count
 			run += delta;
 		}
 		{
-			int64_t pmc = rdpmc(idx - 1);
+			int64_t pmc = lupe_arch_read_pmc(idx - 1);
 			unsigned int width = pc->pmc_width;
 
 			pmc <<= 64 - width;

@@ -212,8 +212,8 @@ struct lupe_sampler {
 struct lupe_sampler *lupe_sampler_new(const char *spec, pid_t pid, int cpu,
 				      const struct lupe_sampler_opts *user_opts)
 {
-	struct lupe_sampler_opts o = { .sz = sizeof(o) };
-	struct lupe_record_opts ro = { .sz = sizeof(ro) };
+	struct lupe_sampler_opts o;
+	LUPE_OPTS(lupe_record_opts, ro);
 	struct lupe_parse_error perr = { .pos = -1 };
 	struct lupe_cpu_map *cpus = NULL;
 	struct lupe_thread_map *threads = NULL;
@@ -221,11 +221,9 @@ struct lupe_sampler *lupe_sampler_new(const char *spec, pid_t pid, int cpu,
 	char cpulist[16];
 	int err, failed = -1;
 
-	if (user_opts && !lupe_opts_valid(user_opts, user_opts->sz, sizeof(o)))
+	if (lupe_opts_load(&o, user_opts))
 		return err_ptr(lupe_set_error(-EINVAL, "lupe_sampler_opts: unknown options set "
 					      "(sz too large, or a newer header)"));
-	if (user_opts)
-		memcpy(&o, user_opts, user_opts->sz < sizeof(o) ? user_opts->sz : sizeof(o));
 	if (!spec)
 		return err_ptr(lupe_set_error(-EINVAL, "no event spec given"));
 	s = calloc(1, sizeof(*s));
@@ -278,7 +276,7 @@ struct lupe_sampler *lupe_sampler_new(const char *spec, pid_t pid, int cpu,
 		lupe_set_error(err, "cannot start sampling: %s", lupe_strerror(err));
 		goto fail;
 	}
-	s->session = lupe_session_create();
+	s->session = lupe_session_new_empty();
 	if (!s->session) {
 		err = lupe_set_error(-ENOMEM, "out of memory");
 		goto fail;
@@ -341,14 +339,14 @@ struct lupe_reader *lupe_reader_open(const char *path)
 		free(r);
 		return err_ptr(lupe_set_error(-ENOMEM, "out of memory"));
 	}
-	r->session = lupe_session_new(path, 0);
+	r->session = lupe_session_open(path, 0);
 	if (!r->session) {
 		err = -errno;
 		lupe_set_error(err, "cannot read '%s': %s%s", path, lupe_strerror(err),
 			       err == -EPERM ? " (the file is not yours: chown it, or read it as its owner)"
 			       : err <= -LUPE_ERR_BASE ? " (is it a perf.data file? lupe record writes one)"
 			       : "");
-		lupe_reader_close(r);
+		lupe_reader_delete(r);
 		return err_ptr(err);
 	}
 	return r;
@@ -373,7 +371,7 @@ int lupe_reader_read(struct lupe_reader *r, lupe_rec_fn fn, void *arg)
 	return err;
 }
 
-void lupe_reader_close(struct lupe_reader *r)
+void lupe_reader_delete(struct lupe_reader *r)
 {
 	if (!r)
 		return;

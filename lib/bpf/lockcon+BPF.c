@@ -38,26 +38,29 @@ struct lupe_lock_bpf {
 	struct lock_text text;
 };
 
-struct lupe_lock_bpf *lupe_lock_bpf_new(const struct lupe_lock_bpf_opts *o)
+struct lupe_lock_bpf *lupe_lock_bpf_new(const struct lupe_lock_bpf_opts *user_opts)
 {
-	struct lupe_lock_bpf *b = calloc(1, sizeof(*b));
+	struct lupe_lock_bpf_opts lo, *o = &lo;
+	struct lupe_lock_bpf *b;
 	int err;
 
-	if (!b)
+	if (lupe_opts_load(&lo, user_opts))
+		return err_ptr(-EINVAL);
+	if (!(b = calloc(1, sizeof(*b))))
 		return err_ptr(-ENOMEM);
-	b->stack_skip = o && o->stack_skip >= 0 ? o->stack_skip : 3;
-	b->max_stack = o && o->max_stack > 0 ? o->max_stack : 8;
+	b->stack_skip = o->stack_skip >= 0 ? o->stack_skip : 3;
+	b->max_stack = o->max_stack > 0 ? o->max_stack : 8;
 	b->skel = lupe_lockcon_bpf__open();
 	if (!b->skel) {
 		err = -errno;
 		pr_err("cannot open the lock contention BPF program: %s", strerror(-err));
 		goto fail;
 	}
-	b->skel->rodata->trace_all = o && o->system_wide;
+	b->skel->rodata->trace_all = o->system_wide;
 	b->skel->rodata->self_pid = (__u32)getpid();
-	b->skel->rodata->aggr = o && o->aggr_task ? LOCKCON_AGGR_TASK : LOCKCON_AGGR_CALLER;
+	b->skel->rodata->aggr = o->aggr_task ? LOCKCON_AGGR_TASK : LOCKCON_AGGR_CALLER;
 	b->aggr = b->skel->rodata->aggr;
-	if (o && o->map_entries) {
+	if (o->map_entries) {
 		bpf_map__set_max_entries(b->skel->maps.stats, o->map_entries);
 		bpf_map__set_max_entries(b->skel->maps.stacks, o->map_entries);
 	}

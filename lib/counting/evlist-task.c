@@ -43,7 +43,7 @@ struct lupe_evlist *lupe_evlist_parse(const char *spec)
 int lupe_evlist_open_task(struct lupe_evlist *evlist, pid_t pid, int cpu)
 {
 	char cpulist[16];
-	struct lupe_evlist_opts opts = { .sz = sizeof(opts) };
+	LUPE_OPTS(lupe_evlist_opts, opts);
 	struct lupe_open_failure fail = { 0 };
 	struct lupe_cpu_map *cpus;
 	struct lupe_thread_map *threads;

@@ -391,12 +391,11 @@ int lupe_evlist_open(struct lupe_evlist *evlist, struct lupe_cpu_map *cpus,
 		     struct lupe_thread_map *threads, const struct lupe_evlist_opts *user_opts,
 		     struct lupe_open_failure *fail)
 {
-	struct lupe_evlist_opts opts = { 0 };
+	struct lupe_evlist_opts opts;
 	int n;
 
-	if (!user_opts || !lupe_opts_valid(user_opts, user_opts->sz, sizeof(opts)))
+	if (!user_opts || lupe_opts_load(&opts, user_opts))
 		return -EINVAL;
-	memcpy(&opts, user_opts, user_opts->sz < sizeof(opts) ? user_opts->sz : sizeof(opts));
 	lupe_evlist_close(evlist);
 	if (cpus != evlist->cpus) {
 		lupe_evlist_aggr_map_free(evlist);

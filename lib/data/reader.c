@@ -430,11 +430,11 @@ fail:
 	if (!f->errbuf[0])
 		snprintf(f->errbuf, sizeof(f->errbuf), "cannot read '%s': %s", path, lupe_strerror(err));
 	lupe_log(LUPE_LOG_ERROR, "%s", f->errbuf);
-	lupe_perf_file_close(f);
+	lupe_perf_file_delete(f);
 	return err_ptr(err);
 }
 
-void lupe_perf_file_close(struct lupe_perf_file *f)
+void lupe_perf_file_delete(struct lupe_perf_file *f)
 {
 	if (!f)
 		return;

@@ -240,8 +240,8 @@ out:
 	lupe_output_release(&o);
 	lupe_perf_writer_delete(w);
 	if (meta != f)
-		lupe_perf_file_close(meta);
-	lupe_perf_file_close(f);
+		lupe_perf_file_delete(meta);
+	lupe_perf_file_delete(f);
 	if (spool_fd >= 0)
 		close(spool_fd);
 	return err;

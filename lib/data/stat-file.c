@@ -107,16 +107,17 @@ static void write_maps(struct lupe_stat_writer *w);
 struct lupe_stat_writer *lupe_stat_writer_new(const char *path, struct lupe_evlist *evlist,
 					      const struct lupe_stat_writer_opts *user_opts)
 {
+	struct lupe_stat_writer_opts o;
 	struct lupe_stat_writer *w;
 	int pipe = !strcmp(path, "-"), fd, err = 0;
 	struct lupe_output out;
 
-	if (!user_opts || !lupe_opts_valid(user_opts, user_opts->sz, sizeof(w->opts)))
+	if (!user_opts || lupe_opts_load(&o, user_opts))
 		return err_ptr(-EINVAL);
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return err_ptr(-ENOMEM);
-	memcpy(&w->opts, user_opts, user_opts->sz < sizeof(w->opts) ? user_opts->sz : sizeof(w->opts));
+	w->opts = o;
 	w->evlist = evlist;
 	w->pipe = pipe;
 	/* as perf stat record: PATH.old first, a device or FIFO written in place */
@@ -297,7 +298,7 @@ int lupe_stat_writer_round(struct lupe_stat_writer *w, int final, uint64_t time_
 	return w->err;
 }
 
-int lupe_stat_writer_close(struct lupe_stat_writer *w)
+int lupe_stat_writer_delete(struct lupe_stat_writer *w)
 {
 	int err;
 

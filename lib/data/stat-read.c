@@ -63,11 +63,11 @@ struct lupe_stat_reader *lupe_stat_reader_open(const char *path)
 	return r;
 }
 
-void lupe_stat_reader_close(struct lupe_stat_reader *r)
+void lupe_stat_reader_delete(struct lupe_stat_reader *r)
 {
 	if (!r)
 		return;
-	lupe_perf_file_close(r->f);
+	lupe_perf_file_delete(r->f);
 	lupe_cpu_map_put(r->cpus);
 	lupe_thread_map_put(r->threads);
 	free(r->comms);

@@ -123,7 +123,7 @@ char **lupe_tracepoint_fields(const char *name)
 	return v;
 }
 
-void lupe_tracepoint_fields_free(char **fields)
+void lupe_tracepoint_fields_delete(char **fields)
 {
 	for (size_t i = 0; fields && fields[i]; i++)
 		free(fields[i]);

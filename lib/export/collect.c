@@ -324,15 +324,9 @@ struct lupe_profile *lupe_profile_collect(const char *path, const struct lupe_co
 
 	if (!c)
 		return NULL;
-	if (opts) {
-		size_t n = opts->sz < sizeof(c->o) ? opts->sz : sizeof(c->o);
-
-		for (size_t i = sizeof(c->o); i < opts->sz; i++)
-			if (((const char *)opts)[i]) {
-				free(c);
-				return err_ptr(-EINVAL);
-			}
-		memcpy(&c->o, opts, n);
+	if (lupe_opts_load(&c->o, opts)) {
+		free(c);
+		return err_ptr(-EINVAL);
 	}
 	c->tool.sample = on_sample;
 	c->tool.ordered = 1;
@@ -340,7 +334,7 @@ struct lupe_profile *lupe_profile_collect(const char *path, const struct lupe_co
 		free(c);
 		return err_ptr(-ENOMEM);
 	}
-	s = lupe_session_new(path, c->o.force);
+	s = lupe_session_open(path, c->o.force);
 	if (!s) {
 		err = -errno;
 		lupe_profile_delete(p);

@@ -319,10 +319,11 @@ int lupe_flame_write(const struct lupe_folded *f, size_t nr, const struct lupe_f
 	size_t n = 0, i = 0, j = 0;
 	int err;
 
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	if (!lines)
-		return -ENOMEM;
+	err = lupe_opts_load(&o, opts);
+	if (err || !lines) {
+		free(lines);
+		return err ? err : -ENOMEM;
+	}
 	for (size_t k = 0; k < nr; k++)
 		total += f[k].weight;
 	for (size_t k = 0; k < nr_before; k++)

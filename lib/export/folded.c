@@ -130,7 +130,7 @@ static int by_stack(const void *a, const void *b)
 	return strcmp(((const struct lupe_folded *)a)->stack, ((const struct lupe_folded *)b)->stack);
 }
 
-void lupe_folded_free(struct lupe_folded *f, size_t nr)
+void lupe_folded_delete(struct lupe_folded *f, size_t nr)
 {
 	if (!f)
 		return;
@@ -232,7 +232,7 @@ out:
 			free(names[i]);
 	free(names);
 	free(path);
-	lupe_folded_free(f, n);
+	lupe_folded_delete(f, n);
 	return err;
 }
 

@@ -247,17 +247,16 @@ int lupe_json_write(const char *path, FILE *out, const struct lupe_json_opts *op
 {
 	struct json j = { .out = out };
 	struct lupe_session *s;
+	struct lupe_json_opts o;
 	int force = 0, err;
 
-	if (opts) {
-		if (!lupe_opts_valid(opts, opts->sz, sizeof(*opts)))
-			return -EINVAL;
-		force = opts->force;
-		j.lines = opts->lines;
-	}
+	if (lupe_opts_load(&o, opts))
+		return -EINVAL;
+	force = o.force;
+	j.lines = o.lines;
 	j.tool.sample = on_sample;
 	j.tool.ordered = 1; /* perf's converter orders its events too */
-	if (!(s = lupe_session_new(path, force)))
+	if (!(s = lupe_session_open(path, force)))
 		return -errno;
 	if (!j.lines)
 		headers(&j, s, path);

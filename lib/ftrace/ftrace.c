@@ -104,13 +104,17 @@ int lupe_ftrace_has_tracer(const char *tracer)
 	return 0;
 }
 
-struct lupe_ftrace *lupe_ftrace_new(const struct lupe_ftrace_opts *o, const char **bad)
+struct lupe_ftrace *lupe_ftrace_new(const struct lupe_ftrace_opts *user_opts, const char **bad)
 {
-	const char *root = lupe_tracefs_dir();
-	const char *tracer = o && o->tracer ? o->tracer : "function";
+	struct lupe_ftrace_opts lo, *o = &lo;
+	const char *root, *tracer;
 	struct lupe_ftrace *f;
 	int err;
 
+	if (lupe_opts_load(&lo, user_opts))
+		return err_ptr(-EINVAL);
+	root = lupe_tracefs_dir();
+	tracer = o->tracer ? o->tracer : "function";
 	if (!root) {
 		pr_err("no tracefs: mount it (mount -t tracefs nodev /sys/kernel/tracing)");
 		return err_ptr(-ENOENT);
@@ -131,7 +135,7 @@ struct lupe_ftrace *lupe_ftrace_new(const struct lupe_ftrace_opts *o, const char
 		goto fail;
 	}
 	f->made = 1;
-	if (o && o->buffer_kb) {
+	if (o->buffer_kb) {
 		char v[32];
 
 		snprintf(v, sizeof(v), "%zu", o->buffer_kb);
@@ -139,8 +143,8 @@ struct lupe_ftrace *lupe_ftrace_new(const struct lupe_ftrace_opts *o, const char
 	}
 	err = write_file(f->dir, "tracing_on", "0", 0);
 	if (!err)
-		err = write_file(f->dir, "options/function-fork", o && o->inherit ? "1" : "0", 0);
-	if (!err && o &&
+		err = write_file(f->dir, "options/function-fork", o->inherit ? "1" : "0", 0);
+	if (!err &&
 	    ((err = set_list(f->dir, "set_ftrace_filter", o->funcs, bad, "trace",
 			     "no such function in available_filter_functions")) ||
 	     (err = set_list(f->dir, "set_ftrace_notrace", o->notrace, bad, "leave out", "no such function"))))

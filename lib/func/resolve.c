@@ -86,7 +86,7 @@ int lupe_func_spec_parse(const char *spec, struct lupe_func_spec *out)
 	return 0;
 }
 
-void lupe_func_targets_free(struct lupe_func_target *targets, int nr)
+void lupe_func_targets_delete(struct lupe_func_target *targets, int nr)
 {
 	for (int i = 0; i < nr; i++) {
 		free(targets[i].name);

@@ -66,17 +66,10 @@
 #include "sampling/ring.h"
 #include "session/ordered.h"
 #include "util/util.h"
+#include "arch/arch.h"
 
-#if defined(__x86_64__)
-#define SP_REG 7   /* PERF_REG_X86_SP */
-#define RET_SLOT 8 /* the return address the call pushed */
-#elif defined(__aarch64__)
-#define SP_REG 31  /* PERF_REG_ARM64_SP */
-#define RET_SLOT 0 /* the return address is in a register */
-#else
-#define SP_REG -1  /* NEEDSWORK: other architectures; recursion by depth only */
-#define RET_SLOT 0
-#endif
+#define SP_REG LUPE_ARCH_PERF_REG_SP /* -1: recursion by depth only */
+#define RET_SLOT LUPE_ARCH_RET_SLOT
 
 #define RING_PAGES 1024 /* 4 MiB a CPU: a few hundred thousand hits a second between drains */
 
@@ -262,7 +255,7 @@ static void remove_stale_probes(void)
 		lupe_probe_del(glob, NULL, NULL);
 	}
 	if (nr > 0)
-		lupe_probe_events_free(evs, nr);
+		lupe_probe_events_delete(evs, nr);
 }
 
 static int make_probes(struct lupe_func_session *s)
@@ -884,7 +877,7 @@ void lupe_func_session_delete(struct lupe_func_session *s)
 	free(s->scratch);
 	lupe_ordered_delete(s->ord);
 	lupe_cpu_map_put(s->cpus);
-	lupe_func_targets_free(s->t, s->nt);
+	lupe_func_targets_delete(s->t, s->nt);
 	free(s);
 }
 

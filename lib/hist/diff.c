@@ -88,19 +88,20 @@ static int parse_keys(struct lupe_diff *d, const char *s)
 
 struct lupe_diff *lupe_diff_new(const struct lupe_diff_opts *opts)
 {
+	struct lupe_diff_opts o;
 	struct lupe_diff *d;
 	int err;
 
-	if (!opts || !lupe_opts_valid(opts, opts->sz, sizeof(*opts)))
+	if (!opts || lupe_opts_load(&o, opts))
 		return err_ptr(-EINVAL);
-	if (opts->compute == LUPE_DIFF_WDIFF && (!opts->w1 || !opts->w2)) {
+	if (o.compute == LUPE_DIFF_WDIFF && (!o.w1 || !o.w2)) {
 		pr_err("the weighted diff needs two non-zero weights (wdiff:W1,W2)");
 		return err_ptr(-EINVAL);
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return err_ptr(-ENOMEM);
-	memcpy(&d->opts, opts, opts->sz < sizeof(d->opts) ? opts->sz : sizeof(d->opts));
+	d->opts = o;
 	if (d->opts.order < 0)
 		d->opts.order = 1;
 	if ((err = parse_keys(d, d->opts.sort ? d->opts.sort : "dso,symbol"))) {
@@ -109,8 +110,8 @@ struct lupe_diff *lupe_diff_new(const struct lupe_diff_opts *opts)
 	}
 	d->ropts = (struct lupe_report_opts){
 		.sz = sizeof(d->ropts), .sort = d->sort, .call_graph = "none", .children = 0,
-		.comms = opts->comms, .pids = opts->pids, .tids = opts->tids,
-		.dsos = opts->dsos, .symbols = opts->symbols,
+		.comms = o.comms, .pids = o.pids, .tids = o.tids,
+		.dsos = o.dsos, .symbols = o.symbols,
 	};
 	if ((err = lupe_report_check_opts(&d->ropts))) {
 		free(d);
@@ -183,7 +184,7 @@ int lupe_diff_add(struct lupe_diff *d, const char *path, int force)
 		return -ENOMEM;
 	f->tool.sample = on_sample;
 	f->tool.ordered = 1;
-	f->s = lupe_session_new(path, force);
+	f->s = lupe_session_open(path, force);
 	if (!f->s) {
 		err = -errno;
 		free(f);

@@ -244,16 +244,14 @@ struct lupe_hierarchy *lupe_hierarchy_new_opts(struct lupe_hist_entry *const *en
 					       const enum lupe_sort_key *keys, int nr_keys,
 					       const struct lupe_hierarchy_opts *opts)
 {
-	struct lupe_hierarchy_opts o = { 0 };
+	struct lupe_hierarchy_opts o;
 	struct lupe_hierarchy *h;
 	struct slot *slots;
 	struct lupe_hier_node **scratch;
 
-	if (nr_keys < 1 || nr_keys > (int)ARRAY_SIZE(h->keys) || nr < 0 || (nr && !entries))
+	if (nr_keys < 1 || nr_keys > (int)ARRAY_SIZE(h->keys) || nr < 0 || (nr && !entries) ||
+	    lupe_opts_load(&o, opts))
 		return err_ptr(-EINVAL);
-	/* an older caller's smaller struct: the fields it has */
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return err_ptr(-ENOMEM);

@@ -103,13 +103,17 @@ struct lupe_hists {
 
 struct lupe_hists *lupe_hists_new(const struct lupe_hist_opts *opts)
 {
-	struct lupe_hists *h = calloc(1, sizeof(*h));
+	struct lupe_hist_opts o;
+	struct lupe_hists *h;
 
-	if (!h)
-		return NULL;
-	h->opts = *opts;
-	for (int i = 0; i < opts->nr_keys; i++)
-		h->keymask |= 1u << opts->keys[i];
+	if (!opts || lupe_opts_load(&o, opts) || o.nr_keys < 0 ||
+	    o.nr_keys > (int)ARRAY_SIZE(o.keys))
+		return err_ptr(-EINVAL);
+	if (!(h = calloc(1, sizeof(*h))))
+		return err_ptr(-ENOMEM);
+	h->opts = o;
+	for (int i = 0; i < o.nr_keys; i++)
+		h->keymask |= 1u << o.keys[i];
 	return h;
 }
 

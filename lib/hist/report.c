@@ -181,20 +181,27 @@ static int parse_cg(const char *s, struct lupe_report_view *v, int *caller)
 	return 0;
 }
 
-int lupe_report_check_opts(const struct lupe_report_opts *opts)
+/* check_opts() of the caller's opts, read through lupe_opts_load(). */
+static int check_opts(const struct lupe_report_opts *o)
 {
 	struct lupe_report_view check = { 0 };
 	int caller, err = 0;
 
-	if (!opts || !lupe_opts_valid(opts, opts->sz, sizeof(*opts)))
-		return -EINVAL;
-	if (opts->sort)
-		err = parse_sort(opts->sort, &check);
-	if (!err && opts->call_graph)
-		err = parse_cg(opts->call_graph, &check, &caller);
-	if (!err && opts->fields)
-		err = parse_fields(opts->fields, &check);
+	if (o->sort)
+		err = parse_sort(o->sort, &check);
+	if (!err && o->call_graph)
+		err = parse_cg(o->call_graph, &check, &caller);
+	if (!err && o->fields)
+		err = parse_fields(o->fields, &check);
 	return err;
+}
+
+int lupe_report_check_opts(const struct lupe_report_opts *opts)
+{
+	struct lupe_report_opts o;
+	int err = opts ? lupe_opts_load(&o, opts) : -EINVAL;
+
+	return err ? err : check_opts(&o);
 }
 
 static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
@@ -203,15 +210,18 @@ static int on_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe
 
 struct lupe_report *lupe_report_new(const struct lupe_report_opts *opts)
 {
+	struct lupe_report_opts o;
 	struct lupe_report *rep;
-	int err = lupe_report_check_opts(opts);
+	int err = opts ? lupe_opts_load(&o, opts) : -EINVAL;
 
+	if (!err)
+		err = check_opts(&o);
 	if (err)
 		return err_ptr(err);
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return err_ptr(-ENOMEM);
-	memcpy(&rep->opts, opts, opts->sz < sizeof(rep->opts) ? opts->sz : sizeof(rep->opts));
+	rep->opts = o;
 	rep->tool.sample = on_sample;
 	rep->tool.ordered = 1;
 	return rep;
@@ -291,7 +301,7 @@ static int setup_view(struct lupe_report *rep, struct lupe_session *s)
 		rep->by_trace |= v->keys[k] == LUPE_SORT_TRACE;
 	v->filters = (o->comms || o->pids || o->tids ? LUPE_FILTER_THREAD : 0) |
 		     (o->dsos ? LUPE_FILTER_DSO : 0) | (o->symbols ? LUPE_FILTER_SYMBOL : 0);
-	rep->ho = (struct lupe_hist_opts){ .nr_keys = v->nr_keys, .children = v->children,
+	rep->ho = (struct lupe_hist_opts){ .sz = sizeof(rep->ho), .nr_keys = v->nr_keys, .children = v->children,
 					   .callchain = v->cg != LUPE_CG_NONE, .caller = caller,
 					   .max_stack = o->max_stack, .long_dso_names = o->verbose,
 					   .keep_filtered = o->hierarchy };

@@ -168,18 +168,22 @@ static int lock_other(struct lupe_tool *tool, struct lupe_session *s,
 	return 0;
 }
 
-int lupe_lock_read_file(struct lupe_lock *l, const char *path, const struct lupe_lock_file_opts *o)
+int lupe_lock_read_file(struct lupe_lock *l, const char *path,
+			const struct lupe_lock_file_opts *user_opts)
 {
 	struct lock_reader r = {
 		.tool = { .sample = lock_sample, .other = lock_other, .ordered = 1 },
 		.lock = l,
-		.stack_skip = o && o->stack_skip >= 0 ? o->stack_skip : 3,
-		.max_stack = o && o->max_stack > 0 ? o->max_stack : 8,
 	};
-	struct lupe_session *s = lupe_session_new(path, o ? o->force : 0);
+	struct lupe_lock_file_opts o;
+	struct lupe_session *s;
 	int err;
 
-	if (!s)
+	if (lupe_opts_load(&o, user_opts))
+		return -EINVAL;
+	r.stack_skip = o.stack_skip >= 0 ? o.stack_skip : 3;
+	r.max_stack = o.max_stack > 0 ? o.max_stack : 8;
+	if (!(s = lupe_session_open(path, o.force)))
 		return -errno;
 	lupe_lock_text_bounds(&r.text);
 	{

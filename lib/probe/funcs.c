@@ -192,7 +192,7 @@ static int kernel_names(char ***names, size_t *nr)
 	if (!err && !out.v && !(out.v = calloc(1, sizeof(*out.v))))
 		err = -ENOMEM;
 	if (err) {
-		lupe_probe_names_free(out.v);
+		lupe_probe_names_delete(out.v);
 		return err;
 	}
 	*names = out.v;
@@ -263,7 +263,7 @@ int lupe_probe_funcs(const char *target, const char *filter, char ***out, int *e
 	return (int)kept;
 }
 
-void lupe_probe_names_free(char **names)
+void lupe_probe_names_delete(char **names)
 {
 	for (size_t i = 0; names && names[i]; i++)
 		free(names[i]);

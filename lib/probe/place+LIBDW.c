@@ -8,8 +8,7 @@
  * value) is refused by name: the variable is "optimized out" there, as perf
  * says.
  *
- * x86-64 only for register names; NEEDSWORK: other architectures need their
- * DWARF register tables.
+ * The DWARF register names come from lib/arch (x86-64's only so far).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -26,16 +25,14 @@
 #include "probe/probe-internal.h"
 #include "util/elf-func.h"
 #include "util/util.h"
+#include "arch/arch.h"
 
-/* DWARF register numbers of x86-64, as the tracer spells them */
-static const char *const x86_64_regs[] = {
-	"%ax", "%dx", "%cx", "%bx", "%si", "%di", "%bp", "%sp",
-	"%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%r14", "%r15", "%ip",
-};
+/* DWARF register numbers, as the tracer spells them */
+static const char *const dwarf_regs[] = { LUPE_ARCH_DWARF_REG_NAMES };
 
 static const char *reg_name(unsigned int n)
 {
-	return n < sizeof(x86_64_regs) / sizeof(*x86_64_regs) ? x86_64_regs[n] : NULL;
+	return n < sizeof(dwarf_regs) / sizeof(*dwarf_regs) ? dwarf_regs[n] : NULL;
 }
 
 struct bin {
@@ -495,14 +492,14 @@ int lupe_probe_vars(struct lupe_probe *p, char ***out)
 	free(scopes);
 	bin_close(&b);
 	if (err) {
-		lupe_probe_vars_free(v);
+		lupe_probe_vars_delete(v);
 		return err;
 	}
 	*out = v;
 	return nr;
 }
 
-void lupe_probe_vars_free(char **vars)
+void lupe_probe_vars_delete(char **vars)
 {
 	for (size_t i = 0; vars && vars[i]; i++)
 		free(vars[i]);

@@ -17,7 +17,7 @@ int lupe_probe_vars(struct lupe_probe *p, char ***out)
 	return lupe_probe_place(p);
 }
 
-void lupe_probe_vars_free(char **vars)
+void lupe_probe_vars_delete(char **vars)
 {
 }
 

@@ -31,7 +31,7 @@ int lupe_probe_names_add(struct lupe_probe_names *out, char *name);
 /*
  * The names of path's symbols perf probe --funcs lists (unsorted, aliases
  * kept), into a NULL-terminated array of *nr, freed with
- * lupe_probe_names_free(). 0 or a negative errno.
+ * lupe_probe_names_delete(). 0 or a negative errno.
  */
 int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr);
 

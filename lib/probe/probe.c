@@ -342,7 +342,7 @@ static int event_exists(const struct lupe_probe *p)
 	snprintf(glob, sizeof(glob), "%s:%s", p->group, p->event);
 	nr = lupe_probe_events(&evs, glob);
 	if (nr > 0)
-		lupe_probe_events_free(evs, nr);
+		lupe_probe_events_delete(evs, nr);
 	return nr > 0;
 }
 
@@ -481,7 +481,7 @@ int lupe_probe_events(struct lupe_probe_event **out, const char *glob)
 			if (!n) {
 				free_one(&ev);
 				fclose(f);
-				lupe_probe_events_free(evs, nr);
+				lupe_probe_events_delete(evs, nr);
 				return -ENOMEM;
 			}
 			evs = n;
@@ -504,7 +504,7 @@ static void free_one(struct lupe_probe_event *ev)
 	free(ev->argnames);
 }
 
-void lupe_probe_events_free(struct lupe_probe_event *evs, int nr)
+void lupe_probe_events_delete(struct lupe_probe_event *evs, int nr)
 {
 	for (int i = 0; i < nr; i++)
 		free_one(&evs[i]);
@@ -539,6 +539,6 @@ int lupe_probe_del(const char *glob, void (*done)(const char *name, void *arg), 
 		if (done)
 			done(name, arg);
 	}
-	lupe_probe_events_free(evs, nr);
+	lupe_probe_events_delete(evs, nr);
 	return err ? err : removed;
 }

@@ -7,37 +7,10 @@
 #include "counting/evsel.h"
 #include "record/attr.h"
 #include "util/util.h"
-#if defined(__x86_64__)
-#include <asm/perf_regs.h>
-/* Every general register but the segment ones, as perf asks on x86_64. */
-#define USER_REGS_MASK (((1ULL << PERF_REG_X86_64_MAX) - 1) & \
-			~((1ULL << PERF_REG_X86_DS) | (1ULL << PERF_REG_X86_ES) | \
-			  (1ULL << PERF_REG_X86_FS) | (1ULL << PERF_REG_X86_GS)))
-#elif defined(__aarch64__)
-#include <asm/perf_regs.h>
-#define USER_REGS_MASK ((1ULL << PERF_REG_ARM64_MAX) - 1)
-#else
-#define USER_REGS_MASK 0 /* NEEDSWORK: the register set of other arches */
-#endif
+#include "arch/arch.h"
 
-/* perf's names of the sampling registers, by bit (x86_64: the segment ones left out). */
-static const char *const reg_names[] = {
-#if defined(__x86_64__)
-	[PERF_REG_X86_AX] = "AX", [PERF_REG_X86_BX] = "BX", [PERF_REG_X86_CX] = "CX",
-	[PERF_REG_X86_DX] = "DX", [PERF_REG_X86_SI] = "SI", [PERF_REG_X86_DI] = "DI",
-	[PERF_REG_X86_BP] = "BP", [PERF_REG_X86_SP] = "SP", [PERF_REG_X86_IP] = "IP",
-	[PERF_REG_X86_FLAGS] = "FLAGS", [PERF_REG_X86_CS] = "CS", [PERF_REG_X86_SS] = "SS",
-	[PERF_REG_X86_R8] = "R8", [PERF_REG_X86_R9] = "R9", [PERF_REG_X86_R10] = "R10",
-	[PERF_REG_X86_R11] = "R11", [PERF_REG_X86_R12] = "R12", [PERF_REG_X86_R13] = "R13",
-	[PERF_REG_X86_R14] = "R14", [PERF_REG_X86_R15] = "R15",
-#elif defined(__aarch64__)
-	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
-	"x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21", "x22", "x23", "x24",
-	"x25", "x26", "x27", "x28", "x29", "lr", "sp", "pc",
-#else
-	NULL,
-#endif
-};
+/* perf's names of the sampling registers, by bit. */
+static const char *const reg_names[] = { LUPE_ARCH_PERF_REG_NAMES };
 
 const char *lupe_perf_reg_name(unsigned int bit)
 {
@@ -54,7 +27,7 @@ int lupe_perf_reg_bit(const char *name, size_t len)
 
 uint64_t lupe_perf_regs_all(void)
 {
-	return USER_REGS_MASK;
+	return LUPE_ARCH_USER_REGS_MASK;
 }
 
 /*
@@ -65,7 +38,7 @@ uint64_t lupe_perf_regs_all(void)
 static void sample_user_stack(struct perf_event_attr *a, uint64_t stack_size)
 {
 	a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	a->sample_regs_user |= USER_REGS_MASK;
+	a->sample_regs_user |= LUPE_ARCH_USER_REGS_MASK;
 	a->sample_stack_user = stack_size ? (stack_size + 7) & ~7ULL : 8192;
 	a->exclude_callchain_user = 1;
 }
@@ -125,7 +98,7 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 
 	if (o->callgraph != LUPE_CALLGRAPH_NONE)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (o->callgraph == LUPE_CALLGRAPH_DWARF && USER_REGS_MASK)
+	if (o->callgraph == LUPE_CALLGRAPH_DWARF && LUPE_ARCH_USER_REGS_MASK)
 		sample_user_stack(a, o->stack_size);
 
 	a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
@@ -162,7 +135,7 @@ static void set_callchain(struct perf_event_attr *a, const char *mode, uint64_t 
 	if (!strcmp(mode, "no"))
 		return;
 	a->sample_type |= PERF_SAMPLE_CALLCHAIN;
-	if (strcmp(mode, "dwarf") || !USER_REGS_MASK)
+	if (strcmp(mode, "dwarf") || !LUPE_ARCH_USER_REGS_MASK)
 		return;
 	sample_user_stack(a, stack_size);
 	/* perf's per-event dwarf also samples the data address */

@@ -196,6 +196,6 @@ int lupe_perf_file_hits(const char *path, int force, lupe_hit_fn fn, void *arg)
 	}
 out:
 	lupe_hitdsos_delete(st.hit);
-	lupe_perf_file_close(f);
+	lupe_perf_file_delete(f);
 	return ret < 0 ? ret : (ret > 0 ? ret : 0);
 }

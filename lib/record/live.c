@@ -127,14 +127,16 @@ struct lupe_source *lupe_live_source_new(const struct lupe_record_opts *opts,
 {
 	struct live *l;
 
-	if (!opts || !lupe_opts_valid(opts, opts->sz, sizeof(l->opts)) || !nr_events || !cpus ||
-	    !threads)
+	struct lupe_record_opts o;
+
+	if (!opts || lupe_opts_load(&o, opts) || !nr_events || !cpus || !threads)
 		return err_ptr(-EINVAL);
+	opts = &o; /* the caller's struct is not read again */
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return err_ptr(-ENOMEM);
 	l->src.ops = &live_ops;
-	memcpy(&l->opts, opts, opts->sz < sizeof(l->opts) ? opts->sz : sizeof(l->opts));
+	l->opts = o;
 	l->evlist = lupe_evlist_new_empty();
 	if (!l->evlist)
 		goto nomem;
@@ -185,7 +187,7 @@ nomem:
 int lupe_live_open(struct lupe_source *src, int *failed)
 {
 	struct live *l = live_of(src);
-	struct lupe_evlist_opts eo = { .sz = sizeof(eo), .sampling = 1 };
+	LUPE_OPTS(lupe_evlist_opts, eo, .sampling = 1);
 	struct lupe_open_failure fail = { .evsel = -1 };
 	size_t nfd = l->nr_evs * l->nr_cpus * l->nr_threads;
 	int err;

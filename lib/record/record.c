@@ -65,15 +65,17 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 {
 	struct lupe_record *r;
 
-	if (!opts || !lupe_opts_valid(opts, opts->sz, sizeof(r->opts)) || !nr_events || !cpus ||
-	    !threads)
+	struct lupe_record_opts o;
+
+	if (!opts || lupe_opts_load(&o, opts) || !nr_events || !cpus || !threads)
 		return err_ptr(-EINVAL);
+	opts = &o; /* the caller's struct is not read again */
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return err_ptr(-ENOMEM);
-	memcpy(&r->opts, opts, opts->sz < sizeof(r->opts) ? opts->sz : sizeof(r->opts));
+	r->opts = o;
 	r->out_fd = -1;
-	r->live = lupe_live_source_new(opts, events, nr_events, cpus, threads);
+	r->live = lupe_live_source_new(&r->opts, events, nr_events, cpus, threads);
 	if (!r->live) {
 		int err = -errno;
 

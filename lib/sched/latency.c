@@ -229,9 +229,10 @@ static int parse_sort(const char *s, struct sorter *so)
 	return 0;
 }
 
-int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *o,
+int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *user_opts,
 		       struct lupe_sched_lat_result *res)
 {
+	struct lupe_sched_lat_opts lo, *o = &lo;
 	struct lat *l = calloc(1, sizeof(*l));
 	struct sched_read_stats st = { 0 };
 	struct sched_reader *r = NULL;
@@ -242,14 +243,16 @@ int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *o,
 	int err;
 
 	memset(res, 0, sizeof(*res));
-	if (!l)
-		return -ENOMEM;
-	err = parse_sort(o && o->sort ? o->sort : "avg, max, switch, runtime", &so);
+	if (!l || lupe_opts_load(&lo, user_opts)) {
+		free(l);
+		return l ? -EINVAL : -ENOMEM;
+	}
+	err = parse_sort(o->sort ? o->sort : "avg, max, switch, runtime", &so);
 	if (err)
 		goto out;
 	for (int i = 0; i < MAX_CPUS; i++)
 		l->curr_pid[i] = -1;
-	err = lupe_sched_read(path, o ? o->force : 0, lat_event, l, &st, &r);
+	err = lupe_sched_read(path, o->force, lat_event, l, &st, &r);
 	if (err)
 		goto out;
 	v = malloc((l->nr ? l->nr : 1) * sizeof(*v));
@@ -277,7 +280,7 @@ int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *o,
 		struct atoms *a = v[i];
 		size_t k = m;
 
-		if (!(o && o->no_merge))
+		if (!o->no_merge)
 			for (k = 0; k < m && strcmp(out[k].comm, a->thread->comm); k++)
 				;
 		if (k == m) {
@@ -301,7 +304,7 @@ int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *o,
 		}
 	}
 	/* perf's order before sorting: merged names from last to first, unmerged tids from last */
-	if (!(o && o->no_merge))
+	if (!o->no_merge)
 		for (size_t i = 1; i < m; i++)
 			for (size_t j = i; j > 0 && strcmp(out[j - 1].comm, out[j].comm) < 0; j--) {
 				struct lupe_sched_lat t = out[j];
@@ -347,7 +350,7 @@ out:
 	return err;
 }
 
-void lupe_sched_lat_result_free(struct lupe_sched_lat_result *res)
+void lupe_sched_lat_result_clear(struct lupe_sched_lat_result *res)
 {
 	if (!res)
 		return;

@@ -22,7 +22,7 @@ struct shortname {
 };
 
 struct map {
-	const struct lupe_sched_map_opts *o;
+	struct lupe_sched_map_opts o;
 	lupe_sched_map_fn fn;
 	void *arg;
 	char next1, next2;
@@ -95,19 +95,21 @@ int lupe_sched_map(const char *path, const struct lupe_sched_map_opts *o, lupe_s
 		   void *arg, struct lupe_sched_lost *lost)
 {
 	struct sched_read_stats st = { 0 };
-	static const struct lupe_sched_map_opts none = { .sz = sizeof(none) };
 	struct map *m = calloc(1, sizeof(*m));
 	struct sched_reader *r = NULL;
 	int err;
 
 	if (!m)
 		return -ENOMEM;
-	m->o = o ? o : &none;
+	if (lupe_opts_load(&m->o, o)) {
+		free(m);
+		return -EINVAL;
+	}
 	m->fn = fn;
 	m->arg = arg;
 	m->next1 = 'A';
 	m->next2 = '0';
-	m->max_cpu = m->o->nr_cpus > 0 ? m->o->nr_cpus : 1;
+	m->max_cpu = m->o.nr_cpus > 0 ? m->o.nr_cpus : 1;
 	if (m->max_cpu > MAX_CPUS)
 		m->max_cpu = MAX_CPUS;
 	m->cells = calloc(MAX_CPUS, sizeof(*m->cells));
@@ -115,7 +117,7 @@ int lupe_sched_map(const char *path, const struct lupe_sched_map_opts *o, lupe_s
 		free(m);
 		return -ENOMEM;
 	}
-	err = lupe_sched_read(path, m->o->force, map_event, m, &st, &r);
+	err = lupe_sched_read(path, m->o.force, map_event, m, &st, &r);
 	if (lost) {
 		lost->nr_events = st.nr_events;
 		lost->nr_lost_events = st.nr_lost_events;

@@ -262,7 +262,7 @@ int lupe_sched_read(const char *path, int force, sched_event_fn fn, void *arg,
 	}
 	snprintf(idle->comm, sizeof(idle->comm), "swapper");
 	idle->comm_set = 1;
-	s = lupe_session_new(path, force);
+	s = lupe_session_open(path, force);
 	if (!s) {
 		err = -errno;
 		lupe_sched_reader_free(r);

@@ -27,7 +27,7 @@ struct runtime {
 };
 
 struct th {
-	const struct lupe_sched_th_opts *o;
+	struct lupe_sched_th_opts o;
 	lupe_sched_th_fn fn;
 	void *arg;
 	int max_cpu, started;
@@ -115,7 +115,7 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 			return -ENOMEM;
 		if (!r->ready_to_run)
 			r->ready_to_run = ev->time;
-		if (!h->o->wakeups)
+		if (!h->o.wakeups)
 			return 0;
 		t = lupe_sched_thread_pid(rd, ev->pid, ev->tid);
 		if (!t)
@@ -137,18 +137,20 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 int lupe_sched_timehist(const char *path, const struct lupe_sched_th_opts *o, lupe_sched_th_fn fn,
 			void *arg, int *max_cpu)
 {
-	static const struct lupe_sched_th_opts none = { .sz = sizeof(none) };
 	struct th *h = calloc(1, sizeof(*h));
 	struct sched_reader *r = NULL;
 	int err;
 
 	if (!h)
 		return -ENOMEM;
-	h->o = o ? o : &none;
+	if (lupe_opts_load(&h->o, o)) {
+		free(h);
+		return -EINVAL;
+	}
 	h->fn = fn;
 	h->arg = arg;
 	snprintf(h->idle_thread.comm, sizeof(h->idle_thread.comm), "<idle>");
-	err = lupe_sched_read(path, h->o->force, th_event, h, NULL, &r);
+	err = lupe_sched_read(path, h->o.force, th_event, h, NULL, &r);
 	if (max_cpu)
 		*max_cpu = h->started ? h->max_cpu : (r ? lupe_sched_nr_cpus_online(r) : 0);
 	lupe_sched_reader_free(r);

@@ -33,7 +33,7 @@ struct rcache_ent {
 };
 
 struct lupe_session {
-	struct lupe_source *own;     /* the file lupe_session_new() opened, else NULL */
+	struct lupe_source *own;     /* the file lupe_session_open() opened, else NULL */
 	struct lupe_source *src;     /* the source being read */
 	struct lupe_perf_file *file; /* the perf.data behind it, or NULL */
 	struct lupe_evlist *evlist;  /* the events its records belong to */
@@ -93,7 +93,7 @@ static void read_build_ids(struct lupe_session *s)
 
 static int deliver(void *arg, const struct perf_event_header *ev, uint64_t offset);
 
-struct lupe_session *lupe_session_create(void)
+struct lupe_session *lupe_session_new_empty(void)
 {
 	struct lupe_session *s = calloc(1, sizeof(*s));
 
@@ -124,14 +124,14 @@ static void attach(struct lupe_session *s, struct lupe_source *src)
 	}
 }
 
-struct lupe_session *lupe_session_new(const char *path, int force)
+struct lupe_session *lupe_session_open(const char *path, int force)
 {
 	struct lupe_source *src = lupe_source_file(path, force);
 	struct lupe_session *s;
 
 	if (!src)
 		return NULL;
-	s = lupe_session_create();
+	s = lupe_session_new_empty();
 	if (!s) {
 		lupe_source_delete(src);
 		return err_ptr(-ENOMEM);

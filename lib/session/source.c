@@ -45,7 +45,7 @@ static struct lupe_perf_file *file_perf_file(struct lupe_source *src)
 
 static void file_destroy(struct lupe_source *src)
 {
-	lupe_perf_file_close(((struct file_source *)src)->f);
+	lupe_perf_file_delete(((struct file_source *)src)->f);
 	free(src);
 }
 

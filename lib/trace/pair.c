@@ -58,12 +58,10 @@ struct lupe_trace_model *lupe_trace_model_new(const struct lupe_trace_model_opts
 {
 	struct lupe_trace_model *m;
 
-	struct lupe_trace_model_opts o = { 0 };
+	struct lupe_trace_model_opts o;
 
-	if (!opts || !fn || !lupe_opts_valid(opts, opts->sz, sizeof(o)))
+	if (!opts || !fn || lupe_opts_load(&o, opts))
 		return err_ptr(-EINVAL);
-	/* what the caller's size holds; the rest stays zero */
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return err_ptr(-ENOMEM);

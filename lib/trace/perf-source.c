@@ -471,7 +471,7 @@ static int file_start(struct lupe_trace *t)
 	/* the field offsets and ids of this machine's tracefs, when it has one */
 	if (err && pt->t.o.tracepoints && pt->t.o.tracepoints[0])
 		return err;
-	pt->session = lupe_session_new(pt->path, 0);
+	pt->session = lupe_session_open(pt->path, 0);
 	return pt->session ? 0 : -errno;
 }
 
@@ -584,11 +584,12 @@ struct lupe_trace *lupe_trace_tp_new(const struct lupe_trace_opts *o)
 
 struct lupe_trace *lupe_trace_file_new(const struct lupe_trace_opts *opts, const char *path)
 {
+	struct lupe_trace_opts o;
 	struct perf_trace *pt;
 
-	if (!opts || opts->sz < offsetof(struct lupe_trace_opts, buf_bytes) || !path)
+	if (!opts || lupe_opts_load(&o, opts) || !path)
 		return err_ptr(-EINVAL);
-	pt = (struct perf_trace *)perf_new(opts, true);
+	pt = (struct perf_trace *)perf_new(&o, true);
 	if (!pt)
 		return NULL;
 	pt->t.ops = &file_ops;

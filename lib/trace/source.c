@@ -14,9 +14,7 @@ void lupe_trace_init(struct lupe_trace *t, const struct trace_ops *ops,
 		     const struct lupe_trace_opts *o)
 {
 	t->ops = ops;
-	memset(&t->o, 0, sizeof(t->o));
-	memcpy(&t->o, o, o->sz < sizeof(t->o) ? o->sz : sizeof(t->o));
-	t->o.sz = sizeof(t->o);
+	t->o = *o; /* loaded by the public constructor: this build's size */
 	if (!t->o.max_strlen)
 		t->o.max_strlen = 32;
 	if (t->o.syscalls) {
@@ -149,17 +147,17 @@ static const struct trace_ops combo_ops = {
 	combo_add_pid, combo_start, combo_poll, combo_lost, combo_del,
 };
 
-struct lupe_trace *lupe_trace_new(const struct lupe_trace_opts *opts, bool bpf)
+struct lupe_trace *lupe_trace_new(const struct lupe_trace_opts *user_opts, bool bpf)
 {
+	struct lupe_trace_opts o, *opts = &o;
 	struct combo *c;
 	int err;
 
-	if (!opts || opts->sz < offsetof(struct lupe_trace_opts, buf_bytes))
+	if (!user_opts || lupe_opts_load(&o, user_opts))
 		return err_ptr(-EINVAL);
 	if (!bpf)
 		return lupe_trace_perf_new(opts);
-	if (opts->sz < offsetof(struct lupe_trace_opts, no_strings) || !opts->tracepoints ||
-	    !opts->tracepoints[0])
+	if (!opts->tracepoints || !opts->tracepoints[0])
 		return lupe_trace_bpf_new(opts);
 	c = calloc(1, sizeof(*c));
 	if (!c)

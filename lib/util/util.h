@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include <lupe/core.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -58,19 +59,35 @@ int lupe_list_has(const char *list, const char *word);
 int lupe_list_has_id(const char *list, int id);
 
 /*
- * An opts struct whose first field is its size (sz), checked as libbpf's
- * OPTS_VALID does: at least the size field, and any bytes past what this
- * build knows (known) must be zero, so that a newer caller's options are
- * not silently ignored.
+ * The one reader of a caller's opts struct (libbpf's OPTS_VALID and OPTS_GET
+ * in one step): check it, then copy the caller's first sz bytes into dst, a
+ * struct of this build's size whose other fields are zero (their defaults),
+ * and set dst's sz to this build's size. The library then reads dst only,
+ * never the caller's memory, so a caller built against an older, shorter
+ * struct is neither read past nor refused. src NULL: dst all defaults.
+ * 0, or -EINVAL when sz is smaller than the size field or a byte past what
+ * this build knows is non-zero (a newer caller's option would be ignored).
  */
-static inline int lupe_opts_valid(const void *opts, size_t sz, size_t known)
+static inline int lupe_opts_copy(void *dst, size_t size, const void *src)
 {
-	if (sz < sizeof(size_t))
-		return 0;
-	for (size_t i = known; i < sz; i++)
-		if (((const unsigned char *)opts)[i])
-			return 0;
-	return 1;
+	const unsigned char *p = src;
+	size_t sz;
+
+	memset(dst, 0, size);
+	if (src) {
+		memcpy(&sz, src, sizeof(sz));
+		if (sz < sizeof(size_t))
+			return -EINVAL;
+		for (size_t i = size; i < sz; i++)
+			if (p[i])
+				return -EINVAL;
+		memcpy(dst, src, sz < size ? sz : size);
+	}
+	memcpy(dst, &size, sizeof(size));
+	return 0;
 }
+
+/* lupe_opts_copy() into *dst, whose type says this build's size. */
+#define lupe_opts_load(dst, src) lupe_opts_copy((dst), sizeof(*(dst)), (src))
 
 #endif

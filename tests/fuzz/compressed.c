@@ -186,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	if (write(fd, o.p, o.len) == (ssize_t)o.len) {
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		if ((s = lupe_session_new(path, 1))) {
+		if ((s = lupe_session_open(path, 1))) {
 			lupe_session_process(s, &tool);
 			lupe_session_delete(s);
 		}

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (write(fd, data, size) != (ssize_t)size)
 		goto out;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	s = lupe_session_new(path, 1);
+	s = lupe_session_open(path, 1);
 	if (s) {
 		lupe_session_process(s, &tool);
 		lupe_session_delete(s);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# liblupe installs (headers, liblupe.so with SONAME, liblupe.a, lupe.pc, find_package(lupe)) and the examples build against it with pkg-config and CMake, and give right answers
+# liblupe installs (exactly the headers Documentation/liblupe.md names, liblupe.so with SONAME, liblupe.a, lupe.pc, find_package(lupe)) and the examples build against it with pkg-config and CMake, and give right answers
 . "$(dirname "$0")/lib/common.sh"
 command -v cc >/dev/null || skip "no C compiler"
 command -v pkg-config >/dev/null || skip "no pkg-config"
@@ -11,6 +11,20 @@ libdir=$(dirname "$(find "$prefix" -name 'liblupe.so.*.*' | head -1)")
 readelf -d "$libdir/liblupe.so" | grep -q 'SONAME.*liblupe\.so\.[0-9]' || fail "liblupe.so has no versioned SONAME"
 [ -f "$prefix/include/lupe/lupe.h" ] || fail "headers not installed under include/lupe/"
 [ -f "$libdir/cmake/lupe/lupeConfig.cmake" ] || fail "no CMake package under $libdir/cmake/lupe"
+
+# the installed headers are exactly those Documentation/liblupe.md names (`lupe/x.h`)
+header_diff() { # DIR DOC: the headers one has and the other lacks, as "+installed" / "-documented"
+	diff <(cd "$1" && ls -- *.h | sed 's|^|lupe/|' | sort) \
+		<(grep -o 'lupe/[a-z0-9_-]*\.h' "$2" | sort -u) | sed -n 's/^< /+/p; s/^> /-/p'
+}
+doc=$LUPE_SRC/Documentation/liblupe.md
+d=$(header_diff "$prefix/include/lupe" "$doc")
+[ -z "$d" ] || fail "installed headers and Documentation/liblupe.md differ (+installed only, -documented only): $(echo $d)"
+# the check must notice both directions: a stray installed header, a documented one missing
+cp -r "$prefix/include/lupe" hdrs && touch hdrs/stray.h && rm hdrs/json.h
+[ "$(header_diff hdrs "$doc" | LC_ALL=C sort | tr '\n' ' ')" = "+lupe/stray.h -lupe/json.h " ] ||
+	fail "a stray and a missing header went unnoticed: $(header_diff hdrs "$doc")"
+ok "the $(ls "$prefix/include/lupe" | wc -l) installed headers are those Documentation/liblupe.md names"
 
 # 1. pkg-config
 export PKG_CONFIG_PATH=$libdir/pkgconfig

@@ -227,7 +227,7 @@ static int on_rec(const struct lupe_rec *r, void *arg)
 static void test_sampler(void **state)
 {
 	char *argv[] = { LUPE_WORKLOADS "/demo", "-n", "30", "-t", "2", NULL };
-	struct lupe_sampler_opts o = { .sz = sizeof(o), .callchain = 1, .enable_on_exec = 1 };
+	LUPE_OPTS(lupe_sampler_opts, o, .callchain = 1, .enable_on_exec = 1);
 	struct lupe_workload wl = { .pid = -1 };
 	struct lupe_sampler *s;
 	struct seen seen = { 0 };
@@ -298,7 +298,7 @@ static void test_reader_errors(void **state)
 	assert_null(lupe_reader_open(path));
 	assert_non_null(strstr(lupe_last_error(), "perf.data"));
 	unlink(path);
-	lupe_reader_close(NULL);
+	lupe_reader_delete(NULL);
 	lupe_sampler_delete(NULL);
 	assert_null(lupe_sampler_new("bogus-event", 0, -1, NULL));
 	assert_int_equal(errno, LUPE_ERR_PARSE);

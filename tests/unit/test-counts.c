@@ -95,7 +95,7 @@ static void test_evlist_without_kernel(void **state)
 	struct lupe_evlist *evlist = lupe_evlist_new(&list);
 	struct lupe_cpu_map *cpus = lupe_cpu_map_any();
 	struct lupe_thread_map *threads = lupe_thread_map_new_one(-1);
-	struct lupe_evlist_opts opts = { .sz = sizeof(opts) };
+	LUPE_OPTS(lupe_evlist_opts, opts);
 	struct lupe_counts c;
 
 	assert_non_null(evlist);

@@ -89,7 +89,7 @@ static void test_folded(void **state)
 	assert_string_equal(f[0].kinds, "cuuu");
 	assert_string_equal(f[1].stack, "demo;main;b");
 	assert_int_equal(f[1].weight, 10);
-	lupe_folded_free(f, nr);
+	lupe_folded_delete(f, nr);
 	lupe_profile_delete(p);
 }
 
@@ -130,7 +130,7 @@ static void test_flame(void **state)
 	struct lupe_profile *p = small_profile(3, 1), *q = small_profile(1, 3);
 	struct lupe_folded *f, *b;
 	size_t nr, nb, len = 0;
-	struct lupe_flame_opts o = { .sz = sizeof(o), .width = 420 };
+	LUPE_OPTS(lupe_flame_opts, o, .width = 420);
 	char *svg = NULL, fill[64];
 	FILE *out;
 
@@ -154,8 +154,8 @@ static void test_flame(void **state)
 	frame_width(svg, "b", fill, sizeof(fill));
 	assert_string_equal(fill, "rgb(0,0,255)");
 	free(svg);
-	lupe_folded_free(f, nr);
-	lupe_folded_free(b, nb);
+	lupe_folded_delete(f, nr);
+	lupe_folded_delete(b, nb);
 	lupe_profile_delete(p);
 	lupe_profile_delete(q);
 }

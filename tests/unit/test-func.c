@@ -79,7 +79,7 @@ static void test_resolve_self(void **state)
 	assert_string_equal(t[0].name, "test_resolve_self");
 	assert_true(t[0].entry > 0);
 	assert_int_equal(t[0].exit, 0);
-	lupe_func_targets_free(t, nr);
+	lupe_func_targets_delete(t, nr);
 	t = NULL;
 	nr = 0;
 	assert_int_equal(lupe_func_resolve("test_resolve_slf", "/proc/self/exe", 0, &t, &nr, &err), -ENOENT);

@@ -75,15 +75,14 @@ static void check_filtered(struct lupe_hist_entry *v, long n, const enum lupe_so
 			   unsigned filters, const char *want, uint64_t total)
 {
 	struct lupe_hist_entry *ptrs[16];
+	LUPE_OPTS(lupe_hierarchy_opts, ho, .filters = filters);
 	struct lupe_hierarchy *hier;
 	char got[1024] = "";
 
 	assert_true(n <= 16);
 	for (long i = 0; i < n; i++)
 		ptrs[i] = &v[i];
-	hier = filters ? lupe_hierarchy_new_opts(ptrs, n, keys, nr_keys,
-						 &(struct lupe_hierarchy_opts){ .sz = sizeof(struct lupe_hierarchy_opts),
-										.filters = filters })
+	hier = filters ? lupe_hierarchy_new_opts(ptrs, n, keys, nr_keys, &ho)
 		       : lupe_hierarchy_new(ptrs, n, keys, nr_keys);
 	assert_non_null(hier);
 	assert_int_equal(lupe_hierarchy_root(hier)->depth, -1);

@@ -56,7 +56,7 @@ static void assert_split(const char *how, const double pct[3])
 
 static struct lupe_report *new_report(void)
 {
-	struct lupe_report_opts o = { .sz = sizeof(o), .sort = "sym", .children = 1 };
+	LUPE_OPTS(lupe_report_opts, o, .sort = "sym", .children = 1);
 	struct lupe_report *rep = lupe_report_new(&o);
 
 	assert_non_null(rep);
@@ -66,8 +66,7 @@ static struct lupe_report *new_report(void)
 static void test_live_source_to_report(void **state)
 {
 	char *argv[] = { DEMO, "-n", "400", NULL };
-	struct lupe_record_opts ro = { .sz = sizeof(ro), .callgraph = LUPE_CALLGRAPH_FP,
-				       .workload = 1 };
+	LUPE_OPTS(lupe_record_opts, ro, .callgraph = LUPE_CALLGRAPH_FP, .workload = 1);
 	struct lupe_event_list evs = { 0 };
 	struct lupe_workload wl = { .pid = -1 };
 	struct lupe_cpu_map *cpus;
@@ -95,7 +94,7 @@ static void test_live_source_to_report(void **state)
 	assert_int_equal(lupe_live_start(src), 0);
 	assert_int_equal(lupe_workload_start(&wl), 0);
 
-	s = lupe_session_create();
+	s = lupe_session_new_empty();
 	assert_non_null(s);
 	rep = new_report();
 	/* until the workload exits: its events hang up, the rings are drained */
@@ -139,7 +138,7 @@ static void test_file_source_to_report(void **state)
 
 	src = lupe_source_file(path, 0);
 	assert_non_null(src);
-	s = lupe_session_create();
+	s = lupe_session_new_empty();
 	assert_non_null(s);
 	rep = new_report();
 	assert_int_equal(lupe_session_read(s, src, lupe_report_tool(rep)), 0);

@@ -128,7 +128,7 @@ static void test_funcs_of_self(void **state)
 	assert_string_equal(names[0], "test_return_string");
 	assert_string_equal(names[1], "test_vars_and_names");
 	assert_null(names[2]);
-	lupe_probe_names_free(names);
+	lupe_probe_names_delete(names);
 	n = lupe_probe_funcs("/proc/self/exe", NULL, &names, NULL);
 	assert_true(n > 5);
 	for (int i = 0; i < n; i++) {
@@ -136,10 +136,10 @@ static void test_funcs_of_self(void **state)
 		if (i)
 			assert_true(strcmp(names[i - 1], names[i]) <= 0);
 	}
-	lupe_probe_names_free(names);
+	lupe_probe_names_delete(names);
 	assert_int_equal(lupe_probe_funcs("/proc/self/exe", "!*", &names, NULL), 0);
 	assert_null(names[0]);
-	lupe_probe_names_free(names);
+	lupe_probe_names_delete(names);
 	assert_int_equal(lupe_probe_funcs("/no/such/binary", NULL, &names, NULL), -ENOENT);
 }
 

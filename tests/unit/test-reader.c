@@ -148,7 +148,7 @@ static void test_valid_file_in_time_order(void **state)
 	struct fbuf b = make_file();
 	char *path = write_tmp(b.p, b.len);
 	struct seen sn = { .tool = { .sample = on_sample, .ordered = 1 } };
-	struct lupe_session *s = lupe_session_new(path, 0);
+	struct lupe_session *s = lupe_session_open(path, 0);
 
 	assert_non_null(s);
 	assert_int_equal(lupe_perf_file_nr_evsels(lupe_session_file(s)), 1);
@@ -174,7 +174,7 @@ static void test_every_truncation(void **state)
 	for (size_t len = 0; len < b.len; len++) {
 		char *path = write_tmp(b.p, len);
 		struct seen sn = { .tool = { .sample = on_sample, .ordered = 1 } };
-		struct lupe_session *s = lupe_session_new(path, 0);
+		struct lupe_session *s = lupe_session_open(path, 0);
 
 		if (s) {
 			int err = lupe_session_process(s, &sn.tool);
@@ -197,7 +197,7 @@ static void test_empty_and_random(void **state)
 	uint8_t junk[8192];
 
 	errno = 0;
-	assert_null(lupe_session_new(path, 0));
+	assert_null(lupe_session_open(path, 0));
 	assert_int_equal(errno, LUPE_ERR_FORMAT);
 	unlink(path);
 	srand(1);
@@ -218,7 +218,7 @@ static void test_empty_and_random(void **state)
 				memcpy(junk, "PERFILE2", 8);
 			path = write_tmp(junk, sizeof(junk));
 		}
-		s = lupe_session_new(path, 0);
+		s = lupe_session_open(path, 0);
 		if (s) {
 			lupe_session_process(s, &sn.tool);
 			lupe_session_delete(s);
@@ -239,7 +239,7 @@ static void test_bad_record_size(void **state)
 
 	ev->size = 3;
 	path = write_tmp(b.p, b.len);
-	s = lupe_session_new(path, 0);
+	s = lupe_session_open(path, 0);
 	assert_non_null(s);
 	assert_true(lupe_session_process(s, &sn.tool) < 0);
 	assert_non_null(strstr(lupe_perf_file_error(lupe_session_file(s)), "offset"));
@@ -338,12 +338,12 @@ static int hist_sample(struct lupe_tool *tool, struct lupe_session *s, struct lu
 /* Unresolved addresses are entries of their own; equal stacks add up. */
 static void test_hist_entries(void **state)
 {
-	struct lupe_hist_opts ho = { .keys = { LUPE_SORT_COMM, LUPE_SORT_DSO, LUPE_SORT_SYM },
-				     .nr_keys = 3 };
+	LUPE_OPTS(lupe_hist_opts, ho, .keys = { LUPE_SORT_COMM, LUPE_SORT_DSO, LUPE_SORT_SYM },
+		  .nr_keys = 3);
 	struct hist_tool ht = { .tool = { .sample = hist_sample, .ordered = 1 } };
 	struct fbuf b = make_file();
 	char *path = write_tmp(b.p, b.len);
-	struct lupe_session *s = lupe_session_new(path, 0);
+	struct lupe_session *s = lupe_session_open(path, 0);
 	struct lupe_hist_entry *e;
 
 	assert_non_null(s);
@@ -373,7 +373,7 @@ static void test_hist_entries(void **state)
  */
 static void test_hist_placeholder_comm(void **state)
 {
-	struct lupe_hist_opts ho = { .keys = { LUPE_SORT_COMM }, .nr_keys = 1 };
+	LUPE_OPTS(lupe_hist_opts, ho, .keys = { LUPE_SORT_COMM }, .nr_keys = 1);
 	struct hist_tool ht = { .tool = { .sample = hist_sample, .ordered = 1 } };
 	struct fbuf data = { 0 }, b;
 	char *path;
@@ -389,7 +389,7 @@ static void test_hist_placeholder_comm(void **state)
 	put_sample(&data, 0x1000, 9, 60);
 	b = make_file_of(data);
 	path = write_tmp(b.p, b.len);
-	s = lupe_session_new(path, 0);
+	s = lupe_session_open(path, 0);
 	assert_non_null(s);
 	ht.h = lupe_hists_new(&ho);
 	assert_int_equal(lupe_session_process(s, &ht.tool), 0);

@@ -355,8 +355,7 @@ static int seen_call(struct lupe_trace_model *m, const struct lupe_trace_call *c
 /* The pairing: entries with exits, calls that do not return, what is not a call. */
 static void test_model_pairs(void **state)
 {
-	struct lupe_trace_model_opts o = { .sz = sizeof(o), .summary = true, .workload = true,
-					   .main_pid = 999990 };
+	LUPE_OPTS(lupe_trace_model_opts, o, .summary = true, .workload = true, .main_pid = 999990);
 	struct calls_seen seen = { 0 };
 	struct lupe_trace_model *m = lupe_trace_model_new(&o, seen_call, &seen);
 	long read_nr = lupe_syscall_nr("read"), execve = lupe_syscall_nr("execve");

@@ -176,7 +176,7 @@ static int unwind_cb(void *arg, struct lupe_session *s, struct lupe_thread *t,
 /* The session's callchain step with f's unwinder plugged in: the entries, or 0 when it left the chain. */
 static int complete(struct fixture *f, const struct lupe_sample *in, uint64_t *out, int max)
 {
-	struct lupe_session *s = lupe_session_create();
+	struct lupe_session *s = lupe_session_new_empty();
 	struct lupe_sample c = *in;
 	int n = 0;
 

@@ -177,10 +177,10 @@ LUPE_API int lupe_event_fd_set_filter(int fd, const char *filter);
 /*
  * The fields of tracepoint name ("sched:sched_switch") from its tracefs
  * format, common_* first, as a NULL-terminated array the caller frees with
- * lupe_tracepoint_fields_free(). NULL and errno set when the event has no format.
+ * lupe_tracepoint_fields_delete(). NULL and errno set when the event has no format.
  */
 LUPE_API char **lupe_tracepoint_fields(const char *name);
-LUPE_API void lupe_tracepoint_fields_free(char **fields);
+LUPE_API void lupe_tracepoint_fields_delete(char **fields);
 
 /*
  * Why a filter may be refused: the first word of filter compared or tested

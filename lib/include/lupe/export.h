@@ -173,11 +173,11 @@ struct lupe_folded {
  * sample's event (by name) count, with their period as weight; samples of
  * tracepoints (whose fields perf script prints on the event's line) weigh
  * 1 each, as stackcollapse-perf.pl counts them. *out is an array of *nr
- * lines to free with lupe_folded_free(). Returns 0 or a negative errno.
+ * lines to free with lupe_folded_delete(). Returns 0 or a negative errno.
  */
 LUPE_API int lupe_profile_folded(const struct lupe_profile *p, struct lupe_folded **out,
 				 size_t *nr);
-LUPE_API void lupe_folded_free(struct lupe_folded *f, size_t nr);
+LUPE_API void lupe_folded_delete(struct lupe_folded *f, size_t nr);
 
 /* Write folded stacks, one "stack weight" line each. Returns 0 or -EIO. */
 LUPE_API int lupe_folded_write(const struct lupe_folded *f, size_t nr, FILE *out);

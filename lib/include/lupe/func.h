@@ -73,7 +73,7 @@ LUPE_API int lupe_func_resolve(const char *spec, const char *exe, pid_t pid,
 			       struct lupe_func_target **targets, int *nr,
 			       struct lupe_func_error *err);
 /* Free the targets lupe_func_resolve() appended, and the array. */
-LUPE_API void lupe_func_targets_free(struct lupe_func_target *targets, int nr);
+LUPE_API void lupe_func_targets_delete(struct lupe_func_target *targets, int nr);
 
 /* Per-call and per-thread figures of one target. */
 struct lupe_func_stats {

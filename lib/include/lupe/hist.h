@@ -25,6 +25,7 @@ enum lupe_sort_key {
 };
 
 struct lupe_hist_opts {
+	size_t sz;     /* sizeof(struct lupe_hist_opts): declare it with LUPE_OPTS */
 	enum lupe_sort_key keys[8];
 	int nr_keys;
 	int children;  /* accumulate callers' periods (perf's --children) */
@@ -79,6 +80,7 @@ struct lupe_hist_entry {
 
 struct lupe_hists;
 
+/* An empty histogram keyed as opts says (copied). NULL + EINVAL (bad opts) or ENOMEM. */
 LUPE_API struct lupe_hists *lupe_hists_new(const struct lupe_hist_opts *opts);
 LUPE_API void lupe_hists_delete(struct lupe_hists *h);
 

@@ -28,7 +28,7 @@ struct lupe_perf_file;
  * LUPE_ERR_* value for a bad file; lupe_perf_file_error() then says where).
  */
 LUPE_API struct lupe_perf_file *lupe_perf_file_open(const char *path, int force);
-LUPE_API void lupe_perf_file_close(struct lupe_perf_file *f);
+LUPE_API void lupe_perf_file_delete(struct lupe_perf_file *f);
 
 /* A sentence about the last format error (with its offset), or "". */
 LUPE_API const char *lupe_perf_file_error(const struct lupe_perf_file *f);

@@ -99,10 +99,10 @@ struct lupe_probe_event {
  * The probe events defined now, uprobes then kprobes, each in tracefs order,
  * those whose GROUP:EVENT matches glob (fnmatch; an EVENT alone matches any
  * group; NULL: all). *out is an array the caller frees with
- * lupe_probe_events_free(). Returns the count or a negative errno.
+ * lupe_probe_events_delete(). Returns the count or a negative errno.
  */
 LUPE_API int lupe_probe_events(struct lupe_probe_event **out, const char *glob);
-LUPE_API void lupe_probe_events_free(struct lupe_probe_event *evs, int nr);
+LUPE_API void lupe_probe_events_delete(struct lupe_probe_event *evs, int nr);
 
 /*
  * Remove the probe events matching glob ([GROUP:]EVENT). Calls done() with
@@ -114,11 +114,11 @@ LUPE_API int lupe_probe_del(const char *glob, void (*done)(const char *name, voi
 /*
  * The variables reachable at the probe's place (-V), from DWARF: for each,
  * "TYPE\tNAME" ("long unsigned int\tn"), into a NULL-terminated array the
- * caller frees with lupe_probe_vars_free(). Call after lupe_probe_place().
+ * caller frees with lupe_probe_vars_delete(). Call after lupe_probe_place().
  * Returns the count or a negative errno.
  */
 LUPE_API int lupe_probe_vars(struct lupe_probe *p, char ***out);
-LUPE_API void lupe_probe_vars_free(char **vars);
+LUPE_API void lupe_probe_vars_delete(char **vars);
 
 /* perf probe's filter of --funcs when none is given: no _names, no PLT entries. */
 #define LUPE_PROBE_FUNC_FILTER "!_* & !*@plt"
@@ -129,13 +129,13 @@ LUPE_API void lupe_probe_vars_free(char **vars);
  * lets through, sorted by name: perf probe --funcs. filter is perf's: glob
  * patterns joined by '&' and '|', negated by '!', grouped by parentheses
  * ("(m*|f*) & !foo"); NULL: LUPE_PROBE_FUNC_FILTER. *out is a
- * NULL-terminated array the caller frees with lupe_probe_names_free().
+ * NULL-terminated array the caller frees with lupe_probe_names_delete().
  * Returns the count; -EINVAL for a filter that does not parse (*errpos,
  * if not NULL, gets the byte offset where it failed); another negative
  * errno when target cannot be read.
  */
 LUPE_API int lupe_probe_funcs(const char *target, const char *filter, char ***out, int *errpos);
-LUPE_API void lupe_probe_names_free(char **names);
+LUPE_API void lupe_probe_names_delete(char **names);
 /* Whether filter parses: 0, or -EINVAL with *errpos where it stops (as lupe_probe_funcs). */
 LUPE_API int lupe_probe_filter_check(const char *filter, int *errpos);
 

@@ -7,7 +7,7 @@
  *
  *   r = lupe_reader_open("perf.data");
  *   lupe_reader_read(r, on_record, arg);
- *   lupe_reader_close(r);
+ *   lupe_reader_delete(r);
  *
  * Thread-safety: one reader is used by one thread; distinct readers are
  * independent.
@@ -35,6 +35,6 @@ LUPE_API struct lupe_reader *lupe_reader_open(const char *path);
 LUPE_API int lupe_reader_read(struct lupe_reader *r, lupe_rec_fn fn, void *arg);
 
 /* Close it; NULL is ok. */
-LUPE_API void lupe_reader_close(struct lupe_reader *r);
+LUPE_API void lupe_reader_delete(struct lupe_reader *r);
 
 #endif

@@ -5,7 +5,7 @@
  * order, with each sample's thread, DSO and symbol resolved. It is lupe
  * record's live source with a session behind it, without the file.
  *
- *   struct lupe_sampler_opts o = { .sz = sizeof(o), .callchain = 1, .enable_on_exec = 1 };
+ *   LUPE_OPTS(lupe_sampler_opts, o, .callchain = 1, .enable_on_exec = 1);
  *   s = lupe_sampler_new("task-clock", child_pid, -1, &o);
  *   (release the child)
  *   lupe_sampler_read(s, on_record, arg);    until the child exits

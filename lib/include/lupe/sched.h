@@ -41,7 +41,7 @@ struct lupe_sched_lat_opts {
  */
 LUPE_API int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *opts,
 				struct lupe_sched_lat_result *res);
-LUPE_API void lupe_sched_lat_result_free(struct lupe_sched_lat_result *res);
+LUPE_API void lupe_sched_lat_result_clear(struct lupe_sched_lat_result *res);
 
 /*
  * sched timehist: one line per sched_switch (the task switched out: how

@@ -7,10 +7,10 @@
  * turns a sample's ip or callchain into frames (map, DSO, symbol) with a
  * per-session cache.
  *
- *   s = lupe_session_create();                  no source yet
+ *   s = lupe_session_new_empty();                  no source yet
  *   lupe_session_read(s, src, &tool);            any source, to its end
  * or, for a file in one call:
- *   s = lupe_session_new(path, force);
+ *   s = lupe_session_open(path, force);
  *   lupe_session_process(s, &tool);
  *
  * Thread-safety: a session, its threads, maps, DSOs and resolve cache are
@@ -104,13 +104,13 @@ struct lupe_tool {
 };
 
 /* A session with no source: feed it with lupe_session_read(). NULL + errno. */
-LUPE_API struct lupe_session *lupe_session_create(void);
+LUPE_API struct lupe_session *lupe_session_new_empty(void);
 
 /*
  * Convenience: a session that owns the file source of path ("-": stdin).
  * NULL + errno; the reason was logged.
  */
-LUPE_API struct lupe_session *lupe_session_new(const char *path, int force);
+LUPE_API struct lupe_session *lupe_session_open(const char *path, int force);
 LUPE_API void lupe_session_delete(struct lupe_session *s);
 
 /* The perf.data behind the source being read, or NULL (a live source). */
@@ -129,7 +129,7 @@ struct lupe_source;
 LUPE_API int lupe_session_read(struct lupe_session *s, struct lupe_source *src,
 			       struct lupe_tool *tool);
 
-/* lupe_session_read() of the file lupe_session_new() opened. */
+/* lupe_session_read() of the file lupe_session_open() opened. */
 LUPE_API int lupe_session_process(struct lupe_session *s, struct lupe_tool *tool);
 
 /*

@@ -50,7 +50,7 @@ LUPE_API int lupe_stat_writer_counts(struct lupe_stat_writer *w);
 /* STAT_ROUND: final (1) or an interval (0), at time_ns since the count started. */
 LUPE_API int lupe_stat_writer_round(struct lupe_stat_writer *w, int final, uint64_t time_ns);
 /* Finish the file (features, header) and free w; returns the first error met. NULL is ok. */
-LUPE_API int lupe_stat_writer_close(struct lupe_stat_writer *w);
+LUPE_API int lupe_stat_writer_delete(struct lupe_stat_writer *w);
 
 struct lupe_stat_reader;
 
@@ -72,6 +72,6 @@ LUPE_API uint64_t lupe_stat_reader_interval(const struct lupe_stat_reader *r);
 LUPE_API const char *lupe_stat_reader_cmdline(const struct lupe_stat_reader *r);
 /* The command of thread idx of the file's THREAD_MAP ("" when none). */
 LUPE_API const char *lupe_stat_reader_comm(const struct lupe_stat_reader *r, int idx);
-LUPE_API void lupe_stat_reader_close(struct lupe_stat_reader *r);
+LUPE_API void lupe_stat_reader_delete(struct lupe_stat_reader *r);
 
 #endif

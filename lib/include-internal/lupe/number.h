@@ -18,12 +18,12 @@
  * [min, max]. Returns 0 with *out set, -EINVAL when s is not such a
  * number, -ERANGE when it is one outside [min, max].
  */
-LUPE_API int lupe_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out);
-LUPE_API int lupe_parse_i64(const char *s, int base, int64_t min, int64_t max, int64_t *out);
+int lupe_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out);
+int lupe_parse_i64(const char *s, int base, int64_t min, int64_t max, int64_t *out);
 
 /* The same on the first len bytes of s (a field of a list). */
-LUPE_API int lupe_parse_i64n(const char *s, size_t len, int base, int64_t min, int64_t max,
-			     int64_t *out);
+int lupe_parse_i64n(const char *s, size_t len, int base, int64_t min, int64_t max,
+		    int64_t *out);
 
 /* The largest process id: pid_t's (the kernel's pid_max is at most 4194304). */
 #define LUPE_PID_MAX 2147483647

@@ -54,7 +54,7 @@ struct lupe_output {
  * LUPE_OUTPUT_APPEND, else what open(2) said. On failure *out holds
  * nothing to release.
  */
-LUPE_API int lupe_output_open(struct lupe_output *out, const char *path, unsigned int flags);
+int lupe_output_open(struct lupe_output *out, const char *path, unsigned int flags);
 
 /*
  * The output is whole, or the writer has started: the new file takes
@@ -63,16 +63,16 @@ LUPE_API int lupe_output_open(struct lupe_output *out, const char *path, unsigne
  * negative errno (the new file is then left under its temporary name, and
  * lupe_output_abort() removes it).
  */
-LUPE_API int lupe_output_commit(struct lupe_output *out);
+int lupe_output_commit(struct lupe_output *out);
 
 /*
  * The output failed: remove the file this object created (the temporary
  * one, or PATH after a commit). A path written in place is left alone.
  * The fd stays the caller's. May be called more than once.
  */
-LUPE_API void lupe_output_abort(struct lupe_output *out);
+void lupe_output_abort(struct lupe_output *out);
 
 /* Free the names; a temporary file never committed is removed. NULL is ok. */
-LUPE_API void lupe_output_release(struct lupe_output *out);
+void lupe_output_release(struct lupe_output *out);
 
 #endif

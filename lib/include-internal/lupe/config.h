@@ -22,8 +22,8 @@
 struct lupe_config;
 
 /* An empty config; NULL + errno. */
-LUPE_API struct lupe_config *lupe_config_new(void);
-LUPE_API void lupe_config_delete(struct lupe_config *c);
+struct lupe_config *lupe_config_new(void);
+void lupe_config_delete(struct lupe_config *c);
 
 /*
  * Add the variables of a file's text (len bytes, no NUL needed) to c.
@@ -31,11 +31,11 @@ LUPE_API void lupe_config_delete(struct lupe_config *c);
  * 1) goes to *bad_line when bad_line is not NULL; the variables before it
  * are kept, as perf keeps them.
  */
-LUPE_API int lupe_config_parse(struct lupe_config *c, const char *text, size_t len,
-			       int *bad_line);
+int lupe_config_parse(struct lupe_config *c, const char *text, size_t len,
+		      int *bad_line);
 
 /* lupe_config_parse() of the file at path: also -ENOENT and the other errors of open/read. */
-LUPE_API int lupe_config_read(struct lupe_config *c, const char *path, int *bad_line);
+int lupe_config_read(struct lupe_config *c, const char *path, int *bad_line);
 
 /*
  * The files perf reads, in its order: $PERF_CONFIG alone when set
@@ -44,35 +44,35 @@ LUPE_API int lupe_config_read(struct lupe_config *c, const char *path, int *bad_
  * *user_path and *system_path (may be NULL) get the two fixed files,
  * which `perf config --user/--system` name. Strings are static.
  */
-LUPE_API int lupe_config_files(const char **paths, int max);
-LUPE_API const char *lupe_config_user_file(void);
-LUPE_API const char *lupe_config_system_file(void);
+int lupe_config_files(const char **paths, int max);
+const char *lupe_config_user_file(void);
+const char *lupe_config_system_file(void);
 
 /* The value of var ("report.children"), or NULL when unset. Lives until the next set. */
-LUPE_API const char *lupe_config_get(const struct lupe_config *c, const char *var);
+const char *lupe_config_get(const struct lupe_config *c, const char *var);
 
 /*
  * Set var to value (a copy), where it is or at the end of its section.
  * Returns 0, -ENOMEM, or -EINVAL when var has no "section." or a name
  * that is not a variable's.
  */
-LUPE_API int lupe_config_set(struct lupe_config *c, const char *var, const char *value);
+int lupe_config_set(struct lupe_config *c, const char *var, const char *value);
 
 /* The number of variables, and the i-th in order: 0, or -ERANGE. Pointers live as get's. */
-LUPE_API size_t lupe_config_count(const struct lupe_config *c);
-LUPE_API int lupe_config_item(const struct lupe_config *c, size_t i, const char **section,
-			      const char **name, const char **value);
+size_t lupe_config_count(const struct lupe_config *c);
+int lupe_config_item(const struct lupe_config *c, size_t i, const char **section,
+		     const char **name, const char **value);
 
 /*
  * Write c as perf config writes a file: "# this file is auto-generated.",
  * then each section and its "\tname = value" lines. Returns 0 or -EIO.
  */
-LUPE_API int lupe_config_write(const struct lupe_config *c, FILE *f);
+int lupe_config_write(const struct lupe_config *c, FILE *f);
 
 /*
  * A value read as perf reads a boolean: true/yes/on and false/no/off (any
  * case), "" is false, a number is true when not 0. Returns 0 or 1, or -EINVAL.
  */
-LUPE_API int lupe_config_bool(const char *value);
+int lupe_config_bool(const char *value);
 
 #endif
