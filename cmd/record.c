@@ -803,6 +803,8 @@ static int pidfd_of(pid_t pid)
  */
 struct record_session {
 	struct record_args *a;
+	int argc;		/* lupe record's, for the file's cmdline */
+	char **argv;
 	char **cmd;		/* the workload's argv, when has_wl */
 	int has_wl;
 	struct lupe_event_list evs;
@@ -818,7 +820,7 @@ struct record_session {
 };
 
 /* The options that do not mix, and what they settle before the events. */
-static int record_check_args(struct record_session *s, int argc, char **argv)
+static int record_check_args(struct record_session *s)
 {
 	struct record_args *a = s->a;
 
@@ -843,8 +845,8 @@ static int record_check_args(struct record_session *s, int argc, char **argv)
 		return error("--switch-output and a pipe do not mix: give -o FILE"), EXIT_USAGE;
 	switch_size_warn(a);
 	a->o.version = "lupe " LUPE_VERSION;
-	a->o.argc = argc;
-	a->o.argv = argv;
+	a->o.argc = s->argc;
+	a->o.argv = s->argv;
 	/* with -p/-t a command only times the recording, as perf's `-p PID -- sleep 1` */
 	a->o.workload = s->has_wl && !a->pids && !a->tids;
 	return 0;
@@ -1150,26 +1152,29 @@ static int record_teardown(struct record_session *s, int ret)
 	return ret;
 }
 
+/* Poll until the end, then complete the file: the exit status. */
+static int record_run(struct record_session *s)
+{
+	return record_finalize(s, record_poll(s));
+}
+
+/* The phases in order; each returns 0 to go on, or lupe record's exit status. */
+static int (*const record_phases[])(struct record_session *) = {
+	record_check_args, record_events, record_maps, record_open, record_start, record_run,
+};
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_args a = { .o = { .sz = sizeof(struct lupe_record_opts) } };
-	struct record_session s = { .a = &a, .wl = { .pid = -1 }, .pidfd = -1, .ctl = -1, .ack = -1 };
-	int idx, ret;
+	struct record_session s = { .a = &a, .argc = argc, .argv = argv, .wl = { .pid = -1 },
+				    .pidfd = -1, .ctl = -1, .ack = -1 };
+	int idx, ret = 0;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
 		return EXIT_USAGE;
 	s.has_wl = idx < argc;
 	s.cmd = argv + idx;
-	ret = record_check_args(&s, argc, argv);
-	if (!ret)
-		ret = record_events(&s);
-	if (!ret)
-		ret = record_maps(&s);
-	if (!ret)
-		ret = record_open(&s);
-	if (!ret)
-		ret = record_start(&s);
-	if (!ret)
-		ret = record_finalize(&s, record_poll(&s));
+	for (size_t i = 0; !ret && i < sizeof(record_phases) / sizeof(record_phases[0]); i++)
+		ret = record_phases[i](&s);
 	return record_teardown(&s, ret);
 }

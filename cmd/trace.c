@@ -194,9 +194,13 @@ static int trace_events(struct trace_session *s)
 {
 	const char *events = s->o->events, *bad;
 	size_t badlen;
-	char *spec = strdup(events), *sc = calloc(1, strlen(events) + 1), *save;
+	char *spec, *sc, *save;
 	int nsc = 0;
 
+	if (!events)
+		return 0;
+	spec = strdup(events);
+	sc = calloc(1, strlen(events) + 1);
 	for (char *word = strtok_r(spec, ",", &save); word; word = strtok_r(NULL, ",", &save)) {
 		if (strchr(word, ':')) {
 			if (s->ntp < (int)(sizeof(s->tps) / sizeof(s->tps[0])) - 1)
@@ -392,27 +396,22 @@ static int trace_teardown(struct trace_session *s, int ret)
 	return ret;
 }
 
+/* The phases in order; each returns 0 to go on, or lupe trace's exit status. */
+static int (*const trace_phases[])(struct trace_session *) = {
+	trace_check_args, trace_events, trace_open, trace_attach, trace_print_start, trace_loop,
+	trace_finish,
+};
+
 int cmd_trace(int argc, char **argv)
 {
 	struct trace_opts o = { .max_strlen = 32 };
 	struct trace_session s = { .o = &o, .out = stderr, .topts = { .sz = sizeof(s.topts) }, .w = { .pid = -1 } };
-	int idx, ret;
+	int idx, ret = 0;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	s.cmd = idx < argc ? argv + idx : NULL;
-	ret = trace_check_args(&s);
-	if (!ret && o.events)
-		ret = trace_events(&s);
-	if (!ret)
-		ret = trace_open(&s);
-	if (!ret)
-		ret = trace_attach(&s);
-	if (!ret)
-		ret = trace_print_start(&s);
-	if (!ret)
-		ret = trace_loop(&s);
-	if (!ret)
-		ret = trace_finish(&s);
+	for (size_t i = 0; !ret && i < sizeof(trace_phases) / sizeof(trace_phases[0]); i++)
+		ret = trace_phases[i](&s);
 	return trace_teardown(&s, ret);
 }
