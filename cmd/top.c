@@ -60,6 +60,9 @@ struct top {
 	struct top_args *a;
 	pthread_mutex_t mutex;
 	struct lupe_source *live;
+	struct lupe_event_list evs; /* live's events, CPUs and threads */
+	struct lupe_cpu_map *cpus;
+	struct lupe_thread_map *threads;
 	struct lupe_source wrap; /* the live source, each record under the mutex */
 	lupe_emit_fn emit;	 /* the session's, behind the wrap */
 	void *emit_arg;
@@ -76,9 +79,6 @@ struct top {
 	int paused;
 	volatile int reader_done;
 	int reader_ret;
-	struct lupe_event_list evs;
-	struct lupe_cpu_map *cpus;
-	struct lupe_thread_map *threads;
 };
 
 static const struct argp_option options[] = {
