@@ -585,14 +585,99 @@ static int write_pid(int fd)
 	return pwrite(fd, buf, len, 0) == len && !ftruncate(fd, len) ? 0 : -1;
 }
 
+/* Listen on the control socket; the socket, or -1 said. */
+static int listen_control(const struct sockaddr_un *addr)
+{
+	int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct stat st;
+
+	/* a stale socket of a server gone; anything else there makes bind say EADDRINUSE */
+	if (!lstat(addr->sun_path, &st) && S_ISSOCK(st.st_mode))
+		unlink(addr->sun_path);
+	if (sock < 0 || bind(sock, (const struct sockaddr *)addr, sizeof(*addr)) || listen(sock, 8))
+		return fail("cannot listen on %s: %s", addr->sun_path, strerror(errno)), -1;
+	return sock;
+}
+
+/*
+ * An inotify fd on the config's folder: an editor or cp replaces the file,
+ * a watch on it would go stale. -1 said.
+ */
+static int watch_config(struct daemon *d)
+{
+	char *dir = strdup(d->config_real), *slash = dir ? strrchr(dir, '/') : NULL;
+	int ino;
+
+	if (!slash)
+		return fail("out of memory"), -1;
+	*slash = '\0';
+	ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (ino < 0 || inotify_add_watch(ino, *dir ? dir : "/", IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
+		return fail("cannot watch '%s': %s", d->config_real, strerror(errno)), -1;
+	free(dir);
+	return ino;
+}
+
+/* Whether the events waiting on ino touched the config file. */
+static int config_changed(int ino, const char *cfg_name)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t n;
+	int changed = 0;
+
+	while ((n = read(ino, buf, sizeof(buf))) > 0)
+		for (char *q = buf; q < buf + n;) {
+			struct inotify_event *e = (struct inotify_event *)q;
+
+			if (e->len && !strcmp(e->name, cfg_name))
+				changed = 1;
+			q += sizeof(*e) + e->len;
+		}
+	return changed;
+}
+
+/* SIGCHLD through d->sigfd; SIGINT and SIGTERM end the server. */
+static void catch_signals(struct daemon *d)
+{
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	signal(SIGINT, on_term);
+	signal(SIGTERM, on_term);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Serve clients, reap sessions and follow the config until SIGINT or SIGTERM. */
+static void serve_until_done(struct daemon *d, int sock, int ino)
+{
+	const char *cfg_name = strrchr(d->config_real, '/') + 1;
+
+	while (!done) {
+		struct pollfd p[3] = { { .fd = sock, .events = POLLIN }, { .fd = ino, .events = POLLIN },
+				       { .fd = d->sigfd, .events = POLLIN } };
+
+		reconfig(d);
+		if (poll(p, 3, -1) < 0)
+			continue;
+		if (p[2].revents)
+			reap(d);
+		if (p[0].revents)
+			serve(d, sock);
+		if (p[1].revents && config_changed(ino, cfg_name)) {
+			logf_("config changed: reconfiguring");
+			if (read_config(d, 1))
+				logf_("failed: the config could not be read: the sessions are kept");
+		}
+	}
+}
+
 static int cmd_start(struct daemon *d)
 {
 	struct sockaddr_un addr;
-	int lock, sock = -1, ino = -1, ready[2] = { -1, -1 };
-	char *dir, *slash;
-	const char *cfg_name;
-	struct stat st;
-	sigset_t mask;
+	int lock, sock, ino, ready[2] = { -1, -1 };
 
 	d->exe = realpath("/proc/self/exe", NULL);
 	if (!d->exe)
@@ -638,67 +723,20 @@ static int cmd_start(struct daemon *d)
 	d->start = time(NULL);
 	logf_("daemon started (pid %d)", getpid());
 
-	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	/* a stale socket of a server gone; anything else there makes bind say EADDRINUSE */
-	if (!lstat(addr.sun_path, &st) && S_ISSOCK(st.st_mode))
-		unlink(addr.sun_path);
-	if (sock < 0 || bind(sock, (struct sockaddr *)&addr, sizeof(addr)) || listen(sock, 8))
-		return fail("cannot listen on %s: %s", addr.sun_path, strerror(errno)), 1;
-	/* the config's folder: an editor or cp replaces the file, a watch on it would go stale */
-	dir = strdup(d->config_real);
-	slash = dir ? strrchr(dir, '/') : NULL;
-	if (!slash)
-		return fail("out of memory"), 1;
-	*slash = '\0';
-	cfg_name = strrchr(d->config_real, '/') + 1;
-	ino = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (ino < 0 || inotify_add_watch(ino, *dir ? dir : "/", IN_CLOSE_WRITE | IN_MOVED_TO) < 0)
-		return fail("cannot watch '%s': %s", d->config_real, strerror(errno)), 1;
-	free(dir);
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	d->sigfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-	signal(SIGINT, on_term);
-	signal(SIGTERM, on_term);
-	signal(SIGPIPE, SIG_IGN);
+	sock = listen_control(&addr);
+	if (sock < 0)
+		return 1;
+	ino = watch_config(d);
+	if (ino < 0)
+		return 1;
+	catch_signals(d);
 	if (ready[1] >= 0) {
 		if (write(ready[1], "r", 1) != 1) {
 			/* the starter went away: nobody waits for the word */
 		}
 		close(ready[1]);
 	}
-	while (!done) {
-		struct pollfd p[3] = { { .fd = sock, .events = POLLIN }, { .fd = ino, .events = POLLIN },
-				       { .fd = d->sigfd, .events = POLLIN } };
-		int changed = 0;
-
-		reconfig(d);
-		if (poll(p, 3, -1) < 0)
-			continue;
-		if (p[2].revents)
-			reap(d);
-		if (p[0].revents)
-			serve(d, sock);
-		if (p[1].revents) {
-			char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-			ssize_t n;
-
-			while ((n = read(ino, buf, sizeof(buf))) > 0)
-				for (char *q = buf; q < buf + n;) {
-					struct inotify_event *e = (struct inotify_event *)q;
-
-					if (e->len && !strcmp(e->name, cfg_name))
-						changed = 1;
-					q += sizeof(*e) + e->len;
-				}
-		}
-		if (changed) {
-			logf_("config changed: reconfiguring");
-			if (read_config(d, 1))
-				logf_("failed: the config could not be read: the sessions are kept");
-		}
-	}
+	serve_until_done(d, sock, ino);
 	kill_sessions(d, NULL);
 	for (struct session *s = d->sessions, *n; s; s = n) {
 		n = s->next;

@@ -137,6 +137,93 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The tracer known, the target given; fo filled. 0 or the exit status. */
+static int ftrace_check_args(struct ftrace_opts *o, int has_cmd, struct lupe_ftrace_opts *fo)
+{
+	if (!o->tracer)
+		o->tracer = o->ngraph || !o->nfuncs ? "function_graph" : "function";
+	if (strcmp(o->tracer, "function") && strcmp(o->tracer, "function_graph"))
+		return error("unknown tracer '%s' (function or function_graph)", o->tracer), EXIT_USAGE;
+	if (!strcmp(o->tracer, "function_graph") && !lupe_ftrace_has_tracer("function_graph"))
+		return error("the function_graph tracer is not available: this kernel was built without it "
+			     "(CONFIG_FUNCTION_GRAPH_TRACER); trace with the function tracer instead: "
+			     "lupe ftrace -T FUNC"), 1;
+	if (!has_cmd && !o->pid && !o->all)
+		return error("say what to trace: a command (-- COMMAND), -p PID or -a"), EXIT_USAGE;
+	o->funcs[o->nfuncs] = NULL;
+	o->notrace[o->nnotrace] = NULL;
+	o->graph[o->ngraph] = NULL;
+	fo->tracer = o->tracer;
+	fo->funcs = !strcmp(o->tracer, "function_graph") && o->ngraph ? o->graph : o->funcs;
+	fo->notrace = o->notrace;
+	fo->inherit = o->inherit;
+	fo->buffer_kb = o->buffer_kb;
+	return 0;
+}
+
+/* The tracer on the command or -p's tasks, started: 0, or 1 with f deleted and the command gone. */
+static int ftrace_attach(struct lupe_ftrace *f, struct lupe_workload *w, const struct ftrace_opts *o)
+{
+	int err = 0;
+
+	if (w->pid > 0) {
+		err = lupe_ftrace_add_pid(f, w->pid);
+	} else if (o->pid && !o->all) {
+		err = cmd_for_each_pid(o->pid, add_pid, f);
+		if (err == -ESRCH) {
+			lupe_ftrace_delete(f);
+			return 1;
+		}
+	}
+	if (!err)
+		err = lupe_ftrace_start(f);
+	if (err) {
+		error("cannot start the function tracer: %s", strerror(-err));
+		if (w->pid > 0)
+			lupe_workload_abort(w);
+		lupe_ftrace_delete(f);
+		return 1;
+	}
+	return 0;
+}
+
+/* Copy the trace out until the command ends, --duration passes or a signal comes. */
+static void ftrace_copy_until_done(struct lupe_ftrace *f, struct lupe_workload *w, double until)
+{
+	while (!done) {
+		struct pollfd p = { .fd = lupe_ftrace_fd(f), .events = POLLIN };
+
+		poll(&p, 1, 100);
+		if (copy_out(f) < 0)
+			break;
+		if (w->pid > 0 && lupe_workload_poll(w))
+			break;
+		if (until && now_ms() >= until)
+			break;
+	}
+}
+
+/* Stop, copy out the rest and end the command: the exit status. */
+static int ftrace_finish(struct lupe_ftrace *f, struct lupe_workload *w)
+{
+	int rc = 0;
+
+	lupe_ftrace_stop(f);
+	if (copy_out(f) < 0)
+		rc = error("cannot write the trace: %s", strerror(errno));
+	lupe_ftrace_delete(f);
+	if (w->pid > 0) {
+		if (!w->reaped) {
+			kill(w->pid, SIGTERM);
+			while (lupe_workload_wait(w) == -EINTR)
+				;
+		}
+		if (!rc)
+			rc = lupe_workload_exit_code(w);
+	}
+	return rc;
+}
+
 int cmd_ftrace(int argc, char **argv)
 {
 	struct ftrace_opts o = { 0 };
@@ -145,28 +232,13 @@ int cmd_ftrace(int argc, char **argv)
 	struct lupe_ftrace *f;
 	const char *bad = NULL;
 	double until = 0;
-	int idx, err, rc = 0;
+	int idx, err;
 
 	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
-	if (!o.tracer)
-		o.tracer = o.ngraph || !o.nfuncs ? "function_graph" : "function";
-	if (strcmp(o.tracer, "function") && strcmp(o.tracer, "function_graph"))
-		return error("unknown tracer '%s' (function or function_graph)", o.tracer), EXIT_USAGE;
-	if (!strcmp(o.tracer, "function_graph") && !lupe_ftrace_has_tracer("function_graph"))
-		return error("the function_graph tracer is not available: this kernel was built without it "
-			     "(CONFIG_FUNCTION_GRAPH_TRACER); trace with the function tracer instead: "
-			     "lupe ftrace -T FUNC"), 1;
-	if (idx >= argc && !o.pid && !o.all)
-		return error("say what to trace: a command (-- COMMAND), -p PID or -a"), EXIT_USAGE;
-	o.funcs[o.nfuncs] = NULL;
-	o.notrace[o.nnotrace] = NULL;
-	o.graph[o.ngraph] = NULL;
-	fo.tracer = o.tracer;
-	fo.funcs = !strcmp(o.tracer, "function_graph") && o.ngraph ? o.graph : o.funcs;
-	fo.notrace = o.notrace;
-	fo.inherit = o.inherit;
-	fo.buffer_kb = o.buffer_kb;
+	err = ftrace_check_args(&o, idx < argc, &fo);
+	if (err)
+		return err;
 	if (idx < argc) {
 		err = lupe_workload_prepare(&w, argv + idx);
 		if (err)
@@ -179,26 +251,8 @@ int cmd_ftrace(int argc, char **argv)
 			lupe_workload_abort(&w);
 		return err == EINVAL && bad ? EXIT_USAGE : 1;
 	}
-	if (w.pid > 0) {
-		err = lupe_ftrace_add_pid(f, w.pid);
-	} else if (o.pid && !o.all) {
-		err = cmd_for_each_pid(o.pid, add_pid, f);
-		if (err == -ESRCH) {
-			lupe_ftrace_delete(f);
-			return 1;
-		}
-	} else {
-		err = 0;
-	}
-	if (!err)
-		err = lupe_ftrace_start(f);
-	if (err) {
-		error("cannot start the function tracer: %s", strerror(-err));
-		if (w.pid > 0)
-			lupe_workload_abort(&w);
-		lupe_ftrace_delete(f);
+	if (ftrace_attach(f, &w, &o))
 		return 1;
-	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (w.pid > 0) {
@@ -211,29 +265,6 @@ int cmd_ftrace(int argc, char **argv)
 	} else if (o.duration_ms > 0) {
 		until = now_ms() + o.duration_ms;
 	}
-	while (!done) {
-		struct pollfd p = { .fd = lupe_ftrace_fd(f), .events = POLLIN };
-
-		poll(&p, 1, 100);
-		if (copy_out(f) < 0)
-			break;
-		if (w.pid > 0 && lupe_workload_poll(&w))
-			break;
-		if (until && now_ms() >= until)
-			break;
-	}
-	lupe_ftrace_stop(f);
-	if (copy_out(f) < 0)
-		rc = error("cannot write the trace: %s", strerror(errno));
-	lupe_ftrace_delete(f);
-	if (w.pid > 0) {
-		if (!w.reaped) {
-			kill(w.pid, SIGTERM);
-			while (lupe_workload_wait(&w) == -EINTR)
-				;
-		}
-		if (!rc)
-			rc = lupe_workload_exit_code(&w);
-	}
-	return rc;
+	ftrace_copy_until_done(f, &w, until);
+	return ftrace_finish(f, &w);
 }

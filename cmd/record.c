@@ -796,214 +796,280 @@ static int pidfd_of(pid_t pid)
 #endif
 }
 
-int cmd_record(int argc, char **argv)
-{
-	struct record_args a = { .o = { .sz = sizeof(struct lupe_record_opts) } };
-	struct lupe_event_list evs = { 0 };
-	struct lupe_workload wl = { .pid = -1 };
-	struct lupe_cpu_map *cpus = NULL;
-	struct lupe_thread_map *threads = NULL;
-	struct lupe_record *rec = NULL;
-	int idx, err, failed, ret = 1, pidfd = -1, completed = 0, has_wl, ctl = -1, ack = -1, stop = 0;
-	struct switcher sw = { 0 };
-	uint64_t next_switch;
+/*
+ * One recording, phase by phase: each phase returns 0 to go on, or the exit
+ * status of lupe record; record_teardown frees what the phases built,
+ * whichever of them stopped.
+ */
+struct record_session {
+	struct record_args *a;
+	int argc;		/* lupe record's, for the file's cmdline */
+	char **argv;
+	char **cmd;		/* the workload's argv, when has_wl */
+	int has_wl;
+	struct lupe_event_list evs;
+	struct lupe_workload wl;
+	struct lupe_cpu_map *cpus;
+	struct lupe_thread_map *threads;
+	struct lupe_record *rec;
+	int pidfd, ctl, ack;	/* -1: none */
+	int stop;		/* --control stop */
+	int completed;		/* the file is complete: re-raise a stopping signal */
+	struct switcher sw;
+	uint64_t next_switch;	/* --switch-output=TIME, in now_ms() */
+};
 
-	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
-		return EXIT_USAGE;
-	if (a.freq_set && a.count_set)
+/* The options that do not mix, and what they settle before the events. */
+static int record_check_args(struct record_session *s)
+{
+	struct record_args *a = s->a;
+
+	if (a->freq_set && a->count_set)
 		return error("-F and -c both given: choose a frequency or a period"), EXIT_USAGE;
-	if (idx >= argc && !a.o.system_wide && !a.pids && !a.tids)
+	if (!s->has_wl && !a->o.system_wide && !a->pids && !a->tids)
 		return error("nothing to record: give a command, -a, -C, -p or -t (see 'lupe record -h')"), EXIT_USAGE;
-	if ((a.pids || a.tids) && a.o.system_wide)
+	if ((a->pids || a->tids) && a->o.system_wide)
 		return error("-p/-t and -a/-C do not mix: choose tasks or CPUs"), EXIT_USAGE;
-	if (a.o.nr_cgroups && !a.o.system_wide)
+	if (a->o.nr_cgroups && !a->o.system_wide)
 		return error("-G samples a cgroup on each CPU: use it with -a or -C CPUS (perf refuses it too)"),
 		       EXIT_USAGE;
 
-	if (a.o.per_thread && a.o.system_wide) {
+	if (a->o.per_thread && a->o.system_wide) {
 		fprintf(stderr, "Warning:\nSYSTEM/CPU switch overriding PER-THREAD\n");
-		a.o.per_thread = 0;
+		a->o.per_thread = 0;
 	}
-	if (check_freq(&a))
+	if (check_freq(a))
 		return EXIT_USAGE;
-	a.o.output = a.o.output ? a.o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? NULL : "-");
-	if (a.switch_output && a.o.output && !strcmp(a.o.output, "-"))
+	a->o.output = a->o.output ? a->o.output : (isatty(STDOUT_FILENO) || !is_fifo(STDOUT_FILENO) ? NULL : "-");
+	if (a->switch_output && a->o.output && !strcmp(a->o.output, "-"))
 		return error("--switch-output and a pipe do not mix: give -o FILE"), EXIT_USAGE;
-	switch_size_warn(&a);
-	a.o.version = "lupe " LUPE_VERSION;
-	a.o.argc = argc;
-	a.o.argv = argv;
+	switch_size_warn(a);
+	a->o.version = "lupe " LUPE_VERSION;
+	a->o.argc = s->argc;
+	a->o.argv = s->argv;
 	/* with -p/-t a command only times the recording, as perf's `-p PID -- sleep 1` */
-	has_wl = idx < argc;
-	a.o.workload = has_wl && !a.pids && !a.tids;
+	a->o.workload = s->has_wl && !a->pids && !a->tids;
+	return 0;
+}
 
-	for (int i = 0; i < a.nr_events; i++) {
-		size_t from = evs.nr;
+/* The -e events with their --filter, or the default event. */
+static int record_events(struct record_session *s)
+{
+	struct record_args *a = s->a;
 
-		err = ui_parse_events(&evs, a.events[i]);
-		if (!err && a.filters[i])
-			err = ui_events_set_filter(&evs, from, a.events[i], a.filters[i]);
-		if (err) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
+	for (int i = 0; i < a->nr_events; i++) {
+		size_t from = s->evs.nr;
+		int err = ui_parse_events(&s->evs, a->events[i]);
+
+		if (!err && a->filters[i])
+			err = ui_events_set_filter(&s->evs, from, a->events[i], a->filters[i]);
+		if (err)
+			return EXIT_USAGE;
 	}
-	if (!evs.nr) {
-		a.o.default_event = 1;
-		if (lupe_record_default_event(&evs)) {
-			error("out of memory");
-			goto out;
-		}
+	if (!s->evs.nr) {
+		a->o.default_event = 1;
+		if (lupe_record_default_event(&s->evs))
+			return error("out of memory"), 1;
 	}
+	return 0;
+}
+
+/* Fork the workload, stopped before exec (lupe_workload_start runs it). */
+static int record_prepare_workload(struct record_session *s)
+{
+	struct record_args *a = s->a;
+	/* In pipe mode stdout carries the data: the workload gets stderr, as with perf. */
+	int saved = a->o.output && !strcmp(a->o.output, "-") ? dup(STDOUT_FILENO) : -1;
+	int err;
+
+	if (saved >= 0)
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	err = lupe_workload_prepare(&s->wl, s->cmd);
+	if (saved >= 0) {
+		dup2(saved, STDOUT_FILENO);
+		close(saved);
+	}
+	if (err)
+		return error("cannot start '%s': %s", s->cmd[0], lupe_strerror(err)), 1;
+	if (a->o.workload)
+		s->threads = lupe_thread_map_new_one(s->wl.pid);
+	else
+		a->o.timer_pid = s->wl.pid;
+	return 0;
+}
+
+/* The CPUs and the tasks to record: -a/-C, -p/-t, or the workload. */
+static int record_maps(struct record_session *s)
+{
+	struct record_args *a = s->a;
 
 	/* without inherit a task's events need no CPU: one ring per thread */
-	cpus = (a.o.no_inherit || a.o.per_thread) && !a.o.system_wide ? lupe_cpu_map_any()
-						  : lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
-	if (!cpus) {
-		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online", strerror(errno));
-		ret = EXIT_USAGE;
-		goto out;
+	s->cpus = (a->o.no_inherit || a->o.per_thread) && !a->o.system_wide ? lupe_cpu_map_any()
+						    : lupe_cpu_map_new(a->o.system_wide ? a->cpu_list : NULL);
+	if (!s->cpus) {
+		error("invalid CPU list '%s': %s", a->cpu_list ? a->cpu_list : "online", strerror(errno));
+		return EXIT_USAGE;
 	}
-	if (a.pids || a.tids) {
-		threads = a.pids ? lupe_thread_map_new_pids(a.pids) : lupe_thread_map_new_tids(a.tids);
-		if (!threads) {
-			error("cannot record '%s': %s", a.pids ? a.pids : a.tids, pid_list_error(errno));
-			ret = EXIT_USAGE;
-			goto out;
+	if (a->pids || a->tids) {
+		s->threads = a->pids ? lupe_thread_map_new_pids(a->pids) : lupe_thread_map_new_tids(a->tids);
+		if (!s->threads) {
+			error("cannot record '%s': %s", a->pids ? a->pids : a->tids, pid_list_error(errno));
+			return EXIT_USAGE;
 		}
 	}
-	if (has_wl) {
-		/* In pipe mode stdout carries the data: the workload gets stderr, as with perf. */
-		int saved = a.o.output && !strcmp(a.o.output, "-") ? dup(STDOUT_FILENO) : -1;
+	if (s->has_wl) {
+		if (record_prepare_workload(s))
+			return 1;
+	} else if (!s->threads) {
+		s->threads = lupe_thread_map_new_one(-1);
+	}
+	return s->threads ? 0 : 1;
+}
 
-		if (saved >= 0)
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		err = lupe_workload_prepare(&wl, argv + idx);
-		if (saved >= 0) {
-			dup2(saved, STDOUT_FILENO);
-			close(saved);
-		}
-		if (err) {
-			error("cannot start '%s': %s", argv[idx], lupe_strerror(err));
-			goto out;
-		}
-		if (a.o.workload)
-			threads = lupe_thread_map_new_one(wl.pid);
-		else
-			a.o.timer_pid = wl.pid;
-	} else if (!threads) {
-		threads = lupe_thread_map_new_one(-1);
-	}
-	if (!threads)
-		goto out;
+/* Why lupe_record_open failed, said for the user; failed is its index. */
+static void record_open_error(struct record_session *s, int err, int failed)
+{
+	const struct lupe_event *ev = failed >= 0 ? &s->evs.events[failed] : NULL;
+	const char *out = lupe_record_output(s->rec);
 
-	rec = lupe_record_new(&a.o, evs.events, evs.nr, cpus, threads);
-	if (!rec && a.o.nr_cgroups && (errno == ENOENT || errno == E2BIG)) {
-		error(errno == E2BIG ? "-G names more cgroups than there are events: they pair with the -e events in order"
-				     : "cannot record: a cgroup of -G does not exist (give its path under the cgroup2 or perf_event cgroup mount)");
-		goto out;
-	}
-	if (!rec) {
-		error("cannot record: %s", strerror(errno));
-		goto out;
-	}
+	if (ev && err == -LUPE_ERR_FILTER)
+		ui_filter_error(ev->name, ev->filter);
+	else if (failed == -2)
+		error("cannot load the --off-cpu BPF program: %s (it needs root or CAP_BPF and CAP_PERFMON)",
+		      lupe_strerror(err));
+	else if (ev && err == -LUPE_ERR_NOT_SUPPORTED && ev->config_terms)
+		error("'%s': %s", ev->name, lupe_last_error()); /* a term */
+	else if (ev)
+		/* the first task names the cause: another user's process, or a CPU (-1) */
+		sample_open_error(ev, err, lupe_thread_map_pid(s->threads, 0));
+	else if (err == -EPERM)
+		error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
+		      s->a->o.mmap_pages ? s->a->o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES);
+	else if (err == -ENOMEM)
+		error("cannot create '%s': out of memory", out);
+	else
+		error("cannot create '%s': %s (check the directory and its permissions)", out, lupe_strerror(err));
+}
+
+/* The events opened and the output created (the default event falls back inside). */
+static int record_open(struct record_session *s)
+{
+	int err, failed;
+
+	s->rec = lupe_record_new(&s->a->o, s->evs.events, s->evs.nr, s->cpus, s->threads);
+	if (!s->rec && s->a->o.nr_cgroups && (errno == ENOENT || errno == E2BIG))
+		return error(errno == E2BIG ? "-G names more cgroups than there are events: they pair with the -e events in order"
+					    : "cannot record: a cgroup of -G does not exist (give its path under the cgroup2 or perf_event cgroup mount)"), 1;
+	if (!s->rec)
+		return error("cannot record: %s", strerror(errno)), 1;
 	/* the default event falls back to cpu-clock inside (lupe_record_default_event) */
-	err = lupe_record_open(rec, &failed);
+	err = lupe_record_open(s->rec, &failed);
 	if (err) {
-		if (failed >= 0 && err == -LUPE_ERR_FILTER)
-			ui_filter_error(evs.events[failed].name, evs.events[failed].filter);
-		else if (failed == -2)
-			error("cannot load the --off-cpu BPF program: %s (it needs root or CAP_BPF and CAP_PERFMON)",
-			      lupe_strerror(err));
-		else if (failed >= 0 && err == -LUPE_ERR_NOT_SUPPORTED && evs.events[failed].config_terms)
-			error("'%s': %s", evs.events[failed].name, lupe_last_error()); /* a term */
-		else if (failed >= 0)
-			/* the first task names the cause: another user's process, or a CPU (-1) */
-			sample_open_error(&evs.events[failed], err, lupe_thread_map_pid(threads, 0));
-		else if (err == -EPERM)
-			error("cannot mmap %u pages per CPU: over kernel.perf_event_mlock_kb (try a smaller -m)",
-			      a.o.mmap_pages ? a.o.mmap_pages : LUPE_RECORD_DEFAULT_PAGES);
-		else if (err == -ENOMEM)
-			error("cannot create '%s': out of memory", lupe_record_output(rec));
-		else
-			error("cannot create '%s': %s (check the directory and its permissions)",
-			      lupe_record_output(rec), lupe_strerror(err));
-		goto out;
+		record_open_error(s, err, failed);
+		return 1;
 	}
+	return 0;
+}
 
-	catch_signals(a.switch_output == SWITCH_SIGNAL);
+/* Signals and --control wake the poll; the recording and the workload start. */
+static int record_start(struct record_session *s)
+{
+	struct record_args *a = s->a;
+	int err;
+
+	catch_signals(a->switch_output == SWITCH_SIGNAL);
 	if (sig_pipe[0] >= 0)
-		lupe_record_add_wake_fd(rec, sig_pipe[0]);
-	if (a.control) {
-		err = control_open(a.control, &ctl, &ack);
+		lupe_record_add_wake_fd(s->rec, sig_pipe[0]);
+	if (a->control) {
+		err = control_open(a->control, &s->ctl, &s->ack);
 		if (err) {
-			error("cannot open --control '%s': %s (a fifo: mkfifo it first)", a.control,
+			error("cannot open --control '%s': %s (a fifo: mkfifo it first)", a->control,
 			      err == -EINVAL ? "not a FIFO" : lupe_strerror(err));
-			lupe_record_abort(rec);
-			goto out;
+			lupe_record_abort(s->rec);
+			return 1;
 		}
-		lupe_record_add_wake_fd(rec, ctl);
+		lupe_record_add_wake_fd(s->rec, s->ctl);
 	}
-	err = lupe_record_start(rec);
+	err = lupe_record_start(s->rec);
 	if (err) {
-		output_error(lupe_record_output(rec), err);
-		lupe_record_abort(rec);
-		goto out;
+		output_error(lupe_record_output(s->rec), err);
+		lupe_record_abort(s->rec);
+		return 1;
 	}
-	if (has_wl) {
-		err = lupe_workload_start(&wl);
+	if (s->has_wl) {
+		err = lupe_workload_start(&s->wl);
 		if (err) {
-			error("cannot run '%s': %s", argv[idx], lupe_strerror(err));
-			lupe_record_abort(rec);
-			ret = err == -ENOENT ? 127 : 126;
-			goto out;
+			error("cannot run '%s': %s", s->cmd[0], lupe_strerror(err));
+			lupe_record_abort(s->rec);
+			return err == -ENOENT ? 127 : 126;
 		}
-		pidfd = pidfd_of(wl.pid);
-		if (pidfd >= 0)
-			lupe_record_add_wake_fd(rec, pidfd);
+		s->pidfd = pidfd_of(s->wl.pid);
+		if (s->pidfd >= 0)
+			lupe_record_add_wake_fd(s->rec, s->pidfd);
 	}
+	s->next_switch = now_ms() + a->switch_secs * 1000;
+	return 0;
+}
 
-	next_switch = now_ms() + a.switch_secs * 1000;
+/* How long a poll may sleep: for ever, or until the next timed switch or SIGCHLD check. */
+static int record_poll_timeout(const struct record_session *s)
+{
+	/* without a pidfd, SIGCHLD interrupts poll and the timeout bounds a race */
+	int timeout = s->pidfd >= 0 || !s->has_wl ? -1 : 100;
+
+	if (s->a->switch_output == SWITCH_TIME) {
+		uint64_t now = now_ms();
+		int left = s->next_switch > now ? (int)(s->next_switch - now) : 0;
+
+		timeout = timeout < 0 || left < timeout ? left : timeout;
+	}
+	return timeout;
+}
+
+/* Whether --switch-output is due: SIGUSR2 or a snapshot, the size or the time. */
+static int record_switch_due(const struct record_session *s, const struct lupe_record_stats *st)
+{
+	enum switch_mode mode = s->a->switch_output;
+
+	return mode && (switch_req || (mode == SWITCH_SIZE && st->bytes_written >= s->a->switch_size) ||
+			(mode == SWITCH_TIME && now_ms() >= s->next_switch));
+}
+
+/*
+ * Poll until the workload ends, a signal or --control stops us, or
+ * --max-size is reached, rotating the output on the way. 0 or -errno.
+ */
+static int record_poll(struct record_session *s)
+{
 	for (;;) {
-		/* without a pidfd, SIGCHLD interrupts poll and the timeout bounds a race */
-		int timeout = pidfd >= 0 || !has_wl ? -1 : 100;
 		struct lupe_record_stats st;
-		int r, limit;
+		int r = lupe_record_poll(s->rec, record_poll_timeout(s)), limit;
 
-		if (a.switch_output == SWITCH_TIME) {
-			uint64_t now = now_ms();
-			int left = next_switch > now ? (int)(next_switch - now) : 0;
-
-			timeout = timeout < 0 || left < timeout ? left : timeout;
-		}
-		r = lupe_record_poll(rec, timeout);
-		if (r < 0) {
-			err = r;
-			break;
-		}
-		if (ctl >= 0)
-			switch (control_read(ctl, ack, a.switch_output != SWITCH_NONE)) {
-			case CONTROL_STOP: stop = 1; break;
+		if (r < 0)
+			return r;
+		if (s->ctl >= 0)
+			switch (control_read(s->ctl, s->ack, s->a->switch_output != SWITCH_NONE)) {
+			case CONTROL_STOP: s->stop = 1; break;
 			case CONTROL_SNAPSHOT: switch_req = 1; break;
 			case CONTROL_NONE: break;
 			}
-		lupe_record_get_stats(rec, &st);
+		lupe_record_get_stats(s->rec, &st);
 		/* --max-size counts each file, as perf's: the write past it stops, then the switch it is due */
-		limit = lupe_record_size_limit_reached(rec);
+		limit = lupe_record_size_limit_reached(s->rec);
 		if (limit)
 			fprintf(stderr, "[ perf record: perf size limit reached (%llu KB), stopping session ]\n",
 				(unsigned long long)(st.bytes_written >> 10));
-		if (a.switch_output &&
-		    (switch_req || (a.switch_output == SWITCH_SIZE && st.bytes_written >= a.switch_size) ||
-		     (a.switch_output == SWITCH_TIME && now_ms() >= next_switch))) {
+		if (record_switch_due(s, &st)) {
+			int err;
+
 			switch_req = 0;
-			next_switch = now_ms() + a.switch_secs * 1000;
-			err = switch_output(rec, &a, &sw, 0);
+			s->next_switch = now_ms() + s->a->switch_secs * 1000;
+			err = switch_output(s->rec, s->a, &s->sw, 0);
 			if (err)
-				break;
+				return err;
 		}
-		if (limit || stop || signr != -1 || r == 1 || (has_wl && lupe_workload_poll(&wl)))
-			break;
+		if (limit || s->stop || signr != -1 || r == 1 || (s->has_wl && lupe_workload_poll(&s->wl)))
+			return 0;
 		if (sig_pipe[0] >= 0) {
 			char buf[16];
 
@@ -1011,73 +1077,104 @@ int cmd_record(int argc, char **argv)
 				;
 		}
 	}
-	if (has_wl && !lupe_workload_poll(&wl)) {
-		kill(wl.pid, SIGTERM);
-		while (lupe_workload_wait(&wl) == -EINTR)
+}
+
+/*
+ * Stop the workload if it still runs, complete the file and print perf's
+ * summary. err is what the poll ended with. The workload's exit status.
+ */
+static int record_finalize(struct record_session *s, int err)
+{
+	struct record_args *a = s->a;
+	const char *out = lupe_record_output(s->rec);
+	struct lupe_record_stats st;
+
+	if (s->has_wl && !lupe_workload_poll(&s->wl)) {
+		kill(s->wl.pid, SIGTERM);
+		while (lupe_workload_wait(&s->wl) == -EINTR)
 			;
 	}
 	if (err && err != -ENOSPC) {
-		lupe_record_stop(rec);
-		lupe_record_abort(rec);
-		output_error(lupe_record_output(rec), err);
-		goto out;
+		lupe_record_stop(s->rec);
+		lupe_record_abort(s->rec);
+		return output_error(out, err), 1;
 	}
-	err = lupe_record_stop(rec);
-	if (err == -ENOSPC && strcmp(a.o.output, "-")) {
-		struct lupe_record_stats st;
-
-		/* stop kept and finalized what reached the disk */
-		lupe_record_get_stats(rec, &st);
-		error("disk full after %llu samples; the file holds them ('%s': free some space for longer recordings)",
-		      (unsigned long long)st.samples, a.o.output);
-		goto out;
-	}
-	if (err) {
-		output_error(lupe_record_output(rec), err);
-		goto out;
-	}
-	if (a.switch_output) {
-		struct lupe_record_stats st;
-
-		lupe_record_get_stats(rec, &st);
-		err = switch_output(rec, &a, &sw, 1);
-		if (err) {
-			output_error(lupe_record_output(rec), err);
-			goto out;
-		}
-		if (!a.quiet)
+	err = lupe_record_stop(s->rec);
+	/* stop kept and finalized what reached the disk */
+	lupe_record_get_stats(s->rec, &st);
+	if (err == -ENOSPC && strcmp(a->o.output, "-"))
+		return error("disk full after %llu samples; the file holds them ('%s': free some space for longer recordings)",
+			     (unsigned long long)st.samples, a->o.output), 1;
+	if (err)
+		return output_error(out, err), 1;
+	if (a->switch_output) {
+		err = switch_output(s->rec, a, &s->sw, 1);
+		if (err)
+			return output_error(out, err), 1;
+		if (!a->quiet)
 			fprintf(stderr, "[ perf record: Captured and wrote %.3f MB %s.<timestamp> ]\n",
-				st.bytes_written / 1024.0 / 1024.0, lupe_record_output(rec));
+				st.bytes_written / 1024.0 / 1024.0, out);
 	} else {
-		summary(rec, &a);
+		summary(s->rec, a);
 	}
-	ret = has_wl ? lupe_workload_exit_code(&wl) : 0;
-	completed = 1;
-out:
-	if (pidfd >= 0)
-		close(pidfd);
-	if (ctl >= 0 && !strncmp(a.control, "fifo:", 5)) { /* fd: ones are the caller's */
-		close(ctl);
-		if (ack >= 0)
-			close(ack);
+	s->completed = 1;
+	return s->has_wl ? lupe_workload_exit_code(&s->wl) : 0;
+}
+
+/* Free what the phases built and return ret, or die of the signal that stopped us. */
+static int record_teardown(struct record_session *s, int ret)
+{
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	if (s->ctl >= 0 && !strncmp(s->a->control, "fifo:", 5)) { /* fd: ones are the caller's */
+		close(s->ctl);
+		if (s->ack >= 0)
+			close(s->ack);
 	}
-	lupe_record_delete(rec);
-	if (wl.pid > 0 && !lupe_workload_poll(&wl))
-		lupe_workload_abort(&wl);
-	lupe_thread_map_put(threads);
-	lupe_cpu_map_put(cpus);
-	lupe_event_list_clear(&evs);
-	free(a.events);
-	free(a.filters);
-	free(a.cgroups);
+	lupe_record_delete(s->rec);
+	if (s->wl.pid > 0 && !lupe_workload_poll(&s->wl))
+		lupe_workload_abort(&s->wl);
+	lupe_thread_map_put(s->threads);
+	lupe_cpu_map_put(s->cpus);
+	lupe_event_list_clear(&s->evs);
+	free(s->a->events);
+	free(s->a->filters);
+	free(s->a->cgroups);
 	/*
 	 * perf re-raises the signal that stopped it, once the file is complete,
 	 * whatever the workload's status (our SIGTERM ended it)
 	 */
-	if (signr != -1 && completed) {
+	if (signr != -1 && s->completed) {
 		fflush(stderr);
 		signal(signr, SIG_DFL);
 		raise(signr);
 	}
 	return ret;
+}
+
+/* Poll until the end, then complete the file: the exit status. */
+static int record_run(struct record_session *s)
+{
+	return record_finalize(s, record_poll(s));
+}
+
+/* The phases in order; each returns 0 to go on, or lupe record's exit status. */
+static int (*const record_phases[])(struct record_session *) = {
+	record_check_args, record_events, record_maps, record_open, record_start, record_run,
+};
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_args a = { .o = { .sz = sizeof(struct lupe_record_opts) } };
+	struct record_session s = { .a = &a, .argc = argc, .argv = argv, .wl = { .pid = -1 },
+				    .pidfd = -1, .ctl = -1, .ack = -1 };
+	int idx, ret = 0;
+
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
+		return EXIT_USAGE;
+	s.has_wl = idx < argc;
+	s.cmd = argv + idx;
+	for (size_t i = 0; !ret && i < sizeof(record_phases) / sizeof(record_phases[0]); i++)
+		ret = record_phases[i](&s);
+	return record_teardown(&s, ret);
 }

@@ -245,89 +245,79 @@ static void print_quiet(const struct lupe_report_view *view, const struct report
 	free(text);
 }
 
-static int report(struct report_opts *o)
+/* What went wrong reading f: its own sentence, or err's. */
+static const char *read_error(struct lupe_perf_file *f, int err)
 {
-	struct lupe_report *rep = NULL;
-	struct lupe_perf_file *f;
-	struct lupe_session *s;
-	const struct lupe_session_stats *st;
-	const struct lupe_report_view *view;
-	struct header_tool ht;
-	struct lupe_tool *tool;
-	int err, ret = 1;
+	const char *why = lupe_perf_file_error(f);
 
-	s = lupe_session_open(o->input, o->force);
-	if (!s)
-		return 1;
-	lupe_session_set_inline(s, !o->no_inline);
-	if (lupe_unwind_install(s) == -ENOMEM)
-		die("out of memory");
-	f = lupe_session_file(s);
-	if (o->header || o->header_only)
-		print_header(stdout, f, o->input, 1);
-	if (o->header_only) {
-		/* a pipe's features are records: read up to the last one */
-		if (lupe_perf_file_is_pipe(f) && lupe_session_process(s, header_tool(&ht, NULL, stdout, f)))
-			error("%s", lupe_perf_file_error(f));
-		lupe_session_delete(s);
-		return 0;
-	}
-	if (!o->header && !o->tui && !o->quiet && !o->stats && !o->tasks)
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	return why[0] ? why : lupe_strerror(err);
+}
+
+/* --header-only: the header printed, a pipe's feature records read too. */
+static int report_header_only(struct lupe_session *s, struct lupe_perf_file *f)
+{
+	struct header_tool ht;
+
+	/* a pipe's features are records: read up to the last one */
+	if (lupe_perf_file_is_pipe(f) && lupe_session_process(s, header_tool(&ht, NULL, stdout, f)))
+		error("%s", lupe_perf_file_error(f));
+	return 0;
+}
+
+/* -D or --stats: the records, or their counts; -T: the task tree. The exit status. */
+static int report_records(struct report_opts *o, struct lupe_session *s, struct lupe_perf_file *f)
+{
+	int err;
+
 	if (o->dump || o->stats) {
 		err = dump_session(s, o->input, stdout, o->stats);
 		if (err)
-			error("%s", lupe_perf_file_error(f)[0] ? lupe_perf_file_error(f) : lupe_strerror(err));
-		ret = err ? 1 : 0;
-		goto out;
+			error("%s", read_error(f, err));
+		return err ? 1 : 0;
 	}
-	if (o->tasks) {
-		err = print_tasks(s, stdout);
-		if (err == -ENOENT) /* as perf: a parent that is not among the threads */
-			error("failed to process tasks: a thread's parent is not in '%s'", o->input);
-		else if (err)
-			error("%s", lupe_perf_file_error(f)[0] ? lupe_perf_file_error(f) : lupe_strerror(err));
-		ret = err ? 1 : 0;
-		goto out;
-	}
-	rep = lupe_report_new(&o->rep);
-	if (!rep)
-		goto out;
-	tool = lupe_report_tool(rep);
+	err = print_tasks(s, stdout);
+	if (err == -ENOENT) /* as perf: a parent that is not among the threads */
+		error("failed to process tasks: a thread's parent is not in '%s'", o->input);
+	else if (err)
+		error("%s", read_error(f, err));
+	return err ? 1 : 0;
+}
+
+/*
+ * Read the file into rep; *err says whether the reading failed part way,
+ * then what was read before is shown. 0 to go on, 1 with nothing to show.
+ */
+static int report_read(struct report_opts *o, struct lupe_session *s, struct lupe_report *rep,
+		       int *err)
+{
+	struct lupe_perf_file *f = lupe_session_file(s);
+	struct lupe_tool *tool = lupe_report_tool(rep);
+	const struct lupe_session_stats *st;
+	struct header_tool ht;
+
 	if (o->header && lupe_perf_file_is_pipe(f)) /* perf prints a pipe's features as they come */
 		tool = header_tool(&ht, tool, stdout, f);
-	err = lupe_session_process(s, tool);
-	if (err) {
-		const char *why = lupe_perf_file_error(f);
-
-		error("%s", why[0] ? why : lupe_strerror(err));
+	*err = lupe_session_process(s, tool);
+	if (*err) {
+		error("%s", read_error(f, *err));
 		if (!lupe_session_stats(s)->nr_samples)
-			goto out;
+			return 1;
 		warning("showing the %llu samples read before the problem",
 			(unsigned long long)lupe_session_stats(s)->nr_samples);
 	}
 	st = lupe_session_stats(s);
-	if (!st->nr_samples) {
-		error("'%s' holds no samples", o->input);
-		goto out;
-	}
+	if (!st->nr_samples)
+		return error("'%s' holds no samples", o->input), 1;
 	warn_lost(st, 1);
-	if (lupe_report_finish(rep) < 0)
-		goto out;
-	if (o->tui) {
-		int rc = browse(o, rep, f, st);
+	return lupe_report_finish(rep) < 0;
+}
 
-		if (rc == -2) { /* another file: report it next */
-			ret = -2;
-			goto out;
-		}
-		if (rc >= 0) {
-			ret = rc ? rc : err ? 1 : 0;
-			goto out;
-		}
-		/* no terminal after all: the text */
-		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
-	}
+/* The text: each event's table, after perf's lines on elided columns and lost samples. */
+static void report_print(struct report_opts *o, struct lupe_report *rep, struct lupe_perf_file *f,
+			 const struct lupe_session_stats *st)
+{
+	const struct lupe_report_view *view;
+
 	/* perf prints these lines for --hierarchy too, but keeps its levels */
 	if ((view = lupe_report_view(rep))) {
 		unsigned elide = report_elide(stdout, view, &o->print, o->rep.comms, o->rep.dsos,
@@ -349,6 +339,55 @@ static int report(struct report_opts *o)
 		else
 			report_print_hists(stdout, view, &o->print, e, h, lupe_evsel_stats(e)->nr_samples);
 	}
+}
+
+/* Report o->input: the exit status, or -2 when the TUI picked another file (o->next_input). */
+static int report(struct report_opts *o)
+{
+	struct lupe_report *rep = NULL;
+	struct lupe_perf_file *f;
+	struct lupe_session *s;
+	const struct lupe_session_stats *st;
+	int err, ret = 1;
+
+	s = lupe_session_open(o->input, o->force);
+	if (!s)
+		return 1;
+	lupe_session_set_inline(s, !o->no_inline);
+	if (lupe_unwind_install(s) == -ENOMEM)
+		die("out of memory");
+	f = lupe_session_file(s);
+	if (o->header || o->header_only)
+		print_header(stdout, f, o->input, 1);
+	if (o->header_only) {
+		ret = report_header_only(s, f);
+		goto out;
+	}
+	if (!o->header && !o->tui && !o->quiet && !o->stats && !o->tasks)
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	if (o->dump || o->stats || o->tasks) {
+		ret = report_records(o, s, f);
+		goto out;
+	}
+	rep = lupe_report_new(&o->rep);
+	if (!rep || report_read(o, s, rep, &err))
+		goto out;
+	st = lupe_session_stats(s);
+	if (o->tui) {
+		int rc = browse(o, rep, f, st);
+
+		if (rc == -2) { /* another file: report it next */
+			ret = -2;
+			goto out;
+		}
+		if (rc >= 0) {
+			ret = rc ? rc : err ? 1 : 0;
+			goto out;
+		}
+		/* no terminal after all: the text */
+		printf("# To display the perf.data header info, please use --header/--header-only options.\n#\n");
+	}
+	report_print(o, rep, f, st);
 	ret = err ? 1 : 0;
 out:
 	lupe_report_delete(rep);

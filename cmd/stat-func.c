@@ -21,12 +21,25 @@
 /* error()'s sentence, and 1: the exit code of a failure */
 #define error1(...) (error(__VA_ARGS__), 1)
 
+/*
+ * One count, phase by phase: each phase returns 0 to go on, or the exit
+ * status; run_teardown frees what they built.
+ */
 struct run {
 	const struct stat_func_opts *o;
 	struct lupe_func_session *s;
 	struct lupe_func_target *t;
 	int nt;
 	int header_done;
+	struct lupe_thread_map *threads;	/* -p */
+	struct lupe_workload w;			/* the program, when started */
+	int started;
+	pid_t *tids;
+	int nr_tids;
+	char what[512];				/* the counted, as the summary names it */
+	sigset_t sigs, old;			/* held while counting (blocked), and before */
+	int blocked;
+	double t0;
 };
 
 static void resolve_failed(const char *spec, const struct lupe_func_error *e)
@@ -108,137 +121,167 @@ static int open_failed(int err, const struct lupe_open_failure *fail, struct lup
 	return error1("cannot open the function probes: %s", lupe_strerror(err));
 }
 
-int stat_func_run(const struct stat_func_opts *o)
+/* --func's specs resolved into r->t; 0 or the exit status. */
+static int resolve_specs(struct run *r)
 {
-	struct run r = { .o = o };
-	struct lupe_workload w;
-	struct lupe_thread_map *threads = NULL;
-	struct lupe_open_failure fail;
+	const struct stat_func_opts *o = r->o;
 	struct lupe_func_error ferr;
-	pid_t *tids = NULL;
-	int nr_tids = 0, ret = 1, err, started = 0;
-	sigset_t sigs, old;
-	char what[512];
-	double t0;
 
 	for (int i = 0; i < o->nr_specs; i++) {
-		err = lupe_func_resolve(o->specs[i], o->argc ? o->argv[0] : NULL,
-					o->pid ? atoi(o->pid) : 0, &r.t, &r.nt, &ferr);
+		int err = lupe_func_resolve(o->specs[i], o->argc ? o->argv[0] : NULL,
+					    o->pid ? atoi(o->pid) : 0, &r->t, &r->nt, &ferr);
+
 		if (err == -LUPE_ERR_PARSE) {
 			error("cannot parse --func '%s': give FUNCTION, DSO:FUNCTION or FILE:LINE-LINE",
 				 o->specs[i]);
-			ret = 129;
-			goto out;
+			return 129;
 		}
 		if (err == -ENOENT && ferr.why != LUPE_FUNC_OK) {
 			resolve_failed(o->specs[i], &ferr);
-			goto out;
+			return 1;
 		}
-		if (err) {
-			error("cannot resolve --func '%s': %s", o->specs[i], lupe_strerror(err));
-			goto out;
-		}
+		if (err)
+			return error1("cannot resolve --func '%s': %s", o->specs[i], lupe_strerror(err));
 	}
-	r.s = lupe_func_session_new(o->events, r.t, r.nt);
-	if (!r.s) {
-		error("cannot set up the counting: %s", strerror(errno));
-		goto out;
-	}
+	r->s = lupe_func_session_new(o->events, r->t, r->nt);
+	if (!r->s)
+		return error1("cannot set up the counting: %s", strerror(errno));
 	if (o->per_call)
-		lupe_func_session_set_call_fn(r.s, on_call, &r);
+		lupe_func_session_set_call_fn(r->s, on_call, r);
 	/* LUPE_FUNC_MECHANISM=records: sample records even where BPF works (tests, comparisons) */
 	if (getenv("LUPE_FUNC_MECHANISM") && !strcmp(getenv("LUPE_FUNC_MECHANISM"), "records"))
-		lupe_func_session_set_records(r.s, 1);
-	if (o->pid) {
-		threads = lupe_thread_map_new_pids(o->pid);
-		if (!threads) {
-			error("cannot count process '%s': %s", o->pid,
-				 errno == ESRCH ? "no such process" : "not a process id");
-			goto out;
-		}
-		nr_tids = lupe_thread_map_nr(threads);
-		snprintf(what, sizeof(what), "process id '%s'", o->pid);
-	} else {
-		size_t len = snprintf(what, sizeof(what), "'");
+		lupe_func_session_set_records(r->s, 1);
+	return 0;
+}
 
-		for (int i = 0; i < o->argc && len < sizeof(what); i++)
-			len += snprintf(what + len, sizeof(what) - len, "%s%s", i ? " " : "", o->argv[i]);
-		if (len < sizeof(what) - 1)
-			strcat(what, "'");
-		err = lupe_workload_prepare(&w, o->argv);
-		if (err) {
-			error("cannot start '%s': %s", o->argv[0], lupe_strerror(err));
-			goto out;
-		}
-		started = 1;
-		nr_tids = 1;
+/* The threads to count: -p's, or the program's, forked and waiting to run. */
+static int find_tasks(struct run *r)
+{
+	const struct stat_func_opts *o = r->o;
+
+	if (o->pid) {
+		r->threads = lupe_thread_map_new_pids(o->pid);
+		if (!r->threads)
+			return error1("cannot count process '%s': %s", o->pid,
+				      errno == ESRCH ? "no such process" : "not a process id");
+		r->nr_tids = lupe_thread_map_nr(r->threads);
+		snprintf(r->what, sizeof(r->what), "process id '%s'", o->pid);
+	} else {
+		size_t len = snprintf(r->what, sizeof(r->what), "'");
+		int err;
+
+		for (int i = 0; i < o->argc && len < sizeof(r->what); i++)
+			len += snprintf(r->what + len, sizeof(r->what) - len, "%s%s", i ? " " : "", o->argv[i]);
+		if (len < sizeof(r->what) - 1)
+			strcat(r->what, "'");
+		err = lupe_workload_prepare(&r->w, o->argv);
+		if (err)
+			return error1("cannot start '%s': %s", o->argv[0], lupe_strerror(err));
+		r->started = 1;
+		r->nr_tids = 1;
 	}
-	tids = calloc(nr_tids, sizeof(*tids));
-	if (!tids)
-		goto out;
-	for (int i = 0; i < nr_tids; i++)
-		tids[i] = threads ? lupe_thread_map_pid(threads, i) : w.pid;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGCHLD);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	r->tids = calloc(r->nr_tids, sizeof(*r->tids));
+	if (!r->tids)
+		return 1;
+	for (int i = 0; i < r->nr_tids; i++)
+		r->tids[i] = r->threads ? lupe_thread_map_pid(r->threads, i) : r->w.pid;
+	return 0;
+}
+
+/* With the signals held for sigtimedwait: the probes on, the program run. */
+static int start_counting(struct run *r)
+{
+	const struct stat_func_opts *o = r->o;
+	struct lupe_open_failure fail;
+	int err;
+
+	sigemptyset(&r->sigs);
+	sigaddset(&r->sigs, SIGCHLD);
+	sigaddset(&r->sigs, SIGINT);
+	sigaddset(&r->sigs, SIGTERM);
+	sigaddset(&r->sigs, SIGHUP);
 	signal(SIGINT, no_op);
 	signal(SIGTERM, no_op);
-	sigprocmask(SIG_BLOCK, &sigs, &old);
-	err = lupe_func_session_open(r.s, tids, nr_tids, !o->pid, &fail);
-	if (err) {
-		open_failed(err, &fail, r.s);
-		goto unblock;
-	}
-	t0 = now_s();
+	sigprocmask(SIG_BLOCK, &r->sigs, &r->old);
+	r->blocked = 1;
+	err = lupe_func_session_open(r->s, r->tids, r->nr_tids, !o->pid, &fail);
+	if (err)
+		return open_failed(err, &fail, r->s);
+	r->t0 = now_s();
 	if (o->pid) {
-		lupe_func_session_enable(r.s);
+		lupe_func_session_enable(r->s);
 	} else {
-		err = lupe_workload_start(&w);
+		err = lupe_workload_start(&r->w);
 		if (err) {
-			started = 0;
+			r->started = 0;
 			error("cannot run '%s': %s", o->argv[0], strerror(-err));
-			ret = err == -ENOENT ? 127 : 126;
-			goto unblock;
+			return err == -ENOENT ? 127 : 126;
 		}
 	}
+	return 0;
+}
+
+/* Drain the records until the program ends, or -p's process does or a signal detaches. */
+static void count_until_done(struct run *r)
+{
+	struct lupe_workload *w = &r->w;
+
 	for (int busy = 0;;) {
 		/* drain every 10 ms, every 1 ms while records flow */
 		struct timespec ts = { 0, (busy ? 1 : 10) * 1000000 };
-		int sig = sigtimedwait(&sigs, NULL, &ts);
+		int sig = sigtimedwait(&r->sigs, NULL, &ts);
 
-		busy = lupe_func_session_poll(r.s) > 0;
-		if (sig == SIGCHLD && started) {
-			if (waitpid(w.pid, &w.status, WNOHANG) == w.pid) {
-				w.reaped = 1;
-				break;
+		busy = lupe_func_session_poll(r->s) > 0;
+		if (sig == SIGCHLD && r->started) {
+			if (waitpid(w->pid, &w->status, WNOHANG) == w->pid) {
+				w->reaped = 1;
+				return;
 			}
 		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-			if (o->pid)
-				break;
+			if (r->o->pid)
+				return;
 			if (sig != SIGINT)
-				kill(w.pid, sig);
-		} else if (sig < 0 && o->pid && kill(tids[0], 0) && errno == ESRCH) {
-			break;
+				kill(w->pid, sig);
+		} else if (sig < 0 && r->o->pid && kill(r->tids[0], 0) && errno == ESRCH) {
+			return;
 		}
 	}
-	lupe_func_session_close(r.s);
-	stat_func_print(o, r.s, what, now_s() - t0);
-	ret = 0;
-	if (started) {
-		ret = lupe_workload_exit_code(&w);
-		started = 0;
+}
+
+/* Free what the phases built: a program not run to its end is killed. */
+static int run_teardown(struct run *r, int ret)
+{
+	if (r->blocked) {
+		if (r->started)
+			lupe_workload_abort(&r->w);
+		lupe_func_session_close(r->s);
+		sigprocmask(SIG_SETMASK, &r->old, NULL);
 	}
-unblock:
-	if (started)
-		lupe_workload_abort(&w);
-	lupe_func_session_close(r.s);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-out:
-	free(tids);
-	lupe_thread_map_put(threads);
-	lupe_func_session_delete(r.s);
-	lupe_func_targets_delete(r.t, r.nt);
+	free(r->tids);
+	lupe_thread_map_put(r->threads);
+	lupe_func_session_delete(r->s);
+	lupe_func_targets_delete(r->t, r->nt);
 	return ret;
+}
+
+int stat_func_run(const struct stat_func_opts *o)
+{
+	struct run r = { .o = o };
+	int ret;
+
+	ret = resolve_specs(&r);
+	if (!ret)
+		ret = find_tasks(&r);
+	if (!ret)
+		ret = start_counting(&r);
+	if (ret)
+		return run_teardown(&r, ret);
+	count_until_done(&r);
+	lupe_func_session_close(r.s);
+	stat_func_print(o, r.s, r.what, now_s() - r.t0);
+	if (r.started) {
+		ret = lupe_workload_exit_code(&r.w);
+		r.started = 0;
+	}
+	return run_teardown(&r, ret);
 }

@@ -704,17 +704,72 @@ static int start_writer(struct stat_ctx *ctx, const struct lupe_evlist_opts *eo)
 	return 0;
 }
 
+/* The counters open on threads, the aggregates sized, stat record's file started: 0 or 1. */
+static int open_counters(struct stat_ctx *ctx, struct lupe_thread_map *threads,
+			 const struct lupe_evlist_opts *opts)
+{
+	struct lupe_open_failure fail = { .evsel = -1 };
+	int err = lupe_evlist_open(ctx->evlist, ctx->cpus, threads, opts, &fail);
+
+	if (err) {
+		open_failed(ctx, err, &fail);
+		return 1;
+	}
+	/* the aggregates are known once the maps are: one per CPU, thread, core... */
+	if (!ctx->accum.val &&
+	    stat_accum_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
+			    lupe_evlist_aggr_nr(ctx->evlist, ctx->o->aggr)))
+		return error("out of memory"), 1;
+	if (ctx->o->record && !ctx->writer && start_writer(ctx, opts))
+		return 1;
+	return 0;
+}
+
+/* The count over: -I's last interval, or the run's counts taken. 0 or 1. */
+static int end_count(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
+{
+	if (ctx->o->interval) {
+		if (!ctx->intervals_done)
+			print_interval(ctx, t0, ru0);
+		ctx->wall_ns = now_ns() - t0;
+	} else if (!take(ctx, t0, ru0)) {
+		uint64_t wall = now_ns() - t0;
+
+		record_counts(ctx, 1, wall);
+		stat_accum_add(&ctx->accum, &ctx->now, NULL, wall);
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+/* The workload's end: its exit status, and its times since ru0. */
+static void reap_workload(struct stat_ctx *ctx, struct lupe_workload *wl, const struct rusage *ru0)
+{
+	struct rusage ru;
+
+	lupe_workload_wait(wl);
+	ctx->exit_code = lupe_workload_exit_code(wl);
+	/* perf says how the workload it stopped ended, and that is no failure */
+	if (ctx->timed_out && ctx->exit_code > 128) {
+		fprintf(stderr, "%s: %s\n", ctx->o->argv[0], strsignal(ctx->exit_code - 128));
+		ctx->exit_code = 0;
+	}
+	getrusage(RUSAGE_CHILDREN, &ru);
+	timersub(&ru.ru_utime, &ru0->ru_utime, &ctx->ru.ru_utime);
+	timersub(&ru.ru_stime, &ru0->ru_stime, &ctx->ru.ru_stime);
+}
+
 static int run_once(struct stat_ctx *ctx)
 {
 	struct stat_opts *o = ctx->o;
 	struct lupe_workload w, *wl = NULL;
 	struct lupe_thread_map *threads = ctx->threads;
 	LUPE_OPTS(lupe_evlist_opts, opts, .inherit = !o->no_inherit);
-	struct lupe_open_failure fail = { .evsel = -1 };
 	struct rusage ru0;
 	sigset_t old;
 	uint64_t t0;
-	int err, ret = 0;
+	int err, ret;
 
 	stat_snapshot_free(&ctx->prev); /* -I deltas start again with each run */
 	if (o->argc) {
@@ -737,24 +792,9 @@ static int run_once(struct stat_ctx *ctx)
 	}
 	/* after the fork: the workload must not inherit a blocked SIGINT */
 	sigprocmask(SIG_BLOCK, &ctx->sigs, &old);
-	err = lupe_evlist_open(ctx->evlist, ctx->cpus, threads, &opts, &fail);
-	if (err) {
-		open_failed(ctx, err, &fail);
-		ret = 1;
+	ret = open_counters(ctx, threads, &opts);
+	if (ret)
 		goto out;
-	}
-	/* the aggregates are known once the maps are: one per CPU, thread, core... */
-	if (!ctx->accum.val &&
-	    stat_accum_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
-			    lupe_evlist_aggr_nr(ctx->evlist, o->aggr))) {
-		error("out of memory");
-		ret = 1;
-		goto out;
-	}
-	if (o->record && !ctx->writer && start_writer(ctx, &opts)) {
-		ret = 1;
-		goto out;
-	}
 	if (!wl || !opts.enable_on_exec)
 		read_comms(ctx, threads);
 	getrusage(RUSAGE_CHILDREN, &ru0);
@@ -773,31 +813,9 @@ static int run_once(struct stat_ctx *ctx)
 	}
 	wait_loop(ctx, wl, t0, &ru0);
 	lupe_evlist_disable(ctx->evlist);
-	if (o->interval) {
-		if (!ctx->intervals_done)
-			print_interval(ctx, t0, &ru0);
-		ctx->wall_ns = now_ns() - t0;
-	} else if (!take(ctx, t0, &ru0)) {
-		uint64_t wall = now_ns() - t0;
-
-		record_counts(ctx, 1, wall);
-		stat_accum_add(&ctx->accum, &ctx->now, NULL, wall);
-	} else {
-		ret = 1;
-	}
+	ret = end_count(ctx, t0, &ru0);
 	if (wl) {
-		struct rusage ru;
-
-		lupe_workload_wait(wl);
-		ctx->exit_code = lupe_workload_exit_code(wl);
-		/* perf says how the workload it stopped ended, and that is no failure */
-		if (ctx->timed_out && ctx->exit_code > 128) {
-			fprintf(stderr, "%s: %s\n", o->argv[0], strsignal(ctx->exit_code - 128));
-			ctx->exit_code = 0;
-		}
-		getrusage(RUSAGE_CHILDREN, &ru);
-		timersub(&ru.ru_utime, &ru0.ru_utime, &ctx->ru.ru_utime);
-		timersub(&ru.ru_stime, &ru0.ru_stime, &ctx->ru.ru_stime);
+		reap_workload(ctx, wl, &ru0);
 		wl = NULL;
 	}
 out:
@@ -906,68 +924,67 @@ static void no_op(int sig)
 {
 }
 
-static int stat_run(struct stat_opts *o)
+/* The events, their cgroups and maps, and the names the report gives them. 0 or the exit status. */
+static int setup_events(struct stat_ctx *ctx)
 {
-	struct stat_ctx ctx = { .o = o };
-	struct rlimit nofile;
-	int ret, runs = 0;
+	struct stat_opts *o = ctx->o;
+	int ret = parse_events(ctx);
 
-	/* a counter per event and thread of the system (--per-thread -a): perf lifts the fd limit too */
-	if (skip_zero_threads(o) && !getrlimit(RLIMIT_NOFILE, &nofile) &&
-	    nofile.rlim_cur < nofile.rlim_max) {
-		nofile.rlim_cur = nofile.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &nofile);
-	}
-
-	ret = parse_events(&ctx);
 	if (ret)
-		goto out;
-	ret = 1;
-	ctx.evlist = lupe_evlist_new(&ctx.events);
-	if (!ctx.evlist) {
-		error("cannot set up the events: %s", strerror(errno));
-		goto out;
-	}
+		return ret;
+	ctx->evlist = lupe_evlist_new(&ctx->events);
+	if (!ctx->evlist)
+		return error("cannot set up the events: %s", strerror(errno)), 1;
 	if (o->nr_cgroups) {
 		char bad[256];
-		int err = lupe_evlist_set_cgroups(ctx.evlist, o->cgroups, o->nr_cgroups, bad, sizeof(bad));
+		int err = lupe_evlist_set_cgroups(ctx->evlist, o->cgroups, o->nr_cgroups, bad, sizeof(bad));
 
-		if (err == -E2BIG) {
-			error("cgroup '%s' has no event to count: -G names pair with the -e events in order", bad);
-			goto out;
-		}
-		if (err) {
-			error("cannot count cgroup '%s': %s (give its path under the cgroup2 or perf_event cgroup mount)",
-			      bad, lupe_strerror(err));
-			goto out;
-		}
+		if (err == -E2BIG)
+			return error("cgroup '%s' has no event to count: -G names pair with the -e events in order",
+				     bad), 1;
+		if (err)
+			return error("cannot count cgroup '%s': %s (give its path under the cgroup2 or perf_event cgroup mount)",
+				     bad, lupe_strerror(err)), 1;
 	}
-	if (make_maps(&ctx))
-		goto out;
-	describe_target(&ctx);
-	if (merge_aliases(&ctx)) {
-		error("out of memory");
-		goto out;
-	}
-	ctx.print = (struct stat_print){
+	if (make_maps(ctx))
+		return 1;
+	describe_target(ctx);
+	if (merge_aliases(ctx))
+		return error("out of memory"), 1;
+	return 0;
+}
+
+/* How the report prints, and where: 0 or 1. */
+static int setup_print(struct stat_ctx *ctx)
+{
+	struct stat_opts *o = ctx->o;
+
+	ctx->print = (struct stat_print){
 		.format = o->json ? STAT_JSON : o->sep ? STAT_CSV : STAT_STD,
 		.sep = o->sep ? o->sep : " ",
 		.aggr = print_aggr_of(o->aggr),
 		.interval = o->interval,
 		.run_count = o->repeat ? o->repeat : 1,
 		.big_num = o->big_num,
-		.unit_width = stat_unit_width(ctx.evlist),
+		.unit_width = stat_unit_width(ctx->evlist),
 		.cgroups = o->nr_cgroups > 0,
 	};
 	/* stat record: -o names the data file; the report goes to stderr as ever */
-	ctx.print.out = o->record ? stderr : open_output(o);
-	if (!ctx.print.out)
-		goto out;
-	sigemptyset(&ctx.sigs);
-	sigaddset(&ctx.sigs, SIGCHLD);
-	sigaddset(&ctx.sigs, SIGINT);
-	sigaddset(&ctx.sigs, SIGTERM);
-	sigaddset(&ctx.sigs, SIGHUP);
+	ctx->print.out = o->record ? stderr : open_output(o);
+	return ctx->print.out ? 0 : 1;
+}
+
+/* Count -r times (-r 0: until interrupted) and print the report; the exit status. */
+static int run_all(struct stat_ctx *ctx)
+{
+	struct stat_opts *o = ctx->o;
+	int ret = 1, runs = 0;
+
+	sigemptyset(&ctx->sigs);
+	sigaddset(&ctx->sigs, SIGCHLD);
+	sigaddset(&ctx->sigs, SIGINT);
+	sigaddset(&ctx->sigs, SIGTERM);
+	sigaddset(&ctx->sigs, SIGHUP);
 	/*
 	 * The signals are taken with sigtimedwait(), but one that is ignored
 	 * (a background job's SIGINT) never arrives: give them a handler, as
@@ -975,54 +992,79 @@ static int stat_run(struct stat_opts *o)
 	 */
 	signal(SIGINT, no_op);
 	signal(SIGTERM, no_op);
-	/* -r 0: until interrupted */
 	while (!o->repeat || runs < o->repeat) {
-		ret = run_once(&ctx);
+		ret = run_once(ctx);
 		if (ret)
 			break;
 		runs++;
-		if (ctx.interrupted)
+		if (ctx->interrupted)
 			break;
 	}
 	if (!runs)
-		goto out;
+		return ret;
 	if (!o->interval) {
-		ctx.print.run_count = runs;
-		print_report(&ctx, 1);
+		ctx->print.run_count = runs;
+		print_report(ctx, 1);
 	} else if (o->summary) {
-		print_summary(&ctx);
+		print_summary(ctx);
 	}
-	ret = ret ? ret : ctx.exit_code;
-out:
-	if (ctx.writer) {
-		int err = lupe_stat_writer_delete(ctx.writer);
+	return ret ? ret : ctx->exit_code;
+}
 
-		if (err && !ctx.write_err && !ret)
-			ret = (error("cannot write the counts to '%s': %s", o->output, lupe_strerror(err)), 1);
-		if (ctx.write_err && !ret)
+/* Close the outputs (a failed write fails a clean run) and free the rest. */
+static int stat_teardown(struct stat_ctx *ctx, int ret)
+{
+	const char *output = ctx->o->output;
+
+	if (ctx->writer) {
+		int err = lupe_stat_writer_delete(ctx->writer);
+
+		if (err && !ctx->write_err && !ret)
+			ret = (error("cannot write the counts to '%s': %s", output, lupe_strerror(err)), 1);
+		if (ctx->write_err && !ret)
 			ret = 1;
 	}
-	if (ctx.print.out && ctx.print.out != stderr) {
-		if (fclose(ctx.print.out) && !ret)
-			ret = (error("cannot write '%s': %s", o->output, strerror(errno)), 1);
+	if (ctx->print.out && ctx->print.out != stderr) {
+		if (fclose(ctx->print.out) && !ret)
+			ret = (error("cannot write '%s': %s", output, strerror(errno)), 1);
 	} else {
 		fflush(stderr);
 	}
-	stat_accum_free(&ctx.accum);
-	stat_snapshot_free(&ctx.now);
-	stat_snapshot_free(&ctx.prev);
-	for (int i = 0; ctx.comms && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
-		free(ctx.comms[i]);
-	free(ctx.comms);
-	for (size_t i = 0; ctx.names && i < ctx.events.nr; i++)
-		free(ctx.names[i]);
-	free(ctx.names);
-	free(ctx.merge_into);
-	lupe_evlist_delete(ctx.evlist);
-	lupe_event_list_clear(&ctx.events);
-	lupe_cpu_map_put(ctx.cpus);
-	lupe_thread_map_put(ctx.threads);
+	stat_accum_free(&ctx->accum);
+	stat_snapshot_free(&ctx->now);
+	stat_snapshot_free(&ctx->prev);
+	for (int i = 0; ctx->comms && i < lupe_thread_map_nr(lupe_evlist_threads(ctx->evlist)); i++)
+		free(ctx->comms[i]);
+	free(ctx->comms);
+	for (size_t i = 0; ctx->names && i < ctx->events.nr; i++)
+		free(ctx->names[i]);
+	free(ctx->names);
+	free(ctx->merge_into);
+	lupe_evlist_delete(ctx->evlist);
+	lupe_event_list_clear(&ctx->events);
+	lupe_cpu_map_put(ctx->cpus);
+	lupe_thread_map_put(ctx->threads);
 	return ret;
+}
+
+static int stat_run(struct stat_opts *o)
+{
+	struct stat_ctx ctx = { .o = o };
+	struct rlimit nofile;
+	int ret;
+
+	/* a counter per event and thread of the system (--per-thread -a): perf lifts the fd limit too */
+	if (skip_zero_threads(o) && !getrlimit(RLIMIT_NOFILE, &nofile) &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
+	ret = setup_events(&ctx);
+	if (!ret)
+		ret = setup_print(&ctx);
+	if (!ret)
+		ret = run_all(&ctx);
+	return stat_teardown(&ctx, ret);
 }
 
 /* --func: counting inside functions is ui/stat-func.c's; this hands over. */

@@ -60,6 +60,9 @@ struct top {
 	struct top_args *a;
 	pthread_mutex_t mutex;
 	struct lupe_source *live;
+	struct lupe_event_list evs; /* live's events, CPUs and threads */
+	struct lupe_cpu_map *cpus;
+	struct lupe_thread_map *threads;
 	struct lupe_source wrap; /* the live source, each record under the mutex */
 	lupe_emit_fn emit;	 /* the session's, behind the wrap */
 	void *emit_arg;
@@ -501,6 +504,134 @@ static struct lupe_source *open_live(struct top_args *a, struct lupe_event_list 
 	return src;
 }
 
+/* The view: --stdio's entries, or a terminal for the TUI; and the report's sort keys. */
+static int top_check_view(struct top_args *a, struct lupe_report_opts *ro)
+{
+	ro->sort = a->sort ? a->sort : "dso,sym";
+	if (lupe_report_check_opts(ro))
+		return EXIT_USAGE;
+	if (a->tui < 0)
+		a->tui = 1;
+	/* perf top --stdio shows what fits a screen: its rows less the header, 20 without one */
+	if (!a->tui && !a->entries) {
+		struct winsize ws;
+
+		a->entries = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 15
+				     ? ws.ws_row - 12
+				     : 20;
+	}
+	if (a->tui && !tui_built())
+		return error("the TUI is not built into this lupe (slang was missing): use "
+			     "--stdio"),
+		       1;
+	if (a->tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return error("lupe top needs a terminal for its TUI: use --stdio to print the "
+			     "table"),
+		       1;
+	return 0;
+}
+
+/* The CPUs and tasks to watch (system-wide unless -p/-t), and the live source on them. */
+static int top_open(struct top *t)
+{
+	struct top_args *a = t->a;
+
+	a->o.system_wide = !a->pids && !a->tids;
+	a->o.sample_cpu = 1;
+	t->cpus = lupe_cpu_map_new(a->o.system_wide ? a->cpu_list : NULL);
+	if (!t->cpus) {
+		error("invalid CPU list '%s': %s", a->cpu_list ? a->cpu_list : "online",
+		      strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (a->pids || a->tids)
+		t->threads = a->pids ? lupe_thread_map_new_pids(a->pids)
+				     : lupe_thread_map_new_tids(a->tids);
+	else
+		t->threads = lupe_thread_map_new_one(-1);
+	if (!t->threads) {
+		error("cannot watch '%s': %s", a->pids ? a->pids : a->tids, pid_list_error(errno));
+		return EXIT_USAGE;
+	}
+	t->live = open_live(a, &t->evs, t->cpus, t->threads);
+	return t->live ? 0 : 1;
+}
+
+/* The session and report(s) the reader feeds, and the browser's hooks. */
+static int top_setup_report(struct top *t)
+{
+	t->s = lupe_session_new_empty();
+	t->rep[0] = lupe_report_new(t->ro);
+	t->rep[1] = t->a->zero ? lupe_report_new(t->ro) : NULL;
+	if (!t->s || !t->rep[0] || (t->a->zero && !t->rep[1]))
+		return error("cannot set up the report: %s", strerror(errno)), 1;
+	/* --call-graph dwarf: the reader thread unwinds each sample in the session, as report does */
+	if (lupe_unwind_install(t->s) == -ENOMEM)
+		return error("cannot set up the unwinder: %s", strerror(ENOMEM)), 1;
+	t->wrap.ops = &wrap_ops;
+	t->tool = *lupe_report_tool(t->rep[0]);
+	t->tool.sample = top_sample;
+	t->tool.other = top_other;
+	t->th = (struct tui_hists){
+		.title = "lupe top",
+		.refresh_ms = (int)(t->a->delay * 1000),
+		.refresh = refresh,
+		.lock = lock,
+		.unlock = unlock,
+		.arg = t,
+		.po = { .max_entries = t->a->entries },
+		.annotate = annotate,
+		.zero = zero,
+		.toggle_events = toggle_events,
+	};
+	return 0;
+}
+
+/* The reader thread feeds the report while this one shows it, until the user quits. */
+static int top_run(struct top *t)
+{
+	sigset_t all, old;
+	pthread_t tid;
+	int ret;
+
+	/* signals go to the main thread: it owns the terminal */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&tid, NULL, reader, t);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret)
+		return error("cannot start the reader thread: %s", strerror(ret)), 1;
+	if (t->a->tui) {
+		ret = tui_browse_hists(&t->th);
+		if (ret < 0)
+			ret = 1;
+	} else {
+		ret = run_stdio(t, lupe_cpu_map_nr(t->cpus));
+	}
+	lupe_live_stop(t->live);
+	pthread_join(tid, NULL);
+	if (t->reader_ret < 0 && !ret) {
+		/* NEEDSWORK: an enable that fails is only said when top ends */
+		error("reading the rings failed: %s", lupe_strerror(t->reader_ret));
+		ret = 1;
+	}
+	return ret;
+}
+
+static void top_delete(struct top *t)
+{
+	lupe_report_delete(t->rep[0]);
+	lupe_report_delete(t->rep[1]);
+	lupe_annotation_clear(&t->ann);
+	lupe_session_delete(t->s);
+	lupe_source_delete(t->live);
+	pthread_mutex_destroy(&t->mutex);
+	lupe_event_list_clear(&t->evs);
+	lupe_cpu_map_put(t->cpus);
+	lupe_thread_map_put(t->threads);
+	free(t);
+}
+
 int cmd_top(int argc, char **argv)
 {
 	struct top_args a = { .o = { .sz = sizeof(struct lupe_record_opts) },
@@ -508,13 +639,8 @@ int cmd_top(int argc, char **argv)
 			      .tui = -1 };
 	/* perf's config: top.children = false is --no-children */
 	LUPE_OPTS(lupe_report_opts, ro, .children = cmd_config_bool("top.children", 1) ? -1 : 0);
-	struct lupe_event_list evs = { 0 };
-	struct lupe_cpu_map *cpus = NULL;
-	struct lupe_thread_map *threads = NULL;
 	struct top *t;
-	sigset_t all, old;
-	pthread_t tid;
-	int idx, ret = 1;
+	int idx, ret;
 
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a))
 		return EXIT_USAGE;
@@ -524,122 +650,22 @@ int cmd_top(int argc, char **argv)
 		return error("-K and -U together hide everything: choose one"), EXIT_USAGE;
 	if (a.web)
 		return top_web(&a);
-	ro.sort = a.sort ? a.sort : "dso,sym";
-	if (lupe_report_check_opts(&ro))
-		return EXIT_USAGE;
-	if (a.tui < 0)
-		a.tui = 1;
-	/* perf top --stdio shows what fits a screen: its rows less the header, 20 without one */
-	if (!a.tui && !a.entries) {
-		struct winsize ws;
-
-		a.entries = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 15
-				    ? ws.ws_row - 12
-				    : 20;
-	}
-	if (a.tui && !tui_built())
-		return error("the TUI is not built into this lupe (slang was missing): use "
-			     "--stdio"),
-		       1;
-	if (a.tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return error("lupe top needs a terminal for its TUI: use --stdio to print the "
-			     "table"),
-		       1;
+	ret = top_check_view(&a, &ro);
+	if (ret)
+		return ret;
 
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return error("out of memory"), 1;
 	t->a = &a;
-	pthread_mutex_init(&t->mutex, NULL);
-	a.o.system_wide = !a.pids && !a.tids;
-	a.o.sample_cpu = 1;
-	cpus = lupe_cpu_map_new(a.o.system_wide ? a.cpu_list : NULL);
-	if (!cpus) {
-		error("invalid CPU list '%s': %s", a.cpu_list ? a.cpu_list : "online",
-		      strerror(errno));
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if (a.pids || a.tids)
-		threads = a.pids ? lupe_thread_map_new_pids(a.pids)
-				 : lupe_thread_map_new_tids(a.tids);
-	else
-		threads = lupe_thread_map_new_one(-1);
-	if (!threads) {
-		error("cannot watch '%s': %s", a.pids ? a.pids : a.tids, pid_list_error(errno));
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	t->live = open_live(&a, &evs, cpus, threads);
-	if (!t->live)
-		goto out;
-	t->s = lupe_session_new_empty();
-	t->rep[0] = lupe_report_new(&ro);
-	t->rep[1] = a.zero ? lupe_report_new(&ro) : NULL;
-	if (!t->s || !t->rep[0] || (a.zero && !t->rep[1])) {
-		error("cannot set up the report: %s", strerror(errno));
-		goto out;
-	}
-	/* --call-graph dwarf: the reader thread unwinds each sample in the session, as report does */
-	if (lupe_unwind_install(t->s) == -ENOMEM) {
-		error("cannot set up the unwinder: %s", strerror(ENOMEM));
-		goto out;
-	}
-	t->wrap.ops = &wrap_ops;
-	t->tool = *lupe_report_tool(t->rep[0]);
-	t->tool.sample = top_sample;
-	t->tool.other = top_other;
-	t->th = (struct tui_hists){
-		.title = "lupe top",
-		.refresh_ms = (int)(a.delay * 1000),
-		.refresh = refresh,
-		.lock = lock,
-		.unlock = unlock,
-		.arg = t,
-		.po = { .max_entries = a.entries },
-		.annotate = annotate,
-		.zero = zero,
-		.toggle_events = toggle_events,
-	};
 	t->ro = &ro;
-
-	/* signals go to the main thread: it owns the terminal */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = pthread_create(&tid, NULL, reader, t);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		error("cannot start the reader thread: %s", strerror(ret));
-		ret = 1;
-		goto out;
-	}
-	if (a.tui) {
-		ret = tui_browse_hists(&t->th);
-		if (ret < 0)
-			ret = 1;
-	} else {
-		ret = run_stdio(t, lupe_cpu_map_nr(cpus));
-	}
-	lupe_live_stop(t->live);
-	pthread_join(tid, NULL);
-	if (t->reader_ret < 0 && !ret) {
-		/* NEEDSWORK: an enable that fails is only said when top ends */
-		error("reading the rings failed: %s", lupe_strerror(t->reader_ret));
-		ret = 1;
-	}
-out:
-	if (t) {
-		lupe_report_delete(t->rep[0]);
-		lupe_report_delete(t->rep[1]);
-		lupe_annotation_clear(&t->ann);
-		lupe_session_delete(t->s);
-		lupe_source_delete(t->live);
-		pthread_mutex_destroy(&t->mutex);
-		free(t);
-	}
-	lupe_event_list_clear(&evs);
-	lupe_cpu_map_put(cpus);
-	lupe_thread_map_put(threads);
+	pthread_mutex_init(&t->mutex, NULL);
+	ret = top_open(t);
+	if (!ret)
+		ret = top_setup_report(t);
+	if (!ret)
+		ret = top_run(t);
+	top_delete(t);
 	free(a.events);
 	return ret;
 }

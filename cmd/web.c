@@ -218,6 +218,53 @@ static char *diff_rows(const char *before, const char *after, int force)
 /* ---- annotate: the samples of one function over its instructions ---- */
 
 /*
+ * The listing's instructions as [addr, text, file, line, period, samples]
+ * rows, file an index into its files. Without source, one line per
+ * instruction, in the listing's order.
+ */
+static void json_insns(FILE *m, const struct annotate_lines *al, const struct lupe_listing *l)
+{
+	for (size_t i = 0; i < al->nr; i++) {
+		const struct lupe_insn *in = al->lines[i].in;
+		long file = -1;
+
+		for (size_t k = 0; in->file && k < l->nr_files; k++)
+			if (l->files[k] == in->file)
+				file = (long)k;
+		fprintf(m, "%s[%" PRIu64 ",", i ? ",\n" : "", in->addr);
+		json_text(m, in->text);
+		fprintf(m, ",%ld,%d,%" PRIu64 ",%" PRIu64 "]", file, in->line, al->lines[i].period,
+			al->lines[i].samples);
+	}
+}
+
+/* The listing's source files: {"name", "lines": {line: text}} for the lines with code. */
+static void json_files(FILE *m, const struct lupe_listing *l)
+{
+	for (size_t k = 0; k < l->nr_files; k++) {
+		struct annotate_source src;
+		int last = -1;
+
+		ui_annotate_source(&src, l->files[k]);
+		fputs(k ? ",{\"name\":" : "{\"name\":", m);
+		json_text(m, l->files[k]);
+		fputs(",\"lines\":{", m);
+		for (size_t i = 0; i < l->nr; i++) {
+			const struct lupe_insn *in = &l->insns[i];
+
+			if (in->file != l->files[k] || in->line == last || in->line < 1)
+				continue;
+			fprintf(m, "%s\"%d\":", last < 0 ? "" : ",", in->line);
+			json_text(m, in->line <= src.nr ? src.lines[in->line - 1] : "");
+			last = in->line;
+		}
+		fputs("}}", m);
+		free(src.text);
+		free(src.lines);
+	}
+}
+
+/*
  * {"name", "dso", "samples", "period", "insns": [[addr, text, file, line,
  * period, samples]], "files": [...], "lines": {file: {line: text}}} or
  * {"error": "..."}: the model of lupe annotate for one function.
@@ -262,41 +309,9 @@ static int annotate_json(struct web *w, uint32_t func, FILE *m)
 	json_text(m, d.evsel ? lupe_evsel_name(d.evsel) : "");
 	fprintf(m, ",\"start\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"period\":%" PRIu64 ",\"insns\":[",
 		as->sym->start, as->nr_samples, as->total_period);
-	/* without source, one line per instruction, in the listing's order */
-	for (size_t i = 0; i < al.nr; i++) {
-		const struct lupe_insn *in = al.lines[i].in;
-		long file = -1;
-
-		for (size_t k = 0; in->file && k < l.nr_files; k++)
-			if (l.files[k] == in->file)
-				file = (long)k;
-		fprintf(m, "%s[%" PRIu64 ",", i ? ",\n" : "", in->addr);
-		json_text(m, in->text);
-		fprintf(m, ",%ld,%d,%" PRIu64 ",%" PRIu64 "]", file, in->line, al.lines[i].period,
-			al.lines[i].samples);
-	}
+	json_insns(m, &al, &l);
 	fputs("],\"files\":[", m);
-	for (size_t k = 0; k < l.nr_files; k++) {
-		struct annotate_source src;
-		int last = -1;
-
-		ui_annotate_source(&src, l.files[k]);
-		fputs(k ? ",{\"name\":" : "{\"name\":", m);
-		json_text(m, l.files[k]);
-		fputs(",\"lines\":{", m);
-		for (size_t i = 0; i < l.nr; i++) {
-			const struct lupe_insn *in = &l.insns[i];
-
-			if (in->file != l.files[k] || in->line == last || in->line < 1)
-				continue;
-			fprintf(m, "%s\"%d\":", last < 0 ? "" : ",", in->line);
-			json_text(m, in->line <= src.nr ? src.lines[in->line - 1] : "");
-			last = in->line;
-		}
-		fputs("}}", m);
-		free(src.text);
-		free(src.lines);
-	}
+	json_files(m, &l);
 	fputs("]}", m);
 out:
 	if (why[0]) {

@@ -151,6 +151,75 @@ static const struct argp messaging_argp = {
 	.doc = "Groups of 20 senders and 20 receivers exchange 100-byte messages (hackbench).",
 };
 
+/*
+ * Group g: its receivers and senders started at w + *nr (*nr counts them),
+ * each waiting for the wake-up. 1 said when one could not start.
+ */
+static int start_group(struct worker *w, int *nr, const struct messaging_opts *o, int g,
+		       int ready, int wake)
+{
+	struct worker *recv = w + *nr, *send = recv + FDS_PER_GROUP;
+	int fds[FDS_PER_GROUP][2], made = 0, failed = 0;
+
+	for (; made < FDS_PER_GROUP; made++)
+		if (make_pair(o->use_pipe, fds[made]))
+			break;
+	if (made < FDS_PER_GROUP) {
+		error("cannot create %s for group %d: %s (raise the open files limit, ulimit -n)",
+		      o->use_pipe ? "pipes" : "socketpairs", g, strerror(errno));
+		failed = 1;
+	}
+	for (int i = 0; i < made && !failed; i++) {
+		recv[i] = (struct worker){ .ready = ready, .wake = wake, .in = fds[i][0],
+					   .nr_out = FDS_PER_GROUP, .loops = o->loops };
+		if (start_worker(&recv[i], o->threads)) {
+			error("cannot start a receiver: %s", strerror(errno));
+			failed = 1;
+			break;
+		}
+		(*nr)++;
+	}
+	for (int i = 0; i < FDS_PER_GROUP && !failed; i++) {
+		send[i] = (struct worker){ .ready = ready, .wake = wake, .sender = 1,
+					   .nr_out = FDS_PER_GROUP, .loops = o->loops };
+		for (int j = 0; j < FDS_PER_GROUP; j++)
+			send[i].out[j] = fds[j][1];
+		if (start_worker(&send[i], o->threads)) {
+			error("cannot start a sender: %s", strerror(errno));
+			failed = 1;
+			break;
+		}
+		(*nr)++;
+	}
+	/* processes have their copies; threads share ours until the end */
+	if (!o->threads || failed)
+		for (int i = 0; i < made; i++)
+			close(fds[i][0]), close(fds[i][1]);
+	return failed;
+}
+
+/* Wait for the nr workers to end: 1 if one failed. */
+static int join_workers(struct worker *w, int nr, int threads)
+{
+	int ret = 0;
+
+	for (int i = 0; i < nr; i++) {
+		if (threads) {
+			void *r;
+
+			pthread_join(w[i].tid, &r);
+			ret |= r != NULL;
+		} else {
+			int st;
+
+			while (waitpid(w[i].pid, &st, 0) < 0 && errno == EINTR)
+				;
+			ret |= !WIFEXITED(st) || WEXITSTATUS(st);
+		}
+	}
+	return ret;
+}
+
 int bench_sched_messaging(int argc, char **argv)
 {
 	struct messaging_opts o = { .groups = 10, .loops = 100 };
@@ -166,45 +235,8 @@ int bench_sched_messaging(int argc, char **argv)
 	w = calloc((size_t)o.groups * FDS_PER_GROUP * 2, sizeof(*w));
 	if (!w || pipe(ready) || pipe(wake))
 		return error("cannot set up sched messaging: %s", strerror(errno ? errno : ENOMEM)), 1;
-	for (int g = 0; g < o.groups && !failed; g++) {
-		struct worker *recv = w + nr, *send = recv + FDS_PER_GROUP;
-		int fds[FDS_PER_GROUP][2], made = 0;
-
-		for (; made < FDS_PER_GROUP; made++)
-			if (make_pair(o.use_pipe, fds[made]))
-				break;
-		if (made < FDS_PER_GROUP) {
-			error("cannot create %s for group %d: %s (raise the open files limit, ulimit -n)",
-			      o.use_pipe ? "pipes" : "socketpairs", g, strerror(errno));
-			failed = 1;
-		}
-		for (int i = 0; i < made && !failed; i++) {
-			recv[i] = (struct worker){ .ready = ready[1], .wake = wake[0], .in = fds[i][0],
-						   .nr_out = FDS_PER_GROUP, .loops = o.loops };
-			if (start_worker(&recv[i], o.threads)) {
-				error("cannot start a receiver: %s", strerror(errno));
-				failed = 1;
-				break;
-			}
-			nr++;
-		}
-		for (int i = 0; i < FDS_PER_GROUP && !failed; i++) {
-			send[i] = (struct worker){ .ready = ready[1], .wake = wake[0], .sender = 1,
-						   .nr_out = FDS_PER_GROUP, .loops = o.loops };
-			for (int j = 0; j < FDS_PER_GROUP; j++)
-				send[i].out[j] = fds[j][1];
-			if (start_worker(&send[i], o.threads)) {
-				error("cannot start a sender: %s", strerror(errno));
-				failed = 1;
-				break;
-			}
-			nr++;
-		}
-		/* processes have their copies; threads share ours until the end */
-		if (!o.threads || failed)
-			for (int i = 0; i < made; i++)
-				close(fds[i][0]), close(fds[i][1]);
-	}
+	for (int g = 0; g < o.groups && !failed; g++)
+		failed = start_group(w, &nr, &o, g, ready[1], wake[0]);
 	if (failed && !o.threads) /* a group short of tasks would wait forever */
 		for (int i = 0; i < nr; i++)
 			kill(w[i].pid, SIGKILL);
@@ -215,20 +247,7 @@ int bench_sched_messaging(int argc, char **argv)
 	/* one byte wakes all: nobody reads it, so poll stays readable; a failure wakes them too */
 	if (write(wake[1], "W", 1) != 1)
 		ret = 1;
-	for (int i = 0; i < nr; i++) {
-		if (o.threads) {
-			void *r;
-
-			pthread_join(w[i].tid, &r);
-			ret |= r != NULL;
-		} else {
-			int st;
-
-			while (waitpid(w[i].pid, &st, 0) < 0 && errno == EINTR)
-				;
-			ret |= !WIFEXITED(st) || WEXITSTATUS(st);
-		}
-	}
+	ret |= join_workers(w, nr, o.threads);
 	end = bench_now_us();
 	if (o.threads) /* close what the threads used */
 		for (int i = 0; i < nr; i++) {
