@@ -65,6 +65,50 @@ static int cmp_start(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Sort by start, stable (symbols at one address keep the order they were
+ * read in: perf's rbtree does). A natural merge sort: kallsyms comes in a
+ * few sorted runs (this kernel's: three of 122,000 lines), which it merges
+ * in two passes where qsort took 15% of a dwarf report's instructions; an
+ * ELF symtab in many runs costs what a merge sort costs.
+ */
+static void sort_syms(struct sym_in *v, size_t n)
+{
+	struct sym_in *tmp;
+	size_t runs = 0;
+
+	for (size_t i = 1; i < n; i++)
+		runs += v[i - 1].start > v[i].start;
+	if (!runs)
+		return;
+	tmp = malloc(n * sizeof(*tmp));
+	if (!tmp) {
+		/* qsort is not stable; the tie-break on position in cmp_start makes it so. */
+		qsort(v, n, sizeof(*v), cmp_start);
+		return;
+	}
+	do {
+		runs = 0;
+		for (size_t i = 0, k = 0; i < n; runs++) {
+			size_t m = i + 1, e, a = i, c;
+
+			while (m < n && v[m - 1].start <= v[m].start)
+				m++;
+			for (e = m + (m < n); e < n && v[e - 1].start <= v[e].start; e++)
+				;
+			for (c = m; a < m && c < e;)
+				tmp[k++] = v[c].start < v[a].start ? v[c++] : v[a++];
+			while (a < m)
+				tmp[k++] = v[a++];
+			while (c < e)
+				tmp[k++] = v[c++];
+			i = e;
+		}
+		memcpy(v, tmp, n * sizeof(*v));
+	} while (runs > 1);
+	free(tmp);
+}
+
 static int underscores(const char *s)
 {
 	int n = 0;
@@ -161,14 +205,7 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 	uint32_t *outer;
 	size_t n = 0;
 
-	size_t sorted = 1;
-
-	/* kallsyms comes sorted: then there is nothing to sort */
-	while (sorted < b->nr && b->v[sorted - 1].start <= b->v[sorted].start)
-		sorted++;
-	/* qsort is not stable; the tie-break on position in cmp_start makes it so. */
-	if (sorted < b->nr)
-		qsort(b->v, b->nr, sizeof(*b->v), cmp_start);
+	sort_syms(b->v, b->nr);
 	/* perf fixes kallsyms' ends before it drops aliases, ELF's after */
 	if (b->kallsyms)
 		fixup_end(b);

@@ -46,7 +46,7 @@
 #include "unwind/unwind.h"
 #include "util/util.h"
 
-#define MAX_PROCS 64
+#define MAX_PROCS 8
 #define CHAINS 4096     /* cached chains */
 #define WAYS 4          /* chains per set */
 #define MAX_READS 512   /* memory reads one cached unwind may depend on */
