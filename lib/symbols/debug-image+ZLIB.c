@@ -24,7 +24,7 @@
 #include "symbols/debug-image.h"
 
 #define MAX_THREADS 4
-#define MAX_IMAGE (1ULL << 32)
+#define MAX_IMAGE (1ULL << 31) /* zlib counts in 32 bits */
 
 struct job {
 	const unsigned char *src;
@@ -41,18 +41,35 @@ struct work {
 	unsigned char *image;
 };
 
+/*
+ * One section: its zlib stream inflated as raw deflate, past the 2-byte
+ * header, so that zlib skips the Adler-32 sum of the output (uncompress()
+ * spent a sixth of its time on it). 0 when it gave exactly dst_len bytes.
+ */
+static int inflate_one(const struct job *j, unsigned char *dst)
+{
+	z_stream zs = { 0 };
+	int rc;
+
+	if (j->src_len < 2 || (j->src[0] & 0x0f) != Z_DEFLATED || (j->src[1] & 0x20) ||
+	    (j->src[0] * 256 + j->src[1]) % 31 || inflateInit2(&zs, -MAX_WBITS) != Z_OK)
+		return -1;
+	zs.next_in = (unsigned char *)j->src + 2;
+	zs.avail_in = (uInt)(j->src_len - 2);
+	zs.next_out = dst;
+	zs.avail_out = (uInt)j->dst_len;
+	rc = inflate(&zs, Z_FINISH);
+	inflateEnd(&zs);
+	return rc == Z_STREAM_END && zs.total_out == j->dst_len ? 0 : -1;
+}
+
 static void *inflate_jobs(void *arg)
 {
 	struct work *w = arg;
 	size_t i;
 
-	while ((i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->nr) {
-		struct job *j = &w->jobs[i];
-		uLongf len = j->dst_len;
-
-		if (uncompress(w->image + j->off, &len, j->src, j->src_len) != Z_OK || len != j->dst_len)
-			j->failed = 1;
-	}
+	while ((i = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->nr)
+		w->jobs[i].failed = inflate_one(&w->jobs[i], w->image + w->jobs[i].off);
 	return NULL;
 }
 
