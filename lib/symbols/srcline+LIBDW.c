@@ -12,7 +12,9 @@
  * Cost: a lookup is a CU search and a scope walk (microseconds once the CU
  * is parsed); answers are cached per (DSO, address) for the session, which
  * perf does too but after running addr2line(1) for each. The first lookup
- * in a DSO pays for libdw decompressing its DWARF (libc's: about 40 ms).
+ * in a DSO pays for opening its DWARF: a compressed debug file (libc's) is
+ * inflated first by lupe_debug_image(), on two CPUs and without the
+ * location lists, where libdw would inflate it all on one (about 40 ms).
  */
 #include <elfutils/libdwfl.h>
 #include <dwarf.h>
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "symbols/debug-image.h"
 #include "symbols/nsinfo.h"
 #include "symbols/srcline.h"
 #include "symbols/symbols.h"
@@ -98,34 +101,48 @@ void lupe_srcline_delete(struct lupe_srcline *c)
 	free(c);
 }
 
-/* libdwfl's search, then perf's ~/.debug/.build-id/xx/yyyy/debug. */
+/* Open DIR/xx/yyyy...SUFFIX for mod's build-id, naming it in *name: an fd or -1. */
+static int open_by_build_id(Dwfl_Module *mod, const char *dir, const char *suffix, char **name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	char path[PATH_MAX];
+	int len = dwfl_module_build_id(mod, &id, &vaddr), n, fd;
+
+	if (len <= 1)
+		return -1;
+	n = snprintf(path, sizeof(path), "%s/.build-id/%02x/", dir, id[0]);
+	for (int i = 1; i < len && n < (int)sizeof(path) - 3; i++)
+		n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
+	if (n + strlen(suffix) >= sizeof(path))
+		return -1;
+	strcat(path, suffix);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		*name = strdup(path);
+	return fd;
+}
+
+/*
+ * /usr/lib/debug/.build-id/xx/yyyy.debug, then libdwfl's search, then
+ * perf's ~/.debug/.build-id/xx/yyyy/debug. The first is libdwfl's first
+ * step too, done here because libdwfl's keeps the libelf handle it opened
+ * on the file and would ignore the inflated image this returns.
+ */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	int fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					      debuglink_file, debuglink_crc, debuginfo_file_name);
-	const unsigned char *id;
-	GElf_Addr vaddr;
 	const char *home = getenv("HOME");
-	char path[PATH_MAX];
-	int len, n;
+	char dir[PATH_MAX];
+	int fd = open_by_build_id(mod, "/usr/lib/debug", ".debug", debuginfo_file_name);
 
-	if (fd >= 0 || !home)
-		return fd;
-	len = dwfl_module_build_id(mod, &id, &vaddr);
-	if (len <= 1)
-		return fd;
-	n = snprintf(path, sizeof(path), "%s/.debug/.build-id/%02x/", home, id[0]);
-	for (int i = 1; i < len && n < (int)sizeof(path) - 3; i++)
-		n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
-	if (n >= (int)sizeof(path) - 8)
-		return fd;
-	strcat(path, "/debug");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		*debuginfo_file_name = strdup(path);
-	return fd;
+	if (fd < 0)
+		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+						  debuglink_crc, debuginfo_file_name);
+	if (fd < 0 && home && snprintf(dir, sizeof(dir), "%s/.debug", home) < (int)sizeof(dir))
+		fd = open_by_build_id(mod, dir, "/debug", debuginfo_file_name);
+	return lupe_debug_image(fd);
 }
 
 static const Dwfl_Callbacks callbacks = {
