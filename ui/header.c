@@ -394,11 +394,11 @@ static int header_record(struct lupe_tool *tool, struct lupe_session *s, const s
 {
 	struct header_tool *h = (struct header_tool *)tool;
 	struct lupe_tool *in = h->inner;
+	struct lupe_perf_record_fields r;
 
-	if (ev->type == PERF_RECORD_HEADER_FEATURE && ev->size >= sizeof(struct perf_event_header) + 8) {
-		uint64_t id;
+	if (ev->type == PERF_RECORD_HEADER_FEATURE && !lupe_perf_record_decode(ev, &r)) {
+		uint64_t id = r.feature->feat_id;
 
-		memcpy(&id, ev + 1, sizeof(id));
 		if (id < HEADER_LAST_FEATURE)
 			print_feature(h->fp, h->f, (int)id);
 		else if (id == HEADER_LAST_FEATURE && !in) /* perf's end of the features: --header-only stops */

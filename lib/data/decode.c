@@ -186,6 +186,10 @@ int lupe_perf_record_decode(const struct perf_event_header *ev, struct lupe_perf
 		return 0;
 	case PERF_RECORD_EVENT_UPDATE:
 		return decode_event_update(ev, out);
+	case PERF_RECORD_HEADER_FEATURE:
+		NEED(*out->feature);
+		out->feature = (const void *)ev;
+		return 0;
 	default:
 		return -EOPNOTSUPP;
 	}

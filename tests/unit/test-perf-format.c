@@ -143,6 +143,18 @@ static void test_read_update_other(void **state)
 	assert_true(f.scale == 2.5);
 	free(p);
 	assert_int_equal(lupe_perf_record_decode(&round, &f), -EOPNOTSUPP);
+
+	struct perf_record_header_feature feat = { { PERF_RECORD_HEADER_FEATURE, 0, sizeof(feat) },
+						   HEADER_LAST_FEATURE };
+
+	p = exact(&feat, sizeof(feat));
+	assert_int_equal(lupe_perf_record_decode(p, &f), 0);
+	assert_int_equal(f.feature->feat_id, HEADER_LAST_FEATURE);
+	free(p);
+	feat.header.size = 12;
+	p = exact(&feat, 12);
+	assert_int_equal(lupe_perf_record_decode(p, &f), -EINVAL);
+	free(p);
 	assert_int_equal(lupe_perf_record_decode(&sw, &f), 0);
 	assert_null(f.cpu_wide); /* SWITCH has no fields */
 }

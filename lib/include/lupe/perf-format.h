@@ -294,6 +294,7 @@ struct lupe_perf_record_fields {
 		const struct perf_record_id_index *id_index;
 		const struct perf_record_thread_map *thread_map;
 		const struct perf_record_event_update *event_update;
+		const struct perf_record_header_feature *feature; /* pipe mode's HEADER_FEATURE */
 	};
 	/* MMAP, MMAP2: the file; COMM: the command; KSYMBOL: the name; CGROUP:
 	 * the path; EVENT_UPDATE UNIT and NAME: the text */
