@@ -26,13 +26,13 @@ static inline int stat_snapshot_take(struct lupe_counts_table *s, struct lupe_ev
 {
 	return lupe_evlist_counts_table(evlist, mode, merge_into, s);
 }
-static inline void stat_snapshot_free(struct lupe_counts_table *s) { lupe_counts_table_free(s); }
+static inline void stat_snapshot_free(struct lupe_counts_table *s) { lupe_counts_table_clear(s); }
 static inline int stat_accum_init(struct lupe_counts_runs *a, int nevsel, int naggr)
 {
 	return lupe_counts_runs_init(a, nevsel, naggr);
 }
 static inline void stat_accum_reset(struct lupe_counts_runs *a) { lupe_counts_runs_reset(a); }
-static inline void stat_accum_free(struct lupe_counts_runs *a) { lupe_counts_runs_free(a); }
+static inline void stat_accum_free(struct lupe_counts_runs *a) { lupe_counts_runs_clear(a); }
 static inline void stat_accum_add(struct lupe_counts_runs *a, const struct lupe_counts_table *now,
 				  const struct lupe_counts_table *prev, double wall_ns)
 {

@@ -86,7 +86,7 @@ int lupe_counts_runs_init(struct lupe_counts_runs *r, int nevsel, int naggr)
 	r->ena = calloc(n, sizeof(*r->ena));
 	r->run = calloc(n, sizeof(*r->run));
 	if (!r->val || !r->ena || !r->run) {
-		lupe_counts_runs_free(r);
+		lupe_counts_runs_clear(r);
 		return -ENOMEM;
 	}
 	return 0;
@@ -102,7 +102,7 @@ void lupe_counts_runs_reset(struct lupe_counts_runs *r)
 	memset(&r->wall, 0, sizeof(r->wall));
 }
 
-void lupe_counts_runs_free(struct lupe_counts_runs *r)
+void lupe_counts_runs_clear(struct lupe_counts_runs *r)
 {
 	free(r->val);
 	free(r->ena);

@@ -36,7 +36,7 @@ int lupe_evlist_counts_table(struct lupe_evlist *evlist, enum lupe_aggr mode,
 	return 0;
 }
 
-void lupe_counts_table_free(struct lupe_counts_table *t)
+void lupe_counts_table_clear(struct lupe_counts_table *t)
 {
 	free(t->c);
 	t->c = NULL;

@@ -161,9 +161,9 @@ static void test_runs(void **state)
 	assert_true(lupe_stats_mean(&r.val[0]) == 200); /* 300 - 100, ran all the interval */
 	assert_true(lupe_stats_mean(&r.val[1]) == 100); /* 50 in 500 of 1000 ns */
 	assert_true(lupe_stats_mean(&r.wall) == 5e8);
-	lupe_counts_runs_free(&r);
+	lupe_counts_runs_clear(&r);
 	assert_null(r.val);
-	lupe_counts_runs_free(&r); /* twice is fine */
+	lupe_counts_runs_clear(&r); /* twice is fine */
 }
 
 /* the table of a list's counts, and perf's merged aliases folded into one event */
@@ -184,7 +184,7 @@ static void test_counts_table(void **state)
 	assert_int_equal(t.c[0].val, 2000);
 	assert_int_equal(t.c[0].run, 2000);
 	assert_int_equal(t.c[1].val, 0);
-	lupe_counts_table_free(&t);
+	lupe_counts_table_clear(&t);
 	assert_null(t.c);
 	lupe_evlist_delete(evlist);
 }

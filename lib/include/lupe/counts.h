@@ -50,7 +50,7 @@ struct lupe_counts_table {
 };
 
 /* Free t's counts; t may be taken again. */
-LUPE_API void lupe_counts_table_free(struct lupe_counts_table *t);
+LUPE_API void lupe_counts_table_clear(struct lupe_counts_table *t);
 
 /*
  * Per event and aggregate, over runs (-r) or over one interval (-I): the
@@ -67,7 +67,7 @@ LUPE_API int lupe_counts_runs_init(struct lupe_counts_runs *r, int nevsel, int n
 /* Forget the runs added (the next interval starts). */
 LUPE_API void lupe_counts_runs_reset(struct lupe_counts_runs *r);
 /* Free what init took; r may be initialized again. */
-LUPE_API void lupe_counts_runs_free(struct lupe_counts_runs *r);
+LUPE_API void lupe_counts_runs_clear(struct lupe_counts_runs *r);
 
 /*
  * Add one run: now - prev (prev NULL: now itself) per event and aggregate,
