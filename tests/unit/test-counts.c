@@ -85,34 +85,24 @@ static void test_verdicts(void **state)
 	assert_true(lupe_perf_event_paranoid() >= -1);
 }
 
-/* A list of two tool events (duration_time and second), opened: no kernel needed. */
-static struct lupe_evlist *tool_evlist(enum lupe_tool_event second, const char *name)
+static void test_evlist_without_kernel(void **state)
 {
 	struct lupe_event ev[2] = {
 		{ .name = "duration_time", .tool = LUPE_TOOL_DURATION_TIME, .leader = 0, .group_size = 1 },
-		{ .name = (char *)name, .tool = second, .leader = 1, .group_size = 1 },
+		{ .name = "user_time", .tool = LUPE_TOOL_USER_TIME, .leader = 1, .group_size = 1 },
 	};
 	struct lupe_event_list list = { ev, 2, 2 };
 	struct lupe_evlist *evlist = lupe_evlist_new(&list);
 	struct lupe_cpu_map *cpus = lupe_cpu_map_any();
 	struct lupe_thread_map *threads = lupe_thread_map_new_one(-1);
 	struct lupe_evlist_opts opts = { .sz = sizeof(opts) };
-
-	assert_non_null(evlist);
-	/* tool events open nothing */
-	assert_int_equal(lupe_evlist_open(evlist, cpus, threads, &opts, NULL), 0);
-	lupe_cpu_map_put(cpus);
-	lupe_thread_map_put(threads);
-	return evlist;
-}
-
-static void test_evlist_without_kernel(void **state)
-{
-	struct lupe_evlist *evlist = tool_evlist(LUPE_TOOL_USER_TIME, "user_time");
 	struct lupe_counts c;
 
+	assert_non_null(evlist);
 	assert_int_equal(lupe_evlist_nr(evlist), 2);
 	assert_string_equal(lupe_evsel_name(lupe_evlist_evsel(evlist, 1)), "user_time");
+	/* tool events open nothing */
+	assert_int_equal(lupe_evlist_open(evlist, cpus, threads, &opts, NULL), 0);
 	lupe_evlist_set_tool_times(evlist, 1000, 0, 5);
 	assert_int_equal(lupe_evlist_read(evlist), 0);
 	c = lupe_evsel_aggr_counts(lupe_evlist_evsel(evlist, 0), LUPE_AGGR_GLOBAL, 0);
@@ -121,6 +111,8 @@ static void test_evlist_without_kernel(void **state)
 	c = lupe_evsel_aggr_counts(lupe_evlist_evsel(evlist, 1), LUPE_AGGR_GLOBAL, 0);
 	assert_int_equal(c.run, 0); /* no user time: <not counted>, as perf */
 	lupe_evlist_delete(evlist);
+	lupe_cpu_map_put(cpus);
+	lupe_thread_map_put(threads);
 }
 
 /* stat -r: per event and aggregate, each run scaled, then the mean over runs */
@@ -169,10 +161,22 @@ static void test_runs(void **state)
 /* the table of a list's counts, and perf's merged aliases folded into one event */
 static void test_counts_table(void **state)
 {
-	struct lupe_evlist *evlist = tool_evlist(LUPE_TOOL_DURATION_TIME, "duration_time");
+	struct lupe_event ev[2] = {
+		{ .name = "duration_time", .tool = LUPE_TOOL_DURATION_TIME, .leader = 0, .group_size = 1 },
+		{ .name = "duration_time", .tool = LUPE_TOOL_DURATION_TIME, .leader = 1, .group_size = 1 },
+	};
+	struct lupe_event_list list = { ev, 2, 2 };
+	struct lupe_evlist *evlist = lupe_evlist_new(&list);
+	struct lupe_evlist_opts opts = { .sz = sizeof(opts) };
+	struct lupe_cpu_map *cpus = lupe_cpu_map_any();
+	struct lupe_thread_map *threads = lupe_thread_map_new_one(-1);
 	struct lupe_counts_table t = { 0 };
 	const int merge[2] = { 0, 0 };
 
+	assert_non_null(evlist);
+	assert_int_equal(lupe_evlist_open(evlist, cpus, threads, &opts, NULL), 0);
+	lupe_cpu_map_put(cpus);
+	lupe_thread_map_put(threads);
 	lupe_evlist_set_tool_times(evlist, 1000, 0, 0);
 	assert_int_equal(lupe_evlist_read(evlist), 0);
 	assert_int_equal(lupe_evlist_counts_table(evlist, LUPE_AGGR_GLOBAL, NULL, &t), 0);
