@@ -12,6 +12,9 @@
  * <perf/event.h>): do not include this header together with libperf's.
  * Kernel record types (PERF_RECORD_SAMPLE ...) come from <linux/perf_event.h>.
  * Fields are in the byte order of the machine that wrote the file.
+ *
+ * The lupe binary's own: not installed (CMakeLists.txt), its functions not
+ * exported; the API hands out typed records instead (lupe/rec.h).
  */
 #ifndef LUPE_PERF_FORMAT_H
 #define LUPE_PERF_FORMAT_H
@@ -19,7 +22,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
-#include <lupe/core.h>
 
 /* Record types perf adds after the kernel's (PERF_RECORD_USER_TYPE_START). */
 enum perf_user_event_type {
@@ -267,10 +269,10 @@ struct perf_record_time_conv {
 };
 
 /* perf's name of a record type ("MMAP", "FINISHED_ROUND"), NULL for one it does not know. */
-LUPE_API const char *lupe_perf_record_name(unsigned type);
+const char *lupe_perf_record_name(unsigned type);
 
 /* perf's name of a feature id ("HOSTNAME"), NULL for 0 and ids past HEADER_PMU_CAPS. */
-LUPE_API const char *lupe_perf_feature_name(unsigned id);
+const char *lupe_perf_feature_name(unsigned id);
 
 /*
  * A record's fields: type says which member of the union is set. The
@@ -313,8 +315,7 @@ struct lupe_perf_record_fields {
  * see lupe_session's lupe_sample; the records perf takes in without a
  * word). Reads only ev->size bytes.
  */
-LUPE_API int lupe_perf_record_decode(const struct perf_event_header *ev,
-				     struct lupe_perf_record_fields *out);
+int lupe_perf_record_decode(const struct perf_event_header *ev, struct lupe_perf_record_fields *out);
 
 /*
  * The CPUs of a CPU map's data (CPU_MAP's payload, EVENT_UPDATE's CPUS): a
@@ -322,7 +323,7 @@ LUPE_API int lupe_perf_record_decode(const struct perf_event_header *ev,
  * cpus in the map's order, 0xffff for "any CPU" (-1). Returns how many, or
  * -EINVAL for a type or size perf would not write. Reads only size bytes.
  */
-LUPE_API int lupe_perf_cpu_map_decode(const void *data, size_t size, uint16_t *cpus, size_t max);
+int lupe_perf_cpu_map_decode(const void *data, size_t size, uint16_t *cpus, size_t max);
 
 /*
  * A feature section's fields. id says which member of the union is set:
@@ -369,8 +370,7 @@ struct lupe_perf_feature {
  * it) of feature id into *out. Returns 0, or -EINVAL for a NULL data.
  * Reads only size bytes; data must outlive *out's use.
  */
-LUPE_API int lupe_perf_feature_decode(int id, const void *data, size_t size,
-				      struct lupe_perf_feature *out);
+int lupe_perf_feature_decode(int id, const void *data, size_t size, struct lupe_perf_feature *out);
 
 /* One entry of a list feature. */
 struct lupe_perf_feature_entry {
@@ -392,6 +392,6 @@ struct lupe_perf_feature_entry {
  * early (f->bad). An entry cut by the section's end comes back with "" and
  * zeros and sets f->bad, as perf prints it.
  */
-LUPE_API int lupe_perf_feature_next(struct lupe_perf_feature *f, struct lupe_perf_feature_entry *e);
+int lupe_perf_feature_next(struct lupe_perf_feature *f, struct lupe_perf_feature_entry *e);
 
 #endif
