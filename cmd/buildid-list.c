@@ -10,13 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <lupe/core.h>
+#include <lupe/perf-format.h>
 #include <lupe/perfdata.h>
 #include <lupe/record.h>
 #include <lupe/symbols.h>
 #include "builtin.h"
-
-#define HEADER_BUILD_ID 2
-#define MISC_BUILD_ID_SIZE (1 << 15)
 
 struct list_opts {
 	const char *input;
@@ -107,7 +105,7 @@ static void print_table(struct list_opts *o, const char *p, size_t size)
 		memcpy(&rsize, p + 6, 2);
 		if (rsize < 36 || p + rsize > end)
 			break;
-		idlen = misc & MISC_BUILD_ID_SIZE ? (uint8_t)p[12 + 20] : LUPE_BUILD_ID_MAX;
+		idlen = misc & PERF_RECORD_MISC_BUILD_ID_SIZE ? (uint8_t)p[12 + 20] : LUPE_BUILD_ID_MAX;
 		if (idlen > LUPE_BUILD_ID_MAX)
 			idlen = LUPE_BUILD_ID_MAX;
 		name = p + 36;

@@ -10,11 +10,10 @@
 #include <string.h>
 #include <lupe/core.h>
 #include <lupe/evsel.h>
+#include <lupe/perf-format.h>
 #include <lupe/perfdata.h>
 #include "builtin.h"
 #include "header.h"
-
-#define HEADER_GROUP_DESC 17
 
 struct evlist_opts {
 	const char *input;

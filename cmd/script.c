@@ -8,6 +8,7 @@
 #include <lupe/session.h>
 #include <lupe/unwind.h>
 #include <lupe/number.h>
+#include <lupe/perf-format.h>
 #include "builtin.h"
 #include "dump.h"
 #include "header.h"
@@ -360,7 +361,7 @@ static int percent_span(struct span *sp, double a, double b, uint64_t first, uin
 static int parse_percent_spans(const char *arg, struct filters *f, struct lupe_session *s)
 {
 	size_t size;
-	const uint64_t *st = lupe_perf_file_feature(lupe_session_file(s), 21 /* HEADER_SAMPLE_TIME */, &size);
+	const uint64_t *st = lupe_perf_file_feature(lupe_session_file(s), HEADER_SAMPLE_TIME, &size);
 	uint64_t first = 0, last = 0;
 	const char *p = arg;
 

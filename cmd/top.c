@@ -30,6 +30,7 @@
 #include <lupe/events.h>
 #include <lupe/evlist.h>
 #include <lupe/evsel.h>
+#include <lupe/perf-format.h>
 #include <lupe/record.h>
 #include <lupe/report.h>
 #include <lupe/session.h>
@@ -224,9 +225,6 @@ static int top_web(const struct top_args *a)
 
 /* ---- the reader thread and what it feeds ---- */
 
-/* PERF_RECORD_FINISHED_INIT: the live source has synthesized the state in /proc */
-#define TOP_FINISHED_INIT 82
-
 static int locked_emit(void *arg, const struct perf_event_header *ev, int stable)
 {
 	struct top *t = arg;
@@ -238,7 +236,7 @@ static int locked_emit(void *arg, const struct perf_event_header *ev, int stable
 	 * that starts in those few ms and maps files before the events are on
 	 * is missed, as it would be by a later start of top.
 	 */
-	if (!t->enabled && ev->type == TOP_FINISHED_INIT) {
+	if (!t->enabled && ev->type == PERF_RECORD_FINISHED_INIT) {
 		t->enabled = 1;
 		if ((ret = lupe_live_start(t->live)) < 0)
 			return ret;

@@ -13,144 +13,16 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <lupe/evlist.h>
+#include <lupe/perf-format.h>
 #include <lupe/perfdata.h>
 #include "dump.h"
 
-/* perf's own record types (perf.data's user records). */
-enum {
-	REC_ATTR = 64, REC_EVENT_TYPE, REC_TRACING_DATA, REC_BUILD_ID, REC_FINISHED_ROUND,
-	REC_ID_INDEX, REC_AUXTRACE_INFO, REC_AUXTRACE, REC_AUXTRACE_ERROR, REC_THREAD_MAP,
-	REC_CPU_MAP, REC_STAT_CONFIG, REC_STAT, REC_STAT_ROUND, REC_EVENT_UPDATE, REC_TIME_CONV,
-	REC_FEATURE, REC_COMPRESSED, REC_FINISHED_INIT,
-};
-
-/* Record layouts of the kernel's and perf's ABI (perf_event.h, perf.data). */
-struct rec_mmap {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff;
-	char filename[];
-};
-
-struct rec_mmap2 {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff;
-	union {
-		struct {
-			uint32_t maj, min;
-			uint64_t ino, ino_generation;
-		};
-		struct {
-			uint8_t build_id_size, reserved1;
-			uint16_t reserved2;
-			uint8_t build_id[20];
-		};
-	};
-	uint32_t prot, flags;
-	char filename[];
-};
-
-struct rec_comm {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	char comm[];
-};
-
-struct rec_fork {
-	struct perf_event_header h;
-	uint32_t pid, ppid, tid, ptid;
-	uint64_t time;
-};
-
-struct rec_lost {
-	struct perf_event_header h;
-	uint64_t id, lost;
-};
-
-struct rec_switch {
-	struct perf_event_header h;
-	uint32_t next_prev_pid, next_prev_tid;
-};
-
-struct rec_namespaces {
-	struct perf_event_header h;
-	uint32_t pid, tid;
-	uint64_t nr;
-	struct {
-		uint64_t dev, ino;
-	} link[];
-};
-
-struct rec_ksymbol {
-	struct perf_event_header h;
-	uint64_t addr;
-	uint32_t len;
-	uint16_t ksym_type, flags;
-	char name[];
-};
-
-struct rec_bpf {
-	struct perf_event_header h;
-	uint16_t type, flags;
-	uint32_t id;
-};
-
-struct rec_cgroup {
-	struct perf_event_header h;
-	uint64_t id;
-	char path[];
-};
-
-struct rec_id_index {
-	struct perf_event_header h;
-	uint64_t nr;
-	struct {
-		uint64_t id, idx, cpu, tid;
-	} e[];
-};
-
-struct rec_thread_map {
-	struct perf_event_header h;
-	uint64_t nr;
-	struct {
-		uint64_t pid;
-		char comm[16];
-	} e[];
-};
-
-struct rec_event_update {
-	struct perf_event_header h;
-	uint64_t type, id;
-	char data[];
-};
-
-static const char *const names[] = {
-	[0] = "TOTAL", [PERF_RECORD_MMAP] = "MMAP", [PERF_RECORD_LOST] = "LOST",
-	[PERF_RECORD_COMM] = "COMM", [PERF_RECORD_EXIT] = "EXIT",
-	[PERF_RECORD_THROTTLE] = "THROTTLE", [PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-	[PERF_RECORD_FORK] = "FORK", [PERF_RECORD_READ] = "READ", [PERF_RECORD_SAMPLE] = "SAMPLE",
-	[PERF_RECORD_MMAP2] = "MMAP2", [PERF_RECORD_AUX] = "AUX",
-	[PERF_RECORD_ITRACE_START] = "ITRACE_START", [PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
-	[PERF_RECORD_SWITCH] = "SWITCH", [PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[PERF_RECORD_NAMESPACES] = "NAMESPACES", [PERF_RECORD_KSYMBOL] = "KSYMBOL",
-	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT", [PERF_RECORD_CGROUP] = "CGROUP",
-	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID",
-	[REC_ATTR] = "ATTR", [REC_EVENT_TYPE] = "EVENT_TYPE",
-	[REC_TRACING_DATA] = "TRACING_DATA",
-	[REC_BUILD_ID] = "BUILD_ID", [REC_FINISHED_ROUND] = "FINISHED_ROUND",
-	[REC_ID_INDEX] = "ID_INDEX", [REC_AUXTRACE_INFO] = "AUXTRACE_INFO",
-	[REC_AUXTRACE] = "AUXTRACE", [REC_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
-	[REC_THREAD_MAP] = "THREAD_MAP", [REC_CPU_MAP] = "CPU_MAP",
-	[REC_STAT_CONFIG] = "STAT_CONFIG", [REC_STAT] = "STAT",
-	[REC_STAT_ROUND] = "STAT_ROUND", [REC_EVENT_UPDATE] = "EVENT_UPDATE",
-	[REC_TIME_CONV] = "TIME_CONV", [REC_FEATURE] = "FEATURE",
-	[REC_COMPRESSED] = "COMPRESSED", [REC_FINISHED_INIT] = "FINISHED_INIT",
-};
-
 const char *dump_event_name(unsigned type)
 {
-	return type < sizeof(names) / sizeof(*names) && names[type] ? names[type] : "UNKNOWN";
+	const char *name = lupe_perf_record_name(type);
+
+	/* 0 is no record type: the dump's tables count all records there */
+	return !type ? "TOTAL" : name ? name : "UNKNOWN";
 }
 
 static void outf(struct obuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -183,16 +55,6 @@ static void outf(struct obuf *o, const char *fmt, ...)
 	free(big);
 }
 
-/* A string field of a record, cut at the record's end. */
-static int str_len(const struct perf_event_header *ev, const char *s)
-{
-	const char *end = (const char *)ev + ev->size;
-
-	return s >= end ? 0 : (int)strnlen(s, (size_t)(end - s));
-}
-
-#define NEED(type) if (ev->size < sizeof(type)) return -1
-
 /* perf's cpu_map__snprint(): "0-3,5" */
 static void print_cpu_list(struct obuf *o, const uint16_t *cpus, size_t nr)
 {
@@ -209,168 +71,121 @@ static void print_cpu_list(struct obuf *o, const uint16_t *cpus, size_t nr)
 	}
 }
 
-/* REC_CPU_MAP's payload (and EVENT_UPDATE's CPUS): a list, a mask or a range. */
-static int print_cpu_map_data(struct obuf *o, const uint8_t *p, size_t size)
+/* A CPU map's data (CPU_MAP, EVENT_UPDATE's CPUS) as perf prints it; nothing for a broken one. */
+static void print_cpu_map_data(struct obuf *o, const void *data, size_t size)
 {
-	uint16_t type, nr, cpus[4096];
-	size_t n = 0;
+	uint16_t cpus[4097]; /* perf's 4096, and "any CPU" */
+	int n = lupe_perf_cpu_map_decode(data, size, cpus, sizeof(cpus) / sizeof(*cpus));
 
-	if (size < 4)
-		return -1;
-	memcpy(&type, p, 2);
-	if (type == 0) { /* a list of u16 */
-		memcpy(&nr, p + 2, 2);
-		for (size_t i = 0; i < nr && 4 + 2 * i + 2 <= size && n < 4096; i++)
-			memcpy(&cpus[n++], p + 4 + 2 * i, 2);
-	} else if (type == 1) { /* a mask of 32- or 64-bit longs */
-		uint16_t long_size;
+	if (n >= 0)
+		print_cpu_list(o, cpus, (size_t)n);
+}
 
-		memcpy(&nr, p + 2, 2);
-		memcpy(&long_size, p + 4, 2);
-		if (long_size != 4 && long_size != 8)
-			return -1;
-		for (size_t w = 0; w < nr; w++) {
-			size_t at = (long_size == 4 ? 8 : 8) + w * long_size;
-			uint64_t v = 0;
+static void text_mmap2(struct obuf *o, const struct perf_event_header *ev,
+		       const struct lupe_perf_record_fields *r)
+{
+	const struct perf_record_mmap2 *m = r->mmap2;
+	char prot[5] = {
+		m->prot & PROT_READ ? 'r' : '-', m->prot & PROT_WRITE ? 'w' : '-',
+		m->prot & PROT_EXEC ? 'x' : '-', m->flags & MAP_SHARED ? 's' : 'p', 0,
+	};
 
-			if (at + long_size > size)
-				break;
-			memcpy(&v, p + at, long_size);
-			for (unsigned b = 0; b < long_size * 8u && n < 4096; b++)
-				if (v >> b & 1)
-					cpus[n++] = (uint16_t)(w * long_size * 8 + b);
-		}
-	} else if (type == 2) { /* a range: any_cpu, pad, start, end */
-		uint16_t start, end;
-
-		if (size < 8)
-			return -1;
-		memcpy(&start, p + 4, 2);
-		memcpy(&end, p + 6, 2);
-		if (p[2])
-			outf(o, "-1%s", start <= end ? "," : "");
-		for (unsigned c = start; c <= end && n < 4096; c++)
-			cpus[n++] = (uint16_t)c;
+	outf(o, " %d/%d: [%#llx(%#llx) @ %#llx", (int)m->pid, (int)m->tid,
+	     (unsigned long long)m->start, (unsigned long long)m->len, (unsigned long long)m->pgoff);
+	if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		obuf_mem(o, " <", 2);
+		for (int i = 0; i < m->build_id_size && i < 20; i++)
+			outf(o, "%02x", m->build_id[i]);
+		obuf_ch(o, '>');
 	} else {
-		return -1;
+		outf(o, " %02x:%02x %llu %llu", m->maj, m->min, (unsigned long long)m->ino,
+		     (unsigned long long)m->ino_generation);
 	}
-	print_cpu_list(o, cpus, n);
-	return 0;
+	outf(o, "]: %s %.*s\n", prot, r->str_len, r->str);
+}
+
+static void text_switch(struct obuf *o, const struct perf_event_header *ev,
+			const struct lupe_perf_record_fields *r)
+{
+	int out = !!(ev->misc & PERF_RECORD_MISC_SWITCH_OUT);
+	const char *in_out = !out ? "IN         " :
+			     !(ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT        " :
+										 "OUT preempt";
+
+	if (!r->cpu_wide) {
+		outf(o, " %s\n", in_out);
+		return;
+	}
+	outf(o, " %s  %s pid/tid: %5d/%-5d\n", in_out, out ? "next" : "prev",
+	     (int)r->cpu_wide->next_prev_pid, (int)r->cpu_wide->next_prev_tid);
+}
+
+static void text_namespaces(struct obuf *o, const struct lupe_perf_record_fields *r)
+{
+	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	const struct perf_record_namespaces *n = r->namespaces;
+
+	outf(o, " %d/%d - nr_namespaces: %u\n\t\t[", (int)n->pid, (int)n->tid,
+	     (unsigned)n->nr_namespaces);
+	for (uint64_t i = 0; i < r->nr; i++) {
+		if (i && i % 4 == 0)
+			obuf_mem(o, "\n\t\t ", 4);
+		outf(o, "%u/%s: %llu/%#llx%s", (unsigned)i, i < 7 ? ns[i] : "UNKNOWN",
+		     (unsigned long long)n->link_info[i].dev, (unsigned long long)n->link_info[i].ino,
+		     i + 1 != r->nr ? ", " : "]\n");
+	}
+	if (!r->nr)
+		obuf_ch(o, '\n');
 }
 
 int dump_event_text(struct obuf *o, const struct perf_event_header *ev)
 {
+	struct lupe_perf_record_fields r;
+
+	if (lupe_perf_record_decode(ev, &r))
+		return -1;
 	switch (ev->type) {
 	case PERF_RECORD_MMAP: {
-		const struct rec_mmap *m = (const void *)ev;
+		const struct perf_record_mmap *m = r.mmap;
 
-		NEED(*m);
 		outf(o, " %d/%d: [%#llx(%#llx) @ %#llx]: %c %.*s\n", (int)m->pid, (int)m->tid,
 		     (unsigned long long)m->start, (unsigned long long)m->len,
 		     (unsigned long long)m->pgoff,
 		     (ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER ? 'r' : 'x',
-		     str_len(ev, m->filename), m->filename);
+		     r.str_len, r.str);
 		return 0;
 	}
-	case PERF_RECORD_MMAP2: {
-		const struct rec_mmap2 *m = (const void *)ev;
-		char prot[5] = {
-			m->prot & PROT_READ ? 'r' : '-', m->prot & PROT_WRITE ? 'w' : '-',
-			m->prot & PROT_EXEC ? 'x' : '-', m->flags & MAP_SHARED ? 's' : 'p', 0,
-		};
-
-		NEED(*m);
-		outf(o, " %d/%d: [%#llx(%#llx) @ %#llx", (int)m->pid, (int)m->tid,
-		     (unsigned long long)m->start, (unsigned long long)m->len,
-		     (unsigned long long)m->pgoff);
-		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			obuf_mem(o, " <", 2);
-			for (int i = 0; i < m->build_id_size && i < 20; i++)
-				outf(o, "%02x", m->build_id[i]);
-			obuf_ch(o, '>');
-		} else {
-			outf(o, " %02x:%02x %llu %llu", m->maj, m->min, (unsigned long long)m->ino,
-			     (unsigned long long)m->ino_generation);
-		}
-		outf(o, "]: %s %.*s\n", prot, str_len(ev, m->filename), m->filename);
+	case PERF_RECORD_MMAP2:
+		text_mmap2(o, ev, &r);
 		return 0;
-	}
-	case PERF_RECORD_COMM: {
-		const struct rec_comm *c = (const void *)ev;
-
-		NEED(*c);
+	case PERF_RECORD_COMM:
 		outf(o, "%s: %.*s:%d/%d\n", ev->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec" : "",
-		     str_len(ev, c->comm), c->comm, (int)c->pid, (int)c->tid);
+		     r.str_len, r.str, (int)r.comm->pid, (int)r.comm->tid);
 		return 0;
-	}
 	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		const struct rec_fork *f = (const void *)ev;
-
-		NEED(*f);
-		outf(o, "(%d:%d):(%d:%d)\n", (int)f->pid, (int)f->tid, (int)f->ppid, (int)f->ptid);
+	case PERF_RECORD_EXIT:
+		outf(o, "(%d:%d):(%d:%d)\n", (int)r.fork->pid, (int)r.fork->tid, (int)r.fork->ppid,
+		     (int)r.fork->ptid);
 		return 0;
-	}
 	case PERF_RECORD_SWITCH:
-	case PERF_RECORD_SWITCH_CPU_WIDE: {
-		const struct rec_switch *sw = (const void *)ev;
-		int out = !!(ev->misc & PERF_RECORD_MISC_SWITCH_OUT);
-		const char *in_out = !out ? "IN         " :
-				     !(ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? "OUT        " :
-											 "OUT preempt";
-
-		if (ev->type == PERF_RECORD_SWITCH) {
-			outf(o, " %s\n", in_out);
-			return 0;
-		}
-		NEED(*sw);
-		outf(o, " %s  %s pid/tid: %5d/%-5d\n", in_out, out ? "next" : "prev",
-		     (int)sw->next_prev_pid, (int)sw->next_prev_tid);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		text_switch(o, ev, &r);
 		return 0;
-	}
-	case PERF_RECORD_NAMESPACES: {
-		static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
-		const struct rec_namespaces *n = (const void *)ev;
-		uint64_t nr;
-
-		NEED(*n);
-		nr = n->nr;
-		if (nr > (ev->size - sizeof(*n)) / sizeof(n->link[0]))
-			nr = (ev->size - sizeof(*n)) / sizeof(n->link[0]);
-		outf(o, " %d/%d - nr_namespaces: %u\n\t\t[", (int)n->pid, (int)n->tid, (unsigned)n->nr);
-		for (uint64_t i = 0; i < nr; i++) {
-			if (i && i % 4 == 0)
-				obuf_mem(o, "\n\t\t ", 4);
-			outf(o, "%u/%s: %llu/%#llx%s", (unsigned)i, i < 7 ? ns[i] : "UNKNOWN",
-			     (unsigned long long)n->link[i].dev, (unsigned long long)n->link[i].ino,
-			     i + 1 != nr ? ", " : "]\n");
-		}
-		if (!nr)
-			obuf_ch(o, '\n');
+	case PERF_RECORD_NAMESPACES:
+		text_namespaces(o, &r);
 		return 0;
-	}
-	case PERF_RECORD_KSYMBOL: {
-		const struct rec_ksymbol *k = (const void *)ev;
-
-		NEED(*k);
-		outf(o, " addr %llx len %u type %u flags 0x%x name %.*s\n", (unsigned long long)k->addr,
-		     k->len, k->ksym_type, k->flags, str_len(ev, k->name), k->name);
+	case PERF_RECORD_KSYMBOL:
+		outf(o, " addr %llx len %u type %u flags 0x%x name %.*s\n",
+		     (unsigned long long)r.ksymbol->addr, r.ksymbol->len, r.ksymbol->ksym_type,
+		     r.ksymbol->flags, r.str_len, r.str);
 		return 0;
-	}
-	case PERF_RECORD_BPF_EVENT: {
-		const struct rec_bpf *b = (const void *)ev;
-
-		NEED(*b);
-		outf(o, " type %u, flags %u, id %u\n", b->type, b->flags, b->id);
+	case PERF_RECORD_BPF_EVENT:
+		outf(o, " type %u, flags %u, id %u\n", r.bpf_event->type, r.bpf_event->flags,
+		     r.bpf_event->id);
 		return 0;
-	}
-	case PERF_RECORD_CGROUP: {
-		const struct rec_cgroup *c = (const void *)ev;
-
-		NEED(*c);
-		outf(o, " cgroup: %llu %.*s\n", (unsigned long long)c->id, str_len(ev, c->path), c->path);
+	case PERF_RECORD_CGROUP:
+		outf(o, " cgroup: %llu %.*s\n", (unsigned long long)r.cgroup->id, r.str_len, r.str);
 		return 0;
-	}
 	default:
 		return -1;
 	}
@@ -547,140 +362,125 @@ static void dump_sample(struct obuf *o, const struct perf_event_header *ev,
 	}
 }
 
+/* perf reads READ as its fixed struct, whatever read_format says */
+static void other_read(struct dump *d, const struct lupe_perf_record_fields *r,
+		       const struct lupe_evsel *evsel)
+{
+	struct obuf *o = d->out;
+	const struct perf_record_read *rd = &r->read;
+
+	outf(o, ": %d %d %s %llu\n", (int)rd->pid, (int)rd->tid,
+	     evsel && lupe_evsel_name(evsel) ? lupe_evsel_name(evsel) : "unknown",
+	     (unsigned long long)rd->value);
+	if (evsel) {
+		uint64_t rf = lupe_evsel_attr(evsel)->read_format;
+
+		if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+			outf(o, "... time enabled : %llu\n", (unsigned long long)rd->time_enabled);
+		if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+			outf(o, "... time running : %llu\n", (unsigned long long)rd->time_running);
+		if (rf & PERF_FORMAT_ID)
+			outf(o, "... id           : %llu\n", (unsigned long long)rd->id);
+		if (rf & PERF_FORMAT_LOST)
+			outf(o, "... lost         : %llu\n", (unsigned long long)rd->lost);
+	}
+	/* perf script takes no READ record: it says so after the fields */
+	if (d->script)
+		obuf_str(o, ": unhandled!\n");
+}
+
+static void other_event_update(struct obuf *o, const struct lupe_perf_record_fields *r)
+{
+	outf(o, "\n... id:    %llu\n", (unsigned long long)r->event_update->id);
+	switch (r->event_update->type) {
+	case PERF_EVENT_UPDATE__UNIT:
+		outf(o, "... unit:  %.*s\n", r->str_len, r->str);
+		break;
+	case PERF_EVENT_UPDATE__SCALE:
+		outf(o, "... scale: %f\n", r->scale);
+		break;
+	case PERF_EVENT_UPDATE__NAME:
+		outf(o, "... name:  %.*s\n", r->str_len, r->str);
+		break;
+	case PERF_EVENT_UPDATE__CPUS:
+		obuf_str(o, "... ");
+		print_cpu_map_data(o, r->cpus, r->cpus_size);
+		obuf_ch(o, '\n');
+		break;
+	default:
+		obuf_str(o, "... unknown type\n");
+		break;
+	}
+}
+
 /* The fields perf prints for records its tools take in without a word. */
 static void dump_other(struct dump *d, const struct perf_event_header *ev,
 		       const struct lupe_evsel *evsel, const struct lupe_sample *sample)
 {
 	struct obuf *o = d->out;
+	struct lupe_perf_record_fields r;
+	int err = lupe_perf_record_decode(ev, &r);
 
 	switch (ev->type) {
-	case PERF_RECORD_READ: {
-		/* perf reads its fixed struct {pid, tid, value, enabled, running, id, lost}, whatever read_format says */
-		struct {
-			uint32_t pid, tid;
-			uint64_t value, enabled, running, id, lost;
-		} r = { 0 };
-		uint64_t rf;
-
-		memcpy(&r, ev + 1, ev->size - sizeof(*ev) < sizeof(r) ? ev->size - sizeof(*ev) : sizeof(r));
-		outf(o, ": %d %d %s %llu\n", (int)r.pid, (int)r.tid,
-		     evsel && lupe_evsel_name(evsel) ? lupe_evsel_name(evsel) : "unknown",
-		     (unsigned long long)r.value);
-		if (evsel) {
-			rf = lupe_evsel_attr(evsel)->read_format;
-			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-				outf(o, "... time enabled : %llu\n", (unsigned long long)r.enabled);
-			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-				outf(o, "... time running : %llu\n", (unsigned long long)r.running);
-			if (rf & PERF_FORMAT_ID)
-				outf(o, "... id           : %llu\n", (unsigned long long)r.id);
-			if (rf & PERF_FORMAT_LOST)
-				outf(o, "... lost         : %llu\n", (unsigned long long)r.lost);
-		}
-		/* perf script takes no READ record: it says so after the fields */
-		if (d->script)
-			obuf_str(o, ": unhandled!\n");
+	case PERF_RECORD_READ:
+		other_read(d, &r, evsel);
 		return;
-	}
-	case PERF_RECORD_LOST: {
-		const struct rec_lost *l = (const void *)ev;
-
-		if (ev->size >= sizeof(*l))
-			outf(o, ": id:%llu: lost:%llu\n", (unsigned long long)l->id,
-			     (unsigned long long)l->lost);
+	case PERF_RECORD_LOST:
+		if (!err)
+			outf(o, ": id:%llu: lost:%llu\n", (unsigned long long)r.lost->id,
+			     (unsigned long long)r.lost->lost);
 		return;
-	}
 	case PERF_RECORD_LOST_SAMPLES: {
-		const struct rec_lost *l = (const void *)ev;
-
 		/* {lost, sample_id}: perf prints the sample id's id, -1 without one */
 		uint64_t id = sample->attr && (sample->attr->sample_type &
 					       (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER)) ? sample->id : (uint64_t)-1;
 
-		if (ev->size >= sizeof(*l))
+		if (!err)
 			outf(o, ": id:%llu: lost samples :%llu\n", (unsigned long long)id,
-			     (unsigned long long)l->id);
+			     (unsigned long long)r.lost_samples->lost);
 		return;
 	}
-	case REC_FINISHED_ROUND:
+	case PERF_RECORD_FINISHED_ROUND:
 		obuf_ch(o, '\n');
 		return;
-	case REC_ID_INDEX: {
-		const struct rec_id_index *x = (const void *)ev;
-		uint64_t nr, max;
-
-		if (ev->size < sizeof(*x))
+	case PERF_RECORD_ID_INDEX:
+		if (err)
 			return;
-		max = (ev->size - sizeof(*x)) / sizeof(x->e[0]);
-		nr = x->nr < max ? x->nr : max;
-		outf(o, " nr: %llu\n", (unsigned long long)nr);
-		for (uint64_t i = 0; i < nr; i++)
+		outf(o, " nr: %llu\n", (unsigned long long)r.nr);
+		for (uint64_t i = 0; i < r.nr; i++) {
+			const struct perf_record_id_index_entry *e = &r.id_index->entries[i];
+
 			outf(o, " ... id: %llu  idx: %llu  cpu: %lld  tid: %lld\n",
-			     (unsigned long long)x->e[i].id, (unsigned long long)x->e[i].idx,
-			     (long long)x->e[i].cpu, (long long)x->e[i].tid);
+			     (unsigned long long)e->id, (unsigned long long)e->idx, (long long)e->cpu,
+			     (long long)e->tid);
+		}
 		return;
-	}
-	case REC_THREAD_MAP: {
-		const struct rec_thread_map *t = (const void *)ev;
-		uint64_t nr, max;
-
-		if (ev->size < sizeof(*t))
+	case PERF_RECORD_THREAD_MAP:
+		if (err)
 			return;
-		max = (ev->size - sizeof(*t)) / sizeof(t->e[0]);
-		nr = t->nr < max ? t->nr : max;
-		outf(o, " nr: %d thread%s: ", (int)nr, nr > 1 ? "s" : "");
-		for (uint64_t i = 0; i < nr; i++)
-			outf(o, "%s%d", i ? "," : "", (int)t->e[i].pid);
+		outf(o, " nr: %d thread%s: ", (int)r.nr, r.nr > 1 ? "s" : "");
+		for (uint64_t i = 0; i < r.nr; i++)
+			outf(o, "%s%d", i ? "," : "", (int)r.thread_map->entries[i].pid);
 		obuf_ch(o, '\n');
 		if (!d->script)
 			obuf_str(o, ": unhandled!\n");
 		return;
-	}
-	case REC_CPU_MAP:
+	case PERF_RECORD_CPU_MAP:
 		obuf_mem(o, ": ", 2);
-		print_cpu_map_data(o, (const uint8_t *)(ev + 1), ev->size - sizeof(*ev));
+		print_cpu_map_data(o, r.cpus, r.cpus_size);
 		obuf_ch(o, '\n');
 		if (!d->script)
 			obuf_str(o, ": unhandled!\n");
 		return;
-	case REC_EVENT_UPDATE: {
-		const struct rec_event_update *u = (const void *)ev;
-		int n = (int)(ev->size - sizeof(*u));
-
-		if (ev->size < sizeof(*u))
-			return;
-		outf(o, "\n... id:    %llu\n", (unsigned long long)u->id);
-		switch (u->type) {
-		case 0: /* unit */
-			outf(o, "... unit:  %.*s\n", (int)strnlen(u->data, (size_t)n), u->data);
-			break;
-		case 1: { /* scale */
-			double scale = 0;
-
-			if (n >= 8)
-				memcpy(&scale, u->data, 8);
-			outf(o, "... scale: %f\n", scale);
-			break;
-		}
-		case 2: /* name */
-			outf(o, "... name:  %.*s\n", (int)strnlen(u->data, (size_t)n), u->data);
-			break;
-		case 3: /* cpus */
-			obuf_str(o, "... ");
-			print_cpu_map_data(o, (const uint8_t *)u->data, (size_t)n);
-			obuf_ch(o, '\n');
-			break;
-		default:
-			obuf_str(o, "... unknown type\n");
-			break;
-		}
+	case PERF_RECORD_EVENT_UPDATE:
+		if (!err)
+			other_event_update(o, &r);
 		return;
-	}
-	case REC_ATTR:
-	case REC_FEATURE:
-	case REC_TRACING_DATA:
-	case REC_BUILD_ID:
-	case REC_TIME_CONV:
+	case PERF_RECORD_HEADER_ATTR:
+	case PERF_RECORD_HEADER_FEATURE:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_HEADER_BUILD_ID:
+	case PERF_RECORD_TIME_CONV:
 		return;
 	default:
 		obuf_str(o, ": unhandled!\n");
@@ -707,7 +507,7 @@ int dump_record(struct dump *d, struct lupe_session *s, const struct perf_event_
 	struct obuf *o = d->out;
 	int id_all;
 	/* a pipe's ATTR record: perf prints it before it knows its event */
-	uint64_t st = combined_sample_type(s, &id_all, ev->type == REC_ATTR);
+	uint64_t st = combined_sample_type(s, &id_all, ev->type == PERF_RECORD_HEADER_ATTR);
 
 	/* a pipe's offsets count from the end of its 16-byte header, as perf's do */
 	if (d->pipe && offset >= 16)
@@ -763,7 +563,7 @@ void dump_stats(struct dump *d, struct lupe_session *s)
 	uint64_t comp = f ? lupe_perf_file_nr_compressed(f) : 0;
 
 	d->nr_events[0] += comp;
-	d->nr_events[REC_COMPRESSED] += comp;
+	d->nr_events[PERF_RECORD_COMPRESSED] += comp;
 	obuf_str(o, "\nAggregated stats:\n");
 	for (unsigned i = 0; i < DUMP_NR_TYPES; i++) {
 		const char *name = dump_event_name(i);

@@ -9,11 +9,12 @@
 #ifndef LUPE_UI_DUMP_H
 #define LUPE_UI_DUMP_H
 
+#include <lupe/perf-format.h>
 #include <lupe/session.h>
 #include "obuf.h"
 
-/* Record types perf knows (PERF_RECORD_HEADER_MAX in perf 6.1). */
-#define DUMP_NR_TYPES 83
+/* Record types perf knows (83 in perf 6.1). */
+#define DUMP_NR_TYPES PERF_RECORD_HEADER_MAX
 
 struct dump {
 	struct obuf *out;

@@ -9,81 +9,24 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <lupe/perf-format.h>
 #include "header.h"
 
-/* Feature ids and names, as perf.data's HEADER_* (lib/data/format.h). */
-static const char *const feat_names[] = {
-	NULL, "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION", "ARCH",
-	"NRCPUS", "CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC", "CPU_TOPOLOGY",
-	"NUMA_TOPOLOGY", "BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC", "AUXTRACE", "STAT",
-	"CACHE", "SAMPLE_TIME", "MEM_TOPOLOGY", "CLOCKID", "DIR_FORMAT", "BPF_PROG_INFO",
-	"BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS", "CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS",
-};
-enum { F_HOSTNAME = 3, F_OSRELEASE, F_VERSION, F_ARCH, F_NRCPUS, F_CPUDESC, F_CPUID,
-       F_TOTAL_MEM, F_CMDLINE, F_EVENT_DESC, F_CPU_TOPOLOGY, F_NUMA_TOPOLOGY,
-       F_BRANCH_STACK, F_PMU_MAPPINGS, F_GROUP_DESC, F_AUXTRACE, F_STAT, F_CACHE, F_SAMPLE_TIME,
-       F_MEM_TOPOLOGY, F_CLOCKID, F_DIR_FORMAT, F_COMPRESSED = 27, F_CPU_PMU_CAPS, F_CLOCK_DATA,
-       F_HYBRID_TOPOLOGY, F_PMU_CAPS, F_LAST };
-
-enum { REC_HEADER_FEATURE = 80 }; /* perf.data's PERF_RECORD_HEADER_FEATURE */
-
-/* A cursor over a feature section; reads past its end yield zeros and set bad. */
-struct fcur {
-	const char *p, *end;
-	int bad;
-};
-
-static uint64_t get(struct fcur *c, size_t n)
-{
-	uint64_t v = 0;
-
-	if ((size_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		c->p = c->end;
-		return 0;
-	}
-	memcpy(&v, c->p, n);
-	c->p += n;
-	return v;
-}
-
-/* perf's header string: u32 length (with padding), then the bytes. */
-static const char *get_str(struct fcur *c, int *len)
-{
-	uint32_t n = (uint32_t)get(c, 4);
-	const char *s = c->p;
-
-	if (c->bad || (size_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		*len = 0;
-		return "";
-	}
-	c->p += n;
-	*len = (int)strnlen(s, n);
-	return s;
-}
-
-static int feature(struct lupe_perf_file *f, int id, struct fcur *c)
+/* The feature id's section in f, decoded; 0 when f lacks it. */
+static int feature(struct lupe_perf_file *f, int id, struct lupe_perf_feature *feat)
 {
 	size_t size;
-	const char *d = lupe_perf_file_feature(f, id, &size);
+	const void *d = lupe_perf_file_feature(f, id, &size);
 
-	if (!d)
-		return 0;
-	*c = (struct fcur){ d, d + size, 0 };
-	return 1;
+	return d && !lupe_perf_feature_decode(id, d, size, feat);
 }
 
 static void print_string(FILE *fp, struct lupe_perf_file *f, int id, const char *label)
 {
-	struct fcur c;
-	const char *s;
-	int n;
+	struct lupe_perf_feature feat;
 
-	if (!feature(f, id, &c))
-		return;
-	s = get_str(&c, &n);
-	fprintf(fp, "# %s : %.*s\n", label, n, s);
+	if (feature(f, id, &feat))
+		fprintf(fp, "# %s : %.*s\n", label, feat.str.len, feat.str.s);
 }
 
 static void print_flags(FILE *fp, uint64_t v, const char *const *names, int nr)
@@ -207,23 +150,21 @@ static void print_events(FILE *fp, struct lupe_perf_file *f)
 }
 
 /* perf's group lines: "# group: NAME{leader,member...}" for groups of two or more. */
-static void print_groups(FILE *fp, struct lupe_perf_file *f, struct fcur *c)
+static void print_groups(FILE *fp, struct lupe_perf_file *f, struct lupe_perf_feature *feat)
 {
-	uint32_t nr = (uint32_t)get(c, 4);
+	struct lupe_perf_feature_entry g;
 
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		int len;
-		const char *name = get_str(c, &len);
-		uint32_t leader = (uint32_t)get(c, 4), members = (uint32_t)get(c, 4);
+	while (lupe_perf_feature_next(feat, &g) > 0) {
+		int len = g.name_len;
 
-		if (c->bad || members < 2 || leader + members > lupe_perf_file_nr_evsels(f))
+		if (feat->bad || g.members < 2 || g.leader + g.members > lupe_perf_file_nr_evsels(f))
 			continue;
 		/* "{anon_group}" is perf's name for a group without one */
-		if (len == 12 && !memcmp(name, "{anon_group}", 12))
+		if (len == 12 && !memcmp(g.name, "{anon_group}", 12))
 			len = 0;
-		fprintf(fp, "# group: %.*s{", len, name);
-		for (uint32_t m = 0; m < members; m++) {
-			const char *ev = lupe_evsel_name(lupe_perf_file_evsel(f, leader + m));
+		fprintf(fp, "# group: %.*s{", len, g.name);
+		for (uint32_t m = 0; m < g.members; m++) {
+			const char *ev = lupe_evsel_name(lupe_perf_file_evsel(f, g.leader + m));
 
 			fprintf(fp, "%s%s", m ? "," : "", ev ? ev : "");
 		}
@@ -235,25 +176,24 @@ static void print_groups(FILE *fp, struct lupe_perf_file *f, struct fcur *c)
 static const char *clock_name(uint32_t id)
 {
 	switch (id) {
-	case 0: return "realtime";
-	case 1: return "monotonic";
-	case 4: return "monotonic_raw";
-	case 7: return "boottime";
-	case 11: return "tai";
+	case CLOCK_REALTIME: return "realtime";
+	case CLOCK_MONOTONIC: return "monotonic";
+	case CLOCK_MONOTONIC_RAW: return "monotonic_raw";
+	case CLOCK_BOOTTIME: return "boottime";
+	case CLOCK_TAI: return "tai";
 	default: return "(not found)";
 	}
 }
 
-/* CLOCK_DATA: u32 version (1), u32 clockid, u64 time of day and clock time (ns) at one instant. */
-static void print_clock_data(FILE *fp, struct fcur *c)
+static void print_clock_data(FILE *fp, const struct lupe_perf_feature *feat)
 {
-	uint32_t ver = (uint32_t)get(c, 4), id = (uint32_t)get(c, 4);
-	uint64_t tod = get(c, 8), clk = get(c, 8);
+	uint64_t tod = feat->clock_data.tod_ns, clk = feat->clock_data.clock_ns;
+	uint32_t id = feat->clock_data.clockid;
 	time_t sec = (time_t)(tod / 1000000000ULL);
 	char date[64] = "<error>";
 	struct tm tm;
 
-	if (c->bad || ver != 1) {
+	if (feat->bad || feat->clock_data.version != 1) {
 		fputs("# reference time disabled\n", fp);
 		return;
 	}
@@ -266,155 +206,130 @@ static void print_clock_data(FILE *fp, struct fcur *c)
 		clock_name(id));
 }
 
-/* perf's PMU capabilities: u32 count, then name and value strings; "name=value, ...". */
-static void print_caps(FILE *fp, struct fcur *c, const char *pmu, int named)
+/*
+ * The caps up to the end of the section or of a PMU_CAPS PMU, as perf
+ * prints them: "name=value, ...". *pmu: a PMU_CAPS entry ended them. NULL
+ * without memory.
+ */
+static char *caps_line(struct lupe_perf_feature *feat, struct lupe_perf_feature_entry *e, int *pmu)
 {
-	uint32_t nr = (uint32_t)get(c, 4);
 	char *line = NULL;
 	size_t size = 0;
 	FILE *m = open_memstream(&line, &size);
+	int n = 0;
 
+	*pmu = 0;
 	if (!m)
-		return;
-	for (uint32_t i = 0; i < nr && !c->bad; i++) {
-		int nl, vl;
-		const char *n = get_str(c, &nl), *v = get_str(c, &vl);
-
-		fprintf(m, "%s%.*s=%.*s", i ? ", " : "", nl, n, vl, v);
+		return NULL;
+	while (lupe_perf_feature_next(feat, e) > 0) {
+		if (e->kind != LUPE_FEAT_CAP) {
+			*pmu = 1;
+			break;
+		}
+		fprintf(m, "%s%.*s=%.*s", n++ ? ", " : "", e->name_len, e->name, e->value_len, e->value);
 	}
 	fclose(m);
-	if (named) {
-		int len;
+	return line;
+}
 
-		pmu = get_str(c, &len);
-		fprintf(fp, "# %.*s pmu capabilities: %s\n", len, pmu, nr ? line : "not available");
-	} else {
-		fprintf(fp, "# %s pmu capabilities: %s\n", pmu, nr ? line : "not available");
+/* CPU_PMU_CAPS: the cpu PMU's capabilities; PMU_CAPS: each PMU's. */
+static void print_caps(FILE *fp, struct lupe_perf_feature *feat)
+{
+	struct lupe_perf_feature_entry e;
+	int pmu;
+	char *line;
+
+	if (feat->id == HEADER_CPU_PMU_CAPS) {
+		if ((line = caps_line(feat, &e, &pmu)))
+			fprintf(fp, "# cpu pmu capabilities: %s\n", feat->nr ? line : "not available");
+		free(line);
+		return;
+	}
+	while ((line = caps_line(feat, &e, &pmu)) && pmu) {
+		fprintf(fp, "# %.*s pmu capabilities: %s\n", e.name_len, e.name,
+			e.nr_caps ? line : "not available");
+		free(line);
 	}
 	free(line);
 }
 
+static void print_cmdline(FILE *fp, struct lupe_perf_feature *feat)
+{
+	struct lupe_perf_feature_entry e;
+
+	fputs("# cmdline : ", fp);
+	while (lupe_perf_feature_next(feat, &e) > 0)
+		fprintf(fp, "%.*s ", e.name_len, e.name);
+	fputc('\n', fp);
+}
+
+static void print_pmu_mappings(FILE *fp, struct lupe_perf_feature *feat)
+{
+	struct lupe_perf_feature_entry e;
+
+	fputs("# pmu mappings:", fp);
+	for (int i = 0; lupe_perf_feature_next(feat, &e) > 0; i++)
+		fprintf(fp, "%s %.*s = %u", i ? "," : "", e.name_len, e.name, e.type);
+	fputc('\n', fp);
+}
+
+static void print_sample_time(FILE *fp, const struct lupe_perf_feature *feat)
+{
+	uint64_t first = feat->sample_time.first, last = feat->sample_time.last;
+
+	fprintf(fp, "# time of first sample : %llu.%06llu\n", (unsigned long long)(first / 1000000000ULL),
+		(unsigned long long)(first % 1000000000ULL / 1000));
+	fprintf(fp, "# time of last sample : %llu.%06llu\n", (unsigned long long)(last / 1000000000ULL),
+		(unsigned long long)(last % 1000000000ULL / 1000));
+	fprintf(fp, "# sample duration : %10.3f ms\n", (double)(last - first) / 1e6);
+}
+
 static void print_feature(FILE *fp, struct lupe_perf_file *f, int id)
 {
-	struct fcur c;
+	struct lupe_perf_feature feat;
 
 	switch (id) {
-	case F_HOSTNAME: print_string(fp, f, id, "hostname"); break;
-	case F_OSRELEASE: print_string(fp, f, id, "os release"); break;
-	case F_VERSION: print_string(fp, f, id, "perf version"); break;
-	case F_ARCH: print_string(fp, f, id, "arch"); break;
-	case F_CPUDESC: print_string(fp, f, id, "cpudesc"); break;
-	case F_CPUID: print_string(fp, f, id, "cpuid"); break;
-	case F_NRCPUS:
-		if (feature(f, id, &c)) {
-			uint32_t avail = (uint32_t)get(&c, 4), online = (uint32_t)get(&c, 4);
-
-			fprintf(fp, "# nrcpus online : %u\n# nrcpus avail : %u\n", online, avail);
-		}
+	case HEADER_HOSTNAME: print_string(fp, f, id, "hostname"); return;
+	case HEADER_OSRELEASE: print_string(fp, f, id, "os release"); return;
+	case HEADER_VERSION: print_string(fp, f, id, "perf version"); return;
+	case HEADER_ARCH: print_string(fp, f, id, "arch"); return;
+	case HEADER_CPUDESC: print_string(fp, f, id, "cpudesc"); return;
+	case HEADER_CPUID: print_string(fp, f, id, "cpuid"); return;
+	case HEADER_EVENT_DESC: print_events(fp, f); return;
+	}
+	if (!feature(f, id, &feat))
+		return;
+	switch (id) {
+	case HEADER_NRCPUS:
+		fprintf(fp, "# nrcpus online : %u\n# nrcpus avail : %u\n", feat.nrcpus.online,
+			feat.nrcpus.avail);
 		break;
-	case F_TOTAL_MEM:
-		if (feature(f, id, &c))
-			fprintf(fp, "# total memory : %llu kB\n", (unsigned long long)get(&c, 8));
+	case HEADER_TOTAL_MEM:
+		fprintf(fp, "# total memory : %llu kB\n", (unsigned long long)feat.total_mem_kb);
 		break;
-	case F_CMDLINE:
-		if (feature(f, id, &c)) {
-			uint32_t n = (uint32_t)get(&c, 4);
-
-			fputs("# cmdline : ", fp);
-			for (uint32_t i = 0; i < n && !c.bad; i++) {
-				int len;
-				const char *s = get_str(&c, &len);
-
-				fprintf(fp, "%.*s ", len, s);
-			}
-			fputc('\n', fp);
-		}
+	case HEADER_CMDLINE: print_cmdline(fp, &feat); break;
+	case HEADER_CPU_TOPOLOGY: case HEADER_NUMA_TOPOLOGY: case HEADER_CACHE:
+	case HEADER_MEM_TOPOLOGY: case HEADER_HYBRID_TOPOLOGY:
+		fprintf(fp, "# %s info available, use -I to display\n", lupe_perf_feature_name(id));
 		break;
-	case F_EVENT_DESC:
-		print_events(fp, f);
+	case HEADER_PMU_MAPPINGS: print_pmu_mappings(fp, &feat); break;
+	case HEADER_SAMPLE_TIME: print_sample_time(fp, &feat); break;
+	case HEADER_BRANCH_STACK: fputs("# contains samples with branch stack\n", fp); break;
+	case HEADER_AUXTRACE: fputs("# contains AUX area data (e.g. instruction trace)\n", fp); break;
+	case HEADER_STAT: fputs("# contains stat data\n", fp); break;
+	case HEADER_GROUP_DESC: print_groups(fp, f, &feat); break;
+	case HEADER_CLOCKID:
+		fprintf(fp, "# clockid frequency: %llu MHz\n", (unsigned long long)feat.clockid_res_ns * 1000);
 		break;
-	case F_CPU_TOPOLOGY: case F_NUMA_TOPOLOGY: case F_CACHE: case F_MEM_TOPOLOGY:
-	case F_HYBRID_TOPOLOGY:
-		if (feature(f, id, &c))
-			fprintf(fp, "# %s info available, use -I to display\n", feat_names[id]);
+	case HEADER_DIR_FORMAT:
+		fprintf(fp, "# directory data version : %llu\n", (unsigned long long)feat.dir_format);
 		break;
-	case F_PMU_MAPPINGS:
-		if (feature(f, id, &c)) {
-			uint32_t n = (uint32_t)get(&c, 4);
-
-			fputs("# pmu mappings:", fp);
-			for (uint32_t i = 0; i < n && !c.bad; i++) {
-				uint32_t type = (uint32_t)get(&c, 4);
-				int len;
-				const char *s = get_str(&c, &len);
-
-				fprintf(fp, "%s %.*s = %u", i ? "," : "", len, s, type);
-			}
-			fputc('\n', fp);
-		}
-		break;
-	case F_SAMPLE_TIME:
-		if (feature(f, id, &c)) {
-			uint64_t first = get(&c, 8), last = get(&c, 8);
-
-			fprintf(fp, "# time of first sample : %llu.%06llu\n",
-				(unsigned long long)(first / 1000000000ULL),
-				(unsigned long long)(first % 1000000000ULL / 1000));
-			fprintf(fp, "# time of last sample : %llu.%06llu\n",
-				(unsigned long long)(last / 1000000000ULL),
-				(unsigned long long)(last % 1000000000ULL / 1000));
-			fprintf(fp, "# sample duration : %10.3f ms\n", (double)(last - first) / 1e6);
-		}
-		break;
-	case F_BRANCH_STACK:
-		if (feature(f, id, &c))
-			fputs("# contains samples with branch stack\n", fp);
-		break;
-	case F_AUXTRACE:
-		if (feature(f, id, &c))
-			fputs("# contains AUX area data (e.g. instruction trace)\n", fp);
-		break;
-	case F_STAT:
-		if (feature(f, id, &c))
-			fputs("# contains stat data\n", fp);
-		break;
-	case F_GROUP_DESC:
-		if (feature(f, id, &c))
-			print_groups(fp, f, &c);
-		break;
-	case F_CLOCKID:
-		if (feature(f, id, &c))
-			fprintf(fp, "# clockid frequency: %llu MHz\n", (unsigned long long)get(&c, 8) * 1000);
-		break;
-	case F_DIR_FORMAT:
-		if (feature(f, id, &c))
-			fprintf(fp, "# directory data version : %llu\n", (unsigned long long)get(&c, 8));
-		break;
-	case F_CLOCK_DATA:
-		if (feature(f, id, &c))
-			print_clock_data(fp, &c);
-		break;
-	case F_CPU_PMU_CAPS:
-		if (feature(f, id, &c))
-			print_caps(fp, &c, "cpu", 0);
-		break;
-	case F_PMU_CAPS:
-		if (feature(f, id, &c)) {
-			uint32_t nr = (uint32_t)get(&c, 4);
-
-			for (uint32_t i = 0; i < nr && !c.bad; i++)
-				print_caps(fp, &c, NULL, 1);
-		}
-		break;
-	case F_COMPRESSED:
-		if (feature(f, id, &c)) {
-			uint32_t ver = (uint32_t)get(&c, 4), type = (uint32_t)get(&c, 4);
-			uint32_t level = (uint32_t)get(&c, 4), ratio = (uint32_t)get(&c, 4);
-
-			(void)ver;
-			fprintf(fp, "# compressed : %s, level = %u, ratio = %u\n",
-				type == 1 ? "Zstd" : "Unknown", level, ratio);
-		}
+	case HEADER_CLOCK_DATA: print_clock_data(fp, &feat); break;
+	case HEADER_CPU_PMU_CAPS: case HEADER_PMU_CAPS: print_caps(fp, &feat); break;
+	case HEADER_COMPRESSED:
+		fprintf(fp, "# compressed : %s, level = %u, ratio = %u\n",
+			feat.compressed.type == 1 ? "Zstd" : "Unknown", feat.compressed.level,
+			feat.compressed.ratio);
 		break;
 	default:
 		break;
@@ -445,14 +360,14 @@ void print_header(FILE *fp, struct lupe_perf_file *f, const char *path, int full
 	fprintf(fp, "# feat offset    : %llu\n", (unsigned long long)(off + size));
 	/* a pipe's features come as records, printed as they are read (header_tool) */
 	if (!pipe) {
-		for (int id = 1; id < F_LAST; id++)
+		for (int id = 1; id < HEADER_LAST_FEATURE; id++)
 			print_feature(fp, f, id);
 	}
 	if (full && !pipe) {
 		fputs("# missing features:", fp);
-		for (int id = 1; id < F_LAST; id++)
+		for (int id = 1; id < HEADER_LAST_FEATURE; id++)
 			if (!lupe_perf_file_feature(f, id, &fsz))
-				fprintf(fp, " %s", feat_names[id]);
+				fprintf(fp, " %s", lupe_perf_feature_name(id));
 		fputs(" \n", fp);
 	}
 	fputs("# ========\n#\n", fp);
@@ -479,14 +394,14 @@ static int header_record(struct lupe_tool *tool, struct lupe_session *s, const s
 {
 	struct header_tool *h = (struct header_tool *)tool;
 	struct lupe_tool *in = h->inner;
+	struct lupe_perf_record_fields r;
 
-	if (ev->type == REC_HEADER_FEATURE && ev->size >= sizeof(struct perf_event_header) + 8) {
-		uint64_t id;
+	if (ev->type == PERF_RECORD_HEADER_FEATURE && !lupe_perf_record_decode(ev, &r)) {
+		uint64_t id = r.feature->feat_id;
 
-		memcpy(&id, ev + 1, sizeof(id));
-		if (id < F_LAST)
+		if (id < HEADER_LAST_FEATURE)
 			print_feature(h->fp, h->f, (int)id);
-		else if (id == F_LAST && !in) /* perf's end of the features: --header-only stops */
+		else if (id == HEADER_LAST_FEATURE && !in) /* perf's end of the features: --header-only stops */
 			return 1;
 	}
 	return in && in->record ? in->record(in, s, ev, offset, evsel, sample) : 0;

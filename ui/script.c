@@ -360,7 +360,10 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 			const struct perf_event_header *ev, struct lupe_evsel *evsel,
 			const struct lupe_sample *sample)
 {
+	/* perf reads a record's own pid and tid after its header, whatever its type */
 	const struct { struct perf_event_header h; uint32_t pid, tid; } *ids = (const void *)ev;
+	struct lupe_perf_record_fields r;
+	int decoded = !lupe_perf_record_decode(ev, &r);
 	struct lupe_sample none = { 0 };
 	struct lupe_thread *t = NULL;
 	unsigned f;
@@ -372,12 +375,8 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 	if (ev->size >= sizeof(*ids) && own_ids) {
 		pid = (int)ids->pid;
 		tid = (int)ids->tid;
-		if (ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT) {
-			/* fork/exit: pid, ppid, tid */
-			const uint32_t *w = (const void *)(ev + 1);
-
-			tid = (int)w[2];
-		}
+		if ((ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT) && decoded)
+			tid = (int)r.fork->tid;
 	}
 	if (!evsel) {
 		/* no sample_id: perf takes the first event, the record's own pid/tid, time 0 */
@@ -388,8 +387,8 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 		evsel = lupe_evlist_evsel(el, 0);
 		none.pid = (uint32_t)pid;
 		none.tid = (uint32_t)tid;
-		if (ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT)
-			memcpy(&none.time, (const char *)(ev + 1) + 16, sizeof(none.time));
+		if ((ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT) && decoded)
+			none.time = r.fork->time;
 		sample = &none;
 	}
 	if (!own_ids) {
@@ -404,12 +403,9 @@ void script_print_event(struct script_printer *p, struct lupe_session *s,
 		    (f & SF_IP) && (lupe_evsel_attr(evsel)->sample_type & PERF_SAMPLE_CALLCHAIN), sample);
 	obuf_mem(p->out, "PERF_RECORD_", 12);
 	obuf_str(p->out, dump_event_name(ev->type));
-	if (ev->type == PERF_RECORD_LOST && ev->size >= 24) {
-		uint64_t lost;
-
-		memcpy(&lost, (const char *)ev + 16, 8);
+	if (ev->type == PERF_RECORD_LOST && decoded) {
 		obuf_mem(p->out, " lost ", 6);
-		obuf_dec(p->out, lost, 0, ' ');
+		obuf_dec(p->out, r.lost->lost, 0, ' ');
 		obuf_ch(p->out, '\n');
 	} else if (dump_event_text(p->out, ev)) {
 		obuf_ch(p->out, '\n');

@@ -1,97 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stat's report: sums per aggregate, scaled by enabled/running time, means
- * over runs, and the lines perf prints for them, events in list order and
- * aggregates (CPUs, threads) within each event.
+ * stat's report: the lines perf prints for the counts lib/counting summed
+ * per aggregate, scaled by enabled/running time and averaged over runs
+ * (lupe_counts_runs), events in list order and aggregates (CPUs, threads)
+ * within each event.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "stat-display.h"
 #include "stat-metric.h"
-
-int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode,
-		       const int *merge_into)
-{
-	int nevsel = lupe_evlist_nr(evlist), naggr = lupe_evlist_aggr_nr(evlist, mode);
-
-	if (!s->c || s->nevsel != nevsel || s->naggr != naggr) {
-		free(s->c);
-		s->c = calloc((size_t)nevsel * naggr + 1, sizeof(*s->c));
-		if (!s->c)
-			return -ENOMEM;
-		s->nevsel = nevsel;
-		s->naggr = naggr;
-	}
-	for (int e = 0; e < nevsel; e++)
-		for (int a = 0; a < naggr; a++)
-			s->c[e * naggr + a] =
-				lupe_evsel_aggr_counts(lupe_evlist_evsel(evlist, e), mode, a);
-	for (int e = 0; merge_into && e < nevsel; e++) {
-		if (merge_into[e] == e)
-			continue;
-		for (int a = 0; a < naggr; a++) {
-			lupe_counts_add(&s->c[merge_into[e] * naggr + a], &s->c[e * naggr + a]);
-			s->c[e * naggr + a] = (struct lupe_counts){ 0, 0, 0 };
-		}
-	}
-	return 0;
-}
-
-void stat_snapshot_free(struct stat_snapshot *s)
-{
-	free(s->c);
-	s->c = NULL;
-}
-
-int stat_accum_init(struct stat_accum *a, int nevsel, int naggr)
-{
-	size_t n = (size_t)nevsel * naggr + 1;
-
-	memset(a, 0, sizeof(*a));
-	a->nevsel = nevsel;
-	a->naggr = naggr;
-	a->val = calloc(n, sizeof(*a->val));
-	a->ena = calloc(n, sizeof(*a->ena));
-	a->run = calloc(n, sizeof(*a->run));
-	if (!a->val || !a->ena || !a->run) {
-		stat_accum_free(a);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-void stat_accum_reset(struct stat_accum *a)
-{
-	size_t n = (size_t)a->nevsel * a->naggr + 1;
-
-	memset(a->val, 0, n * sizeof(*a->val));
-	memset(a->ena, 0, n * sizeof(*a->ena));
-	memset(a->run, 0, n * sizeof(*a->run));
-	memset(&a->wall, 0, sizeof(a->wall));
-}
-
-void stat_accum_free(struct stat_accum *a)
-{
-	free(a->val);
-	free(a->ena);
-	free(a->run);
-	a->val = a->ena = a->run = NULL;
-}
-
-void stat_accum_add(struct stat_accum *a, const struct stat_snapshot *now,
-		    const struct stat_snapshot *prev, double wall_ns)
-{
-	for (int i = 0; i < a->nevsel * a->naggr; i++) {
-		struct lupe_counts c = prev ? lupe_counts_delta(&now->c[i], &prev->c[i]) : now->c[i];
-
-		lupe_counts_scale(&c);
-		lupe_stats_update(&a->val[i], c.val);
-		lupe_stats_update(&a->ena[i], c.ena);
-		lupe_stats_update(&a->run[i], c.run);
-	}
-	lupe_stats_update(&a->wall, wall_ns);
-}
 
 int stat_unit_width(struct lupe_evlist *evlist)
 {
@@ -108,22 +26,17 @@ int stat_unit_width(struct lupe_evlist *evlist)
 	return width;
 }
 
-static int counted(const struct stat_accum *a, int i)
-{
-	return lupe_stats_mean(&a->run[i]) > 0 && lupe_stats_mean(&a->ena[i]) > 0;
-}
-
 /* The counts of aggregate aggr that other counters' metrics refer to. */
 static void build_shadow(const struct stat_display *d, int aggr, struct stat_shadow *sh)
 {
-	const struct stat_accum *a = d->accum;
+	const struct lupe_counts_runs *a = d->accum;
 
 	memset(sh, 0, sizeof(*sh));
 	for (int e = 0; e < a->nevsel; e++) {
 		struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
 		int i = e * a->naggr + aggr;
 
-		if (!lupe_evsel_supported(evsel) || !counted(a, i))
+		if (!lupe_evsel_supported(evsel) || !lupe_counts_runs_counted(a, e, aggr))
 			continue;
 		stat_shadow_update(sh, stat_kind_of(lupe_evsel_attr(evsel), lupe_evsel_tool(evsel)),
 				   lupe_stats_mean(&a->val[i]));
@@ -134,7 +47,7 @@ static void build_shadow(const struct stat_display *d, int aggr, struct stat_sha
 	}
 }
 
-static const struct stat_accum *sort_accum;
+static const struct lupe_counts_runs *sort_accum;
 static int sort_evsel;
 
 /* --per-thread: busiest thread first, as perf sorts them */
@@ -152,7 +65,7 @@ static int by_value_desc(const void *pa, const void *pb)
 static void print_one(const struct stat_display *d, int e, int aggr,
 		      const struct stat_shadow *sh)
 {
-	const struct stat_accum *a = d->accum;
+	const struct lupe_counts_runs *a = d->accum;
 	struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
 	const struct perf_event_attr *attr = lupe_evsel_attr(evsel);
 	enum lupe_tool_event tool = lupe_evsel_tool(evsel);
@@ -172,7 +85,7 @@ static void print_one(const struct stat_display *d, int e, int aggr,
 
 	row.unit = stat_unit_of(attr, tool, &scale);
 	row.fractional = scale != (double)(long long)scale;
-	row.counted = row.supported && counted(a, i);
+	row.counted = row.supported && lupe_counts_runs_counted(a, e, aggr);
 	row.value = mean * scale;
 	row.noise = lupe_stats_rel_stddev(lupe_stats_stddev(&a->val[i]), mean);
 	if (d->mode == LUPE_AGGR_CPU && cpus)
@@ -208,7 +121,7 @@ static int merged(const struct stat_display *d, int e)
 
 void stat_display_counters(const struct stat_display *d)
 {
-	const struct stat_accum *a = d->accum;
+	const struct lupe_counts_runs *a = d->accum;
 	struct stat_shadow *shadows = calloc(a->naggr, sizeof(*shadows));
 	int *order = calloc(a->naggr, sizeof(*order));
 
@@ -262,7 +175,7 @@ static int column_unit(const char *unit)
 static int metric_of(const struct stat_display *d, int e, int g, const struct stat_shadow *sh,
 		     struct stat_metric *m, char *unitbuf, char *colbuf, size_t colsize, int all_units)
 {
-	const struct stat_accum *a = d->accum;
+	const struct lupe_counts_runs *a = d->accum;
 	struct lupe_evsel *evsel = lupe_evlist_evsel(d->evlist, e);
 	const struct perf_event_attr *attr = lupe_evsel_attr(evsel);
 	enum lupe_tool_event tool = lupe_evsel_tool(evsel);
@@ -271,7 +184,7 @@ static int metric_of(const struct stat_display *d, int e, int g, const struct st
 
 	stat_unit_of(attr, tool, &scale);
 	memset(m, 0, sizeof(*m));
-	if (!lupe_evsel_supported(evsel) || !counted(a, i))
+	if (!lupe_evsel_supported(evsel) || !lupe_counts_runs_counted(a, e, g))
 		return 0; /* an empty column, as perf leaves for a counter without a count */
 	stat_metric_for(stat_kind_of(attr, tool), lupe_stats_mean(&a->val[i]) * scale, scale, sh,
 			d->walltime_ns, m, unitbuf);
@@ -351,7 +264,7 @@ void stat_display_metric_only(const struct stat_display *d, int header)
 	/* -I in JSON: the interval is an object of its own before the metrics */
 	char json_prefix[64];
 	const char *prefix = d->prefix;
-	const struct stat_accum *a = d->accum;
+	const struct lupe_counts_runs *a = d->accum;
 	struct stat_print *p = d->print;
 	struct stat_shadow *shadows = calloc(a->naggr, sizeof(*shadows));
 	/* perf indents the header by the width of the aggregate column */
@@ -443,7 +356,7 @@ void stat_display_metric_only(const struct stat_display *d, int header)
 				row.node = id.node;
 				/* perf takes the CPUs the first event counted on, 1 without a count */
 				row.aggr_nr = a->nevsel && lupe_evsel_supported(lupe_evlist_evsel(d->evlist, 0)) &&
-					      counted(a, g) ? id.nr : 1;
+					      lupe_counts_runs_counted(a, 0, g) ? id.nr : 1;
 			}
 			stat_print_aggr(p, &row);
 		}

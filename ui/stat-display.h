@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * From an evlist's counts to stat's lines: aggregate (all, per CPU, per
- * thread), scale, average over runs (-r), take interval deltas (-I), work
- * out the metrics, and print each counter the way perf does.
+ * stat's lines from the counts lib/counting scaled and averaged
+ * (struct lupe_counts_runs): the metrics of each counter, printed the way
+ * perf does.
  */
 #ifndef LUPE_UI_STAT_DISPLAY_H
 #define LUPE_UI_STAT_DISPLAY_H
@@ -12,43 +12,38 @@
 #include <lupe/evlist.h>
 #include "stat-print.h"
 
-/* Per event and aggregate: the raw sums of one read. */
-struct stat_snapshot {
-	int nevsel, naggr;
-	struct lupe_counts *c; /* [evsel * naggr + aggr] */
-};
-
 /*
- * Take the sums of the last lupe_evlist_read(). merge_into (NULL: none)
- * folds event e's counts into event merge_into[e] (perf's merged aliases:
- * one event counted on several PMUs). Returns 0 or -ENOMEM.
+ * NEEDSWORK: the names cmd/stat.c still gives lib/counting's table and
+ * runs (lupe/counts.h), kept while the option and function-splitting work
+ * on cmd/stat.c lands; then rename there (stat_snapshot_take ->
+ * lupe_evlist_counts_table, stat_accum_* -> lupe_counts_runs_*) and drop
+ * these.
  */
-int stat_snapshot_take(struct stat_snapshot *s, struct lupe_evlist *evlist, enum lupe_aggr mode,
-		       const int *merge_into);
-void stat_snapshot_free(struct stat_snapshot *s);
-
-/* Per event and aggregate: the scaled values over runs (or of one interval). */
-struct stat_accum {
-	int nevsel, naggr;
-	struct lupe_stats *val, *ena, *run; /* [evsel * naggr + aggr] */
-	struct lupe_stats wall;             /* ns each run (or interval) took */
-};
-
-int stat_accum_init(struct stat_accum *a, int nevsel, int naggr);
-void stat_accum_reset(struct stat_accum *a);
-void stat_accum_free(struct stat_accum *a);
-/*
- * Add one run: now - prev (prev NULL: now itself), scaled as perf does,
- * and the wall time it took.
- */
-void stat_accum_add(struct stat_accum *a, const struct stat_snapshot *now,
-		    const struct stat_snapshot *prev, double wall_ns);
+#define stat_snapshot lupe_counts_table
+#define stat_accum lupe_counts_runs
+static inline int stat_snapshot_take(struct lupe_counts_table *s, struct lupe_evlist *evlist,
+				     enum lupe_aggr mode, const int *merge_into)
+{
+	return lupe_evlist_counts_table(evlist, mode, merge_into, s);
+}
+static inline void stat_snapshot_free(struct lupe_counts_table *s) { lupe_counts_table_clear(s); }
+static inline int stat_accum_init(struct lupe_counts_runs *a, int nevsel, int naggr)
+{
+	return lupe_counts_runs_init(a, nevsel, naggr);
+}
+static inline void stat_accum_reset(struct lupe_counts_runs *a) { lupe_counts_runs_reset(a); }
+static inline void stat_accum_free(struct lupe_counts_runs *a) { lupe_counts_runs_clear(a); }
+static inline void stat_accum_add(struct lupe_counts_runs *a, const struct lupe_counts_table *now,
+				  const struct lupe_counts_table *prev, double wall_ns)
+{
+	lupe_counts_runs_add(a, now, prev, wall_ns);
+}
 
 struct stat_display {
 	struct stat_print *print;
 	struct lupe_evlist *evlist;
 	enum lupe_aggr mode;
-	const struct stat_accum *accum;
+	const struct lupe_counts_runs *accum; /* the scaled values, over runs or of one interval */
 	const char *prefix;        /* the -I timestamp column, or NULL */
 	const char *counter_prefix; /* --metric-only: printed before each counter's metrics, or NULL */
 	double walltime_ns;        /* what "CPUs utilized" divides by */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <lupe/perf-format.h>
 #include <lupe/reader.h>
 #include <lupe/record.h>
 #include <lupe/sampler.h>
@@ -170,7 +171,7 @@ static int on_other(struct lupe_tool *tool, struct lupe_session *s,
 	struct lupe_evsel *evsel;
 
 	/* the kernel's records only: attrs, features and rounds are the file's business */
-	if (ev->type >= 64 /* PERF_RECORD_USER_TYPE_START */)
+	if (ev->type >= PERF_RECORD_USER_TYPE_START)
 		return 0;
 	r->type = ev->type;
 	r->misc = ev->misc;

@@ -31,7 +31,6 @@
 #include "util/util.h"
 
 enum { STAT_ROUND_INTERVAL, STAT_ROUND_FINAL };
-enum { UPDATE_UNIT, UPDATE_SCALE, UPDATE_NAME };
 enum { CONFIG_AGGR, CONFIG_INTERVAL, CONFIG_SCALE };
 
 /* perf's enum aggr_mode (tools/perf/util/stat.h, 6.1) against lupe's */
@@ -182,7 +181,7 @@ struct lupe_stat_writer *lupe_stat_writer_new(const char *path, struct lupe_evli
 		if (evlist->evsels[i]->tool || !first_id(evlist, evlist->evsels[i]))
 			continue;
 		begin(&b);
-		lupe_fbuf_u64(&b, UPDATE_NAME);
+		lupe_fbuf_u64(&b, PERF_EVENT_UPDATE__NAME);
 		lupe_fbuf_u64(&b, first_id(evlist, evlist->evsels[i]));
 		lupe_fbuf_add(&b, name, strlen(name) + 1);
 		write_rec(w, &b, PERF_RECORD_EVENT_UPDATE);
@@ -202,14 +201,14 @@ int lupe_stat_writer_event(struct lupe_stat_writer *w, int idx, const char *unit
 		return 0; /* no id to name it by (perf's reader would take its first event) */
 	if (unit && *unit) {
 		begin(&b);
-		lupe_fbuf_u64(&b, UPDATE_UNIT);
+		lupe_fbuf_u64(&b, PERF_EVENT_UPDATE__UNIT);
 		lupe_fbuf_u64(&b, first_id(w->evlist, w->evlist->evsels[idx]));
 		lupe_fbuf_add(&b, unit, strlen(unit) + 1);
 		write_rec(w, &b, PERF_RECORD_EVENT_UPDATE);
 	}
 	if (scale != 1.0) {
 		begin(&b);
-		lupe_fbuf_u64(&b, UPDATE_SCALE);
+		lupe_fbuf_u64(&b, PERF_EVENT_UPDATE__SCALE);
 		lupe_fbuf_u64(&b, first_id(w->evlist, w->evlist->evsels[idx]));
 		lupe_fbuf_add(&b, &scale, sizeof(scale));
 		write_rec(w, &b, PERF_RECORD_EVENT_UPDATE);

@@ -292,7 +292,7 @@ static int event_update(struct lupe_stat_reader *r, const struct perf_event_head
 		return bad("EVENT_UPDATE");
 	memcpy(&type, p, 8);
 	memcpy(&id, p + 8, 8);
-	if (type != 2) /* unit and scale: stat works them out from the attr, as for a live count */
+	if (type != PERF_EVENT_UPDATE__NAME) /* unit and scale: stat works them out from the attr, as for a live count */
 		return 0;
 	evsel = lupe_perf_file_evsel_by_id(r->f, id);
 	if (!evsel)

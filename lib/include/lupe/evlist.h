@@ -235,4 +235,14 @@ LUPE_API int lupe_cpu_topology(int cpu, struct lupe_aggr_id *id);
 LUPE_API struct lupe_counts lupe_evsel_aggr_counts(const struct lupe_evsel *evsel,
 						   enum lupe_aggr mode, int idx);
 
+/*
+ * The raw sums of the last lupe_evlist_read() of every event in every
+ * aggregate of mode into t (sized, or resized, to the list). merge_into
+ * (NULL: none) folds event e's counts into event merge_into[e], leaving e's
+ * zero (perf's merged aliases: one event counted on several PMUs). 0 or
+ * -ENOMEM. lupe_counts_table_clear() frees t.
+ */
+LUPE_API int lupe_evlist_counts_table(struct lupe_evlist *evlist, enum lupe_aggr mode,
+				      const int *merge_into, struct lupe_counts_table *t);
+
 #endif
