@@ -251,6 +251,9 @@ static error_t opt_set(struct argp_state *state, const struct cmd_option *o, cha
 	case CMD_OPT_SET:
 		store_int(field, o->size, o->value);
 		return 0;
+	case CMD_OPT_BIT:
+		store_int(field, o->size, load_int(field, o->size) | o->value);
+		return 0;
 	case CMD_OPT_COUNTUP:
 		store_int(field, o->size, load_int(field, o->size) + 1);
 		return 0;

@@ -33,6 +33,7 @@
  * a member of CMD_OPTS, nested ones too: o.freq):
  *   OPT_BOOL(s, l, field, doc)              field = 1 (int, bool, any integer)
  *   OPT_SET_INT(s, l, field, value, doc)    field = value (--per-core: aggr = CORE)
+ *   OPT_BIT(s, l, field, mask, doc)         field |= mask
  *   OPT_COUNTUP(s, l, field, doc)           field++ (-d, -dd, -ddd; -v)
  *   OPT_STRING(s, l, arg, field, doc)       field = the argument (char * or const char *)
  *   OPT_INT(s, l, arg, field, min, max, doc)   whole, in [min, max], or a usage error
@@ -84,6 +85,7 @@ enum cmd_opt_type {
 	CMD_OPT_END,
 	CMD_OPT_ROW,      /* the command's parser handles it (or an alias) */
 	CMD_OPT_SET,      /* field = value: bool, set_int */
+	CMD_OPT_BIT,      /* field |= value */
 	CMD_OPT_COUNTUP,
 	CMD_OPT_STRING,
 	CMD_OPT_INT,
@@ -101,7 +103,7 @@ struct cmd_option {
 	enum cmd_opt_type type;
 	size_t off, size;         /* the field: offset in CMD_OPTS and its size */
 	size_t nr_off;            /* OPT_LIST: the count's offset (an int) */
-	long long value;          /* OPT_SET_INT's value */
+	long long value;          /* OPT_SET_INT's value, OPT_BIT's mask */
 	double min, max;          /* OPT_DOUBLE's range */
 	long long imin, imax;     /* OPT_INT's range */
 	unsigned long long umin, umax; /* OPT_UINT's range */
@@ -147,6 +149,8 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
 #define OPT_SET_INT(s, l, field, v, d) OPT_SET_INT_F(s, l, 0, field, v, d)
 #define OPT_BOOL_F(s, l, f, field, d) OPT_SET_INT_F(s, l, f, field, 1, d)
 #define OPT_BOOL(s, l, field, d) OPT_SET_INT_F(s, l, 0, field, 1, d)
+#define OPT_BIT(s, l, field, mask, d)                                                             \
+	{ CMD_OPT_ROW(s, l, NULL, 0, d), .type = CMD_OPT_BIT, CMD_OPT_AT(field), .value = (mask) }
 #define OPT_COUNTUP(s, l, field, d)                                                               \
 	{ CMD_OPT_ROW(s, l, NULL, 0, d), .type = CMD_OPT_COUNTUP, CMD_OPT_AT(field) }
 #define OPT_STRING_F(s, l, a, f, field, d)                                                        \
