@@ -27,7 +27,7 @@
  *   #undef CMD_OPTS
  *   static const struct cmd_argp argp = { options, parse_opt, "[FILE]", "Search a perf.data." };
  *   ...
- *   if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o)) return EXIT_USAGE;
+ *   if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) return EXIT_USAGE;
  *
  * The kinds (s: the short letter or 0; l: the long name or NULL; a field is
  * a member of CMD_OPTS, nested ones too: o.freq):
@@ -120,12 +120,11 @@ struct cmd_argp {
 };
 
 /*
- * cmd_parse_options() (builtin.h) for a table of rows: -h and --help,
- * stop_at_arg, *idx and the exit status of a bad option as there. Returns
- * 0, or -1 when argp refused the arguments.
+ * cmd_argp_parse() (builtin.h; cmd_parse_options() picks it for a struct
+ * cmd_argp): -h and --help, stop_at_arg, *idx and the exit status of a bad
+ * option as for an argp table. Returns 0, or -1 when argp refused the
+ * arguments.
  */
-int cmd_argp_parse(const struct cmd_argp *c, int argc, char **argv, int stop_at_arg, int *idx,
-		   void *input);
 
 /* The field opt names in the options struct being parsed (for callbacks). */
 void *cmd_opt_field(const struct argp_state *state, const struct cmd_option *opt);

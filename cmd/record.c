@@ -675,7 +675,7 @@ int cmd_record(int argc, char **argv)
 	struct switcher sw = { 0 };
 	uint64_t next_switch;
 
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &a))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &a))
 		return EXIT_USAGE;
 	if (a.freq_set && a.count_set)
 		return error("-F and -c both given: choose a frequency or a period"), EXIT_USAGE;

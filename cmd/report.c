@@ -346,7 +346,7 @@ int cmd_report(int argc, char **argv)
 		snprintf(o.pl_text, sizeof(o.pl_text), "%.17g", o.print.percent_limit);
 		set_cg(&o, "", o.pl_text);
 	}
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	/* refuse bad --sort and -g values before reading anything */
 	if (lupe_report_check_opts(&o.rep))

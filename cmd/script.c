@@ -471,7 +471,7 @@ int cmd_script(int argc, char **argv)
 	st->tool.ordered = 1;
 	o.p = &st->p;
 	script_fields_default(&st->p);
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o)) {
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) {
 		free(st);
 		return EXIT_USAGE;
 	}

@@ -1030,7 +1030,7 @@ static int stat_report(int argc, char **argv)
 	const char *cmdline;
 	int idx, err;
 
-	if (cmd_argp_parse(&report_argp, argc, argv, 0, &idx, &r))
+	if (cmd_parse_options(&report_argp, argc, argv, 0, &idx, &r))
 		return EXIT_USAGE;
 	rd = lupe_stat_reader_open(r.input);
 	if (!rd) {
@@ -1087,7 +1087,7 @@ int cmd_stat(int argc, char **argv)
 		argc--;
 		argv = rec_argv;
 	}
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		goto out;
 	if (o.record && !o.output)
 		o.output = "perf.data";

@@ -475,7 +475,7 @@ int cmd_top(int argc, char **argv)
 	pthread_t tid;
 	int idx, ret = 1;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &a))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a))
 		return EXIT_USAGE;
 	if ((a.pids || a.tids) && a.cpu_list)
 		return error("-C and -p/-t do not go together: choose CPUs or tasks"), EXIT_USAGE;
