@@ -154,10 +154,10 @@ static __attribute__((noreturn)) void usage_exit(void)
  * --user-regs / --intr-regs: perf's register names, comma-separated and
  * case-insensitive; none means all; '?' lists them (and exits as perf does).
  */
-static error_t opt_regs(struct argp_state *state, const struct cmd_option *o, char *arg)
+static error_t opt_regs(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
-	const char *opt = o->row.key == 'I' ? "-I?" : "--user-regs=?";
-	uint64_t mask = 0, *regs = cmd_opt_field(state, o);
+	const char *list = opt->row.key == 'I' ? "-I?" : "--user-regs=?";
+	uint64_t mask = 0, *regs = cmd_opt_field(state, opt);
 
 	if (!arg) {
 		*regs = lupe_perf_regs_all();
@@ -177,7 +177,7 @@ static error_t opt_regs(struct argp_state *state, const struct cmd_option *o, ch
 
 		if (bit < 0 || !(lupe_perf_regs_all() & (1ULL << bit))) {
 			fprintf(stderr, "Warning:\nUnknown register \"%.*s\", check man page or run \"lupe record %s\"\n",
-				(int)len, p, opt);
+				(int)len, p, list);
 			usage_exit();
 		}
 		mask |= 1ULL << bit;
