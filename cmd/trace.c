@@ -9,6 +9,7 @@
  * tracepoints (lupe record -e 'raw_syscalls:*') as the fallback prints the
  * live calls.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +20,9 @@
 #include <lupe/trace.h>
 #include <lupe/workload.h>
 #include "builtin.h"
+#include "options.h"
 #include "export-out.h"
 #include "trace.h"
-
-enum {
-	OPT_DURATION = 0x100, OPT_FAILURE, OPT_MAX_STRLEN, OPT_NO_BPF, OPT_BUFFER,
-};
 
 struct trace_opts {
 	const char *pids, *events, *output, *input;
@@ -34,69 +32,48 @@ struct trace_opts {
 	size_t buf_bytes;
 };
 
-static const struct argp_option options[] = {
-	{ "pid", 'p', "PID", 0, "trace existing processes (comma-separated ids); Ctrl-C detaches", 0 },
-	{ "all-cpus", 'a', NULL, 0, "trace every process of the machine", 0 },
-	{ "expr", 'e', "SYSCALLS", 0, "only these syscalls (names, globs, !negation, comma-separated); sys:name adds a tracepoint", 0 },
-	{ "event", 0, NULL, OPTION_ALIAS, NULL, 0 },
-	{ "summary", 's', NULL, 0, "print only a summary of calls, errors and times per thread", 0 },
-	{ "with-summary", 'S', NULL, 0, "print the calls and the summary", 0 },
-	{ "duration", OPT_DURATION, "MS", 0, "only calls that took at least MS milliseconds", 0 },
-	{ "failure", OPT_FAILURE, NULL, 0, "only calls that failed", 0 },
-	{ "time", 'T', NULL, 0, "print each call's duration (seconds) at the end of its line", 0 },
-	{ "decode-fds", 'y', NULL, 0, "print the paths behind file descriptors: 3</etc/hostname>", 0 },
-	{ "output", 'o', "FILE", 0, "write the trace to FILE instead of stderr", 0 },
-	{ "input", 'i', "FILE", 0, "print the calls recorded in FILE (lupe record -e 'raw_syscalls:*')", 0 },
-	{ "max-strlen", OPT_MAX_STRLEN, "N", 0, "bytes of strings and buffers shown (default 32)", 0 },
-	{ "buffer-size", OPT_BUFFER, "SIZE", 0, "ring buffer size in MB (or KB with K): raise it if events are lost", 0 },
-	{ "no-bpf", OPT_NO_BPF, NULL, OPTION_HIDDEN, "use the tracepoint fallback", 0 },
-	{ 0 }
-};
-
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+/* --buffer-size: megabytes, or kilobytes with K */
+static error_t parse_buffer_size(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
 	struct trace_opts *o = state->input;
 	char *end;
 
-	switch (key) {
-	case 'p': o->pids = arg; return 0;
-	case 'a': o->all = true; return 0;
-	case 'e': o->events = arg; return 0;
-	case 's': o->summary_only = true; return 0;
-	case 'S': o->with_summary = true; return 0;
-	case 'T': o->time = true; return 0;
-	case 'y': o->fd_paths = true; return 0;
-	case 'o': o->output = arg; return 0;
-	case 'i': o->input = arg; return 0;
-	case OPT_FAILURE: o->failure = true; return 0;
-	case OPT_NO_BPF: o->no_bpf = true; return 0;
-	case OPT_DURATION:
-		o->duration = strtod(arg, &end);
-		if (*end || o->duration < 0)
-			argp_error(state, "invalid duration '%s' (milliseconds, e.g. 0.5)", arg);
-		return 0;
-	case OPT_MAX_STRLEN:
-		o->max_strlen = (unsigned int)opt_int(state, "--max-strlen", arg, 1, 4000);
-		return 0;
-	case OPT_BUFFER:
-		o->buf_bytes = strtoul(arg, &end, 10);
-		if (o->buf_bytes > (1UL << 30) || *arg == '-')
-			o->buf_bytes = 0; /* refused below, before a shift could wrap it into range */
-		if (*end == 'K' || *end == 'k')
-			o->buf_bytes <<= 10, end++;
-		else if (*end == 'M' || *end == 'm' || !*end)
-			o->buf_bytes <<= 20, end += !!*end;
-		if (*end || o->buf_bytes < 4096 || o->buf_bytes > (1UL << 30))
-			argp_error(state, "invalid --buffer-size '%s' (megabytes, or kilobytes with K: 4K to 1024M)", arg);
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	(void)opt;
+	o->buf_bytes = strtoul(arg, &end, 10);
+	if (o->buf_bytes > (1UL << 30) || *arg == '-')
+		o->buf_bytes = 0; /* refused below, before a shift could wrap it into range */
+	if (*end == 'K' || *end == 'k')
+		o->buf_bytes <<= 10, end++;
+	else if (*end == 'M' || *end == 'm' || !*end)
+		o->buf_bytes <<= 20, end += !!*end;
+	if (*end || o->buf_bytes < 4096 || o->buf_bytes > (1UL << 30))
+		argp_error(state, "invalid --buffer-size '%s' (megabytes, or kilobytes with K: 4K to 1024M)", arg);
+	return 0;
 }
 
-static const struct argp argp = {
+#define CMD_OPTS struct trace_opts
+static const struct cmd_option options[] = {
+	OPT_PID(pids, "trace existing processes (comma-separated ids); Ctrl-C detaches"),
+	OPT_ALL_CPUS(all, "trace every process of the machine"),
+	OPT_STRING('e', "expr", "SYSCALLS", events, "only these syscalls (names, globs, !negation, comma-separated); sys:name adds a tracepoint"),
+	OPT_ALIAS("event", NULL),
+	OPT_BOOL('s', "summary", summary_only, "print only a summary of calls, errors and times per thread"),
+	OPT_BOOL('S', "with-summary", with_summary, "print the calls and the summary"),
+	OPT_DOUBLE(0, "duration", "MS", duration, 0, HUGE_VAL, "only calls that took at least MS milliseconds"),
+	OPT_BOOL(0, "failure", failure, "only calls that failed"),
+	OPT_BOOL('T', "time", time, "print each call's duration (seconds) at the end of its line"),
+	OPT_BOOL('y', "decode-fds", fd_paths, "print the paths behind file descriptors: 3</etc/hostname>"),
+	OPT_STRING('o', "output", "FILE", output, "write the trace to FILE instead of stderr"),
+	OPT_INPUT(input, "print the calls recorded in FILE (lupe record -e 'raw_syscalls:*')"),
+	OPT_UINT(0, "max-strlen", "N", max_strlen, 1, 4000, "bytes of strings and buffers shown (default 32)"),
+	OPT_CALLBACK(0, "buffer-size", "SIZE", 0, parse_buffer_size, "ring buffer size in MB (or KB with K): raise it if events are lost"),
+	OPT_BOOL_F(0, "no-bpf", OPTION_HIDDEN, no_bpf, "use the tracepoint fallback"),
+	OPT_END()
+};
+#undef CMD_OPTS
+
+static const struct cmd_argp argp = {
 	.options = options,
-	.parser = parse_opt,
 	.args_doc = "[<command>]",
 	.doc = "Trace the syscalls of a command, of processes or of the machine, as strace does.",
 };
