@@ -293,6 +293,7 @@ static error_t opt_set(struct argp_state *state, const struct cmd_option *o, cha
 static error_t table_parse(int key, char *arg, struct argp_state *state)
 {
 	const struct table *t = table_of(state);
+	error_t err;
 
 	for (size_t i = 0; i < t->n; i++)
 		if (t->options[i].key == key && !(t->options[i].flags & OPTION_ALIAS)) {
@@ -300,7 +301,11 @@ static error_t table_parse(int key, char *arg, struct argp_state *state)
 				break;
 			return opt_set(state, t->rows[i], arg);
 		}
-	return t->c->parser ? t->c->parser(key, arg, state) : ARGP_ERR_UNKNOWN;
+	err = t->c->parser ? t->c->parser(key, arg, state) : ARGP_ERR_UNKNOWN;
+	/* a word no parser takes is named (argp would say "Too many arguments") */
+	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
+		argp_error(state, "unexpected argument '%s'", arg);
+	return err;
 }
 
 int cmd_argp_parse(const struct cmd_argp *c, int argc, char **argv, int stop_at_arg, int *idx,

@@ -64,7 +64,8 @@
  *
  * The command's own parser (struct cmd_argp's, may be NULL) gets the keys
  * of OPT_ROW rows and argp's special keys (ARGP_KEY_ARG for a non-option
- * word), as an argp parser would.
+ * word), as an argp parser would. A word that no parser takes (none, or
+ * it answers ARGP_ERR_UNKNOWN) is a usage error, "unexpected argument 'x'".
  *
  * The order of the rows does not matter to -h: argp sorts them (by short
  * letter, else long name). Numbers are checked whole and in range (the
@@ -183,6 +184,10 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
 #define OPT_FORCE(field, d) OPT_BOOL('f', "force", field, d)
 #define OPT_VERBOSE(field, d) OPT_COUNTUP('v', "verbose", field, d)
 #define OPT_QUIET(field, d) OPT_BOOL('q', "quiet", field, d)
+/* The tasks whose samples a reading command keeps: s.pids, s.tids (comma lists). */
+#define OPT_TASK_FILTERS(s)                                                                       \
+	OPT_STRING(0, "pid", "LIST", s.pids, "only these process ids"),                           \
+	OPT_STRING(0, "tid", "LIST", s.tids, "only these thread ids")
 
 /*
  * The target group: what record, top and stat open events on. A command's
