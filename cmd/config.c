@@ -14,6 +14,7 @@
 #include <lupe/config.h>
 #include <lupe/output.h>
 #include "builtin.h"
+#include "options.h"
 
 /* perf's files, in perf's order; each bad file said once. NULL when out of memory. */
 static struct lupe_config *load(const char *only)
@@ -67,32 +68,27 @@ struct config_args {
 	int nr;
 };
 
-enum { KEY_USER = 0x100, KEY_SYSTEM };
-
-static const struct argp_option options[] = {
-	{ "list", 'l', NULL, 0, "list every variable of the config files", 0 },
-	{ "user", KEY_USER, NULL, 0, "the user's file, ~/.perfconfig", 0 },
-	{ "system", KEY_SYSTEM, NULL, 0, "the system's file, /etc/perfconfig", 0 },
-	{ 0 }
-};
-
+/* the words: SECTION.KEY[=VALUE] */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct config_args *a = state->input;
 
-	switch (key) {
-	case 'l': a->list = 1; return 0;
-	case KEY_USER: a->user = 1; return 0;
-	case KEY_SYSTEM: a->system = 1; return 0;
-	case ARGP_KEY_ARG:
-		a->vars[a->nr++] = arg;
-		return 0;
-	default:
+	if (key != ARGP_KEY_ARG)
 		return ARGP_ERR_UNKNOWN;
-	}
+	a->vars[a->nr++] = arg;
+	return 0;
 }
 
-static const struct argp argp = {
+#define CMD_OPTS struct config_args
+static const struct cmd_option options[] = {
+	OPT_BOOL('l', "list", list, "list every variable of the config files"),
+	OPT_BOOL(0, "user", user, "the user's file, ~/.perfconfig"),
+	OPT_BOOL(0, "system", system, "the system's file, /etc/perfconfig"),
+	OPT_END()
+};
+#undef CMD_OPTS
+
+static const struct cmd_argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[SECTION.KEY[=VALUE] ...]",
@@ -140,7 +136,7 @@ int cmd_config(int argc, char **argv)
 
 	if (!(a.vars = calloc((size_t)argc + 1, sizeof(*a.vars))))
 		return error("out of memory"), 1;
-	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a)) {
+	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &a)) {
 		free(a.vars);
 		return EXIT_USAGE;
 	}
