@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "builtin.h"
+#include "options.h"
 
 enum { MEM_LOAD, MEM_STORE, MEM_LDST, MEM_MAX };
 #define OP_LOAD  0x1
@@ -85,63 +86,64 @@ struct mem_opts {
 	const char *cpus;
 };
 
-#define OPT_ALL_USER   0x100
-#define OPT_ALL_KERNEL 0x101
-#define OPT_LDLAT      0x102
-
-static const struct argp_option options[] = {
-	{ "event", 'e', "EVENT", 0, "the memory event: ldlat-loads, ldlat-stores, mem-ldst ('list' lists them)", 0 },
-	{ "type", 't', "TYPE", 0, "the memory operations: load, store (default: both)", 0 },
-	{ "cpu", 'C', "LIST", 0, "only these CPUs", 0 },
-	{ "all-user", OPT_ALL_USER, NULL, 0, "sample user space only", 0 },
-	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "sample the kernel only", 0 },
-	{ "ldlat", OPT_LDLAT, "N", 0, "the load latency threshold in cycles (default: 30)", 0 },
-	{ 0 }
+/* a word and the operations it means, for -e and -t */
+struct mem_word {
+	const char *name;
+	int ops;
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+static error_t set_ops(struct argp_state *state, const struct mem_word *w, const char *arg)
 {
-	struct mem_opts *o = state->input;
-
-	switch (key) {
-	case 'e':
-		if (!strcmp(arg, "list")) {
-			o->list = 1;
-		} else if (!strcmp(arg, "ldlat-loads")) {
-			o->ops = OP_LOAD;
-		} else if (!strcmp(arg, "ldlat-stores")) {
-			o->ops = OP_STORE;
-		} else if (!strcmp(arg, "mem-ldst")) {
-			o->ops = OP_LOAD | OP_STORE;
-		} else {
-			argp_error(state, "unknown memory event '%s' (try -e list)", arg);
-			return EINVAL;
+	for (; w->name; w++)
+		if (!strcmp(arg, w->name)) {
+			((struct mem_opts *)state->input)->ops = w->ops;
+			return 0;
 		}
-		return 0;
-	case 't':
-		if (!strcmp(arg, "load"))
-			o->ops = OP_LOAD;
-		else if (!strcmp(arg, "store"))
-			o->ops = OP_STORE;
-		else if (!strcmp(arg, "all") || !strcmp(arg, "load,store"))
-			o->ops = OP_LOAD | OP_STORE;
-		else {
-			argp_error(state, "-t takes load or store, not '%s'", arg);
-			return EINVAL;
-		}
-		return 0;
-	case 'C': o->cpus = arg; return 0;
-	case OPT_ALL_USER: o->all_user = 1; return 0;
-	case OPT_ALL_KERNEL: o->all_kernel = 1; return 0;
-	case OPT_LDLAT: o->ldlat = opt_int(state, "--ldlat", arg, 1, 65535); return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	return EINVAL;
 }
 
-static const struct argp argp = {
+static error_t set_event(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	static const struct mem_word events[] = {
+		{ "ldlat-loads", OP_LOAD }, { "ldlat-stores", OP_STORE },
+		{ "mem-ldst", OP_LOAD | OP_STORE }, { NULL, 0 },
+	};
+
+	(void)opt;
+	if (!strcmp(arg, "list"))
+		((struct mem_opts *)state->input)->list = 1;
+	else if (set_ops(state, events, arg))
+		argp_error(state, "unknown memory event '%s' (try -e list)", arg);
+	return 0;
+}
+
+static error_t set_type(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	static const struct mem_word types[] = {
+		{ "load", OP_LOAD }, { "store", OP_STORE }, { "all", OP_LOAD | OP_STORE },
+		{ "load,store", OP_LOAD | OP_STORE }, { NULL, 0 },
+	};
+
+	(void)opt;
+	if (set_ops(state, types, arg))
+		argp_error(state, "-t takes load or store, not '%s'", arg);
+	return 0;
+}
+
+#define CMD_OPTS struct mem_opts
+static const struct cmd_option options[] = {
+	OPT_EVENT_FIELD(ops, set_event, "the memory event: ldlat-loads, ldlat-stores, mem-ldst ('list' lists them)"),
+	OPT_CALLBACK('t', "type", "TYPE", 0, set_type, "the memory operations: load, store (default: both)"),
+	OPT_CPU("LIST", cpus, "only these CPUs"),
+	OPT_BOOL(0, "all-user", all_user, "sample user space only"),
+	OPT_BOOL(0, "all-kernel", all_kernel, "sample the kernel only"),
+	OPT_UINT(0, "ldlat", "N", ldlat, 1, 65535, "the load latency threshold in cycles (default: 30)"),
+	OPT_END()
+};
+#undef CMD_OPTS
+
+static const struct cmd_argp argp = {
 	.options = options,
-	.parser = parse_opt,
 	.args_doc = "record [CMD [ARGS]] | report",
 	.doc = "Profile memory accesses: lupe mem record -e list lists the memory events.",
 };
@@ -257,7 +259,7 @@ int cmd_mem(int argc, char **argv)
 	char **mine, **rest;
 	const char *sub;
 
-	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	if (idx >= argc)
 		return error("mem needs record or report (see lupe mem -h)"), EXIT_USAGE;
@@ -274,7 +276,7 @@ int cmd_mem(int argc, char **argv)
 	}
 	mine[nmine++] = !strcmp(sub, "record") ? "mem record" : "mem report";
 	split_sub_opts(argc - idx - 1, argv + idx + 1, mine, &nmine, rest, &nrest);
-	ret = cmd_parse_options(&argp, nmine, mine, 0, &idx, &o);
+	ret = cmd_argp_parse(&argp, nmine, mine, 0, &idx, &o);
 	free(mine);
 	if (ret) {
 		free(rest);

@@ -195,7 +195,8 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
  * cmd_target_cpus() and cmd_target_threads() build the maps from them.
  * -e and --filter pair (a filter is for the -e before it), as do -e and -G.
  * OPT_PID and OPT_ALL_CPUS also serve commands without the group (trace):
- * field is then the command's own.
+ * field is then the command's own; OPT_EVENT_FIELD is -e for a command that
+ * reads the word its own way (mem's memory events), fn given the field.
  */
 #define CMD_TARGET_FIELDS                                                                        \
 	char **events;      /* -e, in order */                                                   \
@@ -215,7 +216,8 @@ error_t cmd_target_event(struct argp_state *state, const struct cmd_option *opt,
 error_t cmd_target_filter(struct argp_state *state, const struct cmd_option *opt, char *arg);
 error_t cmd_target_cgroup(struct argp_state *state, const struct cmd_option *opt, char *arg);
 
-#define OPT_EVENT(d) OPT_CALLBACK_FIELD('e', "event", "EVENT", 0, target, cmd_target_event, d)
+#define OPT_EVENT_FIELD(field, fn, d) OPT_CALLBACK_FIELD('e', "event", "EVENT", 0, field, fn, d)
+#define OPT_EVENT(d) OPT_EVENT_FIELD(target, cmd_target_event, d)
 #define OPT_FILTER(d) OPT_CALLBACK_FIELD(0, "filter", "FILTER", 0, target, cmd_target_filter, d)
 #define OPT_CGROUP(d) OPT_CALLBACK_FIELD('G', "cgroup", "NAME", 0, target, cmd_target_cgroup, d)
 #define OPT_ALL_CPUS(field, d) OPT_BOOL('a', "all-cpus", field, d)
