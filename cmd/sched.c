@@ -14,6 +14,7 @@
 #include <lupe/events.h>
 #include <lupe/sched.h>
 #include "builtin.h"
+#include "options.h"
 #include "sched-print.h"
 
 struct sched_opts {
@@ -22,63 +23,34 @@ struct sched_opts {
 	int wakeups, cpu_visual, summary;
 };
 
-static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "sort", 's', "KEYS", 0, "latency: sort by avg, max, switch, runtime, pid (default: avg, max, switch, runtime)", 0 },
-	{ "pids", 'p', NULL, 0, "latency: one line a task, not one a name", 0 },
-	{ 0 }
+#define CMD_OPTS struct sched_opts
+static const struct cmd_option options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_STRING('s', "sort", "KEYS", sort, "latency: sort by avg, max, switch, runtime, pid (default: avg, max, switch, runtime)"),
+	OPT_BOOL('p', "pids", pids, "latency: one line a task, not one a name"),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct sched_opts *o = state->input;
-
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case 's': o->sort = arg; return 0;
-	case 'p': o->pids = 1; return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
+static const struct cmd_argp argp = {
 	.options = options,
-	.parser = parse_opt,
 	.args_doc = "{record|latency|map|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
 	.doc = "Scheduler analysis from the sched tracepoints.",
 };
 
-static const struct argp_option th_options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "wakeups", 'w', NULL, 0, "show wakeup events", 0 },
-	{ "cpu-visual", 'V', NULL, 0, "add a column per CPU", 0 },
-	{ "summary", 's', NULL, 0, "only the per-task summary (not implemented)", 0 },
-	{ "with-summary", 'S', NULL, 0, "the lines and the summary (not implemented)", 0 },
-	{ 0 }
+static const struct cmd_option th_options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_BOOL('w', "wakeups", wakeups, "show wakeup events"),
+	OPT_BOOL('V', "cpu-visual", cpu_visual, "add a column per CPU"),
+	OPT_BOOL('s', "summary", summary, "only the per-task summary (not implemented)"),
+	OPT_BOOL('S', "with-summary", summary, "the lines and the summary (not implemented)"),
+	OPT_END()
 };
+#undef CMD_OPTS
 
-static error_t th_parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct sched_opts *o = state->input;
-
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case 'w': o->wakeups = 1; return 0;
-	case 'V': o->cpu_visual = 1; return 0;
-	case 's': case 'S': o->summary = 1; return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp th_argp = {
+static const struct cmd_argp th_argp = {
 	.options = th_options,
-	.parser = th_parse_opt,
 	.args_doc = "",
 	.doc = "Per-switch lines: wait, scheduling delay and run time of the task switched out.",
 };
@@ -90,7 +62,7 @@ static int sched_timehist(int argc, char **argv)
 	struct timehist_printer p = { .out = stdout, .comm_width = 30 };
 	int idx, max_cpu = 0, err;
 
-	if (cmd_parse_options(&th_argp, argc, argv, 0, &idx, &o))
+	if (cmd_argp_parse(&th_argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	/* NEEDSWORK: -s/-S, perf's per-task runtime summary (with its stddev and idle stats) */
 	if (o.summary)
@@ -217,7 +189,7 @@ int cmd_sched(int argc, char **argv)
 		return sched_record(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "script"))
 		return sched_script(&o, argc - 2, argv + 2);
-	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	if (idx >= argc)
 		return error("usage: lupe sched {record|latency|script} [OPTIONS] (see lupe sched -h)"),
@@ -230,7 +202,7 @@ int cmd_sched(int argc, char **argv)
 	if (!strcmp(sub, "timehist"))
 		return sched_timehist(argc - idx, argv + idx);
 	if (!strcmp(sub, "map")) {
-		if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))
+		if (cmd_argp_parse(&argp, argc - idx, argv + idx, 1, &sidx, &o))
 			return EXIT_USAGE;
 		return sched_map(&o);
 	}
@@ -239,7 +211,7 @@ int cmd_sched(int argc, char **argv)
 		return error("lupe sched %s is not implemented yet (latency, map, timehist, record and script are)", sub), 1;
 	if (strncmp(sub, "lat", 3) || strncmp(sub, "latency", strlen(sub)))
 		return error("unknown sched subcommand '%s' (record, latency or script)", sub), EXIT_USAGE;
-	if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))
+	if (cmd_argp_parse(&argp, argc - idx, argv + idx, 1, &sidx, &o))
 		return EXIT_USAGE;
 	if (sidx < argc - idx)
 		return error("sched latency takes no command (record one with lupe sched record)"), EXIT_USAGE;
