@@ -52,12 +52,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[SYMBOL]",
-	.doc = "Show the samples of a perf.data per instruction of a symbol, with source lines.",
-};
+static const struct cmd_argp argp = { options, parse_opt, "[SYMBOL]",
+	"Show the samples of a perf.data per instruction of a symbol, with source lines." };
 
 static int annotate_one(const struct annotate_opts *o, const struct lupe_annotated_sym *as,
 			const char *event)

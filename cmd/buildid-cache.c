@@ -50,10 +50,8 @@ static const struct cmd_option options[] = {
 #undef OPT_FILES
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.doc = "Manage the build-id cache: the binaries perf.data files refer to, kept by build-id.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Manage the build-id cache: the binaries perf.data files refer to, kept by build-id." };
 
 /* The build-id of name as hex; -errno when it has none (said already). */
 static int file_build_id(const char *name, uint8_t *id, char *hex)

@@ -38,10 +38,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.doc = "List the build-ids of the DSOs a perf.data refers to.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"List the build-ids of the DSOs a perf.data refers to." };
 
 static int note_hit(void *arg, const char *name)
 {

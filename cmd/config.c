@@ -64,37 +64,23 @@ int cmd_config_bool(const char *var, int def)
 
 struct config_args {
 	int list, user, system;
-	const char **vars;
+	char **vars; /* the words: SECTION.KEY[=VALUE] */
 	int nr;
 };
-
-/* the words: SECTION.KEY[=VALUE] */
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct config_args *a = state->input;
-
-	if (key != ARGP_KEY_ARG)
-		return ARGP_ERR_UNKNOWN;
-	a->vars[a->nr++] = arg;
-	return 0;
-}
 
 #define CMD_OPTS struct config_args
 static const struct cmd_option options[] = {
 	OPT_BOOL('l', "list", list, "list every variable of the config files"),
 	OPT_BOOL(0, "user", user, "the user's file, ~/.perfconfig"),
 	OPT_BOOL(0, "system", system, "the system's file, /etc/perfconfig"),
+	OPT_ARGS(vars, nr),
 	OPT_END()
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[SECTION.KEY[=VALUE] ...]",
-	.doc = "Get and set variables of perf's config files: SECTION.KEY prints its value, "
-	       "SECTION.KEY=VALUE sets it.",
-};
+static const struct cmd_argp argp = { options, NULL, "[SECTION.KEY[=VALUE] ...]",
+	"Get and set variables of perf's config files: SECTION.KEY prints its value, "
+	"SECTION.KEY=VALUE sets it." };
 
 /* Write c to path through a temporary file beside it, as perf config rewrites the file. */
 static int write_file(const struct lupe_config *c, const char *path)
@@ -134,8 +120,6 @@ int cmd_config(int argc, char **argv)
 	struct lupe_config *c;
 	int idx, status = 0, changed = 0;
 
-	if (!(a.vars = calloc((size_t)argc + 1, sizeof(*a.vars))))
-		return error("out of memory"), 1;
 	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &a)) {
 		free(a.vars);
 		return EXIT_USAGE;

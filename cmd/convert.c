@@ -24,19 +24,14 @@ static const struct cmd_option options[] = {
 	OPT_STRING(0, "to", "FORMAT", to, "pprof, firefox, speedscope or folded"),
 	OPT_INPUT(input, "input file name (default: perf.data; - reads stdin)"),
 	OPT_STRING('o', "output", "FILE", output, "output file name (default: stdout)"),
-	OPT_FORCE(co.force, "read a file not owned by you"),
-	OPT_TASK_FILTERS(co),
-	OPT_STRING(0, "comm", "LIST", co.comms, "only these commands"),
-	OPT_ALIAS("comms", "LIST"),
+	OPT_COLLECT(co),
 	OPT_END()
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.doc = "Convert the samples of a perf.data for pprof, the Firefox Profiler, speedscope "
-	       "or FlameGraph (folded stacks).",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Convert the samples of a perf.data for pprof, the Firefox Profiler, speedscope "
+	"or FlameGraph (folded stacks)." };
 
 int cmd_convert(int argc, char **argv)
 {

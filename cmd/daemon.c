@@ -103,13 +103,9 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[start|stop|signal|ping|list]",
-	.doc = "Run record sessions in the background, as the config file's [session-NAME] run lines say; "
-	       "with no command (or list), list them.",
-};
+static const struct cmd_argp argp = { options, parse_opt, "[start|stop|signal|ping|list]",
+	"Run record sessions in the background, as the config file's [session-NAME] run lines say; "
+	"with no command (or list), list them." };
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)

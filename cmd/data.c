@@ -55,12 +55,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "convert",
-	.doc = "Convert a perf.data to JSON (lupe data convert --to-json FILE [-i perf.data]).",
-};
+static const struct cmd_argp argp = { options, parse_opt, "convert",
+	"Convert a perf.data to JSON (lupe data convert --to-json FILE [-i perf.data])." };
 
 static int data_convert(int argc, char **argv)
 {

@@ -125,13 +125,9 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[OLD_FILE] [NEW_FILE...]",
-	.doc = "Compare perf.data files: the baseline (the first, default perf.data.old) and the "
-	       "change in each other file (default perf.data), per shared object and symbol.",
-};
+static const struct cmd_argp argp = { options, parse_opt, "[OLD_FILE] [NEW_FILE...]",
+	"Compare perf.data files: the baseline (the first, default perf.data.old) and the "
+	"change in each other file (default perf.data), per shared object and symbol." };
 
 /* The columns, with perf's names ("Delta Abs/1" with three files) and least widths. */
 static int make_cols(const struct diff_opts *o, struct col *cols)

@@ -33,10 +33,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.doc = "List the events in a perf.data file.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"List the events in a perf.data file." };
 
 struct group {
 	char *name; /* NULL for perf's "{anon_group}" */

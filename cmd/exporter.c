@@ -138,13 +138,10 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "Serve perf counters to Prometheus at http://ADDR:PORT/metrics.\v"
-	       "The counters are opened once and read at each scrape. It listens on "
-	       DEFAULT_LISTEN " unless --listen says otherwise, and stops on SIGTERM or SIGINT.",
-};
+static const struct cmd_argp argp = { options, parse_opt, NULL,
+	"Serve perf counters to Prometheus at http://ADDR:PORT/metrics.\v"
+	"The counters are opened once and read at each scrape. It listens on "
+	DEFAULT_LISTEN " unless --listen says otherwise, and stops on SIGTERM or SIGINT." };
 
 /* node_exporter's perf collector: its metric for each event it counts. */
 #define CACHE(id, op, res) \

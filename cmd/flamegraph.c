@@ -38,20 +38,13 @@ static const struct cmd_option options[] = {
 	OPT_ALIAS("inverted", NULL),
 	OPT_STRING(0, "title", "TEXT", title, "the title (default: Flame Graph)"),
 	OPT_INT(0, "width", "PIXELS", width, 100, 100000, "the width of the image (default 1200)"),
-	OPT_FORCE(co.force, "read a file not owned by you"),
-	OPT_TASK_FILTERS(co),
-	OPT_STRING(0, "comm", "LIST", co.comms, "only these commands"),
-	OPT_ALIAS("comms", "LIST"),
+	OPT_COLLECT(co),
 	OPT_END()
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[--diff BEFORE AFTER]",
-	.doc = "Draw the samples of a perf.data as an interactive SVG flame graph.",
-};
+static const struct cmd_argp argp = { options, parse_opt, "[--diff BEFORE AFTER]",
+	"Draw the samples of a perf.data as an interactive SVG flame graph." };
 
 /* Read one file into folded stacks; 0 or -1 after saying why. */
 static int folded_of(const char *path, const struct lupe_collect_opts *co,

@@ -79,11 +79,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.args_doc = "[-- COMMAND [ARGS]]",
-	.doc = "Trace kernel functions with the kernel's function tracer.",
-};
+static const struct cmd_argp argp = { options, NULL, "[-- COMMAND [ARGS]]",
+	"Trace kernel functions with the kernel's function tracer." };
 
 static volatile sig_atomic_t done;
 

@@ -34,10 +34,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.doc = "Copy a perf.data (file or stream) into a finalized file or a stream, with -b injecting the build-ids of the DSOs hit; a recording cut short (killed, a full disk) becomes a file perf reads whole.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Copy a perf.data (file or stream) into a finalized file or a stream, with -b injecting the build-ids of the DSOs hit; a recording cut short (killed, a full disk) becomes a file perf reads whole." };
 
 int cmd_inject(int argc, char **argv)
 {

@@ -17,20 +17,9 @@
 struct list_opts {
 	bool json, raw_dump;
 	const char *check_spec;
-	char **args;
+	char **args; /* the words: categories and globs */
 	int nr_args;
 };
-
-/* the words: categories and globs */
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct list_opts *o = state->input;
-
-	if (key != ARGP_KEY_ARG)
-		return ARGP_ERR_UNKNOWN;
-	o->args[o->nr_args++] = arg;
-	return 0;
-}
 
 #define CMD_OPTS struct list_opts
 static const struct cmd_option options[] = {
@@ -38,17 +27,15 @@ static const struct cmd_option options[] = {
 	OPT_BOOL(0, "raw-dump", raw_dump, "print the event names only, space separated (for scripts)"),
 	/* a debugging aid for tests: how a spec parses, or its caret */
 	OPT_STRING_F(0, "check-spec", "SPEC", OPTION_HIDDEN, check_spec, "parse SPEC and print its events"),
+	OPT_ARGS(args, nr_args),
 	OPT_END()
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options, .parser = parse_opt,
-	.args_doc = "[hw|sw|cache|tool|pmu|tracepoint|GLOB]...",
-	.doc = "List the events this machine offers, as perf list does.\v"
-	       "A word that is no category is a glob: 'lupe list sched:*' lists the sched "
-	       "tracepoints, 'lupe list faults' everything whose name holds 'faults'.",
-};
+static const struct cmd_argp argp = { options, NULL, "[hw|sw|cache|tool|pmu|tracepoint|GLOB]...",
+	"List the events this machine offers, as perf list does.\v"
+	"A word that is no category is a glob: 'lupe list sched:*' lists the sched "
+	"tracepoints, 'lupe list faults' everything whose name holds 'faults'." };
 
 /* perf's category words; 0 when arg is none. */
 static unsigned int category(const char *arg)
@@ -118,9 +105,6 @@ int cmd_list(int argc, char **argv)
 	struct lupe_event_desc_list l = { 0 };
 	int idx, err = 0;
 
-	o.args = calloc(argc, sizeof(*o.args));
-	if (!o.args)
-		return error("out of memory"), 1;
 	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o)) {
 		free(o.args);
 		return EXIT_USAGE;

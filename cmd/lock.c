@@ -47,11 +47,9 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.args_doc = "{record|report|contention} [OPTIONS] [-- COMMAND [ARGS]]",
-	.doc = "Kernel lock contention, from the lock:contention_begin/end tracepoints.",
-};
+static const struct cmd_argp argp = { options, NULL,
+	"{record|report|contention} [OPTIONS] [-- COMMAND [ARGS]]",
+	"Kernel lock contention, from the lock:contention_begin/end tracepoints." };
 
 /* lupe lock record [RECORD OPTIONS] [-- COMMAND]: lupe record with perf lock's events. */
 static int lock_record(int argc, char **argv)

@@ -142,11 +142,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.args_doc = "record [CMD [ARGS]] | report",
-	.doc = "Profile memory accesses: lupe mem record -e list lists the memory events.",
-};
+static const struct cmd_argp argp = { options, NULL, "record [CMD [ARGS]] | report",
+	"Profile memory accesses: lupe mem record -e list lists the memory events." };
 
 /* perf_mem_events__list(): "%-13s%s" tag and ": available", on stderr. */
 static void mem_events_list(const struct mem_event *ev)

@@ -47,6 +47,8 @@
  *   OPT_ROW(key, l, arg, flags, doc)        a row the command's own parser handles
  *                                           (key: the letter, or an enum from 0x100)
  *   OPT_ALIAS(l, arg)                       another long name for the row above
+ *   OPT_ARGS(list, nr)                      the words that are no option, appended as
+ *                                           OPT_LIST does (args_doc names them in -h)
  *   OPT_BOOL_F(s, l, flags, field, doc), OPT_SET_INT_F(s, l, flags, field, v, doc),
  *   OPT_STRING_F(s, l, arg, flags, field, doc): with argp's flags (OPTION_HIDDEN;
  *                                           OPTION_ARG_OPTIONAL: an absent argument
@@ -92,6 +94,7 @@ enum cmd_opt_type {
 	CMD_OPT_DOUBLE,
 	CMD_OPT_LIST,
 	CMD_OPT_CALLBACK,
+	CMD_OPT_ARGS,     /* the words that are no option: a list */
 };
 
 struct cmd_option;
@@ -165,16 +168,18 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
 	  .off = offsetof(CMD_OPTS, field) +                                                         \
 		 CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(field), double)),           \
 	  .min = (lo), .max = (hi) }
+#define CMD_OPT_LIST_AT(list, nr)                                                                 \
+	.off = offsetof(CMD_OPTS, list) +                                                          \
+	       CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(list), char **)),            \
+	.nr_off = offsetof(CMD_OPTS, nr) +                                                         \
+		  CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(nr), int))
 #define OPT_LIST(s, l, a, list, nr, d)                                                            \
-	{ CMD_OPT_ROW(s, l, a, 0, d), .type = CMD_OPT_LIST,                                         \
-	  .off = offsetof(CMD_OPTS, list) +                                                          \
-		 CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(list), char **)),          \
-	  .nr_off = offsetof(CMD_OPTS, nr) +                                                         \
-		    CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(nr), int)) }
+	{ CMD_OPT_ROW(s, l, a, 0, d), .type = CMD_OPT_LIST, CMD_OPT_LIST_AT(list, nr) }
 #define OPT_CALLBACK(s, l, a, f, fn_, d)                                                          \
 	{ CMD_OPT_ROW(s, l, a, f, d), .type = CMD_OPT_CALLBACK, .fn = (fn_) }
 #define OPT_CALLBACK_FIELD(s, l, a, f, field, fn_, d)                                             \
 	{ CMD_OPT_ROW(s, l, a, f, d), .type = CMD_OPT_CALLBACK, CMD_OPT_AT(field), .fn = (fn_) }
+#define OPT_ARGS(list, nr) { .type = CMD_OPT_ARGS, CMD_OPT_LIST_AT(list, nr) }
 
 /*
  * ---- the shared options: each declared here once ----

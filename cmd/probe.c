@@ -102,12 +102,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "PROBEDEF...",
-	.doc = "Define, list and delete dynamic probe events (uprobes with -x, kprobes).",
-};
+static const struct cmd_argp argp = { options, parse_opt, "PROBEDEF...",
+	"Define, list and delete dynamic probe events (uprobes with -x, kprobes)." };
 
 static void print_event(FILE *f, const char *group, const char *event, const char *place,
 			const char *target, const char *args)

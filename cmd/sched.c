@@ -32,11 +32,9 @@ static const struct cmd_option options[] = {
 	OPT_END()
 };
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.args_doc = "{record|latency|map|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
-	.doc = "Scheduler analysis from the sched tracepoints.",
-};
+static const struct cmd_argp argp = { options, NULL,
+	"{record|latency|map|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
+	"Scheduler analysis from the sched tracepoints." };
 
 static const struct cmd_option th_options[] = {
 	OPT_INPUT(input, "input file name (default: perf.data)"),
@@ -49,11 +47,8 @@ static const struct cmd_option th_options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp th_argp = {
-	.options = th_options,
-	.args_doc = "",
-	.doc = "Per-switch lines: wait, scheduling delay and run time of the task switched out.",
-};
+static const struct cmd_argp th_argp = { th_options, NULL, "",
+	"Per-switch lines: wait, scheduling delay and run time of the task switched out." };
 
 static int sched_timehist(int argc, char **argv)
 {

@@ -105,12 +105,9 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.args_doc = "[COLLECTION [BENCHMARK [OPTIONS...]]]",
-	.doc = "Run perf bench's benchmarks: sched messaging and pipe, mem memcpy and memset, "
-	       "syscall basic, futex hash and wake. With no collection, list them.",
-};
+static const struct cmd_argp argp = { options, NULL, "[COLLECTION [BENCHMARK [OPTIONS...]]]",
+	"Run perf bench's benchmarks: sched messaging and pipe, mem memcpy and memset, "
+	"syscall basic, futex hash and wake. With no collection, list them." };
 
 static void print_usage(void)
 {

@@ -96,10 +96,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.doc = "Copy (fill) a buffer with each function and print the bytes per second.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Copy (fill) a buffer with each function and print the bytes per second." };
 
 /* perf's sizes: a number and B, KB, MB, GB or TB, any case; a bare number is bytes */
 static int parse_size(const char *s, unsigned long long *out)

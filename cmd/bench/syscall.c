@@ -22,10 +22,8 @@ static const struct cmd_option options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp argp = {
-	.options = options,
-	.doc = "Call getppid(2) in a loop and print the time per call.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Call getppid(2) in a loop and print the time per call." };
 
 int bench_syscall_basic(int argc, char **argv)
 {
