@@ -203,6 +203,26 @@ static int mem_record(const struct mem_event *ev, const struct mem_opts *o, int 
 }
 
 /*
+ * Is a one of mine, by the table? 0: no; 1: yes, whole; 2: yes, and its
+ * value is the next word (-e list, --ldlat 50). -h, --help and --list-opts
+ * are every command's.
+ */
+static int my_option(const char *a)
+{
+	if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "--list-opts"))
+		return 1;
+	for (const struct cmd_option *o = options; o->type != CMD_OPT_END; o++) {
+		size_t n = o->row.name ? strlen(o->row.name) : 0;
+
+		if (o->row.key > 0 && a[1] != '-' && a[1] == o->row.key) /* -e list, -elist */
+			return o->row.arg && !a[2] ? 2 : 1;
+		if (n && a[1] == '-' && !strncmp(a + 2, o->row.name, n) && (!a[n + 2] || a[n + 2] == '='))
+			return o->row.arg && !a[n + 2] ? 2 : 1;
+	}
+	return 0;
+}
+
+/*
  * perf mem record keeps the options it does not know for perf record (-o
  * FILE): the words after the subcommand split into lupe mem's own options
  * (mine, for argp) and the rest, in order; from "--" or the first word that
@@ -211,38 +231,17 @@ static int mem_record(const struct mem_event *ev, const struct mem_opts *o, int 
 static void split_sub_opts(int argc, char **argv, char **mine, int *nmine, char **rest,
 			   int *nrest)
 {
-	static const char *const with_value[] = { "-e", "-t", "-C", "--event", "--type",
-						  "--cpu", "--ldlat" };
-	static const char *const flags[] = { "--all-user", "--all-kernel", "-h", "--help",
-					     "--list-opts" };
 	int i = 0;
 
 	for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i];
-		int taken = 0;
+		int m = my_option(argv[i]);
 
-		for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++) {
-			size_t n = strlen(with_value[k]);
-
-			if (strncmp(a, with_value[k], n))
-				continue;
-			if (!a[n] && i + 1 < argc) { /* -e list */
-				mine[(*nmine)++] = argv[i++];
-				mine[(*nmine)++] = argv[i];
-				taken = 1;
-			} else if (a[n] && (n == 2 || a[n] == '=')) { /* -elist, --event=list */
-				mine[(*nmine)++] = argv[i];
-				taken = 1;
-			}
-			break;
-		}
-		for (size_t k = 0; !taken && k < sizeof(flags) / sizeof(*flags); k++)
-			if (!strcmp(a, flags[k])) {
-				mine[(*nmine)++] = argv[i];
-				taken = 1;
-			}
-		if (!taken)
+		if (!m)
 			rest[(*nrest)++] = argv[i];
+		else
+			mine[(*nmine)++] = argv[i];
+		if (m == 2 && i + 1 < argc)
+			mine[(*nmine)++] = argv[++i];
 	}
 	for (; i < argc; i++)
 		rest[(*nrest)++] = argv[i];
