@@ -364,11 +364,9 @@ static int make_targets(struct exporter *x)
 	struct exp_opts *o = x->o;
 
 	x->per_cpu = !o->pids;
-	x->cpus = o->pids ? lupe_cpu_map_any() : lupe_cpu_map_new(o->cpu_list);
-	if (!x->cpus)
-		return error("cannot count on CPUs '%s': %s", o->cpu_list ? o->cpu_list : "all",
-			     errno == ENODEV ? "not online (see /sys/devices/system/cpu/online)"
-					     : "not a CPU list such as 0-3,5");
+	x->cpus = o->pids ? lupe_cpu_map_any() : cmd_target_cpus(&o->target, "count");
+	if (!x->cpus) /* cmd_target_cpus() said why */
+		return o->pids ? error("out of memory") : -1;
 	if (o->pids) {
 		char *list = strdup(o->pids), *save = NULL;
 
