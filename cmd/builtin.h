@@ -95,8 +95,18 @@ unsigned long long opt_u64(struct argp_state *state, const char *opt, const char
 /* Why a -p/-t list was refused, from the errno lupe_thread_map_new_pids() set. */
 const char *pid_list_error(int err);
 
-int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
-		      int *idx, void *input);
+int cmd_parse_argp(const struct argp *argp, int argc, char **argv, int stop_at_arg, int *idx,
+		   void *input);
+/*
+ * The same for a command's declarative table (options.h): argp's table
+ * made from the rows. One name for both while commands move to tables.
+ */
+struct cmd_argp;
+int cmd_argp_parse(const struct cmd_argp *c, int argc, char **argv, int stop_at_arg, int *idx,
+		   void *input);
+#define cmd_parse_options(p, argc, argv, stop_at_arg, idx, input)                                 \
+	_Generic((p), const struct cmd_argp *: cmd_argp_parse, struct cmd_argp *: cmd_argp_parse,  \
+		 default: cmd_parse_argp)(p, argc, argv, stop_at_arg, idx, input)
 
 /*
  * Call fn for each pid of a comma-separated -p list: 0, fn's error, or

@@ -80,8 +80,8 @@ static void list_opts(const struct argp *argp)
 		list_opts(c->argp);
 }
 
-int cmd_parse_options(const struct argp *argp, int argc, char **argv, int stop_at_arg,
-		      int *idx, void *input)
+int cmd_parse_argp(const struct argp *argp, int argc, char **argv, int stop_at_arg, int *idx,
+		   void *input)
 {
 	struct argp_child children[] = { { argp, 0, NULL, 0 }, { 0 } };
 	struct argp wrapper = { wrap_options, wrap_parse, NULL, NULL, children,
@@ -252,6 +252,9 @@ static error_t opt_set(struct argp_state *state, const struct cmd_option *o, cha
 	case CMD_OPT_SET:
 		store_int(field, o->size, o->value);
 		return 0;
+	case CMD_OPT_BIT:
+		store_int(field, o->size, load_int(field, o->size) | o->value);
+		return 0;
 	case CMD_OPT_COUNTUP:
 		store_int(field, o->size, load_int(field, o->size) + 1);
 		return 0;
@@ -340,7 +343,7 @@ int cmd_argp_parse(const struct cmd_argp *c, int argc, char **argv, int stop_at_
 	}
 	t.argp = (struct argp){ .options = t.options, .parser = table_parse,
 				.args_doc = c->args_doc, .doc = c->doc };
-	err = cmd_parse_options(&t.argp, argc, argv, stop_at_arg, idx, input);
+	err = cmd_parse_argp(&t.argp, argc, argv, stop_at_arg, idx, input);
 out:
 	free(t.options);
 	free(t.rows);

@@ -27,12 +27,13 @@
  *   #undef CMD_OPTS
  *   static const struct cmd_argp argp = { options, parse_opt, "[FILE]", "Search a perf.data." };
  *   ...
- *   if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o)) return EXIT_USAGE;
+ *   if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) return EXIT_USAGE;
  *
  * The kinds (s: the short letter or 0; l: the long name or NULL; a field is
  * a member of CMD_OPTS, nested ones too: o.freq):
  *   OPT_BOOL(s, l, field, doc)              field = 1 (int, bool, any integer)
  *   OPT_SET_INT(s, l, field, value, doc)    field = value (--per-core: aggr = CORE)
+ *   OPT_BIT(s, l, field, mask, doc)         field |= mask
  *   OPT_COUNTUP(s, l, field, doc)           field++ (-d, -dd, -ddd; -v)
  *   OPT_STRING(s, l, arg, field, doc)       field = the argument (char * or const char *)
  *   OPT_INT(s, l, arg, field, min, max, doc)   whole, in [min, max], or a usage error
@@ -87,6 +88,7 @@ enum cmd_opt_type {
 	CMD_OPT_END,
 	CMD_OPT_ROW,      /* the command's parser handles it (or an alias) */
 	CMD_OPT_SET,      /* field = value: bool, set_int */
+	CMD_OPT_BIT,      /* field |= value */
 	CMD_OPT_COUNTUP,
 	CMD_OPT_STRING,
 	CMD_OPT_INT,
@@ -105,7 +107,7 @@ struct cmd_option {
 	enum cmd_opt_type type;
 	size_t off, size;         /* the field: offset in CMD_OPTS and its size */
 	size_t nr_off;            /* OPT_LIST: the count's offset (an int) */
-	long long value;          /* OPT_SET_INT's value */
+	long long value;          /* OPT_SET_INT's value, OPT_BIT's mask */
 	double min, max;          /* OPT_DOUBLE's range */
 	long long imin, imax;     /* OPT_INT's range */
 	unsigned long long umin, umax; /* OPT_UINT's range */
@@ -122,12 +124,11 @@ struct cmd_argp {
 };
 
 /*
- * cmd_parse_options() (builtin.h) for a table of rows: -h and --help,
- * stop_at_arg, *idx and the exit status of a bad option as there. Returns
- * 0, or -1 when argp refused the arguments.
+ * cmd_argp_parse() (builtin.h; cmd_parse_options() picks it for a struct
+ * cmd_argp): -h and --help, stop_at_arg, *idx and the exit status of a bad
+ * option as for an argp table. Returns 0, or -1 when argp refused the
+ * arguments.
  */
-int cmd_argp_parse(const struct cmd_argp *c, int argc, char **argv, int stop_at_arg, int *idx,
-		   void *input);
 
 /* The field opt names in the options struct being parsed (for callbacks). */
 void *cmd_opt_field(const struct argp_state *state, const struct cmd_option *opt);
@@ -151,6 +152,8 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
 #define OPT_SET_INT(s, l, field, v, d) OPT_SET_INT_F(s, l, 0, field, v, d)
 #define OPT_BOOL_F(s, l, f, field, d) OPT_SET_INT_F(s, l, f, field, 1, d)
 #define OPT_BOOL(s, l, field, d) OPT_SET_INT_F(s, l, 0, field, 1, d)
+#define OPT_BIT(s, l, field, mask, d)                                                             \
+	{ CMD_OPT_ROW(s, l, NULL, 0, d), .type = CMD_OPT_BIT, CMD_OPT_AT(field), .value = (mask) }
 #define OPT_COUNTUP(s, l, field, d)                                                               \
 	{ CMD_OPT_ROW(s, l, NULL, 0, d), .type = CMD_OPT_COUNTUP, CMD_OPT_AT(field) }
 #define OPT_STRING_F(s, l, a, f, field, d)                                                        \

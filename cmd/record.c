@@ -31,82 +31,23 @@
 #include "sample-opts.h"
 
 enum {
-	OPT_CALL_GRAPH = 0x100,
-	OPT_NO_INHERIT,
-	OPT_FILTER,
-	OPT_BUILDID_ALL, /* tools16 */
-	OPT_PER_THREAD,
-	OPT_SWITCH_EVENTS,
-	OPT_ALL_USER,
-	OPT_ALL_KERNEL,
-	OPT_USER_REGS,
-	OPT_SWITCH_OUTPUT,
+	OPT_SWITCH_OUTPUT = 0x100,
 	OPT_MAX_SIZE,
 	OPT_AIO,
-	OPT_OFF_CPU,
-	OPT_NO_ONLINE,
 	OPT_CONTROL,
-	OPT_ALL_CGROUPS,
-	OPT_NAMESPACES,
 };
 
 enum switch_mode { SWITCH_NONE, SWITCH_SIGNAL, SWITCH_SIZE, SWITCH_TIME };
 
 struct record_args {
 	struct lupe_record_opts o;
-	char **events;
-	char **filters; /* --filter after events[i], or NULL */
-	int nr_events;
-	char **cgroups; /* -G lists, in order */
-	const char *cpu_list, *pids, *tids;
+	CMD_TARGET; /* -a is o.system_wide, -G o.cgroups */
 	int quiet;
 	int freq_set, count_set;
 	enum switch_mode switch_output;
 	unsigned long long switch_size; /* bytes, SWITCH_SIZE */
 	unsigned long long switch_secs; /* SWITCH_TIME */
 	const char *control;		/* --control=fifo:CTL[,ACK] or fd:CTL[,ACK] */
-};
-
-static const struct argp_option options[] = {
-	{ "event", 'e', "EVENT", 0, "event to sample (repeat or comma-separate); default cycles, or cpu-clock without a hardware PMU", 0 },
-	{ "filter", OPT_FILTER, "FILTER", 0, "event filter (tracepoints: 'prev_pid > 0'), for the -e before it", 0 },
-	{ "freq", 'F', "HZ", 0, "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")", 0 },
-	{ "count", 'c', "N", 0, "sample every N events", 0 },
-	{ NULL, 'g', NULL, 0, "record frame-pointer call graphs", 0 },
-	{ "call-graph", OPT_CALL_GRAPH, "MODE", 0, "fp, or dwarf[,SIZE]: user registers and SIZE bytes of stack (default 8192)", 0 },
-	{ "no-online", OPT_NO_ONLINE, NULL, 0, "with --call-graph dwarf: keep the stack copies in the file, as perf does, instead of unwinding them while recording", 0 },
-	{ "all-cpus", 'a', NULL, 0, "system-wide: every CPU, every task", 0 },
-	{ "cpu", 'C', "LIST", 0, "only these CPUs (system-wide on them)", 0 },
-	{ "pid", 'p', "PID", 0, "record these existing processes (comma list)", 0 },
-	{ "tid", 't', "TID", 0, "record these existing threads (comma list)", 0 },
-	{ "output", 'o', "FILE", 0, "write to FILE (default " LUPE_RECORD_DEFAULT_OUTPUT "; '-' for a pipe)", 0 },
-	{ "no-inherit", OPT_NO_INHERIT, NULL, 0, "do not follow child tasks", 0 },
-	{ "mmap-pages", 'm', "PAGES", 0, "ring size per CPU in pages (rounded up to a power of two), or a size with a K/M suffix", 0 },
-	{ "compression-level", 'z', "N", OPTION_ARG_OPTIONAL, "compress records with zstd (level 1-22, default 1)", 0 },
-	{ "quiet", 'q', NULL, 0, "print no summary", 0 },
-	/* tools16: build-ids */
-	{ "no-buildid", 'B', NULL, 0, "do not collect build-ids (nor fill the build-id cache)", 0 },
-	{ "no-buildid-cache", 'N', NULL, 0, "do not put the DSOs hit in the build-id cache", 0 },
-	{ "buildid-all", OPT_BUILDID_ALL, NULL, 0, "collect build-ids of all DSOs mapped, not only those hit", 0 },
-	{ "per-thread", OPT_PER_THREAD, NULL, 0, "use per-thread mmaps (no inheritance; ignored with -a/-C)", 0 },
-	{ "timestamp", 'T', NULL, 0, "record the sample timestamps (also per thread)", 0 },
-	{ "stat", 's', NULL, 0, "record per-thread event counts (READ records, see report -T)", 0 },
-	{ "data", 'd', NULL, 0, "record the sample virtual addresses (ADDR, DATA_SRC)", 0 },
-	{ "switch-events", OPT_SWITCH_EVENTS, NULL, 0, "record context switch events", 0 },
-	{ "cgroup", 'G', "NAME", 0, "monitor event in cgroup name only (the names pair with the -e events in order)", 0 },
-	{ "all-cgroups", OPT_ALL_CGROUPS, NULL, 0, "record cgroup events", 0 },
-	{ "namespaces", OPT_NAMESPACES, NULL, 0, "record namespaces events", 0 },
-	{ "all-user", OPT_ALL_USER, NULL, 0, "configure all used events to run in user space", 0 },
-	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "configure all used events to run in kernel space", 0 },
-	{ "user-regs", OPT_USER_REGS, "REGS", OPTION_ARG_OPTIONAL, "sample these user registers (comma list; '?' lists them; none: all)", 0 },
-	{ "intr-regs", 'I', "REGS", OPTION_ARG_OPTIONAL, "sample these registers at the interrupt (comma list; '?' lists them; none: all)", 0 },
-	{ "clockid", 'k', "CLOCK", 0, "sample times from this clock: monotonic, monotonic_raw, realtime, boottime, tai, or a number", 0 },
-	{ "switch-output", OPT_SWITCH_OUTPUT, "MODE", OPTION_ARG_OPTIONAL, "rotate to timestamped files on SIGUSR2 (signal, the default), a data size (100M) or a time (30s)", 0 },
-	{ "max-size", OPT_MAX_SIZE, "SIZE", 0, "stop when the data reaches SIZE (B/K/M/G)", 0 },
-	{ "off-cpu", OPT_OFF_CPU, NULL, 0, "also record where tasks sleep: the offcpu-time event, from a BPF program on sched_switch", 0 },
-	{ "aio", OPT_AIO, "N", OPTION_ARG_OPTIONAL, "write with N asynchronous (POSIX AIO) control blocks (default 1, max 4)", 0 },
-	{ "control", OPT_CONTROL, "fifo:CTL[,ACK]|fd:CTL[,ACK]", 0, "take commands (stop, ping, snapshot) from a FIFO or fd, answer ack on ACK (perf daemon's sessions)", 0 },
-	{ 0 }
 };
 
 static int parse_u64(const char *s, unsigned long long *v)
@@ -202,7 +143,7 @@ static int parse_time(const char *s, unsigned long long *v)
 }
 
 /* perf's usage lines after an option error it reports itself. */
-static void usage_exit(void)
+static __attribute__((noreturn)) void usage_exit(void)
 {
 	fprintf(stderr, "\n Usage: lupe record [<options>] [<command>]\n"
 		"    or: lupe record [<options>] -- <command> [<options>]\n\n");
@@ -213,12 +154,15 @@ static void usage_exit(void)
  * --user-regs / --intr-regs: perf's register names, comma-separated and
  * case-insensitive; none means all; '?' lists them (and exits as perf does).
  */
-static uint64_t parse_regs(const char *arg, const char *opt)
+static error_t opt_regs(struct argp_state *state, const struct cmd_option *o, char *arg)
 {
-	uint64_t mask = 0;
+	const char *opt = o->row.key == 'I' ? "-I?" : "--user-regs=?";
+	uint64_t mask = 0, *regs = cmd_opt_field(state, o);
 
-	if (!arg)
-		return lupe_perf_regs_all();
+	if (!arg) {
+		*regs = lupe_perf_regs_all();
+		return 0;
+	}
 	if (!strcmp(arg, "?")) {
 		fprintf(stderr, "available registers: ");
 		for (unsigned int i = 0; i < 64; i++)
@@ -241,12 +185,14 @@ static uint64_t parse_regs(const char *arg, const char *opt)
 			break;
 		p += len + 1;
 	}
-	return mask;
+	*regs = mask;
+	return 0;
 }
 
-/* perf's clock names (a CLOCK_ prefix and case do not matter), or a number. */
-static int parse_clockid(const char *arg, int *clockid)
+/* -k: perf's clock names (a CLOCK_ prefix and case do not matter), or a number. */
+static error_t opt_clockid(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
+	struct lupe_record_opts *o = cmd_opt_field(state, opt);
 	static const struct { const char *name; int id; } clocks[] = {
 		{ "monotonic", CLOCK_MONOTONIC }, { "monotonic_raw", CLOCK_MONOTONIC_RAW },
 		{ "realtime", CLOCK_REALTIME }, { "boottime", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
@@ -255,169 +201,86 @@ static int parse_clockid(const char *arg, int *clockid)
 	};
 	int64_t v;
 
+	o->use_clockid = 1;
 	if (!lupe_parse_i64(arg, 10, 0, INT32_MAX, &v)) {
-		*clockid = (int)v;
+		o->clockid = (int)v;
 		return 0;
 	}
-	if (!strncasecmp(arg, "CLOCK_", 6))
-		arg += 6;
 	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
-		if (!strcasecmp(arg, clocks[i].name)) {
-			*clockid = clocks[i].id;
+		if (!strcasecmp(arg + (strncasecmp(arg, "CLOCK_", 6) ? 0 : 6), clocks[i].name)) {
+			o->clockid = clocks[i].id;
 			return 0;
 		}
 	}
-	return -1;
+	fprintf(stderr, "Warning:\nunknown clockid %s, check man page\n", arg);
+	usage_exit();
 }
 
+#define CMD_OPTS struct record_args
+static const struct cmd_option options[] = {
+	OPT_EVENT("event to sample (repeat or comma-separate); default cycles, or cpu-clock without a hardware PMU"),
+	OPT_FILTER("event filter (tracepoints: 'prev_pid > 0'), for the -e before it"),
+	OPT_SAMPLE_FREQ(o, "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")"),
+	OPT_SAMPLE_COUNT(o, "sample every N events"),
+	OPT_ROW('g', NULL, NULL, 0, "record frame-pointer call graphs"),
+	OPT_SAMPLE_CALL_GRAPH(o, "fp, or dwarf[,SIZE]: user registers and SIZE bytes of stack (default 8192)"),
+	OPT_BOOL(0, "no-online", o.dwarf_raw, "with --call-graph dwarf: keep the stack copies in the file, as perf does, instead of unwinding them while recording"),
+	OPT_ALL_CPUS(o.system_wide, "system-wide: every CPU, every task"),
+	OPT_CPU("LIST", cpu_list, "only these CPUs (system-wide on them)"),
+	OPT_PID(pids, "record these existing processes (comma list)"),
+	OPT_TID(tids, "record these existing threads (comma list)"),
+	OPT_STRING('o', "output", "FILE", o.output, "write to FILE (default " LUPE_RECORD_DEFAULT_OUTPUT "; '-' for a pipe)"),
+	OPT_BOOL(0, "no-inherit", o.no_inherit, "do not follow child tasks"),
+	OPT_ROW('m', "mmap-pages", "PAGES", 0, "ring size per CPU in pages (rounded up to a power of two), or a size with a K/M suffix"),
+	OPT_ROW('z', "compression-level", "N", OPTION_ARG_OPTIONAL, "compress records with zstd (level 1-22, default 1)"),
+	OPT_QUIET(quiet, "print no summary"),
+	/* tools16: build-ids */
+	OPT_BOOL('B', "no-buildid", o.no_buildid, "do not collect build-ids (nor fill the build-id cache)"),
+	OPT_BOOL('N', "no-buildid-cache", o.no_buildid_cache, "do not put the DSOs hit in the build-id cache"),
+	OPT_BOOL(0, "buildid-all", o.buildid_all, "collect build-ids of all DSOs mapped, not only those hit"),
+	OPT_BOOL(0, "per-thread", o.per_thread, "use per-thread mmaps (no inheritance; ignored with -a/-C)"),
+	OPT_BOOL('T', "timestamp", o.timestamp, "record the sample timestamps (also per thread)"),
+	OPT_BOOL('s', "stat", o.inherit_stat, "record per-thread event counts (READ records, see report -T)"),
+	OPT_BOOL('d', "data", o.sample_addr, "record the sample virtual addresses (ADDR, DATA_SRC)"),
+	OPT_BOOL(0, "switch-events", o.context_switch, "record context switch events"),
+	OPT_CGROUP("monitor event in cgroup name only (the names pair with the -e events in order)"),
+	OPT_BOOL(0, "all-cgroups", o.all_cgroups, "record cgroup events"),
+	OPT_BOOL(0, "namespaces", o.namespaces, "record namespaces events"),
+	OPT_BOOL(0, "all-user", o.all_user, "configure all used events to run in user space"),
+	OPT_BOOL(0, "all-kernel", o.all_kernel, "configure all used events to run in kernel space"),
+	OPT_CALLBACK_FIELD(0, "user-regs", "REGS", OPTION_ARG_OPTIONAL, o.user_regs, opt_regs, "sample these user registers (comma list; '?' lists them; none: all)"),
+	OPT_CALLBACK_FIELD('I', "intr-regs", "REGS", OPTION_ARG_OPTIONAL, o.intr_regs, opt_regs, "sample these registers at the interrupt (comma list; '?' lists them; none: all)"),
+	OPT_CALLBACK_FIELD('k', "clockid", "CLOCK", 0, o, opt_clockid, "sample times from this clock: monotonic, monotonic_raw, realtime, boottime, tai, or a number"),
+	OPT_ROW(OPT_SWITCH_OUTPUT, "switch-output", "MODE", OPTION_ARG_OPTIONAL, "rotate to timestamped files on SIGUSR2 (signal, the default), a data size (100M) or a time (30s)"),
+	OPT_ROW(OPT_MAX_SIZE, "max-size", "SIZE", 0, "stop when the data reaches SIZE (B/K/M/G)"),
+	OPT_BOOL(0, "off-cpu", o.off_cpu, "also record where tasks sleep: the offcpu-time event, from a BPF program on sched_switch"),
+	OPT_ROW(OPT_AIO, "aio", "N", OPTION_ARG_OPTIONAL, "write with N asynchronous (POSIX AIO) control blocks (default 1, max 4)"),
+	OPT_ROW(OPT_CONTROL, "control", "fifo:CTL[,ACK]|fd:CTL[,ACK]", 0, "take commands (stop, ping, snapshot) from a FIFO or fd, answer ack on ACK (perf daemon's sessions)"),
+	OPT_END()
+};
+#undef CMD_OPTS
+
+/* The options that need code; the table sets the rest. */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct record_args *a = state->input;
 	unsigned long long v;
 
 	switch (key) {
-	case 'e': {
-		char **n = realloc(a->events, (a->nr_events + 1) * sizeof(*n));
-		char **f = realloc(a->filters, (a->nr_events + 1) * sizeof(*f));
-
-		if (n)
-			a->events = n;
-		if (f)
-			a->filters = f;
-		if (!n || !f)
-			return ENOMEM;
-		f[a->nr_events] = NULL;
-		n[a->nr_events++] = arg;
-		return 0;
-	}
-	case 'G': {
-		char **cg = realloc(a->cgroups, (a->o.nr_cgroups + 1) * sizeof(*cg));
-
-		if (!a->nr_events)
-			argp_error(state, "-G applies to the events before it: give -e first");
-		if (!cg)
-			return ENOMEM;
-		a->cgroups = cg;
-		cg[a->o.nr_cgroups++] = arg;
-		a->o.cgroups = cg;
-		return 0;
-	}
-	case OPT_ALL_CGROUPS:
-		a->o.all_cgroups = 1;
-		return 0;
-	case OPT_NAMESPACES:
-		a->o.namespaces = 1;
-		return 0;
-	case OPT_FILTER:
-		if (!a->nr_events)
-			argp_error(state, "--filter applies to the -e before it: give -e TRACEPOINT first");
-		a->filters[a->nr_events - 1] = arg;
-		return 0;
-	case 'F':
-		if (!strcmp(arg, "max"))
-			arg = "20000";
-		if (parse_u64(arg, &v) || !v || v > 1000000)
-			argp_error(state, "invalid frequency '%s': give samples per second", arg);
-		a->o.freq = (unsigned int)v;
-		a->freq_set = 1;
-		return 0;
-	case 'c':
-		if (parse_u64(arg, &v) || !v)
-			argp_error(state, "invalid count '%s': give events per sample", arg);
-		a->o.period = v;
-		a->count_set = 1;
-		return 0;
-	case 'g': {
-		/* perf's config call-graph.record-mode says what -g records (fp by default) */
+	case 'g': { /* perf's config call-graph.record-mode says what -g records (fp by default) */
 		const char *mode = cmd_config_get("call-graph.record-mode");
 
-		if (mode)
-			sample_parse_call_graph(state, mode, &a->o);
-		else
-			a->o.callgraph = LUPE_CALLGRAPH_FP;
+		sample_parse_call_graph(state, mode ? mode : "fp", &a->o);
 		return 0;
 	}
-	case OPT_CALL_GRAPH:
-		sample_parse_call_graph(state, arg, &a->o);
-		return 0;
-	case OPT_NO_ONLINE:
-		a->o.dwarf_raw = 1;
-		return 0;
-	case 'a':
-		a->o.system_wide = 1;
-		return 0;
-	case 'C':
-		a->cpu_list = arg;
-		a->o.system_wide = 1;
-		return 0;
-	case 'p':
-		a->pids = arg;
-		return 0;
-	case 't':
-		a->tids = arg;
-		return 0;
-	case 'o':
-		a->o.output = arg;
-		return 0;
-	case OPT_NO_INHERIT:
-		a->o.no_inherit = 1;
-		return 0;
 	case 'm':
 		if (parse_pages(arg, &a->o.mmap_pages))
 			argp_error(state, "invalid mmap size '%s': give a number of pages, or a size like 64K", arg);
 		return 0;
 	case 'z':
-		a->o.comp_level = 1;
 		if (arg && (parse_u64(arg, &v) || !v || v > 22))
 			argp_error(state, "invalid compression level '%s': give 1 to 22", arg);
-		if (arg)
-			a->o.comp_level = (int)v;
-		return 0;
-	case 'q':
-		a->quiet = 1;
-		return 0;
-	case 'B': /* tools16 */
-		a->o.no_buildid = 1;
-		return 0;
-	case 'N':
-		a->o.no_buildid_cache = 1;
-		return 0;
-	case OPT_BUILDID_ALL:
-		a->o.buildid_all = 1;
-		return 0;
-	case OPT_PER_THREAD:
-		a->o.per_thread = 1;
-		return 0;
-	case 'T':
-		a->o.timestamp = 1;
-		return 0;
-	case 's':
-		a->o.inherit_stat = 1;
-		return 0;
-	case 'd':
-		a->o.sample_addr = 1;
-		return 0;
-	case OPT_SWITCH_EVENTS:
-		a->o.context_switch = 1;
-		return 0;
-	case OPT_ALL_USER:
-		a->o.all_user = 1;
-		return 0;
-	case OPT_ALL_KERNEL:
-		a->o.all_kernel = 1;
-		return 0;
-	case OPT_USER_REGS:
-		a->o.user_regs = parse_regs(arg, "--user-regs=?");
-		return 0;
-	case 'I':
-		a->o.intr_regs = parse_regs(arg, "-I?");
-		return 0;
-	case 'k':
-		if (parse_clockid(arg, &a->o.clockid)) {
-			fprintf(stderr, "Warning:\nunknown clockid %s, check man page\n", arg);
-			usage_exit();
-		}
-		a->o.use_clockid = 1;
+		a->o.comp_level = arg ? (int)v : 1;
 		return 0;
 	case OPT_SWITCH_OUTPUT:
 		if (!arg || !strcmp(arg, "signal"))
@@ -434,9 +297,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid --max-size '%s': give a size with a B/K/M/G unit", arg);
 		a->o.max_size = v;
 		return 0;
-	case OPT_OFF_CPU:
-		a->o.off_cpu = 1;
-		return 0;
 	case OPT_CONTROL:
 		if (strncmp(arg, "fifo:", 5) && strncmp(arg, "fd:", 3))
 			argp_error(state, "invalid --control '%s': give fifo:CTL[,ACK] or fd:CTL[,ACK]", arg);
@@ -448,12 +308,19 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid --aio '%s': give 1 to 4 control blocks", arg);
 		a->o.aio = !arg || !v ? 1 : v > 4 ? 4 : (int)v;
 		return 0;
+	case ARGP_KEY_END: /* -C is system-wide on its CPUs; -G pairs with the events */
+		a->o.system_wide |= !!a->cpu_list;
+		a->o.cgroups = a->cgroups;
+		a->o.nr_cgroups = a->nr_cgroups;
+		a->freq_set = !!a->o.freq;
+		a->count_set = !!a->o.period;
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 }
 
-static const struct argp argp = {
+static const struct cmd_argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.args_doc = "[-- COMMAND [ARGS...]]",

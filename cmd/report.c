@@ -18,24 +18,20 @@
 #include "header.h"
 #include "dump.h"
 #include "hist.h"
+#include "options.h"
 #include "pager.h"
 #include "tasks.h"
 #include "tui/tui.h"
 #include "web.h"
 
-enum {
-	KEY_STDIO = 0x100, KEY_NO_CHILDREN, KEY_CHILDREN, KEY_PERCENT_LIMIT, KEY_COMM, KEY_DSO,
-	KEY_PID, KEY_TID, KEY_SYMBOLS, KEY_HEADER, KEY_HEADER_ONLY, KEY_TUI, KEY_INLINE, KEY_NO_INLINE,
-	KEY_STATS, KEY_TASKS, KEY_HIERARCHY, KEY_MAX_STACK, KEY_SHOW_TOTAL_PERIOD,
-	KEY_WEB, KEY_HTML,
-};
+enum { KEY_PERCENT_LIMIT = 0x100, KEY_MAX_STACK, KEY_WEB };
 
 struct report_opts {
 	const char *input;
 	int force, header, header_only, no_inline, dump, stats, quiet, tasks;
 	int tui;                      /* 1 --tui, 0 --stdio, -1 decide */
 	char *next_input, *next_free; /* the TUI's Switch to another data file */
-	int cg_pending;
+	int cg_pending;               /* after a bare -g: the index of the word that may be its parameter */
 	const char *cg_before;        /* the call graph before a bare -g, for the word after it */
 	char cg_buf[256];             /* -g's parameters with --percent-limit's threshold */
 	char pl_text[32];             /* --percent-limit's value, "" before one */
@@ -45,45 +41,46 @@ struct report_opts {
 	struct web_opts wo;
 };
 
-static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data; - reads stdin)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "stdio", KEY_STDIO, NULL, 0, "plain text output (the default without a terminal)", 0 },
-	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (the default on a terminal)", 0 },
-	{ "children", KEY_CHILDREN, NULL, 0, "accumulate callers' overhead (the default with callchains)", 0 },
-	{ "no-children", KEY_NO_CHILDREN, NULL, 0, "show self overhead only", 0 },
-	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu,trace,srcline (default comm,dso,sym)", 0 },
-	{ "show-nr-samples", 'n', NULL, 0, "show the number of samples of each entry", 0 },
-	{ "show-total-period", KEY_SHOW_TOTAL_PERIOD, NULL, 0, "show the period of each entry (its own, in children mode too)", 0 },
-	{ "percent-limit", KEY_PERCENT_LIMIT, "PCT", 0, "hide entries below PCT percent (of Children with --children), and callchains below it", 0 },
-	{ "max-stack", KEY_MAX_STACK, "N", 0, "use at most N callchain entries (from the caller end with caller order)", 0 },
-	{ "inverted", 'G', NULL, 0, "callchains in caller order (perf's alias for -g caller)", 0 },
-	{ "call-graph", 'g', "MODE", OPTION_ARG_OPTIONAL,
-	  "callchains: graph|flat|folded|none[,min_percent][,caller|callee]", 0 },
-	{ "comms", KEY_COMM, "LIST", 0, "only these commands", 0 },
-	{ "comm", KEY_COMM, "LIST", OPTION_ALIAS, NULL, 0 },
-	{ "dsos", KEY_DSO, "LIST", 0, "only these shared objects", 0 },
-	{ "dso", KEY_DSO, "LIST", OPTION_ALIAS, NULL, 0 },
-	{ "pid", KEY_PID, "LIST", 0, "only these process ids", 0 },
-	{ "tid", KEY_TID, "LIST", 0, "only these thread ids", 0 },
-	{ "symbols", KEY_SYMBOLS, "LIST", 0, "only these symbols", 0 },
-	{ "inline", KEY_INLINE, NULL, 0, "show inlined functions in callchains (the default)", 0 },
-	{ "no-inline", KEY_NO_INLINE, NULL, 0, "do not show inlined functions in callchains", 0 },
-	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
-	{ "header-only", KEY_HEADER_ONLY, NULL, 0, "show only the data header", 0 },
-	{ "stats", KEY_STATS, NULL, 0, "show the counts of each record type and of each event's samples (no report)", 0 },
-	{ "tasks", KEY_TASKS, NULL, 0, "show the recorded tasks, each under its parent (no report)", 0 },
-	{ "quiet", 'q', NULL, 0, "print no '#' lines: the entries only (and no --header)", 0 },
-	{ "hierarchy", KEY_HIERARCHY, NULL, 0, "group the entries level by level, one level per sort key (no children)", 0 },
-	{ "fields", 'F', "KEYS", 0, "output columns: overhead,overhead_children,sample,period and sort keys", 0 },
-	{ "field-separator", 't', "SEP", 0, "separate the columns with SEP, without padding dots", 0 },
-	{ "verbose", 'v', NULL, 0, "full DSO paths, and each symbol's address and where its symbols came from", 0 },
-	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields, then the record counts (no report)", 0 },
-	{ "web", KEY_WEB, "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve the profile as a page for a browser (default: 127.0.0.1, a free port; the URL is printed)", 0 },
-	{ "html", KEY_HTML, NULL, 0, "write the browser page as one self-contained file (with -o FILE)", 0 },
-	{ "output", 'o', "FILE", 0, "the file --html writes", 0 },
-	{ 0 }
+#define CMD_OPTS struct report_opts
+static const struct cmd_option options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data; - reads stdin)"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_SET_INT(0, "stdio", tui, 0, "plain text output (the default without a terminal)"),
+	OPT_SET_INT(0, "tui", tui, 1, "the interactive browser (the default on a terminal)"),
+	OPT_SET_INT(0, "children", rep.children, 1, "accumulate callers' overhead (the default with callchains)"),
+	OPT_SET_INT(0, "no-children", rep.children, 0, "show self overhead only"),
+	OPT_STRING('s', "sort", "KEYS", rep.sort, "sort by keys: comm,pid,tid,dso,sym,cpu,trace,srcline (default comm,dso,sym)"),
+	OPT_BOOL('n', "show-nr-samples", print.show_nr, "show the number of samples of each entry"),
+	OPT_BOOL(0, "show-total-period", print.show_period, "show the period of each entry (its own, in children mode too)"),
+	OPT_ROW(KEY_PERCENT_LIMIT, "percent-limit", "PCT", 0, "hide entries below PCT percent (of Children with --children), and callchains below it"),
+	OPT_ROW(KEY_MAX_STACK, "max-stack", "N", 0, "use at most N callchain entries (from the caller end with caller order)"),
+	OPT_BOOL('G', "inverted", rep.inverted, "callchains in caller order (perf's alias for -g caller)"),
+	OPT_ROW('g', "call-graph", "MODE", OPTION_ARG_OPTIONAL, "callchains: graph|flat|folded|none[,min_percent][,caller|callee]"),
+	OPT_STRING(0, "comms", "LIST", rep.comms, "only these commands"),
+	OPT_ALIAS("comm", "LIST"),
+	OPT_STRING(0, "dsos", "LIST", rep.dsos, "only these shared objects"),
+	OPT_ALIAS("dso", "LIST"),
+	OPT_STRING(0, "pid", "LIST", rep.pids, "only these process ids"),
+	OPT_STRING(0, "tid", "LIST", rep.tids, "only these thread ids"),
+	OPT_STRING(0, "symbols", "LIST", rep.symbols, "only these symbols"),
+	OPT_SET_INT(0, "inline", no_inline, 0, "show inlined functions in callchains (the default)"),
+	OPT_BOOL(0, "no-inline", no_inline, "do not show inlined functions in callchains"),
+	OPT_BOOL(0, "header", header, "show the data header first"),
+	OPT_BOOL(0, "header-only", header_only, "show only the data header"),
+	OPT_BOOL(0, "stats", stats, "show the counts of each record type and of each event's samples (no report)"),
+	OPT_BOOL(0, "tasks", tasks, "show the recorded tasks, each under its parent (no report)"),
+	OPT_QUIET(quiet, "print no '#' lines: the entries only (and no --header)"),
+	OPT_BOOL(0, "hierarchy", print.hierarchy, "group the entries level by level, one level per sort key (no children)"),
+	OPT_STRING('F', "fields", "KEYS", rep.fields, "output columns: overhead,overhead_children,sample,period and sort keys"),
+	OPT_STRING('t', "field-separator", "SEP", print.field_sep, "separate the columns with SEP, without padding dots"),
+	OPT_VERBOSE(print.verbose, "full DSO paths, and each symbol's address and where its symbols came from"),
+	OPT_BOOL('D', "dump-raw-trace", dump, "dump each record's bytes and fields, then the record counts (no report)"),
+	OPT_ROW(KEY_WEB, "web", "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve the profile as a page for a browser (default: 127.0.0.1, a free port; the URL is printed)"),
+	OPT_SET_INT(0, "html", web, 2, "write the browser page as one self-contained file (with -o FILE)"),
+	OPT_STRING('o', "output", "FILE", wo.html, "the file --html writes"),
+	OPT_END()
 };
+#undef CMD_OPTS
 
 /*
  * -g's parameter: first then second (a number in second wins over one in
@@ -103,18 +100,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct report_opts *o = state->input;
 	char *end;
 
-	if (key != ARGP_KEY_ARG && key > 0 && key != 'g')
-		o->cg_pending = 0;
 	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case KEY_STDIO: o->tui = 0; return 0;
-	case KEY_TUI: o->tui = 1; return 0;
-	case KEY_CHILDREN: o->rep.children = 1; return 0;
-	case KEY_NO_CHILDREN: o->rep.children = 0; return 0;
-	case 's': o->rep.sort = arg; return 0;
-	case 'n': o->print.show_nr = 1; return 0;
-	case KEY_SHOW_TOTAL_PERIOD: o->print.show_period = 1; return 0;
 	case KEY_PERCENT_LIMIT: {
 		/*
 		 * As perf: strtof without a check, and the callchain threshold
@@ -134,7 +120,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		o->rep.max_stack = n > 0 ? (n > INT_MAX ? INT_MAX : (int)n) : -1;
 		return 0;
 	}
-	case 'G': o->rep.inverted = 1; return 0;
 	case 'g':
 		/*
 		 * perf's bare -g is its default parameter: graph,0.5,caller;
@@ -146,43 +131,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			set_cg(o, o->cg_before, arg);
 		else
 			o->rep.call_graph = "graph,0.5,caller";
-		o->cg_pending = !arg;
+		o->cg_pending = arg ? 0 : state->next;
 		return 0;
-	case KEY_COMM: o->rep.comms = arg; return 0;
-	case KEY_DSO: o->rep.dsos = arg; return 0;
-	case KEY_PID: o->rep.pids = arg; return 0;
-	case KEY_TID: o->rep.tids = arg; return 0;
-	case KEY_SYMBOLS: o->rep.symbols = arg; return 0;
-	case KEY_HEADER: o->header = 1; return 0;
-	case KEY_INLINE: o->no_inline = 0; return 0;
-	case KEY_NO_INLINE: o->no_inline = 1; return 0;
-	case KEY_HEADER_ONLY: o->header_only = 1; return 0;
-	case 'D': o->dump = 1; o->tui = 0; return 0;
 	case KEY_WEB: o->web = 1; o->wo.listen = arg; return 0;
-	case KEY_HTML: o->web = 2; return 0;
-	case 'o': o->wo.html = arg; return 0;
-	case KEY_STATS: o->stats = 1; o->tui = 0; return 0;
-	case KEY_TASKS: o->tasks = 1; o->tui = 0; return 0;
-	case 'q': o->quiet = 1; return 0;
-	case KEY_HIERARCHY: o->print.hierarchy = o->rep.hierarchy = 1; return 0;
-	case 'F': o->rep.fields = arg; return 0;
-	case 't': o->print.field_sep = arg; return 0;
-	case 'v': o->rep.verbose = o->print.verbose = 1; return 0;
 	case ARGP_KEY_ARG:
-		if (o->cg_pending) {
-			/* perf takes "-g flat": the next word is -g's parameter */
+		if (o->cg_pending && o->cg_pending == state->next - 1) {
+			/* perf takes "-g flat": the word right after a bare -g is its parameter */
 			set_cg(o, o->cg_before, arg);
 			o->cg_pending = 0;
 			return 0;
 		}
 		argp_error(state, "unexpected argument '%s'", arg);
 		return EINVAL;
+	case ARGP_KEY_END:
+		o->rep.hierarchy = o->print.hierarchy;
+		o->rep.verbose = o->print.verbose;
+		if (o->dump || o->stats || o->tasks)
+			o->tui = 0; /* they print no report */
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 }
 
-static const struct argp argp = {
+static const struct cmd_argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.doc = "Show the profile in a perf.data file, the way perf report does.",

@@ -11,6 +11,7 @@
 #include "builtin.h"
 #include "dump.h"
 #include "header.h"
+#include "options.h"
 #include "script.h"
 
 struct script_opts {
@@ -22,81 +23,56 @@ struct script_opts {
 	struct script_printer *p;
 };
 
-enum {
-	KEY_HEADER = 0x100, KEY_HEADER_ONLY, KEY_INLINE, KEY_NO_INLINE, KEY_PID, KEY_TID, KEY_COMMS,
-	KEY_TIME, KEY_SHOW_TASK, KEY_SHOW_MMAP, KEY_SHOW_SWITCH, KEY_SHOW_NS, KEY_SHOW_CGROUP, KEY_SHOW_LOST, KEY_NS,
-	KEY_MAX_STACK,
-};
+enum { KEY_NS = 0x100, KEY_MAX_STACK };
+#define BIT(type) (1u << PERF_RECORD_##type)
 
-static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data; - reads stdin)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "fields", 'F', "FIELDS", 0,
-	  "[type:]fields to print (comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace,srcline), or +field/-field to change the defaults; type: hw, sw, trace, raw, break", 0 },
-	{ "dump-raw-trace", 'D', NULL, 0, "dump each record's bytes and fields too (perf's -D)", 0 },
-	{ "pid", KEY_PID, "PIDS", 0, "only the samples of these processes", 0 },
-	{ "tid", KEY_TID, "TIDS", 0, "only the samples of these threads", 0 },
-	{ "comms", KEY_COMMS, "COMMS", 0, "only the samples of these commands", 0 },
-	{ "cpu", 'C', "CPUS", 0, "only the samples on these CPUs (0-3,5)", 0 },
-	{ "time", KEY_TIME, "START,STOP", 0,
-	  "only the samples in this time span (seconds as perf script prints them; either may be left out)", 0 },
-	{ "show-task-events", KEY_SHOW_TASK, NULL, 0, "show the COMM, FORK and EXIT records too", 0 },
-	{ "show-mmap-events", KEY_SHOW_MMAP, NULL, 0, "show the MMAP and MMAP2 records too", 0 },
-	{ "show-switch-events", KEY_SHOW_SWITCH, NULL, 0, "show the context switch records too", 0 },
-	{ "show-namespace-events", KEY_SHOW_NS, NULL, 0, "show the NAMESPACES records too", 0 },
-	{ "show-cgroup-events", KEY_SHOW_CGROUP, NULL, 0, "show the CGROUP records too", 0 },
-	{ "show-lost-events", KEY_SHOW_LOST, NULL, 0, "show the LOST records too", 0 },
-	{ "ns", KEY_NS, NULL, 0, "times in nanoseconds", 0 },
-	{ "header", KEY_HEADER, NULL, 0, "show the data header first", 0 },
-	{ "inline", KEY_INLINE, NULL, 0, "show inlined functions in callchains (the default)", 0 },
-	{ "no-inline", KEY_NO_INLINE, NULL, 0, "do not show inlined functions in callchains", 0 },
-	{ "max-stack", KEY_MAX_STACK, "N", 0, "show at most N callchain entries (inlined functions on top)", 0 },
-	{ 0 }
+#define CMD_OPTS struct script_opts
+static const struct cmd_option options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data; - reads stdin)"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_ROW('F', "fields", "FIELDS", 0,
+		"[type:]fields to print (comm,tid,pid,time,cpu,event,ip,sym,symoff,dso,period,trace,srcline), or +field/-field to change the defaults; type: hw, sw, trace, raw, break"),
+	OPT_BOOL('D', "dump-raw-trace", dump, "dump each record's bytes and fields too (perf's -D)"),
+	OPT_STRING(0, "pid", "PIDS", pids, "only the samples of these processes"),
+	OPT_STRING(0, "tid", "TIDS", tids, "only the samples of these threads"),
+	OPT_STRING(0, "comms", "COMMS", comms, "only the samples of these commands"),
+	OPT_CPU("CPUS", cpus, "only the samples on these CPUs (0-3,5)"),
+	OPT_STRING(0, "time", "START,STOP", time,
+		   "only the samples in this time span (seconds as perf script prints them; either may be left out)"),
+	OPT_BIT(0, "show-task-events", show, BIT(COMM) | BIT(FORK) | BIT(EXIT), "show the COMM, FORK and EXIT records too"),
+	OPT_BIT(0, "show-mmap-events", show, BIT(MMAP) | BIT(MMAP2), "show the MMAP and MMAP2 records too"),
+	OPT_BIT(0, "show-switch-events", show, BIT(SWITCH) | BIT(SWITCH_CPU_WIDE), "show the context switch records too"),
+	OPT_BIT(0, "show-namespace-events", show, BIT(NAMESPACES), "show the NAMESPACES records too"),
+	OPT_BIT(0, "show-cgroup-events", show, BIT(CGROUP), "show the CGROUP records too"),
+	OPT_BIT(0, "show-lost-events", show, BIT(LOST), "show the LOST records too"),
+	OPT_ROW(KEY_NS, "ns", NULL, 0, "times in nanoseconds"),
+	OPT_BOOL(0, "header", header, "show the data header first"),
+	OPT_SET_INT(0, "inline", no_inline, 0, "show inlined functions in callchains (the default)"),
+	OPT_BOOL(0, "no-inline", no_inline, "do not show inlined functions in callchains"),
+	OPT_ROW(KEY_MAX_STACK, "max-stack", "N", 0, "show at most N callchain entries (inlined functions on top)"),
+	OPT_END()
 };
+#undef CMD_OPTS
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct script_opts *o = state->input;
 	const char *why;
+	char *end;
+	long n;
 
 	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
 	case 'F':
 		if (script_parse_fields(o->p, arg, &why))
 			argp_error(state, "%s: '%s'", why, arg);
 		return 0;
-	case 'D': o->dump = 1; return 0;
-	case KEY_PID: o->pids = arg; return 0;
-	case KEY_TID: o->tids = arg; return 0;
-	case KEY_COMMS: o->comms = arg; return 0;
-	case 'C': o->cpus = arg; return 0;
-	case KEY_TIME: o->time = arg; return 0;
-	case KEY_SHOW_TASK:
-		o->show |= 1u << PERF_RECORD_COMM | 1u << PERF_RECORD_FORK | 1u << PERF_RECORD_EXIT;
-		return 0;
-	case KEY_SHOW_MMAP: o->show |= 1u << PERF_RECORD_MMAP | 1u << PERF_RECORD_MMAP2; return 0;
-	case KEY_SHOW_SWITCH:
-		o->show |= 1u << PERF_RECORD_SWITCH | 1u << PERF_RECORD_SWITCH_CPU_WIDE;
-		return 0;
-	case KEY_SHOW_NS: o->show |= 1u << PERF_RECORD_NAMESPACES; return 0;
-	case KEY_SHOW_CGROUP: o->show |= 1u << PERF_RECORD_CGROUP; return 0;
-	case KEY_SHOW_LOST: o->show |= 1u << PERF_RECORD_LOST; return 0;
 	case KEY_NS: o->p->nanosecs = 1; return 0;
-	case KEY_MAX_STACK: {
-		char *end;
-		long n = strtol(arg, &end, 0);
-
+	case KEY_MAX_STACK:
+		n = strtol(arg, &end, 0);
 		/* perf script's is unsigned (report's is not); 0: no callchain entries */
 		if (end == arg || *end || n < 0)
 			argp_error(state, "--max-stack wants a number of entries, not '%s'", arg);
 		o->p->max_stack = n > 0 ? (n > INT_MAX ? INT_MAX : (int)n) : -1;
-		return 0;
-	}
-	case KEY_HEADER: o->header = 1; return 0;
-	case KEY_INLINE:
-	case KEY_NO_INLINE:
-		o->no_inline = key == KEY_NO_INLINE;
 		return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -106,7 +82,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	}
 }
 
-static const struct argp argp = {
+static const struct cmd_argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.doc = "Print the samples of a perf.data file as text, the way perf script does.",

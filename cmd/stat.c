@@ -24,6 +24,7 @@
 #include "builtin.h"
 #include "export-out.h"
 #include "filter-error.h"
+#include "options.h"
 #include "parse-error.h"
 #include "stat-display.h"
 #include "stat-func.h"
@@ -31,13 +32,7 @@
 
 
 struct stat_opts {
-	char **events;
-	char **filters; /* --filter after events[i], or NULL */
-	int nr_events;
-	char **cgroups; /* -G lists, in order */
-	int nr_cgroups;
-	const char *pid, *tid, *cpu_list;
-	int system_wide;
+	CMD_TARGET;
 	enum lupe_aggr aggr;
 	int no_inherit;
 	int repeat;
@@ -66,207 +61,52 @@ struct stat_opts {
 	char **argv;
 };
 
-enum {
-	OPT_PER_THREAD = 0x100,
-	OPT_APPEND,
-	OPT_NO_BIG_NUM,
-	OPT_FUNC,
-	OPT_PER_CALL,
-	OPT_FILTER,
-	OPT_PER_CORE,
-	OPT_PER_SOCKET,
-	OPT_PER_DIE,
-	OPT_PER_NODE,
-	OPT_NO_MERGE,
-	OPT_TIMEOUT,
-	OPT_INTERVAL_COUNT,
-	OPT_METRIC_ONLY,
-	OPT_SUMMARY,
-	OPT_NO_CSV_SUMMARY,
-	OPT_ALL_USER,
-	OPT_ALL_KERNEL,
+/* -A and --per-*: stat's and stat report's */
+#define OPT_AGGR(field)                                                                                    \
+	OPT_SET_INT('A', "no-aggr", field, LUPE_AGGR_CPU, "disable CPU count aggregation"),                \
+	OPT_SET_INT(0, "per-core", field, LUPE_AGGR_CORE, "aggregate counts per physical processor core"), \
+	OPT_SET_INT(0, "per-socket", field, LUPE_AGGR_SOCKET, "aggregate counts per processor socket"),    \
+	OPT_SET_INT(0, "per-die", field, LUPE_AGGR_DIE, "aggregate counts per processor die"),             \
+	OPT_SET_INT(0, "per-node", field, LUPE_AGGR_NODE, "aggregate counts per numa node")
+
+#define CMD_OPTS struct stat_opts
+static const struct cmd_option options[] = {
+	OPT_EVENT("event selector; use 'lupe list' to list available events"),
+	OPT_FILTER("event filter (tracepoints: 'prev_pid > 0'), for the -e before it"),
+	OPT_CGROUP("monitor event in cgroup name only (the names pair with the -e events in order)"),
+	OPT_PID(pids, "stat events on existing process id"),
+	OPT_TID(tids, "stat events on existing thread id"),
+	OPT_ALL_CPUS(system_wide, "system-wide collection from all CPUs"),
+	OPT_CPU("CPU", cpu_list, "list of cpus to monitor in system-wide"),
+	OPT_AGGR(aggr),
+	OPT_SET_INT(0, "per-thread", aggr, LUPE_AGGR_THREAD, "aggregate counts per thread"),
+	OPT_BOOL(0, "no-merge", no_merge, "do not merge identical named events"),
+	OPT_BOOL('n', "null", null_run, "null run - dont start any counters"),
+	OPT_INT(0, "timeout", "MS", timeout, 10, INT32_MAX, "stop workload and print counts after a timeout period in ms (>= 10ms)"),
+	OPT_INT(0, "interval-count", "N", interval_count, 1, INT32_MAX, "print counts for fixed number of times"),
+	OPT_BOOL(0, "metric-only", metric_only, "only print computed metrics. no raw values"),
+	OPT_BOOL(0, "summary", summary, "print summary for interval mode"),
+	OPT_BOOL(0, "no-csv-summary", no_csv_summary, "don't print 'summary' for CSV summary output"),
+	OPT_BOOL(0, "all-user", all_user, "configure all used events to run in user space"),
+	OPT_BOOL(0, "all-kernel", all_kernel, "configure all used events to run in kernel space"),
+	OPT_BOOL('i', "no-inherit", no_inherit, "child tasks do not inherit counters"),
+	OPT_INT('r', "repeat", "N", repeat, 0, 100, "repeat command and print average + stddev (max: 100, forever: 0)"),
+	OPT_INT('I', "interval-print", "MS", interval, 10, INT32_MAX, "print counts at regular interval in ms (overhead is possible for values <= 100ms)"),
+	OPT_STRING('x', "field-separator", "SEP", sep, "print counts with custom separator"),
+	OPT_BOOL('j', "json-output", json, "print counts in JSON format"),
+	OPT_STRING('o', "output", "FILE", output, "output file name"),
+	OPT_BOOL(0, "append", append, "append to the output file"),
+	OPT_BOOL('B', "big-num", big_num, "print large numbers with thousands' separators"),
+	OPT_SET_INT(0, "no-big-num", big_num, 0, "print large numbers without thousands' separators"),
+	OPT_LIST(0, "func", "SPEC", funcs, nr_funcs, "count only inside a function: NAME, 'Glob::*', DSO:NAME or FILE:LINE-LINE (repeatable)"),
+	OPT_BOOL(0, "per-call", per_call, "with --func, also print one line per call"),
+	OPT_COUNTUP('d', "detailed", detailed, "detailed run - start a lot of events (-d, -dd or -ddd)"),
+	OPT_END()
 };
+#undef CMD_OPTS
 
-static const struct argp_option options[] = {
-	{ "event", 'e', "EVENT", 0, "event selector; use 'lupe list' to list available events", 0 },
-	{ "filter", OPT_FILTER, "FILTER", 0, "event filter (tracepoints: 'prev_pid > 0'), for the -e before it", 0 },
-	{ "cgroup", 'G', "NAME", 0, "monitor event in cgroup name only (the names pair with the -e events in order)", 0 },
-	{ "pid", 'p', "PID", 0, "stat events on existing process id", 0 },
-	{ "tid", 't', "TID", 0, "stat events on existing thread id", 0 },
-	{ "all-cpus", 'a', NULL, 0, "system-wide collection from all CPUs", 0 },
-	{ "cpu", 'C', "CPU", 0, "list of cpus to monitor in system-wide", 0 },
-	{ "no-aggr", 'A', NULL, 0, "disable CPU count aggregation", 0 },
-	{ "per-thread", OPT_PER_THREAD, NULL, 0, "aggregate counts per thread", 0 },
-	{ "per-core", OPT_PER_CORE, NULL, 0, "aggregate counts per physical processor core", 0 },
-	{ "per-socket", OPT_PER_SOCKET, NULL, 0, "aggregate counts per processor socket", 0 },
-	{ "per-die", OPT_PER_DIE, NULL, 0, "aggregate counts per processor die", 0 },
-	{ "per-node", OPT_PER_NODE, NULL, 0, "aggregate counts per numa node", 0 },
-	{ "no-merge", OPT_NO_MERGE, NULL, 0, "do not merge identical named events", 0 },
-	{ "null", 'n', NULL, 0, "null run - dont start any counters", 0 },
-	{ "timeout", OPT_TIMEOUT, "MS", 0, "stop workload and print counts after a timeout period in ms (>= 10ms)", 0 },
-	{ "interval-count", OPT_INTERVAL_COUNT, "N", 0, "print counts for fixed number of times", 0 },
-	{ "metric-only", OPT_METRIC_ONLY, NULL, 0, "only print computed metrics. no raw values", 0 },
-	{ "summary", OPT_SUMMARY, NULL, 0, "print summary for interval mode", 0 },
-	{ "no-csv-summary", OPT_NO_CSV_SUMMARY, NULL, 0, "don't print 'summary' for CSV summary output", 0 },
-	{ "all-user", OPT_ALL_USER, NULL, 0, "configure all used events to run in user space", 0 },
-	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "configure all used events to run in kernel space", 0 },
-	{ "no-inherit", 'i', NULL, 0, "child tasks do not inherit counters", 0 },
-	{ "repeat", 'r', "N", 0, "repeat command and print average + stddev (max: 100, forever: 0)", 0 },
-	{ "interval-print", 'I', "MS", 0, "print counts at regular interval in ms (overhead is possible for values <= 100ms)", 0 },
-	{ "field-separator", 'x', "SEP", 0, "print counts with custom separator", 0 },
-	{ "json-output", 'j', NULL, 0, "print counts in JSON format", 0 },
-	{ "output", 'o', "FILE", 0, "output file name", 0 },
-	{ "append", OPT_APPEND, NULL, 0, "append to the output file", 0 },
-	{ "big-num", 'B', NULL, 0, "print large numbers with thousands' separators", 0 },
-	{ "no-big-num", OPT_NO_BIG_NUM, NULL, 0, "print large numbers without thousands' separators", 0 },
-	{ "func", OPT_FUNC, "SPEC", 0, "count only inside a function: NAME, 'Glob::*', DSO:NAME or FILE:LINE-LINE (repeatable)", 0 },
-	{ "per-call", OPT_PER_CALL, NULL, 0, "with --func, also print one line per call", 0 },
-	{ "detailed", 'd', NULL, 0, "detailed run - start a lot of events (-d, -dd or -ddd)", 0 },
-	{ 0 }
-};
-
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct stat_opts *o = state->input;
-
-	switch (key) {
-	case 'e': {
-		char **specs = realloc(o->events, (o->nr_events + 1) * sizeof(*specs));
-		char **filters = realloc(o->filters, (o->nr_events + 1) * sizeof(*filters));
-
-		if (specs)
-			o->events = specs;
-		if (filters)
-			o->filters = filters;
-		if (!specs || !filters)
-			argp_failure(state, EXIT_DIE, ENOMEM, "-e");
-		o->filters[o->nr_events] = NULL;
-		o->events[o->nr_events++] = arg;
-		return 0;
-	}
-	case OPT_FILTER:
-		if (!o->nr_events)
-			argp_error(state, "--filter applies to the -e before it: give -e TRACEPOINT first");
-		o->filters[o->nr_events - 1] = arg;
-		return 0;
-	case 'G': {
-		char **v = realloc(o->cgroups, (o->nr_cgroups + 1) * sizeof(*v));
-
-		if (!o->nr_events)
-			argp_error(state, "-G applies to the events before it: give -e first");
-		if (!v)
-			argp_failure(state, EXIT_DIE, ENOMEM, "-G");
-		o->cgroups = v;
-		o->cgroups[o->nr_cgroups++] = arg;
-		return 0;
-	}
-	case 'p':
-		o->pid = arg;
-		return 0;
-	case 't':
-		o->tid = arg;
-		return 0;
-	case 'a':
-		o->system_wide = 1;
-		return 0;
-	case 'C':
-		o->cpu_list = arg;
-		return 0;
-	case 'A':
-		o->aggr = LUPE_AGGR_CPU;
-		return 0;
-	case OPT_PER_THREAD:
-		o->aggr = LUPE_AGGR_THREAD;
-		return 0;
-	case 'i':
-		o->no_inherit = 1;
-		return 0;
-	case 'r':
-		o->repeat = (int)opt_int(state, "-r", arg, 0, 100);
-		return 0;
-	case 'I':
-		o->interval = (unsigned)opt_int(state, "-I (milliseconds)", arg, 10, INT32_MAX);
-		return 0;
-	case 'x':
-		o->sep = arg;
-		return 0;
-	case 'j':
-		o->json = 1;
-		return 0;
-	case 'o':
-		o->output = arg;
-		return 0;
-	case OPT_APPEND:
-		o->append = 1;
-		return 0;
-	case 'B':
-		o->big_num = 1;
-		return 0;
-	case OPT_NO_BIG_NUM:
-		o->big_num = 0;
-		return 0;
-	case OPT_FUNC: {
-		char **specs = realloc(o->funcs, (o->nr_funcs + 1) * sizeof(*specs));
-
-		if (!specs)
-			argp_failure(state, EXIT_DIE, ENOMEM, "--func");
-		o->funcs = specs;
-		o->funcs[o->nr_funcs++] = arg;
-		return 0;
-	}
-	case OPT_PER_CALL:
-		o->per_call = 1;
-		return 0;
-	case 'd':
-		o->detailed++;
-		return 0;
-	case OPT_PER_CORE:
-		o->aggr = LUPE_AGGR_CORE;
-		return 0;
-	case OPT_PER_SOCKET:
-		o->aggr = LUPE_AGGR_SOCKET;
-		return 0;
-	case OPT_PER_DIE:
-		o->aggr = LUPE_AGGR_DIE;
-		return 0;
-	case OPT_PER_NODE:
-		o->aggr = LUPE_AGGR_NODE;
-		return 0;
-	case OPT_NO_MERGE:
-		o->no_merge = 1;
-		return 0;
-	case 'n':
-		o->null_run = 1;
-		return 0;
-	case OPT_TIMEOUT:
-		o->timeout = (unsigned)opt_int(state, "--timeout (milliseconds)", arg, 10, INT32_MAX);
-		return 0;
-	case OPT_INTERVAL_COUNT:
-		o->interval_count = (unsigned)opt_int(state, "--interval-count", arg, 1, INT32_MAX);
-		return 0;
-	case OPT_METRIC_ONLY:
-		o->metric_only = 1;
-		return 0;
-	case OPT_SUMMARY:
-		o->summary = 1;
-		return 0;
-	case OPT_NO_CSV_SUMMARY:
-		o->no_csv_summary = 1;
-		return 0;
-	case OPT_ALL_USER:
-		o->all_user = 1;
-		return 0;
-	case OPT_ALL_KERNEL:
-		o->all_kernel = 1;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
+static const struct cmd_argp argp = {
 	.options = options,
-	.parser = parse_opt,
 	.args_doc = "[<command>]",
 	.doc = "Count events of a command, of threads or of CPUs.",
 };
@@ -319,7 +159,7 @@ static int has_cpu_target(const struct stat_opts *o)
 
 static int has_task_target(const struct stat_opts *o)
 {
-	return o->pid || o->tid;
+	return o->pids || o->tids;
 }
 
 static int parse_events(struct stat_ctx *ctx)
@@ -416,10 +256,10 @@ static void describe_target(struct stat_ctx *ctx)
 		snprintf(ctx->what, sizeof(ctx->what), "'system wide'");
 	else if (o->cpu_list)
 		snprintf(ctx->what, sizeof(ctx->what), "'CPU(s) %s'", o->cpu_list);
-	else if (o->pid)
-		snprintf(ctx->what, sizeof(ctx->what), "process id '%s'", o->pid);
-	else if (o->tid)
-		snprintf(ctx->what, sizeof(ctx->what), "thread id '%s'", o->tid);
+	else if (o->pids)
+		snprintf(ctx->what, sizeof(ctx->what), "process id '%s'", o->pids);
+	else if (o->tids)
+		snprintf(ctx->what, sizeof(ctx->what), "thread id '%s'", o->tids);
 	else {
 		len = snprintf(ctx->what, sizeof(ctx->what), "'");
 		for (int i = 0; i < o->argc && len < sizeof(ctx->what); i++)
@@ -435,29 +275,18 @@ static int make_maps(struct stat_ctx *ctx)
 {
 	struct stat_opts *o = ctx->o;
 
-	if (has_cpu_target(o)) {
-		ctx->cpus = lupe_cpu_map_new(o->system_wide ? NULL : o->cpu_list);
-		if (!ctx->cpus)
-			return error("cannot count on CPUs '%s': %s", o->cpu_list ? o->cpu_list : "all",
-				     errno == ENODEV ? "not online (see /sys/devices/system/cpu/online)"
-						     : "not a CPU list such as 0-3,5"), 1;
-	} else {
-		ctx->cpus = lupe_cpu_map_any();
-	}
+	ctx->cpus = has_cpu_target(o) ? cmd_target_cpus(&o->target, "count") : lupe_cpu_map_any();
+	if (!ctx->cpus)
+		return 1;
 	if (o->aggr == LUPE_AGGR_THREAD && o->system_wide && !has_task_target(o)) {
 		/* --per-thread -a: every thread of the system, each on any CPU */
 		lupe_cpu_map_put(ctx->cpus);
 		ctx->cpus = lupe_cpu_map_any();
 		ctx->threads = lupe_thread_map_new_all();
-	} else if (o->pid || o->tid) {
-		const char *list = o->pid ? o->pid : o->tid;
-
-		ctx->threads = o->pid ? lupe_thread_map_new_pids(list) : lupe_thread_map_new_tids(list);
-		if (!ctx->threads)
-			return error("cannot count %s '%s': %s", o->pid ? "process" : "thread", list,
-				     pid_list_error(errno)), 1;
-	} else if (has_cpu_target(o)) {
-		ctx->threads = lupe_thread_map_new_one(-1);
+	} else if (has_task_target(o) || has_cpu_target(o)) {
+		ctx->threads = cmd_target_threads(&o->target, "count");
+		if (!ctx->threads && has_task_target(o))
+			return 1;
 	}
 	if (!ctx->cpus || (has_cpu_target(o) && !ctx->threads))
 		return error("cannot count: %s", strerror(errno)), 1;
@@ -1033,7 +862,7 @@ static int stat_func(struct stat_opts *o)
 	struct stat_ctx ctx = { .o = o };
 	struct stat_func_opts f = {
 		.specs = o->funcs, .nr_specs = o->nr_funcs, .events = &ctx.events,
-		.pid = o->pid, .argv = o->argv, .argc = o->argc,
+		.pid = o->pids, .argv = o->argv, .argc = o->argc,
 		.per_thread = o->aggr == LUPE_AGGR_THREAD, .per_call = o->per_call,
 		.format = o->json ? STAT_JSON : o->sep ? STAT_CSV : STAT_STD,
 		.sep = o->sep ? o->sep : " ", .big_num = o->big_num,
@@ -1056,11 +885,11 @@ static int check_func_opts(const struct stat_opts *o)
 		return error("--per-call prints the calls of --func: give a function");
 	if (!o->nr_funcs)
 		return 0;
-	if (o->system_wide || o->cpu_list || o->tid)
+	if (o->system_wide || o->cpu_list || o->tids)
 		return error("--func counts inside a program's functions: use it with a command or -p PID, not -a, -C or -t");
 	if (o->repeat != 1 || o->interval)
 		return error("--func counts one run: drop -r and -I");
-	if (o->pid && strpbrk(o->pid, ",-"))
+	if (o->pids && strpbrk(o->pids, ",-"))
 		return error("--func attaches to one process: give one -p PID");
 	if (o->aggr >= LUPE_AGGR_CORE || o->null_run || o->timeout || o->metric_only || o->summary ||
 	    o->no_merge || o->record)
@@ -1084,7 +913,7 @@ static int check_opts(const struct stat_opts *o)
 {
 	if (check_func_opts(o))
 		return -1;
-	if (!o->argc && !o->pid && !o->tid && !o->system_wide && !o->cpu_list)
+	if (!o->argc && !o->pids && !o->tids && !o->system_wide && !o->cpu_list)
 		return error("give a command to run, or a target: -p PID, -t TID, -a or -C CPUS");
 	if (o->sep && o->json)
 		return error("-x and -j cannot be used together (pick one output format)");
@@ -1093,7 +922,7 @@ static int check_opts(const struct stat_opts *o)
 	if ((o->aggr == LUPE_AGGR_CPU || o->aggr >= LUPE_AGGR_CORE) && !o->system_wide && !o->cpu_list)
 		return error("%s sums the CPUs of a system-wide count: use it with -a or -C CPUS",
 			     aggr_option(o->aggr));
-	if (o->aggr == LUPE_AGGR_THREAD && !o->pid && !o->tid && !o->nr_funcs &&
+	if (o->aggr == LUPE_AGGR_THREAD && !o->pids && !o->tids && !o->nr_funcs &&
 	    (!o->system_wide || o->cpu_list))
 		return error("--per-thread shows the threads of -p PID, -t TID or of the whole system (-a, or --per-thread alone), not of a command or of -C");
 	if (o->all_user && o->all_kernel)
@@ -1120,44 +949,26 @@ static int check_opts(const struct stat_opts *o)
 /* lupe stat report: the counts of a stat record file, printed as stat prints them */
 struct report_opts {
 	const char *input;
-	enum lupe_aggr aggr;
-	int aggr_set;
+	int aggr; /* -A, --per-*: an enum lupe_aggr; -1: the file's */
 };
 
-static const struct argp_option report_options[] = {
-	{ "input", 'i', "FILE", 0, "input file name", 0 },
-	{ "no-aggr", 'A', NULL, 0, "disable CPU count aggregation", 0 },
-	{ "per-core", OPT_PER_CORE, NULL, 0, "aggregate counts per physical processor core", 0 },
-	{ "per-die", OPT_PER_DIE, NULL, 0, "aggregate counts per processor die", 0 },
-	{ "per-node", OPT_PER_NODE, NULL, 0, "aggregate counts per numa node", 0 },
-	{ "per-socket", OPT_PER_SOCKET, NULL, 0, "aggregate counts per processor socket", 0 },
-	{ 0 }
+#define CMD_OPTS struct report_opts
+static const struct cmd_option report_options[] = {
+	OPT_INPUT(input, "input file name"),
+	OPT_AGGR(aggr),
+	OPT_END()
 };
+#undef CMD_OPTS
 
 static error_t parse_report_opt(int key, char *arg, struct argp_state *state)
 {
-	struct report_opts *r = state->input;
-	static const struct { int key; enum lupe_aggr aggr; } modes[] = {
-		{ 'A', LUPE_AGGR_CPU }, { OPT_PER_CORE, LUPE_AGGR_CORE }, { OPT_PER_DIE, LUPE_AGGR_DIE },
-		{ OPT_PER_NODE, LUPE_AGGR_NODE }, { OPT_PER_SOCKET, LUPE_AGGR_SOCKET },
-	};
-
-	if (key == 'i') {
-		r->input = arg;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(modes) / sizeof(*modes); i++)
-		if (modes[i].key == key) {
-			r->aggr = modes[i].aggr;
-			r->aggr_set = 1;
-			return 0;
-		}
+	(void)arg;
 	if (key == ARGP_KEY_ARG)
 		argp_error(state, "stat report takes no command: the counts come from -i FILE");
 	return ARGP_ERR_UNKNOWN;
 }
 
-static const struct argp report_argp = {
+static const struct cmd_argp report_argp = {
 	.options = report_options,
 	.parser = parse_report_opt,
 	.doc = "Print the counts 'lupe stat record' (or 'perf stat record') wrote.",
@@ -1212,7 +1023,7 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 
 static int stat_report(int argc, char **argv)
 {
-	struct report_opts r = { .input = "perf.data" };
+	struct report_opts r = { .input = "perf.data", .aggr = -1 };
 	struct stat_opts o = { .repeat = 1, .big_num = 1 };
 	struct stat_ctx ctx = { .o = &o };
 	struct lupe_stat_reader *rd;
@@ -1233,7 +1044,7 @@ static int stat_report(int argc, char **argv)
 	cmdline = lupe_stat_reader_cmdline(rd);
 	snprintf(ctx.what, sizeof(ctx.what), "'%s'", cmdline ? cmdline : "pipe");
 	ctx.rd = rd;
-	ctx.report_aggr = r.aggr_set ? (int)r.aggr : -1;
+	ctx.report_aggr = r.aggr;
 	err = lupe_stat_reader_read(rd, report_round, &ctx);
 	if (err < 0)
 		error("cannot read the counts of '%s': %s", r.input, lupe_last_error());
@@ -1283,7 +1094,7 @@ int cmd_stat(int argc, char **argv)
 	o.argv = argv + idx;
 	o.argc = argc - idx;
 	/* --per-thread alone is perf's system-wide per-thread count */
-	if (o.aggr == LUPE_AGGR_THREAD && !o.pid && !o.tid && !o.argc && !o.cpu_list)
+	if (o.aggr == LUPE_AGGR_THREAD && !o.pids && !o.tids && !o.argc && !o.cpu_list)
 		o.system_wide = 1;
 	if (check_opts(&o))
 		goto out;

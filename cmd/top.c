@@ -42,13 +42,12 @@
 #include "tui/tui.h"
 #include "web.h"
 
-enum { KEY_STDIO = 0x100, KEY_TUI, KEY_CALL_GRAPH, KEY_WEB };
+enum { KEY_WEB = 0x100 };
 
 struct top_args {
 	struct lupe_record_opts o;
-	char **events;
-	int nr_events;
-	const char *cpu_list, *pids, *tids, *sort;
+	CMD_TARGET; /* system-wide unless -p or -t: -a changes nothing */
+	const char *sort;
 	double delay;
 	int zero, hide_kernel, hide_user, tui;
 	long entries;
@@ -78,96 +77,55 @@ struct top {
 	int reader_ret;
 };
 
-static const struct argp_option options[] = {
-	{ "all-cpus", 'a', NULL, 0, "system-wide (the default)", 0 },
-	{ "cpu", 'C', "LIST", 0, "only these CPUs", 0 },
-	{ "pid", 'p', "PID", 0, "only these processes (comma list)", 0 },
-	{ "tid", 't', "TID", 0, "only these threads (comma list)", 0 },
-	{ "event", 'e', "EVENT", 0,
-	  "event to sample; default cycles, or cpu-clock without a hardware PMU", 0 },
-	{ "freq", 'F', "HZ", 0,
-	  "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")", 0 },
-	{ "count", 'c', "N", 0, "sample every N events", 0 },
-	{ NULL, 'g', NULL, 0, "sample callchains (frame pointers)", 0 },
-	{ "call-graph", KEY_CALL_GRAPH, "MODE", 0, "fp, or dwarf[,SIZE]", 0 },
-	{ "delay", 'd', "SECS", 0, "refresh every SECS seconds (default 2)", 0 },
-	{ "zero", 'z', NULL, 0, "zero the histogram at each refresh", 0 },
-	{ "hide_kernel_symbols", 'K', NULL, 0, "leave the kernel out (not sampled)", 0 },
-	{ "hide_user_symbols", 'U', NULL, 0, "leave user space out (not sampled)", 0 },
-	{ "sort", 's', "KEYS", 0, "sort by keys: comm,pid,tid,dso,sym,cpu (default dso,sym)", 0 },
-	{ "entries", 'E', "N", 0, "show at most N entries (--stdio: what fits the terminal, or 20)",
-	  0 },
-	{ "stdio", KEY_STDIO, NULL, 0, "print the table at each refresh (for pipes and logs)", 0 },
-	{ "tui", KEY_TUI, NULL, 0, "the interactive browser (the default)", 0 },
-	{ "web", KEY_WEB, "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve a page for a web browser that updates every refresh (default: 127.0.0.1, a free port; the URL is printed)", 0 },
-	{ 0 }
+#define CMD_OPTS struct top_args
+static const struct cmd_option options[] = {
+	OPT_ALL_CPUS(system_wide, "system-wide (the default)"),
+	OPT_CPU("LIST", cpu_list, "only these CPUs"),
+	OPT_PID(pids, "only these processes (comma list)"),
+	OPT_TID(tids, "only these threads (comma list)"),
+	OPT_EVENT("event to sample; default cycles, or cpu-clock without a hardware PMU"),
+	OPT_SAMPLE_FREQ(o, "sample at this frequency (default " LUPE_STR(LUPE_RECORD_DEFAULT_FREQ) ")"),
+	OPT_SAMPLE_COUNT(o, "sample every N events"),
+	OPT_SET_INT('g', NULL, o.callgraph, LUPE_CALLGRAPH_FP, "sample callchains (frame pointers)"),
+	OPT_SAMPLE_CALL_GRAPH(o, "fp, or dwarf[,SIZE]"),
+	OPT_ROW('d', "delay", "SECS", 0, "refresh every SECS seconds (default 2)"),
+	OPT_BOOL('z', "zero", zero, "zero the histogram at each refresh"),
+	OPT_BOOL('K', "hide_kernel_symbols", hide_kernel, "leave the kernel out (not sampled)"),
+	OPT_BOOL('U', "hide_user_symbols", hide_user, "leave user space out (not sampled)"),
+	OPT_STRING('s', "sort", "KEYS", sort, "sort by keys: comm,pid,tid,dso,sym,cpu (default dso,sym)"),
+	OPT_INT('E', "entries", "N", entries, 1, INT32_MAX, "show at most N entries (--stdio: what fits the terminal, or 20)"),
+	OPT_SET_INT(0, "stdio", tui, 0, "print the table at each refresh (for pipes and logs)"),
+	OPT_SET_INT(0, "tui", tui, 1, "the interactive browser (the default)"),
+	OPT_ROW(KEY_WEB, "web", "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve a page for a web browser that updates every refresh (default: 127.0.0.1, a free port; the URL is printed)"),
+	OPT_END()
 };
-
-static int parse_num(const char *arg, double *v)
-{
-	char *end;
-
-	*v = strtod(arg, &end);
-	return end == arg || *end || *v <= 0;
-}
+#undef CMD_OPTS
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct top_args *a = state->input;
-	double v;
+	char *end;
 
 	switch (key) {
-	case 'a': return 0;
-	case 'C': a->cpu_list = arg; return 0;
-	case 'p': a->pids = arg; return 0;
-	case 't': a->tids = arg; return 0;
-	case 'e': {
-		char **n = realloc(a->events, (size_t)(a->nr_events + 1) * sizeof(*n));
-
-		if (!n)
-			return ENOMEM;
-		a->events = n;
-		n[a->nr_events++] = arg;
-		return 0;
-	}
-	case 'F':
-		if (parse_num(arg, &v) || v > 1000000)
-			argp_error(state, "invalid frequency '%s': give samples per second", arg);
-		a->o.freq = (unsigned int)v;
-		return 0;
-	case 'c':
-		if (parse_num(arg, &v))
-			argp_error(state, "invalid count '%s': give events per sample", arg);
-		a->o.period = (uint64_t)v;
-		return 0;
-	case 'g': a->o.callgraph = LUPE_CALLGRAPH_FP; return 0;
-	case KEY_CALL_GRAPH: sample_parse_call_graph(state, arg, &a->o); return 0;
 	case 'd':
-		if (parse_num(arg, &v))
+		a->delay = strtod(arg, &end);
+		if (end == arg || *end || !(a->delay > 0))
 			argp_error(state, "invalid delay '%s': give seconds", arg);
-		a->delay = v;
 		return 0;
-	case 'z': a->zero = 1; return 0;
-	case 'K': a->hide_kernel = 1; return 0;
-	case 'U': a->hide_user = 1; return 0;
-	case 's': a->sort = arg; return 0;
-	case 'E':
-		if (parse_num(arg, &v))
-			argp_error(state, "invalid number of entries '%s'", arg);
-		a->entries = (long)v;
-		return 0;
-	case KEY_STDIO: a->tui = 0; return 0;
-	case KEY_TUI: a->tui = 1; return 0;
 	case KEY_WEB: a->web = 1; a->listen = arg; return 0;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s' (top watches the system, -p or -t)",
 			   arg);
 		return EINVAL;
+	case ARGP_KEY_END: /* top takes no --filter */
+		free(a->filters);
+		a->filters = NULL;
+		return 0;
 	default: return ARGP_ERR_UNKNOWN;
 	}
 }
 
-static const struct argp argp = {
+static const struct cmd_argp argp = {
 	.options = options,
 	.parser = parse_opt,
 	.doc = "Show where the system (or -p/-t tasks) spends its time, live, the way perf top "

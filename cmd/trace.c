@@ -139,7 +139,7 @@ int cmd_trace(int argc, char **argv)
 	FILE *out = stderr;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	if (env && *env && strcmp(env, "0"))
 		o.no_bpf = true;
