@@ -87,7 +87,7 @@ int cmd_annotate(int argc, char **argv)
 	char why[512];
 	int idx, ret = 0;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	/* NEEDSWORK: perf annotates each event of a file in turn; lupe the first */
 	if (ui_annotate_load(&d, o.input, o.force, 0, o.symbol, why, sizeof(why))) {

@@ -77,7 +77,7 @@ int cmd_archive(int argc, char **argv)
 	int fd, status, err, idx;
 	pid_t pid;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &a))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a))
 		return EXIT_USAGE;
 	input = a.nr ? a.files[0] : "perf.data"; /* argv's: the list alone is ours */
 	free(a.files);

@@ -208,7 +208,7 @@ int cmd_buildid_cache(int argc, char **argv)
 	struct cache_opts o = { 0 };
 	int idx, ret = 0, any;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	any = o.list || o.purge_all;
 	for (int i = 0; i < NR_LISTS; i++)

@@ -123,7 +123,7 @@ int cmd_buildid_list(int argc, char **argv)
 	struct list_opts o = { .input = "perf.data" };
 	int idx;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	if (o.kernel) {
 		uint8_t id[LUPE_BUILD_ID_MAX];

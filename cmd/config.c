@@ -120,7 +120,7 @@ int cmd_config(int argc, char **argv)
 	struct lupe_config *c;
 	int idx, status = 0, changed = 0;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &a)) {
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a)) {
 		free(a.vars);
 		return EXIT_USAGE;
 	}

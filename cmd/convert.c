@@ -44,7 +44,7 @@ int cmd_convert(int argc, char **argv)
 	int idx, err;
 
 	o.co.sz = sizeof(o.co);
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	if (!o.to) {
 		error("no output format: say --to pprof, firefox, speedscope or folded");

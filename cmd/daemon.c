@@ -745,7 +745,7 @@ int cmd_daemon(int argc, char **argv)
 	char *req = NULL;
 	int idx, ret;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &d))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &d))
 		return EXIT_USAGE;
 	verb = d.verb ? d.verb : "list";
 	if (d.foreground && strcmp(verb, "start"))

@@ -67,7 +67,7 @@ static int data_convert(int argc, char **argv)
 	struct export_out out;
 	int idx, err;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	if (!o.convert)
 		return error("usage: lupe data convert [--to-json FILE | --to-jsonl FILE] [-i FILE]"),

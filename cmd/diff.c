@@ -366,7 +366,7 @@ int cmd_diff(int argc, char **argv)
 	struct lupe_diff *d;
 	int idx, ret = 1;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	/* as perf: no file is perf.data.old against perf.data, one is perf.data.old against it */
 	if (o.nr_files < 2) {

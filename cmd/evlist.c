@@ -90,7 +90,7 @@ int cmd_evlist(int argc, char **argv)
 	size_t nr_groups = 0, nr;
 	int idx;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	f = lupe_perf_file_open(o.input, o.force);
 	if (!f)

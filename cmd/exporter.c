@@ -729,7 +729,7 @@ int cmd_exporter(int argc, char **argv)
 	struct exp_opts o = { .listen = DEFAULT_LISTEN };
 	int idx, ret = EXIT_USAGE;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		goto out;
 	if (check_opts(&o))
 		goto out;

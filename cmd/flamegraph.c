@@ -84,7 +84,7 @@ int cmd_flamegraph(int argc, char **argv)
 	int idx, err, ret;
 
 	o.co.sz = sizeof(o.co);
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	if (o.diff != (o.nr_files == 2) || (o.nr_files && !o.diff)) {
 		error(o.diff ? "--diff wants two files: the recording before and the one after"

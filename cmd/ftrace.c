@@ -124,7 +124,7 @@ int cmd_ftrace(int argc, char **argv)
 	double until = 0;
 	int idx, err, rc = 0;
 
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	if (!o.tracer)
 		o.tracer = o.ngraph || !o.nfuncs ? "function_graph" : "function";

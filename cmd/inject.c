@@ -43,7 +43,7 @@ int cmd_inject(int argc, char **argv)
 	uint64_t nr, unwound = 0, failed = 0;
 	int idx, err;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	if (!strcmp(o.output, "-") && isatty(STDOUT_FILENO))
 		return error("lupe inject writes perf.data to stdout, a terminal: give a file with -o FILE, or pipe it"),

@@ -105,7 +105,7 @@ int cmd_list(int argc, char **argv)
 	struct lupe_event_desc_list l = { 0 };
 	int idx, err = 0;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o)) {
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) {
 		free(o.args);
 		return EXIT_USAGE;
 	}

@@ -208,7 +208,7 @@ int cmd_lock(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		return lock_record(argc - 1, argv + 1);
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	if (idx >= argc)
 		return error("usage: lupe lock {record|report|contention} [OPTIONS] (see lupe lock -h)"),
@@ -223,7 +223,7 @@ int cmd_lock(int argc, char **argv)
 	{
 		int sidx;
 
-		if (cmd_argp_parse(&argp, argc - idx, argv + idx, 1, &sidx, &o))
+		if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))
 			return EXIT_USAGE;
 		if (o.bpf) {
 			if (!strcmp(sub, "report"))

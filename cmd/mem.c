@@ -255,7 +255,7 @@ int cmd_mem(int argc, char **argv)
 	char **mine, **rest;
 	const char *sub;
 
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	if (idx >= argc)
 		return error("mem needs record or report (see lupe mem -h)"), EXIT_USAGE;
@@ -272,7 +272,7 @@ int cmd_mem(int argc, char **argv)
 	}
 	mine[nmine++] = !strcmp(sub, "record") ? "mem record" : "mem report";
 	split_sub_opts(argc - idx - 1, argv + idx + 1, mine, &nmine, rest, &nrest);
-	ret = cmd_argp_parse(&argp, nmine, mine, 0, &idx, &o);
+	ret = cmd_parse_options(&argp, nmine, mine, 0, &idx, &o);
 	free(mine);
 	if (ret) {
 		free(rest);

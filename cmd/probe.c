@@ -330,7 +330,7 @@ int cmd_probe(int argc, char **argv)
 	struct probe_opts o = { 0 };
 	int idx, ret = EXIT_USAGE, actions;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		goto out;
 	actions = (o.nr_adds && !o.list) + !!o.nr_dels + o.list + !!o.vars + o.funcs;
 	if (!o.funcs && o.nr_filters) {

@@ -57,7 +57,7 @@ static int sched_timehist(int argc, char **argv)
 	struct timehist_printer p = { .out = stdout, .comm_width = 30 };
 	int idx, max_cpu = 0, err;
 
-	if (cmd_argp_parse(&th_argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&th_argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	/* NEEDSWORK: -s/-S, perf's per-task runtime summary (with its stddev and idle stats) */
 	if (o.summary)
@@ -184,7 +184,7 @@ int cmd_sched(int argc, char **argv)
 		return sched_record(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "script"))
 		return sched_script(&o, argc - 2, argv + 2);
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	if (idx >= argc)
 		return error("usage: lupe sched {record|latency|script} [OPTIONS] (see lupe sched -h)"),
@@ -197,7 +197,7 @@ int cmd_sched(int argc, char **argv)
 	if (!strcmp(sub, "timehist"))
 		return sched_timehist(argc - idx, argv + idx);
 	if (!strcmp(sub, "map")) {
-		if (cmd_argp_parse(&argp, argc - idx, argv + idx, 1, &sidx, &o))
+		if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))
 			return EXIT_USAGE;
 		return sched_map(&o);
 	}
@@ -206,7 +206,7 @@ int cmd_sched(int argc, char **argv)
 		return error("lupe sched %s is not implemented yet (latency, map, timehist, record and script are)", sub), 1;
 	if (strncmp(sub, "lat", 3) || strncmp(sub, "latency", strlen(sub)))
 		return error("unknown sched subcommand '%s' (record, latency or script)", sub), EXIT_USAGE;
-	if (cmd_argp_parse(&argp, argc - idx, argv + idx, 1, &sidx, &o))
+	if (cmd_parse_options(&argp, argc - idx, argv + idx, 1, &sidx, &o))
 		return EXIT_USAGE;
 	if (sidx < argc - idx)
 		return error("sched latency takes no command (record one with lupe sched record)"), EXIT_USAGE;

@@ -45,7 +45,7 @@ int cmd_version(int argc, char **argv)
 	struct version_opts o = { 0 };
 	int idx;
 
-	if (argc > 0 && cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (argc > 0 && cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	printf("lupe version %s\n", LUPE_VERSION);
 	if (o.build_options)

@@ -163,7 +163,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_opts o = { bench_format, bench_repeat };
 	int idx, ret = 0;
 
-	if (cmd_argp_parse(&argp, argc, argv, 1, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
 	bench_format = o.format;
 	bench_repeat = o.repeat;

@@ -78,7 +78,7 @@ static int parse(int argc, char **argv, struct futex_opts *o, int wake)
 	opts[n] = (struct cmd_option)OPT_END();
 	argp.doc = wake ? "Block threads on one futex and time waking them all."
 			: "Each thread calls FUTEX_WAIT on its futexes with a value that never matches.";
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, o))
 		return -1;
 	if (!o->threads)
 		o->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);

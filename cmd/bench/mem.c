@@ -183,7 +183,7 @@ static int run(int argc, char **argv, const struct function *fns, const char *wh
 	unsigned long long size;
 	int idx, ret = 0, found = 0;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	if (parse_size(o.size, &size) || size > (size_t)-1 / 2)
 		return error("invalid size '%s': give a number and B, KB, MB, GB or TB (1MB)", o.size), EXIT_USAGE;

@@ -145,7 +145,7 @@ int bench_sched_messaging(int argc, char **argv)
 	uint64_t start, end;
 	char c;
 
-	if (cmd_argp_parse(&messaging_argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&messaging_argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	what = o.threads ? "threads" : "processes";
 	w = calloc((size_t)o.groups * FDS_PER_GROUP * 2, sizeof(*w));
@@ -279,7 +279,7 @@ int bench_sched_pipe(int argc, char **argv)
 	pid_t pid = -1;
 	uint64_t start, end, us;
 
-	if (cmd_argp_parse(&pipe_argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&pipe_argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	if (pipe(p1) || pipe(p2))
 		return error("cannot create pipes: %s", strerror(errno)), 1;

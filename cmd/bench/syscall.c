@@ -31,7 +31,7 @@ int bench_syscall_basic(int argc, char **argv)
 	int loops, idx;
 	uint64_t start, us;
 
-	if (cmd_argp_parse(&argp, argc, argv, 0, &idx, &o))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
 	loops = o.loops;
 	start = bench_now_us();
