@@ -131,10 +131,8 @@ static const struct cmd_option messaging_options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp messaging_argp = {
-	.options = messaging_options,
-	.doc = "Groups of 20 senders and 20 receivers exchange 100-byte messages (hackbench).",
-};
+static const struct cmd_argp messaging_argp = { messaging_options, NULL, NULL,
+	"Groups of 20 senders and 20 receivers exchange 100-byte messages (hackbench)." };
 
 int bench_sched_messaging(int argc, char **argv)
 {
@@ -265,10 +263,8 @@ static const struct cmd_option pipe_options[] = {
 };
 #undef CMD_OPTS
 
-static const struct cmd_argp pipe_argp = {
-	.options = pipe_options,
-	.doc = "Two tasks pass an int back and forth over two pipes.",
-};
+static const struct cmd_argp pipe_argp = { pipe_options, NULL, NULL,
+	"Two tasks pass an int back and forth over two pipes." };
 
 int bench_sched_pipe(int argc, char **argv)
 {
