@@ -50,7 +50,6 @@ static const struct cmd_option options[] = {
 	OPT_FORCE(force, "do not complain, do it"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, parse_opt, "[SYMBOL]",
 	"Show the samples of a perf.data per instruction of a symbol, with source lines." };

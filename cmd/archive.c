@@ -59,7 +59,6 @@ static const struct cmd_option options[] = {
 	OPT_ARGS(files, nr),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, "[FILE]",
 	"Pack the build-id cache entries the samples of FILE (default perf.data) hit into "

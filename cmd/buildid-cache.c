@@ -48,7 +48,6 @@ static const struct cmd_option options[] = {
 	OPT_END()
 };
 #undef OPT_FILES
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL,
 	"Manage the build-id cache: the binaries perf.data files refer to, kept by build-id." };

@@ -36,7 +36,6 @@ static const struct cmd_option options[] = {
 	OPT_BOOL('k', "kernel", kernel, "show the running kernel's build-id"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL,
 	"List the build-ids of the DSOs a perf.data refers to." };

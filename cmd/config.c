@@ -76,7 +76,6 @@ static const struct cmd_option options[] = {
 	OPT_ARGS(vars, nr),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, "[SECTION.KEY[=VALUE] ...]",
 	"Get and set variables of perf's config files: SECTION.KEY prints its value, "

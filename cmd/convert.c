@@ -27,7 +27,6 @@ static const struct cmd_option options[] = {
 	OPT_COLLECT(co),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL,
 	"Convert the samples of a perf.data for pprof, the Firefox Profiler, speedscope "

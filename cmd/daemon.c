@@ -101,7 +101,6 @@ static const struct cmd_option options[] = {
 	OPT_STRING(0, "session", "NAME", session, "ping, signal: this session only (default: all)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, parse_opt, "[start|stop|signal|ping|list]",
 	"Run record sessions in the background, as the config file's [session-NAME] run lines say; "

@@ -53,7 +53,6 @@ static const struct cmd_option options[] = {
 	OPT_CALLBACK(0, "to-ctf", "DIR", 0, unsupported, "Common Trace Format (not supported)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, parse_opt, "convert",
 	"Convert a perf.data to JSON (lupe data convert --to-json FILE [-i perf.data])." };

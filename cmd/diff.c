@@ -19,7 +19,7 @@
 
 struct diff_opts {
 	struct lupe_diff_opts lib;
-	const char *files[64];
+	char **files; /* the baseline, then the others */
 	int nr_files, force, quiet, period, formula;
 	int web; /* --web: the browser view of the two files (cmd/web.c) */
 	const char *listen;
@@ -90,19 +90,6 @@ static error_t set_web(struct argp_state *state, const struct cmd_option *opt, c
 	return 0;
 }
 
-/* the files: the baseline, then the others */
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct diff_opts *o = state->input;
-
-	if (key != ARGP_KEY_ARG)
-		return ARGP_ERR_UNKNOWN;
-	if (o->nr_files == (int)(sizeof(o->files) / sizeof(o->files[0])))
-		argp_error(state, "too many files (64 at most)");
-	o->files[o->nr_files++] = arg;
-	return 0;
-}
-
 #define CMD_OPTS struct diff_opts
 static const struct cmd_option options[] = {
 	OPT_CALLBACK('c', "compute", "METHOD", 0, set_compute,
@@ -121,11 +108,11 @@ static const struct cmd_option options[] = {
 	OPT_STRING('S', "symbols", "LIST", lib.symbols, "only these symbols"),
 	OPT_TASK_FILTERS(lib),
 	OPT_CALLBACK(0, "web", "ADDR:PORT", OPTION_ARG_OPTIONAL, set_web, "serve the two files as a page for a browser: deltas and a differential flame graph (default: 127.0.0.1, a free port)"),
+	OPT_ARGS(files, nr_files),
 	OPT_END()
 };
-#undef CMD_OPTS
 
-static const struct cmd_argp argp = { options, parse_opt, "[OLD_FILE] [NEW_FILE...]",
+static const struct cmd_argp argp = { options, NULL, "[OLD_FILE] [NEW_FILE...]",
 	"Compare perf.data files: the baseline (the first, default perf.data.old) and the "
 	"change in each other file (default perf.data), per shared object and symbol." };
 
@@ -360,44 +347,63 @@ static void print_event(const struct diff_opts *o, struct lupe_diff *d, int ev)
 	}
 }
 
-int cmd_diff(int argc, char **argv)
+/* Compare the files (at least two), or serve them to a browser (--web). */
+static int diff_files(const struct diff_opts *o)
 {
-	struct diff_opts o = { .lib = { .sz = sizeof(struct lupe_diff_opts), .order = -1 } };
 	struct lupe_diff *d;
-	int idx, ret = 1;
+	int ret = 1;
 
-	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
-		return EXIT_USAGE;
-	/* as perf: no file is perf.data.old against perf.data, one is perf.data.old against it */
-	if (o.nr_files < 2) {
-		o.files[1] = o.nr_files ? o.files[0] : "perf.data";
-		o.files[0] = "perf.data.old";
-		o.nr_files = 2;
-	}
-	if (o.lib.order >= o.nr_files) {
-		error("--order %d is past the last file (%d): give 0 to %d", o.lib.order,
-		      o.nr_files - 1, o.nr_files - 1);
+	if (o->lib.order >= o->nr_files) {
+		error("--order %d is past the last file (%d): give 0 to %d", o->lib.order,
+		      o->nr_files - 1, o->nr_files - 1);
 		return EXIT_USAGE;
 	}
-	if (o.web) {
-		struct web_opts wo = { .listen = o.listen, .force = o.force };
+	if (o->web) {
+		struct web_opts wo = { .listen = o->listen, .force = o->force };
 
-		if (o.nr_files != 2)
+		if (o->nr_files != 2)
 			return error("--web compares two files: lupe diff --web BEFORE AFTER"), EXIT_USAGE;
-		return web_diff(o.files[0], o.files[1], &wo);
+		return web_diff(o->files[0], o->files[1], &wo);
 	}
-	d = lupe_diff_new(&o.lib);
+	d = lupe_diff_new(&o->lib);
 	if (!d)
 		return EXIT_USAGE;
-	for (int i = 0; i < o.nr_files; i++)
-		if (lupe_diff_add(d, o.files[i], o.force))
+	for (int i = 0; i < o->nr_files; i++)
+		if (lupe_diff_add(d, o->files[i], o->force))
 			goto out;
 	if (lupe_diff_finish(d))
 		goto out;
 	for (int ev = 0; ev < lupe_diff_nr_events(d); ev++)
-		print_event(&o, d, ev);
+		print_event(o, d, ev);
 	ret = 0;
 out:
 	lupe_diff_delete(d);
+	return ret;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .lib = { .sz = sizeof(struct lupe_diff_opts), .order = -1 } };
+	int idx, ret;
+
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) {
+		free(o.files);
+		return EXIT_USAGE;
+	}
+	/* as perf: no file is perf.data.old against perf.data, one is perf.data.old against it */
+	if (o.nr_files < 2) {
+		char **f = realloc(o.files, 2 * sizeof(*f));
+
+		if (!f) {
+			free(o.files);
+			return error("out of memory"), 1;
+		}
+		f[1] = o.nr_files ? f[0] : (char *)"perf.data";
+		f[0] = (char *)"perf.data.old";
+		o.files = f;
+		o.nr_files = 2;
+	}
+	ret = diff_files(&o);
+	free(o.files);
 	return ret;
 }

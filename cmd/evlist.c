@@ -31,7 +31,6 @@ static const struct cmd_option options[] = {
 	OPT_VERBOSE(verbose, "show all event attr details"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL,
 	"List the events in a perf.data file." };

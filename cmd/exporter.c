@@ -136,7 +136,6 @@ static const struct cmd_option options[] = {
 	OPT_STRING(0, "user", "USER", user, "serve as USER, with no capabilities, once the counters are open (default " DEFAULT_USER "; root only)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, parse_opt, NULL,
 	"Serve perf counters to Prometheus at http://ADDR:PORT/metrics.\v"

@@ -41,7 +41,6 @@ static const struct cmd_option options[] = {
 	OPT_COLLECT(co),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, parse_opt, "[--diff BEFORE AFTER]",
 	"Draw the samples of a perf.data as an interactive SVG flame graph." };

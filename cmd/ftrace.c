@@ -77,7 +77,6 @@ static const struct cmd_option options[] = {
 	OPT_DOUBLE(0, "duration", "MS", duration_ms, 0.001, HUGE_VAL, "stop after MS milliseconds (without a command)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, "[-- COMMAND [ARGS]]",
 	"Trace kernel functions with the kernel's function tracer." };

@@ -32,7 +32,6 @@ static const struct cmd_option options[] = {
 	OPT_BOOL(0, "unwind", unwind, "unwind --call-graph dwarf samples into plain callchains, dropping their stack copies"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL,
 	"Copy a perf.data (file or stream) into a finalized file or a stream, with -b injecting the build-ids of the DSOs hit; a recording cut short (killed, a full disk) becomes a file perf reads whole." };

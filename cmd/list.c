@@ -30,7 +30,6 @@ static const struct cmd_option options[] = {
 	OPT_ARGS(args, nr_args),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, "[hw|sw|cache|tool|pmu|tracepoint|GLOB]...",
 	"List the events this machine offers, as perf list does.\v"

@@ -45,7 +45,6 @@ static const struct cmd_option options[] = {
 	OPT_UINT(0, "map-nr-entries", "N", map_entries, 1, 1 << 24, "entries of the BPF maps"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL,
 	"{record|report|contention} [OPTIONS] [-- COMMAND [ARGS]]",

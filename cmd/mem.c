@@ -140,7 +140,6 @@ static const struct cmd_option options[] = {
 	OPT_UINT(0, "ldlat", "N", ldlat, 1, 65535, "the load latency threshold in cycles (default: 30)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, "record [CMD [ARGS]] | report",
 	"Profile memory accesses: lupe mem record -e list lists the memory events." };

@@ -24,7 +24,7 @@
  *       OPT_CALLBACK('x', "expr", "EXPR", 0, parse_expr, "..."),
  *       OPT_END()
  *   };
- *   #undef CMD_OPTS
+ *   #undef CMD_OPTS                        (needed only before another struct's table)
  *   static const struct cmd_argp argp = { options, parse_opt, "[FILE]", "Search a perf.data." };
  *   ...
  *   if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) return EXIT_USAGE;

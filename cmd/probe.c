@@ -100,7 +100,6 @@ static const struct cmd_option options[] = {
 	OPT_VERBOSE(verbose, "accepted for perf's scripts; lupe's errors say all they know"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, parse_opt, "PROBEDEF...",
 	"Define, list and delete dynamic probe events (uprobes with -x, kprobes)." };

@@ -45,7 +45,6 @@ static const struct cmd_option th_options[] = {
 	OPT_BOOL('S', "with-summary", summary, "the lines and the summary (not implemented)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp th_argp = { th_options, NULL, "",
 	"Per-switch lines: wait, scheduling delay and run time of the task switched out." };

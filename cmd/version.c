@@ -35,7 +35,6 @@ static const struct cmd_option options[] = {
 	OPT_BOOL(0, "build-options", build_options, "also list the optional dependencies built in"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL, "Print lupe's version." };
 

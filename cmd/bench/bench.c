@@ -103,7 +103,6 @@ static const struct cmd_option options[] = {
 	OPT_INT('r', "repeat", "N", repeat, 1, 1000000, "Specify amount of times to repeat the run (futex wake; default 10)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, "[COLLECTION [BENCHMARK [OPTIONS...]]]",
 	"Run perf bench's benchmarks: sched messaging and pipe, mem memcpy and memset, "

@@ -63,7 +63,6 @@ static const struct cmd_option hash_options[] = {
 	OPT_INT('w', "nwakes", "N", nwakes, 1, INT_MAX, "Specify amount of threads to wake at once (wake; default 1)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static int parse(int argc, char **argv, struct futex_opts *o, int wake)
 {

@@ -94,7 +94,6 @@ static const struct cmd_option options[] = {
 	OPT_STRING('s', "size", "SIZE", size, "Specify the size of the memory buffers (default 1MB). Available units: B, KB, MB, GB and TB (case insensitive)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL,
 	"Copy (fill) a buffer with each function and print the bytes per second." };

@@ -20,7 +20,6 @@ static const struct cmd_option options[] = {
 	OPT_INT('l', "loop", "N", loops, 1, 2000000000, "Specify number of loops (default: 10000000)"),
 	OPT_END()
 };
-#undef CMD_OPTS
 
 static const struct cmd_argp argp = { options, NULL, NULL,
 	"Call getppid(2) in a loop and print the time per call." };
