@@ -14,16 +14,9 @@
 #include <lupe/session.h>
 #include "annotate.h"
 #include "builtin.h"
+#include "options.h"
 #include "pager.h"
 #include "tui/tui.h"
-
-enum {
-	OPT_STDIO = 0x100,
-	OPT_NO_SOURCE,
-	OPT_SOURCE,
-	OPT_TUI,
-	OPT_NR_SAMPLES,
-};
 
 struct annotate_opts {
 	const char *input;
@@ -32,63 +25,34 @@ struct annotate_opts {
 	int tui; /* 1 --tui, 0 --stdio, -1 decide */
 };
 
-static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default perf.data)", 0 },
-	{ "symbol", 's', "SYMBOL", 0, "symbol to annotate (default: every symbol with samples, hottest first)", 0 },
-	{ "stdio", OPT_STDIO, NULL, 0, "use the stdio interface (the default when not on a terminal)", 0 },
-	{ "tui", OPT_TUI, NULL, 0, "use the TUI browser (the default on a terminal)", 0 },
-	{ "show-nr-samples", OPT_NR_SAMPLES, NULL, 0, "show the samples of each instruction, not its percentage", 0 },
-	{ "no-source", OPT_NO_SOURCE, NULL, 0, "do not interleave source code with the instructions", 0 },
-	{ "source", OPT_SOURCE, NULL, 0, "interleave source code with the instructions (default)", 0 },
-	{ "force", 'f', NULL, 0, "do not complain, do it", 0 },
-	{ 0 }
-};
-
+/* perf annotate [SYMBOL] */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct annotate_opts *o = state->input;
 
-	switch (key) {
-	case 'i':
-		o->input = arg;
-		return 0;
-	case 's':
-		o->symbol = arg;
-		return 0;
-	case OPT_STDIO:
-		o->tui = 0;
-		return 0;
-	case OPT_TUI:
-		o->tui = 1;
-		return 0;
-	case OPT_NR_SAMPLES:
-		o->nr_samples = 1;
-		return 0;
-	case OPT_NO_SOURCE:
-		o->no_source = 1;
-		return 0;
-	case OPT_SOURCE:
-		o->no_source = 0;
-		return 0;
-	case 'f':
-		o->force = 1;
-		return 0;
-	case ARGP_KEY_ARG: /* perf annotate [SYMBOL] */
-		if (o->symbol)
-			argp_error(state, "give one symbol, not '%s' and '%s'", o->symbol, arg);
-		o->symbol = arg;
-		return 0;
-	default:
+	if (key != ARGP_KEY_ARG)
 		return ARGP_ERR_UNKNOWN;
-	}
+	if (o->symbol)
+		argp_error(state, "give one symbol, not '%s' and '%s'", o->symbol, arg);
+	o->symbol = arg;
+	return 0;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[SYMBOL]",
-	.doc = "Show the samples of a perf.data per instruction of a symbol, with source lines.",
+#define CMD_OPTS struct annotate_opts
+static const struct cmd_option options[] = {
+	OPT_INPUT(input, "input file name (default perf.data)"),
+	OPT_STRING('s', "symbol", "SYMBOL", symbol, "symbol to annotate (default: every symbol with samples, hottest first)"),
+	OPT_SET_INT(0, "stdio", tui, 0, "use the stdio interface (the default when not on a terminal)"),
+	OPT_SET_INT(0, "tui", tui, 1, "use the TUI browser (the default on a terminal)"),
+	OPT_BOOL(0, "show-nr-samples", nr_samples, "show the samples of each instruction, not its percentage"),
+	OPT_BOOL(0, "no-source", no_source, "do not interleave source code with the instructions"),
+	OPT_SET_INT(0, "source", no_source, 0, "interleave source code with the instructions (default)"),
+	OPT_FORCE(force, "do not complain, do it"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, parse_opt, "[SYMBOL]",
+	"Show the samples of a perf.data per instruction of a symbol, with source lines." };
 
 static int annotate_one(const struct annotate_opts *o, const struct lupe_annotated_sym *as,
 			const char *event)

@@ -21,6 +21,7 @@
 #include <lupe/output.h>
 #include <lupe/symbols.h>
 #include "builtin.h"
+#include "options.h"
 
 extern char **environ;
 
@@ -48,30 +49,39 @@ static int add_entry(void *arg, const char *hex, const char *name)
 	return 0;
 }
 
+struct archive_opts {
+	char **files; /* the perf.data: one at most */
+	int nr;
+};
+
+#define CMD_OPTS struct archive_opts
+static const struct cmd_option options[] = {
+	OPT_ARGS(files, nr),
+	OPT_END()
+};
+
+static const struct cmd_argp argp = { options, NULL, "[FILE]",
+	"Pack the build-id cache entries the samples of FILE (default perf.data) hit into "
+	"FILE.tar.bz2, to unpack into ~/.debug where the file is read." };
+
 int cmd_archive(int argc, char **argv)
 {
-	const char *input = argc > 1 ? argv[1] : "perf.data";
+	struct archive_opts a = { 0 };
+	const char *input;
 	struct manifest m = { .dir = lupe_buildid_dir() };
 	char manifest[] = "/tmp/lupe-archive-manifest.XXXXXX", *out;
 	char *targv[] = { "tar", "cjf", "-", "-C", NULL, "-T", manifest, NULL };
 	posix_spawn_file_actions_t fa;
 	struct lupe_output o;
-	int fd, status, err;
+	int fd, status, err, idx;
 	pid_t pid;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		if (!strcmp(argv[1], "--help")) {
-			char *hargv[] = { "help", "archive", NULL };
-
-			return cmd_help(2, hargv);
-		}
-		printf("Usage: lupe archive [FILE]\n"
-		       "Pack the build-id cache entries the samples of FILE (default perf.data) hit\n"
-		       "into FILE.tar.bz2, to unpack into ~/.debug where the file is read.\n");
-		return 0;
-	}
-	if (argc > 2)
-		return error("lupe archive takes one perf.data file, not %d words", argc - 1), EXIT_USAGE;
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a))
+		return EXIT_USAGE;
+	input = a.nr ? a.files[0] : "perf.data"; /* argv's: the list alone is ours */
+	free(a.files);
+	if (a.nr > 1)
+		return error("lupe archive takes one perf.data file, not %d words", a.nr), EXIT_USAGE;
 	if (!realpath(m.dir, m.real)) /* no cache: no entry will be found in it */
 		snprintf(m.real, sizeof(m.real), "%s", m.dir);
 	fd = mkstemp(manifest);

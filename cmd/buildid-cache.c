@@ -13,6 +13,7 @@
 #include <lupe/core.h>
 #include <lupe/symbols.h>
 #include "builtin.h"
+#include "options.h"
 
 enum { OPT_ADD, OPT_REMOVE, OPT_PURGE, OPT_UPDATE, NR_LISTS };
 
@@ -21,54 +22,35 @@ struct cache_opts {
 	int list, purge_all, verbose, force;
 };
 
-static const struct argp_option options[] = {
-	{ "add", 'a', "FILE[,FILE]", 0, "file(s) to add", 0 },
-	{ "force", 'f', NULL, 0, "don't complain, do it", 0 },
-	{ "list", 'l', NULL, 0, "list all cached files", 0 },
-	{ "purge", 'p', "FILE[,FILE]", 0, "file(s) to remove (remove old caches too)", 0 },
-	{ "purge-all", 'P', NULL, 0, "purge all cached files", 0 },
-	{ "remove", 'r', "FILE[,FILE]", 0, "file(s) to remove", 0 },
-	{ "update", 'u', "FILE[,FILE]", 0, "file(s) to update", 0 },
-	{ "verbose", 'v', NULL, 0, "be more verbose", 0 },
-	{ 0 }
-};
-
-static void append(char **list, const char *arg)
+/* -a, -r, -p, -u: the FILE lists, joined across repeats */
+static error_t append(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
-	char *s;
+	char **list = cmd_opt_field(state, opt), *s;
 
 	if (asprintf(&s, "%s%s%s", *list ? *list : "", *list ? "," : "", arg) < 0)
 		die("out of memory");
 	free(*list);
 	*list = s;
+	return 0;
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct cache_opts *o = state->input;
-
-	switch (key) {
-	case 'a': append(&o->lists[OPT_ADD], arg); return 0;
-	case 'r': append(&o->lists[OPT_REMOVE], arg); return 0;
-	case 'p': append(&o->lists[OPT_PURGE], arg); return 0;
-	case 'u': append(&o->lists[OPT_UPDATE], arg); return 0;
-	case 'l': o->list = 1; return 0;
-	case 'P': o->purge_all = 1; return 0;
-	case 'v': o->verbose = 1; return 0;
-	case 'f': o->force = 1; return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "Manage the build-id cache: the binaries perf.data files refer to, kept by build-id.",
+#define CMD_OPTS struct cache_opts
+#define OPT_FILES(s, l, list, d) OPT_CALLBACK_FIELD(s, l, "FILE[,FILE]", 0, lists[list], append, d)
+static const struct cmd_option options[] = {
+	OPT_FILES('a', "add", OPT_ADD, "file(s) to add"),
+	OPT_FORCE(force, "don't complain, do it"),
+	OPT_BOOL('l', "list", list, "list all cached files"),
+	OPT_FILES('p', "purge", OPT_PURGE, "file(s) to remove (remove old caches too)"),
+	OPT_BOOL('P', "purge-all", purge_all, "purge all cached files"),
+	OPT_FILES('r', "remove", OPT_REMOVE, "file(s) to remove"),
+	OPT_FILES('u', "update", OPT_UPDATE, "file(s) to update"),
+	OPT_VERBOSE(verbose, "be more verbose"),
+	OPT_END()
 };
+#undef OPT_FILES
+
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Manage the build-id cache: the binaries perf.data files refer to, kept by build-id." };
 
 /* The build-id of name as hex; -errno when it has none (said already). */
 static int file_build_id(const char *name, uint8_t *id, char *hex)
@@ -231,8 +213,7 @@ int cmd_buildid_cache(int argc, char **argv)
 	for (int i = 0; i < NR_LISTS; i++)
 		any |= o.lists[i] != NULL;
 	if (!any) {
-		error("lupe buildid-cache needs an action: -a, -r, -p, -P, -u or -l");
-		argp_help(&argp, stderr, ARGP_HELP_USAGE, "lupe buildid-cache");
+		error("lupe buildid-cache needs an action: -a, -r, -p, -P, -u or -l (see lupe buildid-cache -h)");
 		return EXIT_USAGE;
 	}
 	ret |= each(o.lists[OPT_ADD], add_one, o.verbose);

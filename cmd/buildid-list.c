@@ -15,6 +15,7 @@
 #include <lupe/record.h>
 #include <lupe/symbols.h>
 #include "builtin.h"
+#include "options.h"
 
 struct list_opts {
 	const char *input;
@@ -25,36 +26,17 @@ struct list_opts {
 	void *arg;
 };
 
-static const struct argp_option options[] = {
-	{ "force", 'f', NULL, 0, "don't complain, do it", 0 },
-	{ "with-hits", 'H', NULL, 0, "show only DSOs with hits", 0 },
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "kernel", 'k', NULL, 0, "show the running kernel's build-id", 0 },
-	{ 0 }
+#define CMD_OPTS struct list_opts
+static const struct cmd_option options[] = {
+	OPT_FORCE(force, "don't complain, do it"),
+	OPT_BOOL('H', "with-hits", with_hits, "show only DSOs with hits"),
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_BOOL('k', "kernel", kernel, "show the running kernel's build-id"),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct list_opts *o = state->input;
-
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'H': o->with_hits = 1; return 0;
-	case 'k': o->kernel = 1; return 0;
-	case 'f': o->force = 1; return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "List the build-ids of the DSOs a perf.data refers to.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"List the build-ids of the DSOs a perf.data refers to." };
 
 static int note_hit(void *arg, const char *name)
 {

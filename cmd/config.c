@@ -14,6 +14,7 @@
 #include <lupe/config.h>
 #include <lupe/output.h>
 #include "builtin.h"
+#include "options.h"
 
 /* perf's files, in perf's order; each bad file said once. NULL when out of memory. */
 static struct lupe_config *load(const char *only)
@@ -63,42 +64,22 @@ int cmd_config_bool(const char *var, int def)
 
 struct config_args {
 	int list, user, system;
-	const char **vars;
+	char **vars; /* the words: SECTION.KEY[=VALUE] */
 	int nr;
 };
 
-enum { KEY_USER = 0x100, KEY_SYSTEM };
-
-static const struct argp_option options[] = {
-	{ "list", 'l', NULL, 0, "list every variable of the config files", 0 },
-	{ "user", KEY_USER, NULL, 0, "the user's file, ~/.perfconfig", 0 },
-	{ "system", KEY_SYSTEM, NULL, 0, "the system's file, /etc/perfconfig", 0 },
-	{ 0 }
+#define CMD_OPTS struct config_args
+static const struct cmd_option options[] = {
+	OPT_BOOL('l', "list", list, "list every variable of the config files"),
+	OPT_BOOL(0, "user", user, "the user's file, ~/.perfconfig"),
+	OPT_BOOL(0, "system", system, "the system's file, /etc/perfconfig"),
+	OPT_ARGS(vars, nr),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct config_args *a = state->input;
-
-	switch (key) {
-	case 'l': a->list = 1; return 0;
-	case KEY_USER: a->user = 1; return 0;
-	case KEY_SYSTEM: a->system = 1; return 0;
-	case ARGP_KEY_ARG:
-		a->vars[a->nr++] = arg;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[SECTION.KEY[=VALUE] ...]",
-	.doc = "Get and set variables of perf's config files: SECTION.KEY prints its value, "
-	       "SECTION.KEY=VALUE sets it.",
-};
+static const struct cmd_argp argp = { options, NULL, "[SECTION.KEY[=VALUE] ...]",
+	"Get and set variables of perf's config files: SECTION.KEY prints its value, "
+	"SECTION.KEY=VALUE sets it." };
 
 /* Write c to path through a temporary file beside it, as perf config rewrites the file. */
 static int write_file(const struct lupe_config *c, const char *path)
@@ -138,8 +119,6 @@ int cmd_config(int argc, char **argv)
 	struct lupe_config *c;
 	int idx, status = 0, changed = 0;
 
-	if (!(a.vars = calloc((size_t)argc + 1, sizeof(*a.vars))))
-		return error("out of memory"), 1;
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &a)) {
 		free(a.vars);
 		return EXIT_USAGE;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <lupe/export.h>
 #include "builtin.h"
+#include "options.h"
 #include "export-out.h"
 
 enum format { TO_NONE, TO_FOLDED, TO_PPROF, TO_FIREFOX, TO_SPEEDSCOPE };
@@ -18,46 +19,18 @@ struct convert_opts {
 	struct lupe_collect_opts co;
 };
 
-enum { KEY_TO = 0x100, KEY_PID, KEY_TID, KEY_COMM };
-
-static const struct argp_option options[] = {
-	{ "to", KEY_TO, "FORMAT", 0, "pprof, firefox, speedscope or folded", 0 },
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data; - reads stdin)", 0 },
-	{ "output", 'o', "FILE", 0, "output file name (default: stdout)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "pid", KEY_PID, "LIST", 0, "only these process ids", 0 },
-	{ "tid", KEY_TID, "LIST", 0, "only these thread ids", 0 },
-	{ "comm", KEY_COMM, "LIST", 0, "only these commands", 0 },
-	{ "comms", KEY_COMM, "LIST", OPTION_ALIAS, NULL, 0 },
-	{ 0 }
+#define CMD_OPTS struct convert_opts
+static const struct cmd_option options[] = {
+	OPT_STRING(0, "to", "FORMAT", to, "pprof, firefox, speedscope or folded"),
+	OPT_INPUT(input, "input file name (default: perf.data; - reads stdin)"),
+	OPT_STRING('o', "output", "FILE", output, "output file name (default: stdout)"),
+	OPT_COLLECT(co),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct convert_opts *o = state->input;
-
-	switch (key) {
-	case KEY_TO: o->to = arg; return 0;
-	case 'i': o->input = arg; return 0;
-	case 'o': o->output = arg; return 0;
-	case 'f': o->co.force = 1; return 0;
-	case KEY_PID: o->co.pids = arg; return 0;
-	case KEY_TID: o->co.tids = arg; return 0;
-	case KEY_COMM: o->co.comms = arg; return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "Convert the samples of a perf.data for pprof, the Firefox Profiler, speedscope "
-	       "or FlameGraph (folded stacks).",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Convert the samples of a perf.data for pprof, the Firefox Profiler, speedscope "
+	"or FlameGraph (folded stacks)." };
 
 int cmd_convert(int argc, char **argv)
 {

@@ -45,9 +45,8 @@
 #include <sys/wait.h>
 #include <lupe/config.h>
 #include "builtin.h"
+#include "options.h"
 #include "export-out.h"
-
-enum { OPT_CONFIG = 0x100, OPT_BASE, OPT_SESSION };
 
 enum session_state { S_OK, S_RECONFIG, S_KILL };
 
@@ -70,47 +69,42 @@ struct daemon {
 
 static volatile sig_atomic_t done;
 
-static const struct argp_option options[] = {
-	{ "config", OPT_CONFIG, "FILE", 0, "the config file (default: /etc/perfconfig if readable, else ~/.perfconfig)", 0 },
-	{ "base", OPT_BASE, "DIR", 0, "the base directory, over the config's daemon.base", 0 },
-	{ "field-separator", 'x', "SEP", OPTION_ARG_OPTIONAL, "list: perf's fields separated by SEP (default ',')", 0 },
-	{ "verbose", 'v', NULL, 0, "list: each session's files and up time", 0 },
-	{ "foreground", 'f', NULL, 0, "start: stay on the console", 0 },
-	{ "session", OPT_SESSION, "NAME", 0, "ping, signal: this session only (default: all)", 0 },
-	{ 0 }
-};
+/* -x: perf's list with fields separated by SEP (',' when none is given) */
+static error_t set_sep(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	(void)opt;
+	((struct daemon *)state->input)->sep = arg && *arg ? arg : ",";
+	return 0;
+}
 
+/* the one word: the verb */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct daemon *d = state->input;
 
-	switch (key) {
-	case OPT_CONFIG: d->config = arg; return 0;
-	case OPT_BASE: d->base_user = arg; return 0;
-	case 'x': d->sep = arg && *arg ? arg : ","; return 0;
-	case 'v': d->verbose = 1; return 0;
-	case 'f': d->foreground = 1; return 0;
-	case OPT_SESSION: d->session = arg; return 0;
-	case ARGP_KEY_ARG:
-		if (d->verb)
-			argp_error(state, "unexpected argument '%s'", arg);
-		else if (strcmp(arg, "start") && strcmp(arg, "stop") && strcmp(arg, "signal") &&
-			 strcmp(arg, "ping") && strcmp(arg, "list"))
-			argp_error(state, "unknown command '%s': give start, stop, signal, ping or list", arg);
-		d->verb = arg;
-		return 0;
-	default:
+	if (key != ARGP_KEY_ARG || d->verb)
 		return ARGP_ERR_UNKNOWN;
-	}
+	if (strcmp(arg, "start") && strcmp(arg, "stop") && strcmp(arg, "signal") &&
+	    strcmp(arg, "ping") && strcmp(arg, "list"))
+		argp_error(state, "unknown command '%s': give start, stop, signal, ping or list", arg);
+	d->verb = arg;
+	return 0;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[start|stop|signal|ping|list]",
-	.doc = "Run record sessions in the background, as the config file's [session-NAME] run lines say; "
-	       "with no command (or list), list them.",
+#define CMD_OPTS struct daemon
+static const struct cmd_option options[] = {
+	OPT_STRING(0, "config", "FILE", config, "the config file (default: /etc/perfconfig if readable, else ~/.perfconfig)"),
+	OPT_STRING(0, "base", "DIR", base_user, "the base directory, over the config's daemon.base"),
+	OPT_CALLBACK('x', "field-separator", "SEP", OPTION_ARG_OPTIONAL, set_sep, "list: perf's fields separated by SEP (default ',')"),
+	OPT_BOOL('v', "verbose", verbose, "list: each session's files and up time"),
+	OPT_BOOL('f', "foreground", foreground, "start: stay on the console"),
+	OPT_STRING(0, "session", "NAME", session, "ping, signal: this session only (default: all)"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, parse_opt, "[start|stop|signal|ping|list]",
+	"Run record sessions in the background, as the config file's [session-NAME] run lines say; "
+	"with no command (or list), list them." };
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int fail(const char *fmt, ...)

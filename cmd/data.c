@@ -13,6 +13,7 @@
 #include <lupe/core.h>
 #include <lupe/json.h>
 #include "builtin.h"
+#include "options.h"
 #include "export-out.h"
 
 struct data_opts {
@@ -20,50 +21,41 @@ struct data_opts {
 	int force, convert;
 };
 
-enum { KEY_TO_JSON = 0x100, KEY_TO_JSONL, KEY_ALL, KEY_TOD, KEY_TO_CTF };
+/* perf's --all, --tod and --to-ctf: named, and refused */
+static error_t unsupported(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	char name[64];
 
-static const struct argp_option options[] = {
-	{ "to-json", KEY_TO_JSON, "FILE", 0, "write perf's JSON of the samples to FILE (- : stdout)", 0 },
-	{ "to-jsonl", KEY_TO_JSONL, "FILE", 0, "write one JSON object a sample, a line each (- : stdout)", 0 },
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "force", 'f', NULL, 0, "overwrite FILE, read a file not owned by you", 0 },
-	{ "all", KEY_ALL, NULL, 0, "convert all events (not supported)", 0 },
-	{ "tod", KEY_TOD, NULL, 0, "wall clock time (not supported)", 0 },
-	{ "to-ctf", KEY_TO_CTF, "DIR", 0, "Common Trace Format (not supported)", 0 },
-	{ 0 }
-};
+	(void)arg;
+	argp_error(state, "%s is not supported by lupe (see lupe help data)", cmd_opt_name(opt, name));
+	return EINVAL;
+}
 
+/* the one word: "convert" */
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct data_opts *o = state->input;
 
-	switch (key) {
-	case KEY_TO_JSON: o->json = arg; return 0;
-	case KEY_TO_JSONL: o->jsonl = arg; return 0;
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case KEY_ALL: case KEY_TOD: case KEY_TO_CTF:
-		argp_error(state, "%s is not supported by lupe (see lupe help data)",
-			   key == KEY_ALL ? "--all" : key == KEY_TOD ? "--tod" : "--to-ctf");
-		return EINVAL;
-	case ARGP_KEY_ARG:
-		if (!o->convert && !strcmp(arg, "convert")) {
-			o->convert = 1;
-			return 0;
-		}
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
+	if (key != ARGP_KEY_ARG || o->convert || strcmp(arg, "convert"))
 		return ARGP_ERR_UNKNOWN;
-	}
+	o->convert = 1;
+	return 0;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "convert",
-	.doc = "Convert a perf.data to JSON (lupe data convert --to-json FILE [-i perf.data]).",
+#define CMD_OPTS struct data_opts
+static const struct cmd_option options[] = {
+	OPT_STRING(0, "to-json", "FILE", json, "write perf's JSON of the samples to FILE (- : stdout)"),
+	OPT_STRING(0, "to-jsonl", "FILE", jsonl, "write one JSON object a sample, a line each (- : stdout)"),
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_FORCE(force, "overwrite FILE, read a file not owned by you"),
+	OPT_CALLBACK(0, "all", NULL, 0, unsupported, "convert all events (not supported)"),
+	OPT_CALLBACK(0, "tod", NULL, 0, unsupported, "wall clock time (not supported)"),
+	OPT_CALLBACK(0, "to-ctf", "DIR", 0, unsupported, "Common Trace Format (not supported)"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, parse_opt, "convert",
+	"Convert a perf.data to JSON (lupe data convert --to-json FILE [-i perf.data])." };
 
 static int data_convert(int argc, char **argv)
 {

@@ -14,13 +14,12 @@
 #include <lupe/evlist.h>
 #include <lupe/symbols.h>
 #include "builtin.h"
+#include "options.h"
 #include "web.h"
-
-enum { KEY_PERCENTAGE = 0x100, KEY_PID, KEY_TID, KEY_WEB };
 
 struct diff_opts {
 	struct lupe_diff_opts lib;
-	const char *files[64];
+	char **files; /* the baseline, then the others */
 	int nr_files, force, quiet, period, formula;
 	int web; /* --web: the browser view of the two files (cmd/web.c) */
 	const char *listen;
@@ -33,27 +32,6 @@ struct col {
 	enum col_kind kind;
 	int file, width;
 	char head[128];
-};
-
-static const struct argp_option options[] = {
-	{ "compute", 'c', "METHOD", 0,
-	  "delta, delta-abs (the default), ratio or wdiff:W1,W2: how each file compares with the baseline", 0 },
-	{ "order", 'o', "N", 0, "sort by the computed column of file N first (default 1; 0: by the baseline)", 0 },
-	{ "percentage", KEY_PERCENTAGE, "relative|absolute", 0,
-	  "percentages of the entries the filters keep, or of all samples (the default)", 0 },
-	{ "sort", 's', "KEYS", 0, "the keys entries are matched and shown by: dso,symbol (the default), comm", 0 },
-	{ "period", 'p', NULL, 0, "show the periods too", 0 },
-	{ "formula", 'F', NULL, 0, "show the formula of each computed value", 0 },
-	{ "baseline-only", 'b', NULL, 0, "only the symbols another file shares with the baseline", 0 },
-	{ "force", 'f', NULL, 0, "read files not owned by you", 0 },
-	{ "quiet", 'q', NULL, 0, "print the rows only, no headers", 0 },
-	{ "dsos", 'd', "LIST", 0, "only these shared objects", 0 },
-	{ "comms", 'C', "LIST", 0, "only these commands", 0 },
-	{ "symbols", 'S', "LIST", 0, "only these symbols", 0 },
-	{ "pid", KEY_PID, "LIST", 0, "only these process ids", 0 },
-	{ "tid", KEY_TID, "LIST", 0, "only these thread ids", 0 },
-	{ "web", KEY_WEB, "ADDR:PORT", OPTION_ARG_OPTIONAL, "serve the two files as a page for a browser: deltas and a differential flame graph (default: 127.0.0.1, a free port)", 0 },
-	{ 0 }
 };
 
 /* perf's -c: METHOD or wdiff:W1,W2. */
@@ -85,53 +63,58 @@ static int parse_compute(struct lupe_diff_opts *o, const char *arg)
 	return error("'%s' is not a computation method (use delta, delta-abs, ratio or wdiff:W1,W2)", arg);
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+static error_t set_compute(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	(void)opt;
+	return parse_compute(&((struct diff_opts *)state->input)->lib, arg) ? EINVAL : 0;
+}
+
+static error_t set_percentage(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
 	struct diff_opts *o = state->input;
 
-	switch (key) {
-	case 'c':
-		return parse_compute(&o->lib, arg) ? EINVAL : 0;
-	case 'o':
-		o->lib.order = (int)opt_int(state, "--order (a file number)", arg, 0, INT32_MAX);
-		return 0;
-	case KEY_PERCENTAGE:
-		if (!strcmp(arg, "relative"))
-			o->lib.relative = 1;
-		else if (!strcmp(arg, "absolute"))
-			o->lib.relative = 0;
-		else
-			argp_error(state, "--percentage takes relative or absolute, not '%s'", arg);
-		return 0;
-	case 's': o->lib.sort = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case 'p': o->period = 1; return 0;
-	case 'F': o->formula = 1; return 0;
-	case 'b': o->lib.baseline_only = 1; return 0;
-	case 'q': o->quiet = 1; return 0;
-	case 'd': o->lib.dsos = arg; return 0;
-	case 'C': o->lib.comms = arg; return 0;
-	case 'S': o->lib.symbols = arg; return 0;
-	case KEY_PID: o->lib.pids = arg; return 0;
-	case KEY_TID: o->lib.tids = arg; return 0;
-	case KEY_WEB: o->web = 1; o->listen = arg; return 0;
-	case ARGP_KEY_ARG:
-		if (o->nr_files == (int)(sizeof(o->files) / sizeof(o->files[0])))
-			argp_error(state, "too many files (64 at most)");
-		o->files[o->nr_files++] = arg;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	(void)opt;
+	if (strcmp(arg, "relative") && strcmp(arg, "absolute"))
+		argp_error(state, "--percentage takes relative or absolute, not '%s'", arg);
+	o->lib.relative = !strcmp(arg, "relative");
+	return 0;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[OLD_FILE] [NEW_FILE...]",
-	.doc = "Compare perf.data files: the baseline (the first, default perf.data.old) and the "
-	       "change in each other file (default perf.data), per shared object and symbol.",
+static error_t set_web(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	struct diff_opts *o = state->input;
+
+	(void)opt;
+	o->web = 1;
+	o->listen = arg;
+	return 0;
+}
+
+#define CMD_OPTS struct diff_opts
+static const struct cmd_option options[] = {
+	OPT_CALLBACK('c', "compute", "METHOD", 0, set_compute,
+		     "delta, delta-abs (the default), ratio or wdiff:W1,W2: how each file compares with the baseline"),
+	OPT_INT('o', "order", "N", lib.order, 0, INT32_MAX, "sort by the computed column of file N first (default 1; 0: by the baseline)"),
+	OPT_CALLBACK(0, "percentage", "relative|absolute", 0, set_percentage,
+		     "percentages of the entries the filters keep, or of all samples (the default)"),
+	OPT_STRING('s', "sort", "KEYS", lib.sort, "the keys entries are matched and shown by: dso,symbol (the default), comm"),
+	OPT_BOOL('p', "period", period, "show the periods too"),
+	OPT_BOOL('F', "formula", formula, "show the formula of each computed value"),
+	OPT_BOOL('b', "baseline-only", lib.baseline_only, "only the symbols another file shares with the baseline"),
+	OPT_FORCE(force, "read files not owned by you"),
+	OPT_QUIET(quiet, "print the rows only, no headers"),
+	OPT_STRING('d', "dsos", "LIST", lib.dsos, "only these shared objects"),
+	OPT_STRING('C', "comms", "LIST", lib.comms, "only these commands"),
+	OPT_STRING('S', "symbols", "LIST", lib.symbols, "only these symbols"),
+	OPT_TASK_FILTERS(lib),
+	OPT_CALLBACK(0, "web", "ADDR:PORT", OPTION_ARG_OPTIONAL, set_web, "serve the two files as a page for a browser: deltas and a differential flame graph (default: 127.0.0.1, a free port)"),
+	OPT_ARGS(files, nr_files),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, NULL, "[OLD_FILE] [NEW_FILE...]",
+	"Compare perf.data files: the baseline (the first, default perf.data.old) and the "
+	"change in each other file (default perf.data), per shared object and symbol." };
 
 /* The columns, with perf's names ("Delta Abs/1" with three files) and least widths. */
 static int make_cols(const struct diff_opts *o, struct col *cols)
@@ -364,44 +347,63 @@ static void print_event(const struct diff_opts *o, struct lupe_diff *d, int ev)
 	}
 }
 
-int cmd_diff(int argc, char **argv)
+/* Compare the files (at least two), or serve them to a browser (--web). */
+static int diff_files(const struct diff_opts *o)
 {
-	struct diff_opts o = { .lib = { .sz = sizeof(struct lupe_diff_opts), .order = -1 } };
 	struct lupe_diff *d;
-	int idx, ret = 1;
+	int ret = 1;
 
-	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
-		return EXIT_USAGE;
-	/* as perf: no file is perf.data.old against perf.data, one is perf.data.old against it */
-	if (o.nr_files < 2) {
-		o.files[1] = o.nr_files ? o.files[0] : "perf.data";
-		o.files[0] = "perf.data.old";
-		o.nr_files = 2;
-	}
-	if (o.lib.order >= o.nr_files) {
-		error("--order %d is past the last file (%d): give 0 to %d", o.lib.order,
-		      o.nr_files - 1, o.nr_files - 1);
+	if (o->lib.order >= o->nr_files) {
+		error("--order %d is past the last file (%d): give 0 to %d", o->lib.order,
+		      o->nr_files - 1, o->nr_files - 1);
 		return EXIT_USAGE;
 	}
-	if (o.web) {
-		struct web_opts wo = { .listen = o.listen, .force = o.force };
+	if (o->web) {
+		struct web_opts wo = { .listen = o->listen, .force = o->force };
 
-		if (o.nr_files != 2)
+		if (o->nr_files != 2)
 			return error("--web compares two files: lupe diff --web BEFORE AFTER"), EXIT_USAGE;
-		return web_diff(o.files[0], o.files[1], &wo);
+		return web_diff(o->files[0], o->files[1], &wo);
 	}
-	d = lupe_diff_new(&o.lib);
+	d = lupe_diff_new(&o->lib);
 	if (!d)
 		return EXIT_USAGE;
-	for (int i = 0; i < o.nr_files; i++)
-		if (lupe_diff_add(d, o.files[i], o.force))
+	for (int i = 0; i < o->nr_files; i++)
+		if (lupe_diff_add(d, o->files[i], o->force))
 			goto out;
 	if (lupe_diff_finish(d))
 		goto out;
 	for (int ev = 0; ev < lupe_diff_nr_events(d); ev++)
-		print_event(&o, d, ev);
+		print_event(o, d, ev);
 	ret = 0;
 out:
 	lupe_diff_delete(d);
+	return ret;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .lib = { .sz = sizeof(struct lupe_diff_opts), .order = -1 } };
+	int idx, ret;
+
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) {
+		free(o.files);
+		return EXIT_USAGE;
+	}
+	/* as perf: no file is perf.data.old against perf.data, one is perf.data.old against it */
+	if (o.nr_files < 2) {
+		char **f = realloc(o.files, 2 * sizeof(*f));
+
+		if (!f) {
+			free(o.files);
+			return error("out of memory"), 1;
+		}
+		f[1] = o.nr_files ? f[0] : (char *)"perf.data";
+		f[0] = (char *)"perf.data.old";
+		o.files = f;
+		o.nr_files = 2;
+	}
+	ret = diff_files(&o);
+	free(o.files);
 	return ret;
 }

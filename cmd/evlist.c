@@ -13,6 +13,7 @@
 #include <lupe/perf-format.h>
 #include <lupe/perfdata.h>
 #include "builtin.h"
+#include "options.h"
 #include "header.h"
 
 struct evlist_opts {
@@ -20,38 +21,18 @@ struct evlist_opts {
 	int verbose, group, freq, force;
 };
 
-static const struct argp_option options[] = {
-	{ "force", 'f', NULL, 0, "don't complain, do it", 0 },
-	{ "freq", 'F', NULL, 0, "show the sample frequency", 0 },
-	{ "group", 'g', NULL, 0, "show event group information", 0 },
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "verbose", 'v', NULL, 0, "show all event attr details", 0 },
-	{ 0 }
+#define CMD_OPTS struct evlist_opts
+static const struct cmd_option options[] = {
+	OPT_FORCE(force, "don't complain, do it"),
+	OPT_BOOL('F', "freq", freq, "show the sample frequency"),
+	OPT_BOOL('g', "group", group, "show event group information"),
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_VERBOSE(verbose, "show all event attr details"),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct evlist_opts *o = state->input;
-
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'v': o->verbose = 1; return 0;
-	case 'g': o->group = 1; return 0;
-	case 'F': o->freq = 1; return 0;
-	case 'f': o->force = 1; return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "List the events in a perf.data file.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"List the events in a perf.data file." };
 
 struct group {
 	char *name; /* NULL for perf's "{anon_group}" */

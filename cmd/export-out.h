@@ -29,4 +29,9 @@ int export_close(struct export_out *out, int err);
  */
 FILE *output_fopen(const char *path, int append);
 
+/* The rows (options.h) of the samples convert and flamegraph read, into struct lupe_collect_opts co. */
+#define OPT_COLLECT(co)                                                                           \
+	OPT_FORCE(co.force, "read a file not owned by you"), OPT_TASK_FILTERS(co),                 \
+	OPT_STRING(0, "comm", "LIST", co.comms, "only these commands"), OPT_ALIAS("comms", "LIST")
+
 #endif

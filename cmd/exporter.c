@@ -30,6 +30,7 @@
 #include <lupe/evsel.h>
 #include <lupe/number.h>
 #include "builtin.h"
+#include "options.h"
 #include "exporter-http.h"
 #include "listen.h"
 #include "parse-error.h"
@@ -49,12 +50,7 @@ enum names { NAMES_LUPE, NAMES_NODE_EXPORTER };
 
 struct exp_opts {
 	const char *listen;
-	char **events;
-	int nr_events;
-	const char *cpu_list, *pids;
-	char **cgroups;
-	int nr_cgroups;
-	int system_wide;
+	CMD_TARGET; /* -e, -a, -C, -p; -G the cgroups, on their own */
 	enum names names;
 	const char *auth_file;
 	const char *tls_cert, *tls_key;
@@ -89,102 +85,62 @@ struct exporter {
 	uint64_t scrapes;
 };
 
-enum {
-	OPT_LISTEN = 0x100,
-	OPT_NAMES,
-	OPT_AUTH_FILE,
-	OPT_TLS_CERT,
-	OPT_TLS_KEY,
-	OPT_USER,
-};
-
-static const struct argp_option options[] = {
-	{ "listen", OPT_LISTEN, "ADDR:PORT", 0, "address to serve /metrics on (default " DEFAULT_LISTEN ", loopback only)", 0 },
-	{ "event", 'e', "EVENT", 0, "event selector; use 'lupe list' to list available events", 0 },
-	{ "all-cpus", 'a', NULL, 0, "count on every online CPU (the default)", 0 },
-	{ "cpu", 'C', "CPU", 0, "list of CPUs to count on", 0 },
-	{ "cgroup", 'G', "NAME", 0, "count what runs in the cgroup NAME (a list, or given again), per CPU", 0 },
-	{ "pid", 'p', "PID", 0, "count the processes of a list of pids, each on its own", 0 },
-	{ "names", OPT_NAMES, "STYLE", 0, "metric names: lupe (default) or node_exporter (its perf collector's)", 0 },
-	{ "basic-auth-file", OPT_AUTH_FILE, "FILE", 0, "require HTTP basic authentication with the USER:PASSWORD in FILE", 0 },
-	{ "tls-cert", OPT_TLS_CERT, "FILE", 0, "serve HTTPS with this PEM certificate (and --tls-key)", 0 },
-	{ "tls-key", OPT_TLS_KEY, "FILE", 0, "the PEM private key of --tls-cert", 0 },
-	{ "user", OPT_USER, "USER", 0, "serve as USER, with no capabilities, once the counters are open (default " DEFAULT_USER "; root only)", 0 },
-	{ 0 }
-};
-
-static int add_arg(char ***list, int *nr, char *arg)
+/* -G: names, or comma lists of them, each counted per CPU (no -e pairing: perf stat's) */
+static error_t add_cgroups(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
-	char **l = realloc(*list, (*nr + 1) * sizeof(**list));
+	struct exp_opts *o = state->input;
 
-	if (!l)
-		return -1;
-	*list = l;
-	l[(*nr)++] = arg;
+	(void)opt;
+	for (char *s = strtok(arg, ","); s; s = strtok(NULL, ",")) {
+		char **l = realloc(o->cgroups, (o->nr_cgroups + 1) * sizeof(*l));
+
+		if (!l)
+			argp_failure(state, EXIT_DIE, ENOMEM, "-G");
+		o->cgroups = l;
+		l[o->nr_cgroups++] = s;
+	}
+	return 0;
+}
+
+static error_t set_names(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	struct exp_opts *o = state->input;
+
+	(void)opt;
+	if (strcmp(arg, "lupe") && strcmp(arg, "node_exporter"))
+		argp_error(state, "--names takes lupe or node_exporter, not '%s'", arg);
+	o->names = strcmp(arg, "lupe") ? NAMES_NODE_EXPORTER : NAMES_LUPE;
 	return 0;
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	struct exp_opts *o = state->input;
-
-	switch (key) {
-	case OPT_LISTEN:
-		o->listen = arg;
-		return 0;
-	case 'e':
-		if (add_arg(&o->events, &o->nr_events, arg))
-			argp_failure(state, EXIT_DIE, ENOMEM, "-e");
-		return 0;
-	case 'a':
-		o->system_wide = 1;
-		return 0;
-	case 'C':
-		o->cpu_list = arg;
-		return 0;
-	case 'G':
-		for (char *s = strtok(arg, ","); s; s = strtok(NULL, ","))
-			if (add_arg(&o->cgroups, &o->nr_cgroups, s))
-				argp_failure(state, EXIT_DIE, ENOMEM, "-G");
-		return 0;
-	case 'p':
-		o->pids = arg;
-		return 0;
-	case OPT_NAMES:
-		if (!strcmp(arg, "lupe"))
-			o->names = NAMES_LUPE;
-		else if (!strcmp(arg, "node_exporter"))
-			o->names = NAMES_NODE_EXPORTER;
-		else
-			argp_error(state, "--names takes lupe or node_exporter, not '%s'", arg);
-		return 0;
-	case OPT_AUTH_FILE:
-		o->auth_file = arg;
-		return 0;
-	case OPT_TLS_CERT:
-		o->tls_cert = arg;
-		return 0;
-	case OPT_TLS_KEY:
-		o->tls_key = arg;
-		return 0;
-	case OPT_USER:
-		o->user = arg;
-		return 0;
-	case ARGP_KEY_ARG:
+	(void)arg;
+	if (key == ARGP_KEY_ARG)
 		argp_error(state, "the exporter runs no command: count one with -p PID or -G CGROUP");
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	return ARGP_ERR_UNKNOWN;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "Serve perf counters to Prometheus at http://ADDR:PORT/metrics.\v"
-	       "The counters are opened once and read at each scrape. It listens on "
-	       DEFAULT_LISTEN " unless --listen says otherwise, and stops on SIGTERM or SIGINT.",
+#define CMD_OPTS struct exp_opts
+static const struct cmd_option options[] = {
+	OPT_STRING(0, "listen", "ADDR:PORT", listen, "address to serve /metrics on (default " DEFAULT_LISTEN ", loopback only)"),
+	OPT_EVENT("event selector; use 'lupe list' to list available events"),
+	OPT_ALL_CPUS(system_wide, "count on every online CPU (the default)"),
+	OPT_CPU("CPU", cpu_list, "list of CPUs to count on"),
+	OPT_CALLBACK('G', "cgroup", "NAME", 0, add_cgroups, "count what runs in the cgroup NAME (a list, or given again), per CPU"),
+	OPT_PID(pids, "count the processes of a list of pids, each on its own"),
+	OPT_CALLBACK(0, "names", "STYLE", 0, set_names, "metric names: lupe (default) or node_exporter (its perf collector's)"),
+	OPT_STRING(0, "basic-auth-file", "FILE", auth_file, "require HTTP basic authentication with the USER:PASSWORD in FILE"),
+	OPT_STRING(0, "tls-cert", "FILE", tls_cert, "serve HTTPS with this PEM certificate (and --tls-key)"),
+	OPT_STRING(0, "tls-key", "FILE", tls_key, "the PEM private key of --tls-cert"),
+	OPT_STRING(0, "user", "USER", user, "serve as USER, with no capabilities, once the counters are open (default " DEFAULT_USER "; root only)"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, parse_opt, NULL,
+	"Serve perf counters to Prometheus at http://ADDR:PORT/metrics.\v"
+	"The counters are opened once and read at each scrape. It listens on "
+	DEFAULT_LISTEN " unless --listen says otherwise, and stops on SIGTERM or SIGINT." };
 
 /* node_exporter's perf collector: its metric for each event it counts. */
 #define CACHE(id, op, res) \
@@ -407,11 +363,9 @@ static int make_targets(struct exporter *x)
 	struct exp_opts *o = x->o;
 
 	x->per_cpu = !o->pids;
-	x->cpus = o->pids ? lupe_cpu_map_any() : lupe_cpu_map_new(o->cpu_list);
-	if (!x->cpus)
-		return error("cannot count on CPUs '%s': %s", o->cpu_list ? o->cpu_list : "all",
-			     errno == ENODEV ? "not online (see /sys/devices/system/cpu/online)"
-					     : "not a CPU list such as 0-3,5");
+	x->cpus = o->pids ? lupe_cpu_map_any() : cmd_target_cpus(&o->target, "count");
+	if (!x->cpus) /* cmd_target_cpus() said why */
+		return o->pids ? error("out of memory") : -1;
 	if (o->pids) {
 		char *list = strdup(o->pids), *save = NULL;
 
@@ -779,7 +733,6 @@ int cmd_exporter(int argc, char **argv)
 		goto out;
 	ret = exporter_run(&o);
 out:
-	free(o.events);
-	free(o.cgroups);
+	cmd_target_clear(&o.target);
 	return ret;
 }

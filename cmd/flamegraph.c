@@ -9,6 +9,7 @@
 #include <string.h>
 #include <lupe/export.h>
 #include "builtin.h"
+#include "options.h"
 #include "export-out.h"
 
 struct flame_opts {
@@ -18,59 +19,31 @@ struct flame_opts {
 	struct lupe_collect_opts co;
 };
 
-enum { KEY_DIFF = 0x100, KEY_REVERSE, KEY_TITLE, KEY_WIDTH, KEY_PID, KEY_TID, KEY_COMM };
-
-static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data; - reads stdin)", 0 },
-	{ "output", 'o', "FILE", 0, "the SVG (default: the input's name with .svg; - is stdout)", 0 },
-	{ "diff", KEY_DIFF, NULL, 0, "BEFORE AFTER: colour what grew red and what shrank blue", 0 },
-	{ "reverse", KEY_REVERSE, NULL, 0, "an icicle graph: callers at the top", 0 },
-	{ "inverted", KEY_REVERSE, NULL, OPTION_ALIAS, NULL, 0 },
-	{ "title", KEY_TITLE, "TEXT", 0, "the title (default: Flame Graph)", 0 },
-	{ "width", KEY_WIDTH, "PIXELS", 0, "the width of the image (default 1200)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "pid", KEY_PID, "LIST", 0, "only these process ids", 0 },
-	{ "tid", KEY_TID, "LIST", 0, "only these thread ids", 0 },
-	{ "comm", KEY_COMM, "LIST", 0, "only these commands", 0 },
-	{ "comms", KEY_COMM, "LIST", OPTION_ALIAS, NULL, 0 },
-	{ 0 }
-};
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct flame_opts *o = state->input;
 
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'o': o->output = arg; return 0;
-	case KEY_DIFF: o->diff = 1; return 0;
-	case KEY_REVERSE: o->reverse = 1; return 0;
-	case KEY_TITLE: o->title = arg; return 0;
-	case KEY_WIDTH:
-		o->width = (int)opt_int(state, "--width (pixels)", arg, 100, 100000);
-		return 0;
-	case 'f': o->co.force = 1; return 0;
-	case KEY_PID: o->co.pids = arg; return 0;
-	case KEY_TID: o->co.tids = arg; return 0;
-	case KEY_COMM: o->co.comms = arg; return 0;
-	case ARGP_KEY_ARG:
-		if (o->nr_files == 2) {
-			argp_error(state, "unexpected argument '%s'", arg);
-			return EINVAL;
-		}
-		o->files[o->nr_files++] = arg;
-		return 0;
-	default:
+	if (key != ARGP_KEY_ARG || o->nr_files == 2)
 		return ARGP_ERR_UNKNOWN;
-	}
+	o->files[o->nr_files++] = arg;
+	return 0;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[--diff BEFORE AFTER]",
-	.doc = "Draw the samples of a perf.data as an interactive SVG flame graph.",
+#define CMD_OPTS struct flame_opts
+static const struct cmd_option options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data; - reads stdin)"),
+	OPT_STRING('o', "output", "FILE", output, "the SVG (default: the input's name with .svg; - is stdout)"),
+	OPT_BOOL(0, "diff", diff, "BEFORE AFTER: colour what grew red and what shrank blue"),
+	OPT_BOOL(0, "reverse", reverse, "an icicle graph: callers at the top"),
+	OPT_ALIAS("inverted", NULL),
+	OPT_STRING(0, "title", "TEXT", title, "the title (default: Flame Graph)"),
+	OPT_INT(0, "width", "PIXELS", width, 100, 100000, "the width of the image (default 1200)"),
+	OPT_COLLECT(co),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, parse_opt, "[--diff BEFORE AFTER]",
+	"Draw the samples of a perf.data as an interactive SVG flame graph." };
 
 /* Read one file into folded stacks; 0 or -1 after saying why. */
 static int folded_of(const char *path, const struct lupe_collect_opts *co,

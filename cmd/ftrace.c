@@ -7,6 +7,7 @@
  * copies the global one.
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <lupe/ftrace.h>
 #include <lupe/workload.h>
 #include "builtin.h"
+#include "options.h"
 
 #define MAX_FUNCS 64
 
@@ -29,81 +31,55 @@ struct ftrace_opts {
 	double duration_ms;
 };
 
-enum { OPT_INHERIT = 0x100, OPT_DURATION };
-
-static const struct argp_option options[] = {
-	{ "trace-funcs", 'T', "FUNC", 0, "trace FUNC (a glob) with the function tracer; repeatable", 0 },
-	{ "notrace-funcs", 'N', "FUNC", 0, "do not trace FUNC", 0 },
-	{ "graph-funcs", 'G', "FUNC", 0, "trace FUNC with the function_graph tracer (when the kernel has it)", 0 },
-	{ "tracer", 't', "TRACER", 0, "function or function_graph (perf's default; needs -T on this kernel)", 0 },
-	{ "pid", 'p', "PID", 0, "trace these processes (comma-separated)", 0 },
-	{ "all-cpus", 'a', NULL, 0, "trace every task", 0 },
-	{ "inherit", OPT_INHERIT, NULL, 0, "trace the children of traced tasks too", 0 },
-	{ "buffer-size", 'm', "SIZE", 0, "per-CPU buffer, with a B, K, M or G suffix", 0 },
-	{ "duration", OPT_DURATION, "MS", 0, "stop after MS milliseconds (without a command)", 0 },
-	{ 0 }
-};
-
-static int add(const char **v, int *n, const char *arg, struct argp_state *state)
+/* -T, -N, -G: one more function for the list the row names */
+static error_t add_func(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
-	if (*n >= MAX_FUNCS) {
+	struct ftrace_opts *o = state->input;
+	const char **v = cmd_opt_field(state, opt);
+	int *n = v == o->funcs ? &o->nfuncs : v == o->notrace ? &o->nnotrace : &o->ngraph;
+
+	if (*n >= MAX_FUNCS)
 		argp_error(state, "too many functions (at most %d)", MAX_FUNCS);
-		return EINVAL;
-	}
 	v[(*n)++] = arg;
 	return 0;
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+/* -m: kilobytes, from a number with a B, K, M or G suffix */
+static error_t set_buffer_size(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
-	struct ftrace_opts *o = state->input;
 	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
 
-	switch (key) {
-	case 'T': return add(o->funcs, &o->nfuncs, arg, state);
-	case 'N': return add(o->notrace, &o->nnotrace, arg, state);
-	case 'G': return add(o->graph, &o->ngraph, arg, state);
-	case 't': o->tracer = arg; return 0;
-	case 'p': o->pid = arg; return 0;
-	case 'a': o->all = 1; return 0;
-	case OPT_INHERIT: o->inherit = 1; return 0;
-	case 'm': {
-		unsigned long long v = strtoull(arg, &end, 10);
-
-		switch (*end) {
-		case 'B': case 'b': v = (v + 1023) / 1024; break;
-		case 'K': case 'k': break;
-		case 'M': case 'm': v *= 1024; break;
-		case 'G': case 'g': v *= 1024 * 1024; break;
-		default:
-			argp_error(state, "invalid buffer size '%s' (a number with a B, K, M or G suffix)", arg);
-			return EINVAL;
-		}
-		if (end == arg || end[1] || !v) {
-			argp_error(state, "invalid buffer size '%s' (a number with a B, K, M or G suffix)", arg);
-			return EINVAL;
-		}
-		o->buffer_kb = (size_t)v;
-		return 0;
+	(void)opt;
+	switch (end == arg || (*end && end[1]) ? 0 : *end) {
+	case 'B': case 'b': v = (v + 1023) / 1024; break;
+	case 'K': case 'k': break;
+	case 'M': case 'm': v *= 1024; break;
+	case 'G': case 'g': v *= 1024 * 1024; break;
+	default: v = 0;
 	}
-	case OPT_DURATION:
-		o->duration_ms = strtod(arg, &end);
-		if (end == arg || *end || o->duration_ms <= 0) {
-			argp_error(state, "invalid duration '%s' (milliseconds, e.g. 500)", arg);
-			return EINVAL;
-		}
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	if (!v)
+		argp_error(state, "invalid buffer size '%s' (a number with a B, K, M or G suffix)", arg);
+	((struct ftrace_opts *)state->input)->buffer_kb = (size_t)v;
+	return 0;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[-- COMMAND [ARGS]]",
-	.doc = "Trace kernel functions with the kernel's function tracer.",
+#define CMD_OPTS struct ftrace_opts
+static const struct cmd_option options[] = {
+	OPT_CALLBACK_FIELD('T', "trace-funcs", "FUNC", 0, funcs, add_func, "trace FUNC (a glob) with the function tracer; repeatable"),
+	OPT_CALLBACK_FIELD('N', "notrace-funcs", "FUNC", 0, notrace, add_func, "do not trace FUNC"),
+	OPT_CALLBACK_FIELD('G', "graph-funcs", "FUNC", 0, graph, add_func, "trace FUNC with the function_graph tracer (when the kernel has it)"),
+	OPT_STRING('t', "tracer", "TRACER", tracer, "function or function_graph (perf's default; needs -T on this kernel)"),
+	OPT_PID(pid, "trace these processes (comma-separated)"),
+	OPT_ALL_CPUS(all, "trace every task"),
+	OPT_BOOL(0, "inherit", inherit, "trace the children of traced tasks too"),
+	OPT_CALLBACK('m', "buffer-size", "SIZE", 0, set_buffer_size, "per-CPU buffer, with a B, K, M or G suffix"),
+	OPT_DOUBLE(0, "duration", "MS", duration_ms, 0.001, HUGE_VAL, "stop after MS milliseconds (without a command)"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, NULL, "[-- COMMAND [ARGS]]",
+	"Trace kernel functions with the kernel's function tracer." };
 
 static volatile sig_atomic_t done;
 

@@ -16,56 +16,25 @@
 #include <lupe/perfdata.h>
 #include <lupe/record.h>
 #include "builtin.h"
+#include "options.h"
 
 struct inject_opts {
 	const char *input, *output;
 	int force, build_ids, unwind;
 };
 
-enum { OPT_UNWIND = 0x100 };
-
-static const struct argp_option options[] = {
-	{ "build-ids", 'b', NULL, 0, "inject build-ids of the DSOs hit into the output stream", 0 },
-	{ "input", 'i', "FILE", 0, "input file name (default: '-', stdin)", 0 },
-	{ "output", 'o', "FILE", 0, "output file name (default: '-', stdout, a stream); may be the input: it is replaced once the copy is whole", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "unwind", OPT_UNWIND, NULL, 0, "unwind --call-graph dwarf samples into plain callchains, dropping their stack copies", 0 },
-	{ 0 }
+#define CMD_OPTS struct inject_opts
+static const struct cmd_option options[] = {
+	OPT_BOOL('b', "build-ids", build_ids, "inject build-ids of the DSOs hit into the output stream"),
+	OPT_INPUT(input, "input file name (default: '-', stdin)"),
+	OPT_STRING('o', "output", "FILE", output, "output file name (default: '-', stdout, a stream); may be the input: it is replaced once the copy is whole"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_BOOL(0, "unwind", unwind, "unwind --call-graph dwarf samples into plain callchains, dropping their stack copies"),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct inject_opts *o = state->input;
-
-	switch (key) {
-	case 'i':
-		o->input = arg;
-		return 0;
-	case 'o':
-		o->output = arg;
-		return 0;
-	case 'f':
-		o->force = 1;
-		return 0;
-	case 'b':
-		o->build_ids = 1;
-		return 0;
-	case OPT_UNWIND:
-		o->unwind = 1;
-		return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "Copy a perf.data (file or stream) into a finalized file or a stream, with -b injecting the build-ids of the DSOs hit; a recording cut short (killed, a full disk) becomes a file perf reads whole.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Copy a perf.data (file or stream) into a finalized file or a stream, with -b injecting the build-ids of the DSOs hit; a recording cut short (killed, a full disk) becomes a file perf reads whole." };
 
 int cmd_inject(int argc, char **argv)
 {

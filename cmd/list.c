@@ -9,57 +9,32 @@
 #include <string.h>
 #include <lupe/events.h>
 #include "builtin.h"
+#include "options.h"
 #include "event-list.h"
 #include "pager.h"
 #include "parse-error.h"
 
-#define KEY_CHECK_SPEC 0x7101
-#define KEY_RAW_DUMP 0x7102
-
 struct list_opts {
 	bool json, raw_dump;
 	const char *check_spec;
-	char **args;
+	char **args; /* the words: categories and globs */
 	int nr_args;
 };
 
-static const struct argp_option options[] = {
-	{ "json", 'j', NULL, 0, "print the list as a JSON array", 0 },
-	{ "raw-dump", KEY_RAW_DUMP, NULL, 0, "print the event names only, space separated (for scripts)", 0 },
+#define CMD_OPTS struct list_opts
+static const struct cmd_option options[] = {
+	OPT_BOOL('j', "json", json, "print the list as a JSON array"),
+	OPT_BOOL(0, "raw-dump", raw_dump, "print the event names only, space separated (for scripts)"),
 	/* a debugging aid for tests: how a spec parses, or its caret */
-	{ "check-spec", KEY_CHECK_SPEC, "SPEC", OPTION_HIDDEN, "parse SPEC and print its events", 0 },
-	{ 0 }
+	OPT_STRING_F(0, "check-spec", "SPEC", OPTION_HIDDEN, check_spec, "parse SPEC and print its events"),
+	OPT_ARGS(args, nr_args),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct list_opts *o = state->input;
-
-	switch (key) {
-	case 'j':
-		o->json = true;
-		return 0;
-	case KEY_CHECK_SPEC:
-		o->check_spec = arg;
-		return 0;
-	case KEY_RAW_DUMP:
-		o->raw_dump = true;
-		return 0;
-	case ARGP_KEY_ARG:
-		o->args[o->nr_args++] = arg;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options, .parser = parse_opt,
-	.args_doc = "[hw|sw|cache|tool|pmu|tracepoint|GLOB]...",
-	.doc = "List the events this machine offers, as perf list does.\v"
-	       "A word that is no category is a glob: 'lupe list sched:*' lists the sched "
-	       "tracepoints, 'lupe list faults' everything whose name holds 'faults'.",
-};
+static const struct cmd_argp argp = { options, NULL, "[hw|sw|cache|tool|pmu|tracepoint|GLOB]...",
+	"List the events this machine offers, as perf list does.\v"
+	"A word that is no category is a glob: 'lupe list sched:*' lists the sched "
+	"tracepoints, 'lupe list faults' everything whose name holds 'faults'." };
 
 /* perf's category words; 0 when arg is none. */
 static unsigned int category(const char *arg)
@@ -129,9 +104,6 @@ int cmd_list(int argc, char **argv)
 	struct lupe_event_desc_list l = { 0 };
 	int idx, err = 0;
 
-	o.args = calloc(argc, sizeof(*o.args));
-	if (!o.args)
-		return error("out of memory"), 1;
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) {
 		free(o.args);
 		return EXIT_USAGE;

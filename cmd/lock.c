@@ -16,6 +16,7 @@
 #include <lupe/lock.h>
 #include <lupe/workload.h>
 #include "builtin.h"
+#include "options.h"
 #include "lock.h"
 
 struct lock_opts {
@@ -27,54 +28,27 @@ struct lock_opts {
 	int sub_idx;            /* argv index of the subcommand word */
 };
 
-enum { OPT_MAX_STACK = 0x100, OPT_STACK_SKIP, OPT_MAP_NR };
-
-static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "quiet", 'q', NULL, 0, "no header, no warnings", 0 },
-	{ "verbose", 'v', NULL, 0, "more messages (the counts of events out of sequence)", 0 },
-	{ "key", 'k', "KEY", 0, "sort key: contended, wait_total, wait_max, wait_min, avg_wait (report: also acquired)", 0 },
-	{ "threads", 't', NULL, 0, "per-thread stats", 0 },
-	{ "entries", 'E', "N", 0, "print at most N entries", 0 },
-	{ "use-bpf", 'b', NULL, 0, "collect with a BPF program (contention)", 0 },
-	{ "all-cpus", 'a', NULL, 0, "system-wide (contention -b)", 0 },
-	{ "pid", 'p', "PID", 0, "an existing process (contention -b)", 0 },
-	{ "max-stack", OPT_MAX_STACK, "N", 0, "callchain entries looked at for the caller (default 8)", 0 },
-	{ "stack-skip", OPT_STACK_SKIP, "N", 0, "callchain entries skipped before the caller (default 3)", 0 },
-	{ "map-nr-entries", OPT_MAP_NR, "N", 0, "entries of the BPF maps", 0 },
-	{ 0 }
+#define CMD_OPTS struct lock_opts
+static const struct cmd_option options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_QUIET(quiet, "no header, no warnings"),
+	OPT_VERBOSE(verbose, "more messages (the counts of events out of sequence)"),
+	OPT_STRING('k', "key", "KEY", sort_key, "sort key: contended, wait_total, wait_max, wait_min, avg_wait (report: also acquired)"),
+	OPT_BOOL('t', "threads", threads, "per-thread stats"),
+	OPT_INT('E', "entries", "N", entries, 0, 1 << 30, "print at most N entries"),
+	OPT_BOOL('b', "use-bpf", bpf, "collect with a BPF program (contention)"),
+	OPT_ALL_CPUS(all, "system-wide (contention -b)"),
+	OPT_PID(pid, "an existing process (contention -b)"),
+	OPT_INT(0, "max-stack", "N", max_stack, 1, 1024, "callchain entries looked at for the caller (default 8)"),
+	OPT_INT(0, "stack-skip", "N", stack_skip, 0, 1024, "callchain entries skipped before the caller (default 3)"),
+	OPT_UINT(0, "map-nr-entries", "N", map_entries, 1, 1 << 24, "entries of the BPF maps"),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct lock_opts *o = state->input;
-
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case 'q': o->quiet = 1; return 0;
-	case 'v': o->verbose++; return 0;
-	case 'k': o->sort_key = arg; return 0;
-	case 't': o->threads = 1; return 0;
-	case 'b': o->bpf = 1; return 0;
-	case 'a': o->all = 1; return 0;
-	case 'p': o->pid = arg; return 0;
-	case 'E': o->entries = (int)opt_int(state, "-E", arg, 0, 1 << 30); return 0;
-	case OPT_MAX_STACK: o->max_stack = (int)opt_int(state, "--max-stack", arg, 1, 1024); return 0;
-	case OPT_STACK_SKIP: o->stack_skip = (int)opt_int(state, "--stack-skip", arg, 0, 1024); return 0;
-	case OPT_MAP_NR: o->map_entries = (unsigned int)opt_int(state, "--map-nr-entries", arg, 1, 1 << 24); return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "{record|report|contention} [OPTIONS] [-- COMMAND [ARGS]]",
-	.doc = "Kernel lock contention, from the lock:contention_begin/end tracepoints.",
-};
+static const struct cmd_argp argp = { options, NULL,
+	"{record|report|contention} [OPTIONS] [-- COMMAND [ARGS]]",
+	"Kernel lock contention, from the lock:contention_begin/end tracepoints." };
 
 /* lupe lock record [RECORD OPTIONS] [-- COMMAND]: lupe record with perf lock's events. */
 static int lock_record(int argc, char **argv)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "builtin.h"
+#include "options.h"
 
 enum { MEM_LOAD, MEM_STORE, MEM_LDST, MEM_MAX };
 #define OP_LOAD  0x1
@@ -85,66 +86,63 @@ struct mem_opts {
 	const char *cpus;
 };
 
-#define OPT_ALL_USER   0x100
-#define OPT_ALL_KERNEL 0x101
-#define OPT_LDLAT      0x102
-
-static const struct argp_option options[] = {
-	{ "event", 'e', "EVENT", 0, "the memory event: ldlat-loads, ldlat-stores, mem-ldst ('list' lists them)", 0 },
-	{ "type", 't', "TYPE", 0, "the memory operations: load, store (default: both)", 0 },
-	{ "cpu", 'C', "LIST", 0, "only these CPUs", 0 },
-	{ "all-user", OPT_ALL_USER, NULL, 0, "sample user space only", 0 },
-	{ "all-kernel", OPT_ALL_KERNEL, NULL, 0, "sample the kernel only", 0 },
-	{ "ldlat", OPT_LDLAT, "N", 0, "the load latency threshold in cycles (default: 30)", 0 },
-	{ 0 }
+/* a word and the operations it means, for -e and -t */
+struct mem_word {
+	const char *name;
+	int ops;
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+static error_t set_ops(struct argp_state *state, const struct mem_word *w, const char *arg)
 {
-	struct mem_opts *o = state->input;
-
-	switch (key) {
-	case 'e':
-		if (!strcmp(arg, "list")) {
-			o->list = 1;
-		} else if (!strcmp(arg, "ldlat-loads")) {
-			o->ops = OP_LOAD;
-		} else if (!strcmp(arg, "ldlat-stores")) {
-			o->ops = OP_STORE;
-		} else if (!strcmp(arg, "mem-ldst")) {
-			o->ops = OP_LOAD | OP_STORE;
-		} else {
-			argp_error(state, "unknown memory event '%s' (try -e list)", arg);
-			return EINVAL;
+	for (; w->name; w++)
+		if (!strcmp(arg, w->name)) {
+			((struct mem_opts *)state->input)->ops = w->ops;
+			return 0;
 		}
-		return 0;
-	case 't':
-		if (!strcmp(arg, "load"))
-			o->ops = OP_LOAD;
-		else if (!strcmp(arg, "store"))
-			o->ops = OP_STORE;
-		else if (!strcmp(arg, "all") || !strcmp(arg, "load,store"))
-			o->ops = OP_LOAD | OP_STORE;
-		else {
-			argp_error(state, "-t takes load or store, not '%s'", arg);
-			return EINVAL;
-		}
-		return 0;
-	case 'C': o->cpus = arg; return 0;
-	case OPT_ALL_USER: o->all_user = 1; return 0;
-	case OPT_ALL_KERNEL: o->all_kernel = 1; return 0;
-	case OPT_LDLAT: o->ldlat = opt_int(state, "--ldlat", arg, 1, 65535); return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	return EINVAL;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "record [CMD [ARGS]] | report",
-	.doc = "Profile memory accesses: lupe mem record -e list lists the memory events.",
+static error_t set_event(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	static const struct mem_word events[] = {
+		{ "ldlat-loads", OP_LOAD }, { "ldlat-stores", OP_STORE },
+		{ "mem-ldst", OP_LOAD | OP_STORE }, { NULL, 0 },
+	};
+
+	(void)opt;
+	if (!strcmp(arg, "list"))
+		((struct mem_opts *)state->input)->list = 1;
+	else if (set_ops(state, events, arg))
+		argp_error(state, "unknown memory event '%s' (try -e list)", arg);
+	return 0;
+}
+
+static error_t set_type(struct argp_state *state, const struct cmd_option *opt, char *arg)
+{
+	static const struct mem_word types[] = {
+		{ "load", OP_LOAD }, { "store", OP_STORE }, { "all", OP_LOAD | OP_STORE },
+		{ "load,store", OP_LOAD | OP_STORE }, { NULL, 0 },
+	};
+
+	(void)opt;
+	if (set_ops(state, types, arg))
+		argp_error(state, "-t takes load or store, not '%s'", arg);
+	return 0;
+}
+
+#define CMD_OPTS struct mem_opts
+static const struct cmd_option options[] = {
+	OPT_EVENT_FIELD(ops, set_event, "the memory event: ldlat-loads, ldlat-stores, mem-ldst ('list' lists them)"),
+	OPT_CALLBACK('t', "type", "TYPE", 0, set_type, "the memory operations: load, store (default: both)"),
+	OPT_CPU("LIST", cpus, "only these CPUs"),
+	OPT_BOOL(0, "all-user", all_user, "sample user space only"),
+	OPT_BOOL(0, "all-kernel", all_kernel, "sample the kernel only"),
+	OPT_UINT(0, "ldlat", "N", ldlat, 1, 65535, "the load latency threshold in cycles (default: 30)"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, NULL, "record [CMD [ARGS]] | report",
+	"Profile memory accesses: lupe mem record -e list lists the memory events." };
 
 /* perf_mem_events__list(): "%-13s%s" tag and ": available", on stderr. */
 static void mem_events_list(const struct mem_event *ev)
@@ -204,6 +202,26 @@ static int mem_record(const struct mem_event *ev, const struct mem_opts *o, int 
 }
 
 /*
+ * Is a one of mine, by the table? 0: no; 1: yes, whole; 2: yes, and its
+ * value is the next word (-e list, --ldlat 50). -h, --help and --list-opts
+ * are every command's.
+ */
+static int my_option(const char *a)
+{
+	if (!strcmp(a, "-h") || !strcmp(a, "--help") || !strcmp(a, "--list-opts"))
+		return 1;
+	for (const struct cmd_option *o = options; o->type != CMD_OPT_END; o++) {
+		size_t n = o->row.name ? strlen(o->row.name) : 0;
+
+		if (o->row.key > 0 && a[1] != '-' && a[1] == o->row.key) /* -e list, -elist */
+			return o->row.arg && !a[2] ? 2 : 1;
+		if (n && a[1] == '-' && !strncmp(a + 2, o->row.name, n) && (!a[n + 2] || a[n + 2] == '='))
+			return o->row.arg && !a[n + 2] ? 2 : 1;
+	}
+	return 0;
+}
+
+/*
  * perf mem record keeps the options it does not know for perf record (-o
  * FILE): the words after the subcommand split into lupe mem's own options
  * (mine, for argp) and the rest, in order; from "--" or the first word that
@@ -212,38 +230,17 @@ static int mem_record(const struct mem_event *ev, const struct mem_opts *o, int 
 static void split_sub_opts(int argc, char **argv, char **mine, int *nmine, char **rest,
 			   int *nrest)
 {
-	static const char *const with_value[] = { "-e", "-t", "-C", "--event", "--type",
-						  "--cpu", "--ldlat" };
-	static const char *const flags[] = { "--all-user", "--all-kernel", "-h", "--help",
-					     "--list-opts" };
 	int i = 0;
 
 	for (; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i];
-		int taken = 0;
+		int m = my_option(argv[i]);
 
-		for (size_t k = 0; k < sizeof(with_value) / sizeof(*with_value); k++) {
-			size_t n = strlen(with_value[k]);
-
-			if (strncmp(a, with_value[k], n))
-				continue;
-			if (!a[n] && i + 1 < argc) { /* -e list */
-				mine[(*nmine)++] = argv[i++];
-				mine[(*nmine)++] = argv[i];
-				taken = 1;
-			} else if (a[n] && (n == 2 || a[n] == '=')) { /* -elist, --event=list */
-				mine[(*nmine)++] = argv[i];
-				taken = 1;
-			}
-			break;
-		}
-		for (size_t k = 0; !taken && k < sizeof(flags) / sizeof(*flags); k++)
-			if (!strcmp(a, flags[k])) {
-				mine[(*nmine)++] = argv[i];
-				taken = 1;
-			}
-		if (!taken)
+		if (!m)
 			rest[(*nrest)++] = argv[i];
+		else
+			mine[(*nmine)++] = argv[i];
+		if (m == 2 && i + 1 < argc)
+			mine[(*nmine)++] = argv[++i];
 	}
 	for (; i < argc; i++)
 		rest[(*nrest)++] = argv[i];

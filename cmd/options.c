@@ -172,6 +172,7 @@ struct table {
 	struct argp_option *options;
 	const struct cmd_option **rows; /* rows[i]: what options[i] came from */
 	size_t n;
+	const struct cmd_option *args; /* OPT_ARGS: where the words go, or NULL */
 };
 
 static const struct table *table_of(const struct argp_state *state)
@@ -272,6 +273,7 @@ static error_t opt_set(struct argp_state *state, const struct cmd_option *o, cha
 		memcpy(field, &v, sizeof(v));
 		return 0;
 	}
+	case CMD_OPT_ARGS:
 	case CMD_OPT_LIST: {
 		char **list;
 		int nr;
@@ -296,6 +298,7 @@ static error_t opt_set(struct argp_state *state, const struct cmd_option *o, cha
 static error_t table_parse(int key, char *arg, struct argp_state *state)
 {
 	const struct table *t = table_of(state);
+	error_t err;
 
 	for (size_t i = 0; i < t->n; i++)
 		if (t->options[i].key == key && !(t->options[i].flags & OPTION_ALIAS)) {
@@ -303,28 +306,40 @@ static error_t table_parse(int key, char *arg, struct argp_state *state)
 				break;
 			return opt_set(state, t->rows[i], arg);
 		}
-	return t->c->parser ? t->c->parser(key, arg, state) : ARGP_ERR_UNKNOWN;
+	if (key == ARGP_KEY_ARG && t->args)
+		return opt_set(state, t->args, arg);
+	err = t->c->parser ? t->c->parser(key, arg, state) : ARGP_ERR_UNKNOWN;
+	/* a word no parser takes is named (argp would say "Too many arguments") */
+	if (err == ARGP_ERR_UNKNOWN && key == ARGP_KEY_ARG)
+		argp_error(state, "unexpected argument '%s'", arg);
+	return err;
 }
 
 int cmd_argp_parse(const struct cmd_argp *c, int argc, char **argv, int stop_at_arg, int *idx,
 		   void *input)
 {
 	struct table t = { .c = c };
+	size_t n = 0;
 	int err = -1;
 
-	while (c->options[t.n].type != CMD_OPT_END)
-		t.n++;
-	t.options = calloc(t.n + 1, sizeof(*t.options));
-	t.rows = calloc(t.n + 1, sizeof(*t.rows));
+	while (c->options[n].type != CMD_OPT_END)
+		n++;
+	t.options = calloc(n + 1, sizeof(*t.options));
+	t.rows = calloc(n + 1, sizeof(*t.rows));
 	if (!t.options || !t.rows) {
 		error("out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < t.n; i++) {
-		t.rows[i] = &c->options[i];
-		t.options[i] = c->options[i].row;
-		if (!t.options[i].key && !(t.options[i].flags & (OPTION_ALIAS | OPTION_DOC)))
-			t.options[i].key = KEY_AUTO + (int)i;
+	for (size_t i = 0; i < n; i++) {
+		if (c->options[i].type == CMD_OPT_ARGS) { /* no row of argp's */
+			t.args = &c->options[i];
+			continue;
+		}
+		t.rows[t.n] = &c->options[i];
+		t.options[t.n] = c->options[i].row;
+		if (!t.options[t.n].key && !(t.options[t.n].flags & (OPTION_ALIAS | OPTION_DOC)))
+			t.options[t.n].key = KEY_AUTO + (int)i;
+		t.n++;
 	}
 	t.argp = (struct argp){ .options = t.options, .parser = table_parse,
 				.args_doc = c->args_doc, .doc = c->doc };

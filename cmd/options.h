@@ -24,7 +24,7 @@
  *       OPT_CALLBACK('x', "expr", "EXPR", 0, parse_expr, "..."),
  *       OPT_END()
  *   };
- *   #undef CMD_OPTS
+ *   #undef CMD_OPTS                        (needed only before another struct's table)
  *   static const struct cmd_argp argp = { options, parse_opt, "[FILE]", "Search a perf.data." };
  *   ...
  *   if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o)) return EXIT_USAGE;
@@ -48,6 +48,8 @@
  *   OPT_ROW(key, l, arg, flags, doc)        a row the command's own parser handles
  *                                           (key: the letter, or an enum from 0x100)
  *   OPT_ALIAS(l, arg)                       another long name for the row above
+ *   OPT_ARGS(list, nr)                      the words that are no option, appended as
+ *                                           OPT_LIST does (args_doc names them in -h)
  *   OPT_BOOL_F(s, l, flags, field, doc), OPT_SET_INT_F(s, l, flags, field, v, doc),
  *   OPT_STRING_F(s, l, arg, flags, field, doc): with argp's flags (OPTION_HIDDEN;
  *                                           OPTION_ARG_OPTIONAL: an absent argument
@@ -65,7 +67,8 @@
  *
  * The command's own parser (struct cmd_argp's, may be NULL) gets the keys
  * of OPT_ROW rows and argp's special keys (ARGP_KEY_ARG for a non-option
- * word), as an argp parser would.
+ * word), as an argp parser would. A word that no parser takes (none, or
+ * it answers ARGP_ERR_UNKNOWN) is a usage error, "unexpected argument 'x'".
  *
  * The order of the rows does not matter to -h: argp sorts them (by short
  * letter, else long name). Numbers are checked whole and in range (the
@@ -93,6 +96,7 @@ enum cmd_opt_type {
 	CMD_OPT_DOUBLE,
 	CMD_OPT_LIST,
 	CMD_OPT_CALLBACK,
+	CMD_OPT_ARGS,     /* the words that are no option: a list */
 };
 
 struct cmd_option;
@@ -167,16 +171,18 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
 	  .off = offsetof(CMD_OPTS, field) +                                                         \
 		 CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(field), double)),           \
 	  .min = (lo), .max = (hi) }
+#define CMD_OPT_LIST_AT(list, nr)                                                                 \
+	.off = offsetof(CMD_OPTS, list) +                                                          \
+	       CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(list), char **)),            \
+	.nr_off = offsetof(CMD_OPTS, nr) +                                                         \
+		  CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(nr), int))
 #define OPT_LIST(s, l, a, list, nr, d)                                                            \
-	{ CMD_OPT_ROW(s, l, a, 0, d), .type = CMD_OPT_LIST,                                         \
-	  .off = offsetof(CMD_OPTS, list) +                                                          \
-		 CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(list), char **)),          \
-	  .nr_off = offsetof(CMD_OPTS, nr) +                                                         \
-		    CMD_OPT_CHECK(__builtin_types_compatible_p(CMD_OPT_TYPE(nr), int)) }
+	{ CMD_OPT_ROW(s, l, a, 0, d), .type = CMD_OPT_LIST, CMD_OPT_LIST_AT(list, nr) }
 #define OPT_CALLBACK(s, l, a, f, fn_, d)                                                          \
 	{ CMD_OPT_ROW(s, l, a, f, d), .type = CMD_OPT_CALLBACK, .fn = (fn_) }
 #define OPT_CALLBACK_FIELD(s, l, a, f, field, fn_, d)                                             \
 	{ CMD_OPT_ROW(s, l, a, f, d), .type = CMD_OPT_CALLBACK, CMD_OPT_AT(field), .fn = (fn_) }
+#define OPT_ARGS(list, nr) { .type = CMD_OPT_ARGS, CMD_OPT_LIST_AT(list, nr) }
 
 /*
  * ---- the shared options: each declared here once ----
@@ -186,6 +192,10 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
 #define OPT_FORCE(field, d) OPT_BOOL('f', "force", field, d)
 #define OPT_VERBOSE(field, d) OPT_COUNTUP('v', "verbose", field, d)
 #define OPT_QUIET(field, d) OPT_BOOL('q', "quiet", field, d)
+/* The tasks whose samples a reading command keeps: s.pids, s.tids (comma lists). */
+#define OPT_TASK_FILTERS(s)                                                                       \
+	OPT_STRING(0, "pid", "LIST", s.pids, "only these process ids"),                           \
+	OPT_STRING(0, "tid", "LIST", s.tids, "only these thread ids")
 
 /*
  * The target group: what record, top and stat open events on. A command's
@@ -193,7 +203,8 @@ const char *cmd_opt_name(const struct cmd_option *opt, char buf[64]);
  * cmd_target_cpus() and cmd_target_threads() build the maps from them.
  * -e and --filter pair (a filter is for the -e before it), as do -e and -G.
  * OPT_PID and OPT_ALL_CPUS also serve commands without the group (trace):
- * field is then the command's own.
+ * field is then the command's own; OPT_EVENT_FIELD is -e for a command that
+ * reads the word its own way (mem's memory events), fn given the field.
  */
 #define CMD_TARGET_FIELDS                                                                        \
 	char **events;      /* -e, in order */                                                   \
@@ -213,7 +224,8 @@ error_t cmd_target_event(struct argp_state *state, const struct cmd_option *opt,
 error_t cmd_target_filter(struct argp_state *state, const struct cmd_option *opt, char *arg);
 error_t cmd_target_cgroup(struct argp_state *state, const struct cmd_option *opt, char *arg);
 
-#define OPT_EVENT(d) OPT_CALLBACK_FIELD('e', "event", "EVENT", 0, target, cmd_target_event, d)
+#define OPT_EVENT_FIELD(field, fn, d) OPT_CALLBACK_FIELD('e', "event", "EVENT", 0, field, fn, d)
+#define OPT_EVENT(d) OPT_EVENT_FIELD(target, cmd_target_event, d)
 #define OPT_FILTER(d) OPT_CALLBACK_FIELD(0, "filter", "FILTER", 0, target, cmd_target_filter, d)
 #define OPT_CGROUP(d) OPT_CALLBACK_FIELD('G', "cgroup", "NAME", 0, target, cmd_target_cgroup, d)
 #define OPT_ALL_CPUS(field, d) OPT_BOOL('a', "all-cpus", field, d)

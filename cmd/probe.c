@@ -12,8 +12,7 @@
 #include <lupe/events.h>
 #include <lupe/probe.h>
 #include "builtin.h"
-
-enum { OPT_DRY_RUN = 'n', OPT_FILTER = 0x100 };
+#include "options.h"
 
 struct probe_opts {
 	const char *target;
@@ -23,25 +22,10 @@ struct probe_opts {
 	int nr_joined;
 	const char *vars;
 	int list, dry_run, quiet, force;
-	int funcs, funcs_pending; /* --funcs given; its filter may be the next word */
+	int verbose;              /* accepted for perf's scripts, unused */
+	int funcs;                /* --funcs given; its filter may be the next word */
 	char **filters;           /* --funcs=F and --filter=F: perf ORs them */
 	int nr_filters;
-};
-
-static const struct argp_option options[] = {
-	{ "exec", 'x', "BINARY", 0, "target executable name or path (user space probes)", 0 },
-	{ "add", 'a', "PROBEDEF", 0, "probe point definition: [EVENT=]FUNC[+OFF|%return] or SRC:LINE, then [NAME=]ARG[:TYPE]...", 0 },
-	{ "del", 'd', "[GROUP:]EVENT", 0, "delete the probe events matching (a glob)", 0 },
-	{ "list", 'l', NULL, 0, "list the probe events (those matching the argument, if one is given)", 0 },
-	{ "vars", 'V', "PROBEDEF", 0, "show the variables reachable at the probe point", 0 },
-	{ "funcs", 'F', "FILTER", OPTION_ARG_OPTIONAL,
-	  "list the functions of the binary (-x; else the kernel's) that FILTER lets through (default: \"" LUPE_PROBE_FUNC_FILTER "\")", 0 },
-	{ "filter", OPT_FILTER, "[!]FILTER", 0, "another filter of --funcs, or'ed with its own", 0 },
-	{ "force", 'f', NULL, 0, "add an event whose name is taken under NAME_1, NAME_2...", 0 },
-	{ "dry-run", OPT_DRY_RUN, NULL, 0, "show the definitions, add nothing", 0 },
-	{ "quiet", 'q', NULL, 0, "print no messages but errors", 0 },
-	{ "verbose", 'v', NULL, 0, "accepted for perf's scripts; lupe's errors say all they know", 0 },
-	{ 0 }
 };
 
 static int push(char ***v, int *n, char *s)
@@ -55,79 +39,70 @@ static int push(char ***v, int *n, char *s)
 	return 0;
 }
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+/* perf's --funcs without a filter or's in its default one */
+static error_t add_funcs(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
 	struct probe_opts *o = state->input;
 
-	if (key != ARGP_KEY_ARG && key > 0)
-		o->funcs_pending = 0;
-	switch (key) {
-	case 'F':
-		/* perf's --funcs without a filter or's in its default one */
-		o->funcs = 1;
-		o->funcs_pending = !arg;
-		return push(&o->filters, &o->nr_filters, arg ? arg : (char *)LUPE_PROBE_FUNC_FILTER);
-	case OPT_FILTER:
-		return push(&o->filters, &o->nr_filters, arg);
-	case 'f':
-		o->force = 1;
-		return 0;
-	case 'x':
-		o->target = arg;
-		return 0;
-	case 'a':
-		return push(&o->adds, &o->nr_adds, arg);
-	case 'd':
-		return push(&o->dels, &o->nr_dels, arg);
-	case 'l':
-		o->list = 1;
-		return 0;
-	case 'V':
-		o->vars = arg;
-		return 0;
-	case OPT_DRY_RUN:
-		o->dry_run = 1;
-		return 0;
-	case 'q':
-		o->quiet = 1;
-		return 0;
-	case 'v':
-		return 0;
-	case ARGP_KEY_ARG:
-		if (o->funcs_pending) {
-			/* perf takes "--funcs foo": the next word is its filter, in place of the default */
-			o->filters[o->nr_filters - 1] = arg;
-			o->funcs_pending = 0;
-			return 0;
-		}
-		/* perf joins the words of one definition: probe -x W parse%return '+0($retval):string' */
-		if (o->list || o->nr_dels)
-			return push(o->list ? &o->adds : &o->dels, o->list ? &o->nr_adds : &o->nr_dels, arg);
-		if (o->nr_adds && state->next > 1 && strcmp(state->argv[state->next - 2], "-a") &&
-		    strcmp(state->argv[state->next - 2], "--add")) {
-			char *joined;
-
-			if (asprintf(&joined, "%s %s", o->adds[o->nr_adds - 1], arg) < 0)
-				return ENOMEM;
-			if (push(&o->joined, &o->nr_joined, joined)) {
-				free(joined);
-				return ENOMEM;
-			}
-			o->adds[o->nr_adds - 1] = joined;
-			return 0;
-		}
-		return push(&o->adds, &o->nr_adds, arg);
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	(void)opt;
+	o->funcs = 1;
+	return push(&o->filters, &o->nr_filters, arg ? arg : (char *)LUPE_PROBE_FUNC_FILTER);
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "PROBEDEF...",
-	.doc = "Define, list and delete dynamic probe events (uprobes with -x, kprobes).",
+/* Was the word before the current one w (or its long name)? */
+static int after(const struct argp_state *state, const char *w, const char *l)
+{
+	const char *prev = state->next > 1 ? state->argv[state->next - 2] : "";
+
+	return !strcmp(prev, w) || !strcmp(prev, l);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct probe_opts *o = state->input;
+	char *joined;
+
+	if (key != ARGP_KEY_ARG)
+		return ARGP_ERR_UNKNOWN;
+	/* perf takes "--funcs foo": the next word is its filter, in place of the default */
+	if (o->funcs && after(state, "-F", "--funcs")) {
+		o->filters[o->nr_filters - 1] = arg;
+		return 0;
+	}
+	/* perf joins the words of one definition: probe -x W parse%return '+0($retval):string' */
+	if (o->list || o->nr_dels)
+		return push(o->list ? &o->adds : &o->dels, o->list ? &o->nr_adds : &o->nr_dels, arg);
+	if (!o->nr_adds || after(state, "-a", "--add"))
+		return push(&o->adds, &o->nr_adds, arg);
+	if (asprintf(&joined, "%s %s", o->adds[o->nr_adds - 1], arg) < 0)
+		return ENOMEM;
+	if (push(&o->joined, &o->nr_joined, joined)) {
+		free(joined);
+		return ENOMEM;
+	}
+	o->adds[o->nr_adds - 1] = joined;
+	return 0;
+}
+
+#define CMD_OPTS struct probe_opts
+static const struct cmd_option options[] = {
+	OPT_STRING('x', "exec", "BINARY", target, "target executable name or path (user space probes)"),
+	OPT_LIST('a', "add", "PROBEDEF", adds, nr_adds, "probe point definition: [EVENT=]FUNC[+OFF|%return] or SRC:LINE, then [NAME=]ARG[:TYPE]..."),
+	OPT_LIST('d', "del", "[GROUP:]EVENT", dels, nr_dels, "delete the probe events matching (a glob)"),
+	OPT_BOOL('l', "list", list, "list the probe events (those matching the argument, if one is given)"),
+	OPT_STRING('V', "vars", "PROBEDEF", vars, "show the variables reachable at the probe point"),
+	OPT_CALLBACK('F', "funcs", "FILTER", OPTION_ARG_OPTIONAL, add_funcs,
+		     "list the functions of the binary (-x; else the kernel's) that FILTER lets through (default: \"" LUPE_PROBE_FUNC_FILTER "\")"),
+	OPT_LIST(0, "filter", "[!]FILTER", filters, nr_filters, "another filter of --funcs, or'ed with its own"),
+	OPT_FORCE(force, "add an event whose name is taken under NAME_1, NAME_2..."),
+	OPT_BOOL('n', "dry-run", dry_run, "show the definitions, add nothing"),
+	OPT_QUIET(quiet, "print no messages but errors"),
+	OPT_VERBOSE(verbose, "accepted for perf's scripts; lupe's errors say all they know"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, parse_opt, "PROBEDEF...",
+	"Define, list and delete dynamic probe events (uprobes with -x, kprobes)." };
 
 static void print_event(FILE *f, const char *group, const char *event, const char *place,
 			const char *target, const char *args)

@@ -14,6 +14,7 @@
 #include <lupe/events.h>
 #include <lupe/sched.h>
 #include "builtin.h"
+#include "options.h"
 #include "sched-print.h"
 
 struct sched_opts {
@@ -22,66 +23,31 @@ struct sched_opts {
 	int wakeups, cpu_visual, summary;
 };
 
-static const struct argp_option options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "sort", 's', "KEYS", 0, "latency: sort by avg, max, switch, runtime, pid (default: avg, max, switch, runtime)", 0 },
-	{ "pids", 'p', NULL, 0, "latency: one line a task, not one a name", 0 },
-	{ 0 }
+#define CMD_OPTS struct sched_opts
+static const struct cmd_option options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_STRING('s', "sort", "KEYS", sort, "latency: sort by avg, max, switch, runtime, pid (default: avg, max, switch, runtime)"),
+	OPT_BOOL('p', "pids", pids, "latency: one line a task, not one a name"),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct sched_opts *o = state->input;
+static const struct cmd_argp argp = { options, NULL,
+	"{record|latency|map|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
+	"Scheduler analysis from the sched tracepoints." };
 
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case 's': o->sort = arg; return 0;
-	case 'p': o->pids = 1; return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "{record|latency|map|timehist|script} [OPTIONS] [-- COMMAND [ARGS]]",
-	.doc = "Scheduler analysis from the sched tracepoints.",
+static const struct cmd_option th_options[] = {
+	OPT_INPUT(input, "input file name (default: perf.data)"),
+	OPT_FORCE(force, "read a file not owned by you"),
+	OPT_BOOL('w', "wakeups", wakeups, "show wakeup events"),
+	OPT_BOOL('V', "cpu-visual", cpu_visual, "add a column per CPU"),
+	OPT_BOOL('s', "summary", summary, "only the per-task summary (not implemented)"),
+	OPT_BOOL('S', "with-summary", summary, "the lines and the summary (not implemented)"),
+	OPT_END()
 };
 
-static const struct argp_option th_options[] = {
-	{ "input", 'i', "FILE", 0, "input file name (default: perf.data)", 0 },
-	{ "force", 'f', NULL, 0, "read a file not owned by you", 0 },
-	{ "wakeups", 'w', NULL, 0, "show wakeup events", 0 },
-	{ "cpu-visual", 'V', NULL, 0, "add a column per CPU", 0 },
-	{ "summary", 's', NULL, 0, "only the per-task summary (not implemented)", 0 },
-	{ "with-summary", 'S', NULL, 0, "the lines and the summary (not implemented)", 0 },
-	{ 0 }
-};
-
-static error_t th_parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct sched_opts *o = state->input;
-
-	switch (key) {
-	case 'i': o->input = arg; return 0;
-	case 'f': o->force = 1; return 0;
-	case 'w': o->wakeups = 1; return 0;
-	case 'V': o->cpu_visual = 1; return 0;
-	case 's': case 'S': o->summary = 1; return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp th_argp = {
-	.options = th_options,
-	.parser = th_parse_opt,
-	.args_doc = "",
-	.doc = "Per-switch lines: wait, scheduling delay and run time of the task switched out.",
-};
+static const struct cmd_argp th_argp = { th_options, NULL, "",
+	"Per-switch lines: wait, scheduling delay and run time of the task switched out." };
 
 static int sched_timehist(int argc, char **argv)
 {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
+#include "options.h"
 
 /*
  * LUPE_BUILD_OPTIONS comes from CMake: "NAME=on|OFF=PKG=WHAT|" per
@@ -25,24 +26,28 @@ static void print_build_options(void)
 	}
 }
 
+struct version_opts {
+	int build_options;
+};
+
+#define CMD_OPTS struct version_opts
+static const struct cmd_option options[] = {
+	OPT_BOOL(0, "build-options", build_options, "also list the optional dependencies built in"),
+	OPT_END()
+};
+
+static const struct cmd_argp argp = { options, NULL, NULL, "Print lupe's version." };
+
+/* argc 0: lupe --version */
 int cmd_version(int argc, char **argv)
 {
-	int build_options = 0;
+	struct version_opts o = { 0 };
+	int idx;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("Usage: lupe version [--build-options]\n"
-			       "Print lupe's version.\n\n"
-			       "      --build-options   also list the optional dependencies built in\n");
-			return 0;
-		}
-		if (strcmp(argv[i], "--build-options"))
-			return error("unknown option '%s' (lupe version takes --build-options)", argv[i]),
-			       EXIT_USAGE;
-		build_options = 1;
-	}
+	if (argc > 0 && cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
+		return EXIT_USAGE;
 	printf("lupe version %s\n", LUPE_VERSION);
-	if (build_options)
+	if (o.build_options)
 		print_build_options();
 	return 0;
 }

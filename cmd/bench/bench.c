@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "builtin.h"
+#include "options.h"
 #include "bench.h"
 
 enum bench_format bench_format = BENCH_FORMAT_DEFAULT;
@@ -80,38 +81,32 @@ void bench_print_total(uint64_t us)
 		       (unsigned long)(us % 1000000 / 1000));
 }
 
-static const struct argp_option options[] = {
-	{ "format", 'f', "default|simple", 0, "Specify the output formatting style", 0 },
-	{ "repeat", 'r', "N", 0, "Specify amount of times to repeat the run (futex wake; default 10)", 0 },
-	{ 0 }
+/* the options of every benchmark, into bench_format and bench_repeat once parsed */
+struct bench_opts {
+	enum bench_format format;
+	int repeat;
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
+static error_t set_format(struct argp_state *state, const struct cmd_option *opt, char *arg)
 {
-	switch (key) {
-	case 'f':
-		if (!strcmp(arg, "default"))
-			bench_format = BENCH_FORMAT_DEFAULT;
-		else if (!strcmp(arg, "simple"))
-			bench_format = BENCH_FORMAT_SIMPLE;
-		else
-			argp_error(state, "unknown format '%s': give default or simple", arg);
-		return 0;
-	case 'r':
-		bench_repeat = (int)opt_int(state, "--repeat", arg, 1, 1000000);
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
+	enum bench_format *f = cmd_opt_field(state, opt);
+
+	if (strcmp(arg, "default") && strcmp(arg, "simple"))
+		argp_error(state, "unknown format '%s': give default or simple", arg);
+	*f = strcmp(arg, "simple") ? BENCH_FORMAT_DEFAULT : BENCH_FORMAT_SIMPLE;
+	return 0;
 }
 
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.args_doc = "[COLLECTION [BENCHMARK [OPTIONS...]]]",
-	.doc = "Run perf bench's benchmarks: sched messaging and pipe, mem memcpy and memset, "
-	       "syscall basic, futex hash and wake. With no collection, list them.",
+#define CMD_OPTS struct bench_opts
+static const struct cmd_option options[] = {
+	OPT_CALLBACK_FIELD('f', "format", "default|simple", 0, format, set_format, "Specify the output formatting style"),
+	OPT_INT('r', "repeat", "N", repeat, 1, 1000000, "Specify amount of times to repeat the run (futex wake; default 10)"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, NULL, "[COLLECTION [BENCHMARK [OPTIONS...]]]",
+	"Run perf bench's benchmarks: sched messaging and pipe, mem memcpy and memset, "
+	"syscall basic, futex hash and wake. With no collection, list them." };
 
 static void print_usage(void)
 {
@@ -164,10 +159,13 @@ static int run_collection(const struct collection *c)
 int cmd_bench(int argc, char **argv)
 {
 	const struct collection *c;
+	struct bench_opts o = { bench_format, bench_repeat };
 	int idx, ret = 0;
 
-	if (cmd_parse_options(&argp, argc, argv, 1, &idx, NULL))
+	if (cmd_parse_options(&argp, argc, argv, 1, &idx, &o))
 		return EXIT_USAGE;
+	bench_format = o.format;
+	bench_repeat = o.repeat;
 	if (idx >= argc) {
 		print_usage();
 		return 0;

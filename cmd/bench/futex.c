@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include "builtin.h"
+#include "options.h"
 #include "bench.h"
 
 struct futex_opts {
@@ -51,49 +52,29 @@ static double mean_rel_err(const double *v, int n, double *rel)
 	return mean;
 }
 
-static const struct argp_option hash_options[] = {
-	{ "futexes", 'f', "N", 0, "Specify amount of futexes per threads (default 1024)", 0 },
-	{ "mlockall", 'm', NULL, 0, "Lock all current and future memory", 0 },
-	{ "runtime", 'r', "SECS", 0, "Specify runtime (in seconds, default 10)", 0 },
-	{ "shared", 'S', NULL, 0, "Use shared futexes instead of private ones", 0 },
-	{ "silent", 's', NULL, 0, "Silent mode: do not display data/details", 0 },
-	{ "threads", 't', "N", 0, "Specify amount of threads (default: one per CPU)", 0 },
-	{ "nwakes", 'w', "N", 0, "Specify amount of threads to wake at once (wake; default 1)", 0 },
-	{ 0 }
+#define CMD_OPTS struct futex_opts
+static const struct cmd_option hash_options[] = {
+	OPT_INT('f', "futexes", "N", nfutexes, 1, 1 << 24, "Specify amount of futexes per threads (default 1024)"),
+	OPT_BOOL('m', "mlockall", mlock, "Lock all current and future memory"),
+	OPT_INT('r', "runtime", "SECS", runtime, 1, 86400, "Specify runtime (in seconds, default 10)"),
+	OPT_BOOL('S', "shared", shared, "Use shared futexes instead of private ones"),
+	OPT_BOOL('s', "silent", silent, "Silent mode: do not display data/details"),
+	OPT_INT('t', "threads", "N", threads, 1, 100000, "Specify amount of threads (default: one per CPU)"),
+	OPT_INT('w', "nwakes", "N", nwakes, 1, INT_MAX, "Specify amount of threads to wake at once (wake; default 1)"),
+	OPT_END()
 };
-
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct futex_opts *o = state->input;
-
-	switch (key) {
-	case 'f': o->nfutexes = (int)opt_int(state, "--futexes", arg, 1, 1 << 24); return 0;
-	case 'm': o->mlock = 1; return 0;
-	case 'r': o->runtime = (int)opt_int(state, "--runtime", arg, 1, 86400); return 0;
-	case 'S': o->shared = 1; return 0;
-	case 's': o->silent = 1; return 0;
-	case 't': o->threads = (int)opt_int(state, "--threads", arg, 1, 100000); return 0;
-	case 'w': o->nwakes = (int)opt_int(state, "--nwakes", arg, 1, INT_MAX); return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
 
 static int parse(int argc, char **argv, struct futex_opts *o, int wake)
 {
-	struct argp_option opts[sizeof(hash_options) / sizeof(hash_options[0])];
-	struct argp argp = { .parser = parse_opt };
+	struct cmd_option opts[sizeof(hash_options) / sizeof(hash_options[0])];
+	struct cmd_argp argp = { .options = opts };
 	int n = 0, idx;
 
 	/* one table, each benchmark keeps the options perf gives it */
-	for (const struct argp_option *p = hash_options; p->name; p++)
-		if (wake ? !strchr("fr", p->key) : p->key != 'w')
+	for (const struct cmd_option *p = hash_options; p->type != CMD_OPT_END; p++)
+		if (wake ? !strchr("fr", p->row.key) : p->row.key != 'w')
 			opts[n++] = *p;
-	memset(&opts[n], 0, sizeof(opts[n]));
-	argp.options = opts;
+	opts[n] = (struct cmd_option)OPT_END();
 	argp.doc = wake ? "Block threads on one futex and time waking them all."
 			: "Each thread calls FUTEX_WAIT on its futexes with a value that never matches.";
 	if (cmd_parse_options(&argp, argc, argv, 0, &idx, o))

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include "builtin.h"
+#include "options.h"
 #include "bench.h"
 
 typedef void *(*memcpy_fn)(void *, const void *, size_t);
@@ -86,34 +87,16 @@ struct mem_opts {
 	int loops;
 };
 
-static const struct argp_option options[] = {
-	{ "function", 'f', "NAME", 0, "Specify the function to run, \"all\" runs all available functions, \"help\" lists them", 0 },
-	{ "nr_loops", 'l', "N", 0, "Specify the number of loops to run. (default: 1)", 0 },
-	{ "size", 's', "SIZE", 0, "Specify the size of the memory buffers (default 1MB). Available units: B, KB, MB, GB and TB (case insensitive)", 0 },
-	{ 0 }
+#define CMD_OPTS struct mem_opts
+static const struct cmd_option options[] = {
+	OPT_STRING('f', "function", "NAME", function, "Specify the function to run, \"all\" runs all available functions, \"help\" lists them"),
+	OPT_INT('l', "nr_loops", "N", loops, 1, 1000000000, "Specify the number of loops to run. (default: 1)"),
+	OPT_STRING('s', "size", "SIZE", size, "Specify the size of the memory buffers (default 1MB). Available units: B, KB, MB, GB and TB (case insensitive)"),
+	OPT_END()
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct mem_opts *o = state->input;
-
-	switch (key) {
-	case 'f': o->function = arg; return 0;
-	case 's': o->size = arg; return 0;
-	case 'l': o->loops = (int)opt_int(state, "--nr_loops", arg, 1, 1000000000); return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "Copy (fill) a buffer with each function and print the bytes per second.",
-};
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Copy (fill) a buffer with each function and print the bytes per second." };
 
 /* perf's sizes: a number and B, KB, MB, GB or TB, any case; a bare number is bytes */
 static int parse_size(const char *s, unsigned long long *out)

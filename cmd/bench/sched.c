@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include "builtin.h"
+#include "options.h"
 #include "bench.h"
 
 #define DATASIZE 100
@@ -120,36 +121,18 @@ static int make_pair(int use_pipe, int fds[2])
 	return use_pipe ? pipe(fds) : socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
 }
 
-static const struct argp_option messaging_options[] = {
-	{ "group", 'g', "N", 0, "Specify number of groups", 0 },
-	{ "nr_loops", 'l', "N", 0, "Specify the number of loops to run (default: 100)", 0 },
-	{ "pipe", 'p', NULL, 0, "Use pipe() instead of socketpair()", 0 },
-	{ "thread", 't', NULL, 0, "Be multi thread instead of multi process", 0 },
-	{ 0 }
+#define CMD_OPTS struct messaging_opts
+static const struct cmd_option messaging_options[] = {
+	OPT_INT('g', "group", "N", groups, 1, 100000, "Specify number of groups"),
+	OPT_INT('l', "nr_loops", "N", loops, 1, 1000000000, "Specify the number of loops to run (default: 100)"),
+	OPT_BOOL('p', "pipe", use_pipe, "Use pipe() instead of socketpair()"),
+	OPT_BOOL('t', "thread", threads, "Be multi thread instead of multi process"),
+	OPT_END()
 };
+#undef CMD_OPTS
 
-static error_t messaging_opt(int key, char *arg, struct argp_state *state)
-{
-	struct messaging_opts *o = state->input;
-
-	switch (key) {
-	case 'g': o->groups = (int)opt_int(state, "--group", arg, 1, 100000); return 0;
-	case 'l': o->loops = (int)opt_int(state, "--nr_loops", arg, 1, 1000000000); return 0;
-	case 'p': o->use_pipe = 1; return 0;
-	case 't': o->threads = 1; return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp messaging_argp = {
-	.options = messaging_options,
-	.parser = messaging_opt,
-	.doc = "Groups of 20 senders and 20 receivers exchange 100-byte messages (hackbench).",
-};
+static const struct cmd_argp messaging_argp = { messaging_options, NULL, NULL,
+	"Groups of 20 senders and 20 receivers exchange 100-byte messages (hackbench)." };
 
 /*
  * Group g: its receivers and senders started at w + *nr (*nr counts them),
@@ -291,32 +274,16 @@ static void *pinger_run(void *arg)
 	return NULL;
 }
 
-static const struct argp_option pipe_options[] = {
-	{ "loop", 'l', "N", 0, "Specify number of loops (default: 1000000)", 0 },
-	{ "threaded", 'T', NULL, 0, "Specify threads/process based task setup", 0 },
-	{ 0 }
+#define CMD_OPTS struct pipe_opts
+static const struct cmd_option pipe_options[] = {
+	OPT_INT('l', "loop", "N", loops, 1, 2000000000, "Specify number of loops (default: 1000000)"),
+	OPT_BOOL('T', "threaded", threads, "Specify threads/process based task setup"),
+	OPT_END()
 };
+#undef CMD_OPTS
 
-static error_t pipe_opt(int key, char *arg, struct argp_state *state)
-{
-	struct pipe_opts *o = state->input;
-
-	switch (key) {
-	case 'l': o->loops = (int)opt_int(state, "--loop", arg, 1, 2000000000); return 0;
-	case 'T': o->threads = 1; return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp pipe_argp = {
-	.options = pipe_options,
-	.parser = pipe_opt,
-	.doc = "Two tasks pass an int back and forth over two pipes.",
-};
+static const struct cmd_argp pipe_argp = { pipe_options, NULL, NULL,
+	"Two tasks pass an int back and forth over two pipes." };
 
 int bench_sched_pipe(int argc, char **argv)
 {

@@ -8,40 +8,31 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "builtin.h"
+#include "options.h"
 #include "bench.h"
 
-static const struct argp_option options[] = {
-	{ "loop", 'l', "N", 0, "Specify number of loops (default: 10000000)", 0 },
-	{ 0 }
+struct syscall_opts {
+	int loops;
 };
 
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	int *loops = state->input;
-
-	switch (key) {
-	case 'l': *loops = (int)opt_int(state, "--loop", arg, 1, 2000000000); return 0;
-	case ARGP_KEY_ARG:
-		argp_error(state, "unexpected argument '%s'", arg);
-		return EINVAL;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp argp = {
-	.options = options,
-	.parser = parse_opt,
-	.doc = "Call getppid(2) in a loop and print the time per call.",
+#define CMD_OPTS struct syscall_opts
+static const struct cmd_option options[] = {
+	OPT_INT('l', "loop", "N", loops, 1, 2000000000, "Specify number of loops (default: 10000000)"),
+	OPT_END()
 };
+
+static const struct cmd_argp argp = { options, NULL, NULL,
+	"Call getppid(2) in a loop and print the time per call." };
 
 int bench_syscall_basic(int argc, char **argv)
 {
-	int loops = 10000000, idx;
+	struct syscall_opts o = { .loops = 10000000 };
+	int loops, idx;
 	uint64_t start, us;
 
-	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &loops))
+	if (cmd_parse_options(&argp, argc, argv, 0, &idx, &o))
 		return EXIT_USAGE;
+	loops = o.loops;
 	start = bench_now_us();
 	for (int i = 0; i < loops; i++)
 		syscall(SYS_getppid);
