@@ -771,18 +771,16 @@ static int record_maps(struct record_session *s)
 	struct record_args *a = s->a;
 
 	/* without inherit a task's events need no CPU: one ring per thread */
-	s->cpus = (a->o.no_inherit || a->o.per_thread) && !a->o.system_wide ? lupe_cpu_map_any()
-						    : lupe_cpu_map_new(a->o.system_wide ? a->cpu_list : NULL);
-	if (!s->cpus) {
-		error("invalid CPU list '%s': %s", a->cpu_list ? a->cpu_list : "online", strerror(errno));
+	if ((a->o.no_inherit || a->o.per_thread) && !a->o.system_wide)
+		s->cpus = lupe_cpu_map_any();
+	else /* -C implies -a: a CPU list is only there system-wide */
+		s->cpus = cmd_target_cpus(&a->target, "record");
+	if (!s->cpus)
 		return EXIT_USAGE;
-	}
 	if (a->pids || a->tids) {
-		s->threads = a->pids ? lupe_thread_map_new_pids(a->pids) : lupe_thread_map_new_tids(a->tids);
-		if (!s->threads) {
-			error("cannot record '%s': %s", a->pids ? a->pids : a->tids, pid_list_error(errno));
+		s->threads = cmd_target_threads(&a->target, "record");
+		if (!s->threads)
 			return EXIT_USAGE;
-		}
 	}
 	if (s->has_wl) {
 		if (record_prepare_workload(s))

@@ -131,8 +131,8 @@ struct stat_ctx {
 	struct lupe_cpu_map *cpus;
 	struct lupe_thread_map *threads; /* -p/-t/-a/-C; a workload gets its own per run */
 	struct stat_print print;
-	struct stat_accum accum;
-	struct stat_snapshot now, prev;
+	struct lupe_counts_runs accum;
+	struct lupe_counts_table now, prev;
 	char **comms;
 	int *merge_into;   /* merge_aliases() */
 	char **names;
@@ -350,7 +350,7 @@ static int take(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0)
 	lupe_evlist_set_tool_times(ctx->evlist, now_ns() - t0, user, sys);
 	err = lupe_evlist_read(ctx->evlist);
 	if (!err)
-		err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr, ctx->merge_into);
+		err = lupe_evlist_counts_table(ctx->evlist, ctx->o->aggr, ctx->merge_into, &ctx->now);
 	if (err)
 		error("cannot read the counters: %s", lupe_strerror(err));
 	return err;
@@ -378,7 +378,7 @@ static int skip_zero_threads(const struct stat_opts *o)
 static void print_interval_at(struct stat_ctx *ctx, uint64_t t)
 {
 	struct timespec ts = { t / 1000000000ULL, t % 1000000000ULL };
-	struct stat_snapshot tmp;
+	struct lupe_counts_table tmp;
 	char prefix[64];
 	struct stat_display d = {
 		.print = &ctx->print, .evlist = ctx->evlist, .mode = ctx->o->aggr,
@@ -391,8 +391,8 @@ static void print_interval_at(struct stat_ctx *ctx, uint64_t t)
 		.clock_means = ctx->clock_means,
 	};
 
-	stat_accum_reset(&ctx->accum);
-	stat_accum_add(&ctx->accum, &ctx->now, ctx->prev.c ? &ctx->prev : NULL, d.walltime_ns);
+	lupe_counts_runs_reset(&ctx->accum);
+	lupe_counts_runs_add(&ctx->accum, &ctx->now, ctx->prev.c ? &ctx->prev : NULL, d.walltime_ns);
 	stat_interval_prefix(&ctx->print, &ts, prefix, sizeof(prefix));
 	if (ctx->o->metric_only) {
 		/* the units again every 25 intervals, as perf repeats its header */
@@ -546,7 +546,7 @@ static int open_counters(struct stat_ctx *ctx, struct lupe_thread_map *threads,
 	}
 	/* the aggregates are known once the maps are: one per CPU, thread, core... */
 	if (!ctx->accum.val &&
-	    stat_accum_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
+	    lupe_counts_runs_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
 			    lupe_evlist_aggr_nr(ctx->evlist, ctx->o->aggr)))
 		return error("out of memory"), 1;
 	if (ctx->o->record && !ctx->writer && start_writer(ctx, opts))
@@ -565,7 +565,7 @@ static int end_count(struct stat_ctx *ctx, uint64_t t0, const struct rusage *ru0
 		uint64_t wall = now_ns() - t0;
 
 		record_counts(ctx, 1, wall);
-		stat_accum_add(&ctx->accum, &ctx->now, NULL, wall);
+		lupe_counts_runs_add(&ctx->accum, &ctx->now, NULL, wall);
 	} else {
 		return 1;
 	}
@@ -600,7 +600,7 @@ static int run_once(struct stat_ctx *ctx)
 	uint64_t t0;
 	int err, ret;
 
-	stat_snapshot_free(&ctx->prev); /* -I deltas start again with each run */
+	lupe_counts_table_clear(&ctx->prev); /* -I deltas start again with each run */
 	if (o->argc) {
 		err = lupe_workload_prepare(&w, o->argv);
 		if (err)
@@ -707,12 +707,12 @@ static void print_report(struct stat_ctx *ctx, int units_header)
 static void print_summary(struct stat_ctx *ctx)
 {
 	/* print_interval() left the last read in prev */
-	const struct stat_snapshot *last = ctx->prev.c ? &ctx->prev : &ctx->now;
+	const struct lupe_counts_table *last = ctx->prev.c ? &ctx->prev : &ctx->now;
 
 	if (!last->c)
 		return;
-	stat_accum_reset(&ctx->accum);
-	stat_accum_add(&ctx->accum, last, NULL, ctx->wall_ns);
+	lupe_counts_runs_reset(&ctx->accum);
+	lupe_counts_runs_add(&ctx->accum, last, NULL, ctx->wall_ns);
 	ctx->print.interval = 0;
 	/*
 	 * --metric-only: perf prints the units again only where its count of
@@ -859,9 +859,9 @@ static int stat_teardown(struct stat_ctx *ctx, int ret)
 	} else {
 		fflush(stderr);
 	}
-	stat_accum_free(&ctx->accum);
-	stat_snapshot_free(&ctx->now);
-	stat_snapshot_free(&ctx->prev);
+	lupe_counts_runs_clear(&ctx->accum);
+	lupe_counts_table_clear(&ctx->now);
+	lupe_counts_table_clear(&ctx->prev);
 	for (int i = 0; ctx->comms && i < lupe_thread_map_nr(lupe_evlist_threads(ctx->evlist)); i++)
 		free(ctx->comms[i]);
 	free(ctx->comms);
@@ -1029,7 +1029,7 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 		o->interval = lupe_stat_reader_interval(ctx->rd);
 		ctx->print.aggr = print_aggr_of(o->aggr);
 		ctx->print.interval = o->interval;
-		if (stat_accum_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
+		if (lupe_counts_runs_init(&ctx->accum, lupe_evlist_nr(ctx->evlist),
 				    lupe_evlist_aggr_nr(ctx->evlist, ctx->o->aggr)))
 			return -ENOMEM;
 		ctx->print.unit_width = stat_unit_width(ctx->evlist);
@@ -1046,7 +1046,7 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 				return -ENOMEM;
 		}
 	}
-	err = stat_snapshot_take(&ctx->now, ctx->evlist, ctx->o->aggr, NULL);
+	err = lupe_evlist_counts_table(ctx->evlist, ctx->o->aggr, NULL, &ctx->now);
 	if (err)
 		return err;
 	if (ctx->o->interval && !final) {
@@ -1054,8 +1054,8 @@ static int report_round(void *arg, int final, uint64_t time_ns)
 		return 0;
 	}
 	if (final && !ctx->o->interval) {
-		stat_accum_reset(&ctx->accum);
-		stat_accum_add(&ctx->accum, &ctx->now, NULL, time_ns);
+		lupe_counts_runs_reset(&ctx->accum);
+		lupe_counts_runs_add(&ctx->accum, &ctx->now, NULL, time_ns);
 		print_report(ctx, 1);
 	}
 	return 0;
@@ -1091,9 +1091,9 @@ static int stat_report(int argc, char **argv)
 	else if (!ctx.evlist)
 		err = error("'%s' holds no counts: write one with 'lupe stat record' (or perf stat record)",
 			    r.input);
-	stat_accum_free(&ctx.accum);
-	stat_snapshot_free(&ctx.now);
-	stat_snapshot_free(&ctx.prev);
+	lupe_counts_runs_clear(&ctx.accum);
+	lupe_counts_table_clear(&ctx.now);
+	lupe_counts_table_clear(&ctx.prev);
 	for (int i = 0; ctx.comms && ctx.evlist && i < lupe_thread_map_nr(lupe_evlist_threads(ctx.evlist)); i++)
 		free(ctx.comms[i]);
 	free(ctx.comms);

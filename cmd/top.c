@@ -494,21 +494,12 @@ static int top_open(struct top *t)
 
 	a->o.system_wide = !a->pids && !a->tids;
 	a->o.sample_cpu = 1;
-	t->cpus = lupe_cpu_map_new(a->o.system_wide ? a->cpu_list : NULL);
-	if (!t->cpus) {
-		error("invalid CPU list '%s': %s", a->cpu_list ? a->cpu_list : "online",
-		      strerror(errno));
+	if (!a->o.system_wide)
+		a->cpu_list = NULL; /* -C with -p/-t: the tasks on every CPU, as before */
+	t->cpus = cmd_target_cpus(&a->target, "watch");
+	t->threads = t->cpus ? cmd_target_threads(&a->target, "watch") : NULL;
+	if (!t->threads)
 		return EXIT_USAGE;
-	}
-	if (a->pids || a->tids)
-		t->threads = a->pids ? lupe_thread_map_new_pids(a->pids)
-				     : lupe_thread_map_new_tids(a->tids);
-	else
-		t->threads = lupe_thread_map_new_one(-1);
-	if (!t->threads) {
-		error("cannot watch '%s': %s", a->pids ? a->pids : a->tids, pid_list_error(errno));
-		return EXIT_USAGE;
-	}
 	t->live = open_live(a, &t->evs, t->cpus, t->threads);
 	return t->live ? 0 : 1;
 }

@@ -12,33 +12,6 @@
 #include <lupe/evlist.h>
 #include "stat-print.h"
 
-/*
- * NEEDSWORK: the names cmd/stat.c still gives lib/counting's table and
- * runs (lupe/counts.h), kept while the option and function-splitting work
- * on cmd/stat.c lands; then rename there (stat_snapshot_take ->
- * lupe_evlist_counts_table, stat_accum_* -> lupe_counts_runs_*) and drop
- * these.
- */
-#define stat_snapshot lupe_counts_table
-#define stat_accum lupe_counts_runs
-static inline int stat_snapshot_take(struct lupe_counts_table *s, struct lupe_evlist *evlist,
-				     enum lupe_aggr mode, const int *merge_into)
-{
-	return lupe_evlist_counts_table(evlist, mode, merge_into, s);
-}
-static inline void stat_snapshot_free(struct lupe_counts_table *s) { lupe_counts_table_clear(s); }
-static inline int stat_accum_init(struct lupe_counts_runs *a, int nevsel, int naggr)
-{
-	return lupe_counts_runs_init(a, nevsel, naggr);
-}
-static inline void stat_accum_reset(struct lupe_counts_runs *a) { lupe_counts_runs_reset(a); }
-static inline void stat_accum_free(struct lupe_counts_runs *a) { lupe_counts_runs_clear(a); }
-static inline void stat_accum_add(struct lupe_counts_runs *a, const struct lupe_counts_table *now,
-				  const struct lupe_counts_table *prev, double wall_ns)
-{
-	lupe_counts_runs_add(a, now, prev, wall_ns);
-}
-
 struct stat_display {
 	struct stat_print *print;
 	struct lupe_evlist *evlist;
