@@ -44,7 +44,12 @@ struct lupe_live_rings *lupe_live_rings_new(int nr_rings, size_t pages)
 	if (!lr)
 		return NULL;
 	lr->rings = calloc(nr_rings, sizeof(*lr->rings));
-	if (!lr->rings) {
+	/* room for the wake fds even when no event opens */
+	lr->alloc_fds = 64;
+	lr->pfd = calloc(lr->alloc_fds, sizeof(*lr->pfd));
+	if (!lr->rings || !lr->pfd) {
+		free(lr->rings);
+		free(lr->pfd);
 		free(lr);
 		errno = ENOMEM;
 		return NULL;
@@ -68,7 +73,7 @@ void lupe_live_rings_delete(struct lupe_live_rings *lr)
 static int add_fd(struct lupe_live_rings *lr, int fd)
 {
 	if (lr->nr_fds + MAX_WAKE >= lr->alloc_fds) {
-		int n = lr->alloc_fds ? 2 * lr->alloc_fds : 64;
+		int n = 2 * lr->alloc_fds;
 		struct pollfd *p = realloc(lr->pfd, n * sizeof(*p));
 
 		if (!p)
@@ -130,11 +135,10 @@ int lupe_live_rings_fd(const struct lupe_live_rings *lr, int i)
 int lupe_live_rings_poll(struct lupe_live_rings *lr, int timeout_ms)
 {
 	int n = lr->nr_fds, ret, data = 0;
-	struct pollfd none;
 
 	for (int i = 0; i < lr->nr_wake; i++)
 		lr->pfd[n + i] = (struct pollfd){ .fd = lr->wake[i], .events = POLLIN };
-	ret = poll(lr->pfd ? lr->pfd : &none, n + lr->nr_wake, timeout_ms);
+	ret = poll(lr->pfd, n + lr->nr_wake, timeout_ms);
 	if (ret < 0)
 		return -errno;
 	if (!ret)
