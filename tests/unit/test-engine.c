@@ -74,6 +74,21 @@ static void close_fds(struct opener *o)
 			close(o->fds[i]);
 }
 
+/* Open lo, or skip the test when the kernel refuses this thread's events (perf_event_paranoid). */
+static int open_or_skip(struct lupe_live_rings *lr, const struct lupe_live_open *lo,
+			struct opener *o, struct lupe_cpu_map *any)
+{
+	int err = lupe_live_rings_open(lr, lo);
+
+	if (err == -EACCES || err == -EPERM) {
+		close_fds(o);
+		lupe_live_rings_delete(lr);
+		lupe_cpu_map_put(any);
+		skip();
+	}
+	return err;
+}
+
 static void test_one_ring_two_events(void **state)
 {
 	struct opener o = { { PERF_COUNT_SW_PAGE_FAULTS, 0, PERF_COUNT_SW_PAGE_FAULTS_MIN },
@@ -89,13 +104,7 @@ static void test_one_ring_two_events(void **state)
 	(void)state;
 	assert_non_null(any);
 	assert_non_null(lr);
-	err = lupe_live_rings_open(lr, &lo);
-	if (err == -EACCES || err == -EPERM) {
-		close_fds(&o);
-		lupe_live_rings_delete(lr);
-		lupe_cpu_map_put(any);
-		skip();
-	}
+	err = open_or_skip(lr, &lo, &o, any);
 	assert_int_equal(err, 0);
 	assert_int_equal(o.calls, 3);
 	assert_int_equal(lupe_live_rings_nr_fds(lr), 2); /* the skipped slot added none */
@@ -135,13 +144,7 @@ static void test_errors(void **state)
 	assert_null(lupe_live_rings_new(1, 3)); /* not a power of two */
 	assert_int_equal(errno, EINVAL);
 	assert_null(lupe_live_rings_new(0, 8));
-	err = lupe_live_rings_open(lr, &lo);
-	if (err == -EACCES || err == -EPERM) {
-		close_fds(&o);
-		lupe_live_rings_delete(lr);
-		lupe_cpu_map_put(any);
-		skip();
-	}
+	err = open_or_skip(lr, &lo, &o, any);
 	/* the opener's error stops the loop and is returned */
 	assert_int_equal(err, -EMFILE);
 	assert_int_equal(o.calls, 2);
