@@ -6,6 +6,20 @@
  * (the pid lookup under -a, the syscall filter when there is none). Each
  * ring record decodes into a struct lupe_sc_event that points into the
  * ring itself: no copy of the captured bytes.
+ *
+ * NEEDSWORK: this ring is not a lupe_source (lupe/source.h) read through
+ * the live engine (record/engine.h): it is a libbpf ring buffer drained
+ * here into struct lupe_sc_event, the one event trace's consumer reads
+ * whichever capture feeds it (the fallback decodes its perf samples into
+ * the same struct). A lupe_source emits perf records, so making it one
+ * takes the BPF program writing perf samples instead: bpf_perf_event_output
+ * into a PERF_COUNT_SW_BPF_OUTPUT event per CPU (as perf trace's augmented
+ * syscalls do), opened through lupe_live_rings_open with its fd put in a
+ * perf event array map, the sc_rec bytes decoded as PERF_SAMPLE_RAW by
+ * perf-source.c's decoder and put in time order by session/ordered.c (per
+ * CPU rings lose the BPF ring buffer's one global order). The price, to be
+ * measured with scripts/bench/trace before it is paid: a copy of every
+ * record into the ordering queue, where this ring decodes in place.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,17 @@
  * the probe's events filter in) and its switch program to sched_switch,
  * and hands each ring record (one per finished or unfinished call) to the
  * session.
+ *
+ * NEEDSWORK: the records mechanism reads its groups through the live
+ * engine (record/engine.h); this ring is a libbpf ring buffer of its own.
+ * Both end in the session's one struct lupe_func_call (on_bpf_call and
+ * process() in session.c share finish_call), but the session still
+ * branches on which mechanism runs (if (s->bpf)). What it would take: the
+ * two mechanisms behind one ops table (open, enable, poll, lost, close),
+ * as trace's captures are behind trace_ops; for this ring to be a
+ * lupe_source, func.bpf.c writing perf samples into a BPF output event
+ * per CPU (see lib/bpf/capture+BPF.c), at the cost of ordering per-CPU
+ * records that today arrive in one ordered ring.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -35,7 +35,8 @@
  * thread's own values), but a ring shared by threads running on several
  * CPUs loses records (its writers are only safe on one CPU; measured: up
  * to 80% of samples gone without a LOST record), so the groups are per CPU
- * with a ring per CPU, as perf record's. A group on CPU c counts a thread
+ * with a ring per CPU, as perf record's (opened, polled and drained by the
+ * live engine, record/engine.h). A group on CPU c counts a thread
  * only while it runs there; a context-switch event in the group samples the
  * group at every switch-out, so the thread's totals at any record are the
  * values just read on this CPU plus the last ones seen on every other.
@@ -63,7 +64,7 @@
 #include <lupe/probe.h>
 #include "func/func.h"
 #include "events/internal.h"
-#include "sampling/ring.h"
+#include "record/engine.h"
 #include "session/ordered.h"
 #include "util/util.h"
 #include "arch/arch.h"
@@ -104,7 +105,11 @@ struct lupe_func_session {
 	uint64_t *probe_id;        /* tracepoint ids: [2 * t + (0 entry, 1 return/exit)] */
 	int probes_made;           /* how many probe definitions were written */
 	int *fds;                  /* [tid][cpu][nc + 2 nt + 1], -1 when not open */
-	struct ring *rings;        /* per CPU */
+	struct lupe_live_rings *rings; /* per CPU */
+	/* the open in progress */
+	const pid_t *open_tids;
+	int open_enable;
+	struct lupe_open_failure *open_fail;
 	struct lupe_cpu_map *cpus;
 	int nr_cpus;
 	int nr_tids;
@@ -325,14 +330,11 @@ static void close_fds(struct lupe_func_session *s)
 {
 	int n = s->nr_tids * s->nr_cpus * per_group(s);
 
-	for (int c = 0; s->rings && c < s->nr_cpus; c++)
-		if (s->rings[c].base)
-			lupe_ring_unmap(&s->rings[c]);
+	lupe_live_rings_delete(s->rings);
 	for (int i = 0; s->fds && i < n; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
 	free(s->fds);
-	free(s->rings);
 	s->fds = NULL;
 	s->rings = NULL;
 }
@@ -362,8 +364,9 @@ static void sampling_attr(struct perf_event_attr *a, uint32_t type, uint64_t con
 	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 }
 
+/* A probe or the switch event, in the group of leader: its samples go to the CPU's ring. */
 static int open_member(struct lupe_func_session *s, int *fd, struct perf_event_attr *a, pid_t tid,
-		       int cpu, int leader, int ci, int kind, int idx, struct lupe_open_failure *fail)
+		       int cpu, int leader, int kind, int idx)
 {
 	int err;
 
@@ -371,68 +374,78 @@ static int open_member(struct lupe_func_session *s, int *fd, struct perf_event_a
 	if (*fd < 0) {
 		err = *fd;
 		*fd = -1;
-		*fail = (struct lupe_open_failure){ err, -1, cpu, tid };
+		*s->open_fail = (struct lupe_open_failure){ err, -1, cpu, tid };
 		return err;
 	}
-	err = lupe_ring_attach(&s->rings[ci], *fd, cpu, RING_PAGES);
-	if (err)
-		return err;
-	return add_id(s, *fd, kind, idx);
+	err = add_id(s, *fd, kind, idx);
+	return err ? err : *fd;
 }
 
-/* One thread's group on one CPU: counters (the first supported leads), probes, switches. */
-static int open_group(struct lupe_func_session *s, int ti, int ci, pid_t tid, int enable_on_exec,
-		      struct lupe_open_failure *fail)
+/* Counter i of a thread's group on one CPU (the first supported leads); not read from a ring. */
+static int open_counter(struct lupe_func_session *s, int *fds, int i, int ti, int ci, pid_t tid,
+			int cpu, int leader)
 {
-	int *fds = group_fds(s, ti, ci), leader = -1, cpu = lupe_cpu_map_cpu(s->cpus, ci), err;
+	struct perf_event_attr a;
+	int err;
+
+	if (!s->supported[i] && (ti || ci))
+		return LUPE_LIVE_SKIP;
+	a = s->ev[i].attr;
+	a.inherit = 1;
+	a.disabled = leader < 0;
+	a.enable_on_exec = leader < 0 && s->open_enable;
+	a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	a.sample_period = 0;
+	a.sample_type = 0;
+	a.freq = 0;
+	a.use_clockid = 1; /* a group has one clock */
+	a.clockid = CLOCK_MONOTONIC;
+	fds[i] = lupe_perf_event_open(&a, tid, cpu, leader, 0);
+	if (fds[i] < 0) {
+		err = fds[i];
+		fds[i] = -1;
+		if (lupe_open_verdict(err) == LUPE_OPEN_UNSUPPORTED && !ti && !ci) {
+			s->supported[i] = 0;
+			return LUPE_LIVE_SKIP;
+		}
+		*s->open_fail = (struct lupe_open_failure){ err, i, cpu, tid };
+		return err;
+	}
+	s->supported[i] = 1;
+	err = add_id(s, fds[i], ID_COUNTER, i);
+	return err ? err : LUPE_LIVE_SKIP;
+}
+
+/*
+ * The engine's opener: member e of thread ti's group on CPU ci: the
+ * counters, then the probes, then the context switches.
+ */
+static int open_slot(void *arg, int ci, int ti, int e)
+{
+	struct lupe_func_session *s = arg;
+	int *fds = group_fds(s, ti, ci), leader = -1, cpu = lupe_cpu_map_cpu(s->cpus, ci);
+	pid_t tid = s->open_tids[ti];
 	struct perf_event_attr a;
 
-	for (int i = 0; i < s->nc; i++) {
-		if (!s->supported[i] && (ti || ci))
-			continue;
-		a = s->ev[i].attr;
-		a.inherit = 1;
-		a.disabled = leader < 0;
-		a.enable_on_exec = leader < 0 && enable_on_exec;
-		a.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-		a.sample_period = 0;
-		a.sample_type = 0;
-		a.freq = 0;
-		a.use_clockid = 1; /* a group has one clock */
-		a.clockid = CLOCK_MONOTONIC;
-		fds[i] = lupe_perf_event_open(&a, tid, cpu, leader, 0);
-		if (fds[i] < 0) {
-			err = fds[i];
-			fds[i] = -1;
-			if (lupe_open_verdict(err) == LUPE_OPEN_UNSUPPORTED && !ti && !ci) {
-				s->supported[i] = 0;
-				continue;
-			}
-			*fail = (struct lupe_open_failure){ err, i, cpu, tid };
-			return err;
-		}
-		s->supported[i] = 1;
-		if (leader < 0)
-			leader = fds[i];
-		err = add_id(s, fds[i], ID_COUNTER, i);
-		if (err)
-			return err;
-	}
+	for (int i = 0; i < s->nc && leader < 0 && i < e; i++)
+		leader = fds[i];
+	if (e < s->nc)
+		return open_counter(s, fds, e, ti, ci, tid, cpu, leader);
 	if (leader < 0) {
-		*fail = (struct lupe_open_failure){ -LUPE_ERR_NOT_SUPPORTED, 0, cpu, tid };
+		*s->open_fail = (struct lupe_open_failure){ -LUPE_ERR_NOT_SUPPORTED, 0, cpu, tid };
 		return -LUPE_ERR_NOT_SUPPORTED;
 	}
-	for (int k = 0; k < 2 * s->nt; k++) {
+	if (e < s->nc + 2 * s->nt) {
+		int k = e - s->nc;
+
 		sampling_attr(&a, PERF_TYPE_TRACEPOINT, s->probe_id[k]);
-		err = open_member(s, &fds[s->nc + k], &a, tid, cpu, leader, ci,
-				  k % 2 ? ID_RETURN : ID_ENTRY, k / 2, fail);
-		if (err)
-			return err;
+		return open_member(s, &fds[e], &a, tid, cpu, leader, k % 2 ? ID_RETURN : ID_ENTRY,
+				   k / 2);
 	}
 	if (s->nr_cpus == 1)
-		return 0; /* nowhere to migrate to */
+		return LUPE_LIVE_SKIP; /* nowhere to migrate to */
 	sampling_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES);
-	return open_member(s, &fds[s->nc + 2 * s->nt], &a, tid, cpu, leader, ci, ID_SWITCH, 0, fail);
+	return open_member(s, &fds[e], &a, tid, cpu, leader, ID_SWITCH, 0);
 }
 
 static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, const uint64_t *values);
@@ -524,7 +537,7 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 		s->supported[i] = 1;
 	n = (size_t)nr_tids * s->nr_cpus * per_group(s);
 	s->fds = malloc(n * sizeof(int));
-	s->rings = calloc(s->nr_cpus, sizeof(*s->rings));
+	s->rings = lupe_live_rings_new(s->nr_cpus, RING_PAGES);
 	if (!s->fds || !s->rings) {
 		err = -ENOMEM;
 		goto fail;
@@ -549,12 +562,13 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 		fail->err = err;
 		goto fail;
 	}
-	for (int i = 0; i < nr_tids; i++)
-		for (int c = 0; c < s->nr_cpus; c++) {
-			err = open_group(s, i, c, tids[i], enable_on_exec, fail);
-			if (err)
-				goto fail;
-		}
+	s->open_tids = tids;
+	s->open_enable = enable_on_exec;
+	s->open_fail = fail;
+	err = lupe_live_rings_open(s->rings, &(struct lupe_live_open){
+		s->cpus, nr_tids, per_group(s), 0, open_slot, s });
+	if (err)
+		goto fail;
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
 	pr_debug("counting inside functions: records (tracefs uprobes sampling the counters)");
 	return 0;
@@ -764,16 +778,10 @@ static int process(struct lupe_func_session *s, const struct perf_event_header *
 	return 0;
 }
 
-struct drain {
-	struct lupe_func_session *s;
-	int ci;
-	int err;
-};
-
-static int take(const struct perf_event_header *h, void *arg)
+/* A record of ring ci (CPU index), queued in time order. */
+static int take(const struct perf_event_header *h, int ci, void *arg)
 {
-	struct drain *d = arg;
-	struct lupe_func_session *s = d->s;
+	struct lupe_func_session *s = arg;
 
 	if (h->type == PERF_RECORD_LOST) {
 		s->lost += ((const uint64_t *)(h + 1))[1];
@@ -782,8 +790,7 @@ static int take(const struct perf_event_header *h, void *arg)
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * 8)
 		return 0;
 	/* the ring's bytes are reused once the read returns: the queue copies them */
-	d->err = lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)d->ci);
-	return d->err;
+	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)ci);
 }
 
 /* The queue's delivery: one record of ring ci, in time order. */
@@ -812,16 +819,10 @@ static uint64_t monotonic_ns(void)
 static int drain(struct lupe_func_session *s, int final)
 {
 	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
-	struct drain d = { .s = s };
-	int err;
+	int err = s->rings ? lupe_live_rings_read(s->rings, take, s) : 0;
 
-	for (d.ci = 0; s->rings && d.ci < s->nr_cpus; d.ci++) {
-		if (!s->rings[d.ci].base)
-			continue;
-		lupe_ring_read(&s->rings[d.ci], take, &d);
-		if (d.err)
-			return d.err;
-	}
+	if (err)
+		return err;
 	s->delivered = 0;
 	err = lupe_ordered_flush_upto(s->ord, cut);
 	return err ? err : (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);

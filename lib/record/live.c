@@ -13,7 +13,6 @@
  * reader only when a ring is a quarter full: about 3 s at the default rate
  * here).
  */
-#include <poll.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +24,12 @@
 #include "data/format.h"
 #include "data/maps-write.h"
 #include "record/attr.h"
+#include "record/engine.h"
 #include "record/live.h"
-#include "sampling/ring.h"
 #include "sampling/sample.h"
 #include "session/synthesize.h"
 #include "util/util.h"
 
-#define MAX_WAKE 4
 #define DRAIN_MS 250
 
 /* Where the kernel's id of one fd was opened: perf's ID_INDEX entry. */
@@ -48,12 +46,10 @@ struct live {
 	struct lupe_cpu_map *cpus;
 	struct lupe_thread_map *threads, *open_threads; /* open_threads: "any" system-wide */
 	int nr_cpus, nr_threads;
-	struct ring *rings;  /* one per CPU, or per thread when the CPU map is "any" */
+	/* one ring per CPU, or per thread when the CPU map is "any" (the engine's) */
+	struct lupe_live_rings *rings;
 	int nr_rings, per_thread;
-	struct pollfd *pfd;  /* every event's fd (for POLLHUP), then the wake fds */
-	int nr_pfd, nr_task_fds, nr_hup;
-	int wake[MAX_WAKE], nr_wake;
-	uint64_t wakeups;
+	int wake[4], nr_wake; /* until the rings exist */
 	int stopped, synthesized;
 	lupe_emit_fn emit; /* of the drain in progress */
 	void *emit_arg;
@@ -82,13 +78,8 @@ static void live_destroy(struct lupe_source *src)
 {
 	struct live *l = live_of(src);
 
-	if (l->rings) {
-		for (int i = 0; i < l->nr_rings; i++)
-			lupe_ring_unmap(&l->rings[i]);
-		free(l->rings);
-	}
+	lupe_live_rings_delete(l->rings);
 	lupe_evlist_delete(l->evlist); /* closes the events */
-	free(l->pfd);
 	free(l->where);
 	lupe_cpu_map_put(l->cpus);
 	lupe_thread_map_put(l->threads);
@@ -105,7 +96,7 @@ static int live_read(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 		return ret;
 	while (!l->stopped) {
 		ret = lupe_live_poll(src, 100, emit, arg);
-		if (ret == 1 && l->nr_hup == l->nr_task_fds && !l->emit_ret)
+		if (ret == 1 && lupe_live_rings_all_hup(l->rings) && !l->emit_ret)
 			break; /* every monitored thread exited */
 		if (ret)
 			return ret;
@@ -184,11 +175,33 @@ nomem:
 	return err_ptr(-ENOMEM);
 }
 
+/* The engine's opener: event e's fd on CPU index c, thread index t, and its id noted. */
+static int open_fd(void *arg, int c, int t, int e)
+{
+	struct live *l = arg;
+	struct lupe_evsel *evsel = ev_at(l, e);
+	int fd = lupe_evsel_fd(evsel, c, t), err;
+	uint64_t id;
+
+	if (fd < 0) /* a thread that exited meanwhile */
+		return LUPE_LIVE_SKIP;
+	err = ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ? -errno : lupe_evsel_add_id(evsel, id);
+	if (err)
+		return err;
+	l->where[l->nr_where++] = (struct id_where){
+		id, e, l->per_thread ? t : c, lupe_cpu_map_cpu(l->cpus, c),
+		lupe_thread_map_pid(l->open_threads, t),
+	};
+	return fd;
+}
+
 int lupe_live_open(struct lupe_source *src, int *failed)
 {
 	struct live *l = live_of(src);
 	LUPE_OPTS(lupe_evlist_opts, eo, .sampling = 1);
 	struct lupe_open_failure fail = { .evsel = -1 };
+	struct lupe_live_open lo = { l->cpus, l->nr_threads, (int)l->nr_evs, l->per_thread,
+				     open_fd, l };
 	size_t nfd = l->nr_evs * l->nr_cpus * l->nr_threads;
 	int err;
 
@@ -205,12 +218,13 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 			return err;
 		}
 	}
-	l->rings = calloc(l->nr_rings, sizeof(*l->rings));
-	l->pfd = calloc(nfd + MAX_WAKE, sizeof(*l->pfd));
+	l->rings = lupe_live_rings_new(l->nr_rings, l->opts.mmap_pages);
 	l->where = calloc(nfd, sizeof(*l->where));
-	if (!l->rings || !l->pfd || !l->where)
+	if (!l->rings || !l->where)
 		return -ENOMEM;
-	/* the evlist opens with perf's fallbacks; the live source adds the rings */
+	for (int i = 0; i < l->nr_wake; i++)
+		lupe_live_rings_add_wake_fd(l->rings, l->wake[i]);
+	/* the evlist opens with perf's fallbacks; the engine adds the rings */
 	err = lupe_evlist_open(l->evlist, l->cpus, l->open_threads, &eo, &fail);
 	/* perf's default event: cycles as precise as it goes, else cpu-clock */
 	while (err && l->opts.default_event && fail.evsel == 0) {
@@ -228,46 +242,16 @@ int lupe_live_open(struct lupe_source *src, int *failed)
 			*failed = fail.evsel;
 		return err;
 	}
-	for (int c = 0; c < l->nr_cpus && !err; c++) {
-		for (int t = 0; t < l->nr_threads && !err; t++) {
-			for (size_t e = 0; e < l->nr_evs && !err; e++) {
-				struct lupe_evsel *evsel = ev_at(l, e);
-				int fd = lupe_evsel_fd(evsel, c, t);
-				struct ring *ring;
-
-				if (fd < 0) /* a thread that exited meanwhile */
-					continue;
-				ring = &l->rings[l->per_thread ? t : c];
-				err = lupe_ring_attach(ring, fd, lupe_cpu_map_cpu(l->cpus, c),
-						       l->opts.mmap_pages);
-				if (!err) {
-					uint64_t id;
-
-					err = ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0 ? -errno :
-					      lupe_evsel_add_id(evsel, id);
-					if (!err)
-						l->where[l->nr_where++] = (struct id_where){
-							id, (int)e, l->per_thread ? t : c,
-							lupe_cpu_map_cpu(l->cpus, c),
-							lupe_thread_map_pid(l->open_threads, t),
-						};
-				}
-				if (!err) {
-					l->pfd[l->nr_pfd].fd = fd;
-					l->pfd[l->nr_pfd++].events = POLLIN;
-				}
-			}
-		}
-	}
-	l->nr_task_fds = l->nr_pfd;
-	return err;
+	return lupe_live_rings_open(l->rings, &lo);
 }
 
 int lupe_live_add_wake_fd(struct lupe_source *src, int fd)
 {
 	struct live *l = live_of(src);
 
-	if (l->nr_wake == MAX_WAKE)
+	if (l->rings)
+		return lupe_live_rings_add_wake_fd(l->rings, fd);
+	if (l->nr_wake == (int)(sizeof(l->wake) / sizeof(l->wake[0])))
 		return -ENOSPC;
 	l->wake[l->nr_wake++] = fd;
 	return 0;
@@ -279,8 +263,8 @@ int lupe_live_start(struct lupe_source *src)
 
 	if (l->opts.workload && !l->opts.system_wide)
 		return 0; /* the workload's exec enables them */
-	for (int i = 0; i < l->nr_task_fds; i++)
-		if (ioctl(l->pfd[i].fd, PERF_EVENT_IOC_ENABLE, 0) < 0)
+	for (int i = 0; i < lupe_live_rings_nr_fds(l->rings); i++)
+		if (ioctl(lupe_live_rings_fd(l->rings, i), PERF_EVENT_IOC_ENABLE, 0) < 0)
 			return -errno;
 	return 0;
 }
@@ -295,10 +279,11 @@ void lupe_live_stop(struct lupe_source *src)
 
 /* ---- records ---- */
 
-static int on_ring_record(const struct perf_event_header *h, void *arg)
+static int on_ring_record(const struct perf_event_header *h, int ring, void *arg)
 {
 	struct live *l = arg;
 
+	(void)ring;
 	l->emitted++;
 	l->emit_ret = l->emit(l->emit_arg, h, 0);
 	return l->emit_ret;
@@ -306,7 +291,7 @@ static int on_ring_record(const struct perf_event_header *h, void *arg)
 
 static int on_synth(const struct perf_event_header *h, void *arg)
 {
-	return on_ring_record(h, arg);
+	return on_ring_record(h, 0, arg);
 }
 
 static int emit_buf(struct live *l, struct fbuf *b)
@@ -316,7 +301,7 @@ static int emit_buf(struct live *l, struct fbuf *b)
 	for (size_t at = 0; !err && at < b->len;) {
 		const struct perf_event_header *h = (const void *)(b->data + at);
 
-		err = on_ring_record(h, l);
+		err = on_ring_record(h, 0, l);
 		at += h->size;
 	}
 	lupe_fbuf_free(b);
@@ -468,19 +453,15 @@ int lupe_live_drain(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 {
 	struct live *l = live_of(src);
 	struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
+	int err;
 
 	l->emit = emit;
 	l->emit_arg = arg;
 	l->emitted = 0;
 	l->emit_ret = 0;
-	for (int i = 0; i < l->nr_rings; i++) {
-		long n = lupe_ring_read(&l->rings[i], on_ring_record, l);
-
-		if (l->emit_ret)
-			return l->emit_ret;
-		if (n < 0)
-			return (int)n;
-	}
+	err = lupe_live_rings_read(l->rings, on_ring_record, l);
+	if (err)
+		return err;
 	return l->emitted ? emit(arg, &round, 0) : 0;
 }
 
@@ -495,35 +476,17 @@ static uint64_t now_ms(void)
 int lupe_live_poll(struct lupe_source *src, int timeout_ms, lupe_emit_fn emit, void *arg)
 {
 	struct live *l = live_of(src);
-	int n = l->nr_task_fds, ret, woken;
 	uint64_t end = timeout_ms < 0 ? UINT64_MAX : now_ms() + (uint64_t)timeout_ms;
+	int ret, woken;
 
-	for (int i = 0; i < l->nr_wake; i++) {
-		l->pfd[n + i].fd = l->wake[i];
-		l->pfd[n + i].events = POLLIN;
-	}
 	for (;;) {
 		uint64_t now = now_ms();
 		/* the drain timer: no poll outlasts DRAIN_MS without a pass over the rings */
 		int slice = end - now < DRAIN_MS ? (int)(end - now) : DRAIN_MS;
 
-		ret = poll(l->pfd, n + l->nr_wake, end <= now ? 0 : slice);
-		if (ret < 0 && errno != EINTR)
-			return -errno;
-		if (ret > 0) {
-			int data = 0;
-
-			/* A hung-up event (its task exited) stays out of the next polls. */
-			for (int i = 0; i < n; i++) {
-				data |= l->pfd[i].fd >= 0 && (l->pfd[i].revents & POLLIN);
-				if (l->pfd[i].fd >= 0 && (l->pfd[i].revents & (POLLHUP | POLLERR))) {
-					l->pfd[i].fd = ~l->pfd[i].fd;
-					l->nr_hup++;
-				}
-			}
-			/* perf's "woken up": the kernel said a ring has data */
-			l->wakeups += data;
-		}
+		ret = lupe_live_rings_poll(l->rings, end <= now ? 0 : slice);
+		if (ret < 0 && ret != -EINTR)
+			return ret;
 		woken = ret != 0 || now_ms() >= end; /* woken, interrupted or out of time */
 		ret = lupe_live_drain(src, emit, arg);
 		if (ret)
@@ -531,7 +494,7 @@ int lupe_live_poll(struct lupe_source *src, int timeout_ms, lupe_emit_fn emit, v
 		if (woken)
 			break;
 	}
-	return !l->opts.system_wide && l->nr_hup == n ? 1 : 0;
+	return !l->opts.system_wide && lupe_live_rings_all_hup(l->rings) ? 1 : 0;
 }
 
 uint64_t lupe_live_lost_samples(struct lupe_source *src, const struct lupe_evsel *evsel)
@@ -557,5 +520,7 @@ uint64_t lupe_live_lost_samples(struct lupe_source *src, const struct lupe_evsel
 
 uint64_t lupe_live_wakeups(const struct lupe_source *src)
 {
-	return ((const struct live *)src)->wakeups;
+	const struct live *l = (const struct live *)src;
+
+	return l->rings ? lupe_live_rings_wakeups(l->rings) : 0;
 }

@@ -2,7 +2,7 @@
 /*
  * The fallback source: raw_syscalls:sys_enter/sys_exit through
  * perf_event_open, one ring per CPU, every target's events redirected to
- * it (lupe_ring_attach, the live engine's ring step). It sees numbers and
+ * it: opened, polled and drained by the live engine (record/engine.h). It sees numbers and
  * the six argument words, never the memory they point to. The records of a
  * poll go through the session's time order (session/ordered.c) before they
  * are decoded and handed out, because a call that sleeps may enter on one
@@ -18,7 +18,6 @@
  * (its EXIT record) carries the status its exit_group asked for.
  */
 #include <dirent.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,12 +25,13 @@
 #include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include <lupe/cpumap.h>
 #include <lupe/events.h>
 #include <lupe/evlist.h>
 #include <lupe/evsel.h>
 #include <lupe/session.h>
 #include "events/internal.h"
-#include "sampling/ring.h"
+#include "record/engine.h"
 #include "session/ordered.h"
 #include "trace/internal.h"
 #include "util/util.h"
@@ -54,8 +54,13 @@ struct perf_trace {
 	int ntargets;
 	int *fds;
 	int nfds;
-	struct ring *rings;
-	int nrings;
+	struct lupe_cpu_map *cpus;
+	struct lupe_live_rings *rings; /* one per CPU */
+	size_t pages;
+	/* the target being opened */
+	const pid_t *tids;
+	bool at_exec, inherit;
+	int opened, open_err;
 	__u64 enter_id, exit_id;
 	int off_id, off_args, off_ret;
 	unsigned long long lost;
@@ -149,109 +154,117 @@ static int push_fd(struct perf_trace *pt, int fd)
 }
 
 /*
- * Open enter and exit for tid on cpu, into that CPU's ring. The first
- * event also reports the tasks' ends (EXIT records, in the event's clock),
- * so a process's end is said in time order, as the BPF capture says it.
+ * The engine's opener: tracepoint e (enter, exit, then -e's) of thread
+ * index t on CPU index c. The first event also reports the tasks' ends
+ * (EXIT records, in the event's clock), so a process's end is said in
+ * time order, as the BPF capture says it. A CPU or thread the kernel
+ * refuses (offline, exited) is skipped; the target fails when nothing
+ * opened.
  */
-static int open_pair(struct perf_trace *pt, pid_t tid, int cpu, bool at_exec, bool inherit)
+static int open_tp(void *arg, int c, int t, int e)
 {
-	struct ring *r = &pt->rings[cpu];
-	size_t pages = pt->t.o.buf_bytes ? pt->t.o.buf_bytes / 4096 : 256;
-	__u64 ids[2 + MAX_TP];
-	int err, nids = 0;
+	struct perf_trace *pt = arg;
+	__u64 id = pt->syscalls ? (e == 0 ? pt->enter_id : e == 1 ? pt->exit_id : pt->tp_ids[e - 2]) :
+		   pt->tp_ids[e];
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_TRACEPOINT, .config = id,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
+		.inherit = pt->inherit, .task = pt->syscalls && e == 0,
+		/* the tracepoints beside BPF see no execve: they start at the exec */
+		.disabled = pt->at_exec && !pt->syscalls,
+		.enable_on_exec = pt->at_exec && !pt->syscalls,
+		.watermark = 1, .wakeup_watermark = pt->pages * 4096 / 4,
+		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+	};
+	int fd = lupe_perf_event_open(&a, pt->tids[t], lupe_cpu_map_cpu(pt->cpus, c), -1, 0), err;
 
-	if (pt->syscalls) {
-		ids[nids++] = pt->enter_id;
-		ids[nids++] = pt->exit_id;
+	if (fd == -ENODEV || fd == -EINVAL || (fd == -ESRCH && !pt->at_exec && pt->tids[t] >= 0)) {
+		pt->open_err = fd;
+		return LUPE_LIVE_SKIP;
 	}
-	for (int i = 0; i < pt->ntp; i++)
-		ids[nids++] = pt->tp_ids[i];
-	while (pages & (pages - 1))
-		pages &= pages - 1;
-	for (int i = 0; i < nids; i++) {
-		struct perf_event_attr a = {
-			.size = sizeof(a), .type = PERF_TYPE_TRACEPOINT, .config = ids[i],
-			.sample_period = 1,
-			.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
-			.inherit = inherit, .task = pt->syscalls && i == 0,
-			/* the tracepoints beside BPF see no execve: they start at the exec */
-			.disabled = at_exec && !pt->syscalls,
-			.enable_on_exec = at_exec && !pt->syscalls,
-			.watermark = 1, .wakeup_watermark = pages * 4096 / 4,
-			.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
-		};
-		int fd = lupe_perf_event_open(&a, tid, cpu, -1, 0);
-
-		if (fd < 0)
-			return fd;
-		err = push_fd(pt, fd);
-		if (err)
-			return err;
-		err = lupe_ring_attach(r, fd, cpu, pages);
-		if (err)
-			return err;
-	}
-	return 0;
+	if (fd < 0)
+		return fd;
+	err = push_fd(pt, fd);
+	if (err)
+		return err;
+	pt->opened++;
+	return fd;
 }
 
-static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec, int ncpu)
+/* The threads of target pid (its own pid when held or -1), opened on every CPU. */
+static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec)
 {
+	struct lupe_live_open o = { pt->cpus, 0, (pt->syscalls ? 2 : 0) + pt->ntp, 0, open_tp, pt };
+	pid_t *tids = NULL;
 	char path[64];
 	DIR *d;
 	struct dirent *de;
-	int err = 0, opened = 0;
+	int err;
 
 	if (at_exec || pid < 0) {
-		for (int cpu = 0; cpu < ncpu; cpu++) {
-			err = open_pair(pt, pid, cpu, at_exec, pid >= 0);
-			if (!err)
-				opened++;
-			else if (err != -ENODEV && err != -EINVAL)
-				return err;
-		}
-		return opened ? 0 : err;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return -errno == -ENOENT ? -ESRCH : -errno;
-	while ((de = readdir(d))) {
-		pid_t tid = atoi(de->d_name);
+		tids = malloc(sizeof(*tids));
+		if (!tids)
+			return -ENOMEM;
+		tids[o.nr_threads++] = pid;
+	} else {
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		d = opendir(path);
+		if (!d)
+			return -errno == -ENOENT ? -ESRCH : -errno;
+		while ((de = readdir(d))) {
+			pid_t tid = atoi(de->d_name);
+			pid_t *n;
 
-		if (tid <= 0)
-			continue;
-		for (int cpu = 0; cpu < ncpu; cpu++) {
-			err = open_pair(pt, tid, cpu, false, true);
-			if (!err)
-				opened++;
-			else if (err != -ENODEV && err != -EINVAL && err != -ESRCH)
-				break;
+			if (tid <= 0)
+				continue;
+			n = realloc(tids, (o.nr_threads + 1) * sizeof(*n));
+			if (!n) {
+				closedir(d);
+				free(tids);
+				return -ENOMEM;
+			}
+			tids = n;
+			tids[o.nr_threads++] = tid;
 		}
-		if (err && !opened)
-			break;
+		closedir(d);
 	}
-	closedir(d);
-	return opened ? 0 : err;
+	pt->tids = tids;
+	pt->at_exec = at_exec;
+	pt->inherit = pid >= 0;
+	pt->opened = 0;
+	pt->open_err = -ESRCH;
+	err = lupe_live_rings_open(pt->rings, &o);
+	free(tids);
+	pt->tids = NULL;
+	if (err)
+		return err;
+	return pt->opened ? 0 : pt->open_err;
 }
 
 static int perf_start(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
-	int ncpu = sysconf(_SC_NPROCESSORS_CONF), err;
+	int err;
 
-	if (ncpu <= 0)
-		ncpu = 1;
-	pt->rings = calloc(ncpu, sizeof(*pt->rings));
+	pt->pages = pt->t.o.buf_bytes ? pt->t.o.buf_bytes / 4096 : 256;
+	while (pt->pages & (pt->pages - 1))
+		pt->pages &= pt->pages - 1;
+	if (!pt->pages)
+		pt->pages = 1;
+	pt->cpus = lupe_cpu_map_new(NULL);
+	if (!pt->cpus)
+		return -errno;
+	pt->rings = lupe_live_rings_new(lupe_cpu_map_nr(pt->cpus), pt->pages);
 	if (!pt->rings)
-		return -ENOMEM;
-	pt->nrings = ncpu;
+		return -errno;
 	err = tp_setup(pt);
 	if (err)
 		return err;
 	if (pt->t.o.system_wide)
-		return open_target(pt, -1, false, ncpu);
+		return open_target(pt, -1, false);
 	for (int i = 0; i < pt->ntargets; i++) {
-		err = open_target(pt, pt->targets[i].pid, pt->targets[i].at_exec, ncpu);
+		err = open_target(pt, pt->targets[i].pid, pt->targets[i].at_exec);
 		if (err)
 			return err;
 	}
@@ -377,12 +390,13 @@ static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 	return decode_raw(pt, &ev, raw, s->raw_size, type);
 }
 
-static int on_rec(const struct perf_event_header *h, void *arg)
+static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 {
 	struct perf_trace *pt = arg;
 	const struct sample_hdr *s = (const void *)(h + 1);
 	const __u32 *task = (const __u32 *)(h + 1);
 
+	(void)ring;
 	if (h->type == PERF_RECORD_LOST) {
 		pt->lost += ((const __u64 *)(h + 1))[1];
 		return 0;
@@ -401,20 +415,10 @@ static int on_rec(const struct perf_event_header *h, void *arg)
 static int perf_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
-	struct pollfd pfd[pt->nrings];
-	int n = 0, ret = 0, err;
+	int ret = lupe_live_rings_poll(pt->rings, timeout_ms) == -EINTR ? -EINTR : 0, err;
 
-	for (int i = 0; i < pt->nrings; i++)
-		if (pt->rings[i].base)
-			pfd[n++] = (struct pollfd){ .fd = pt->rings[i].fd, .events = POLLIN };
-	if (poll(pfd, n, timeout_ms) < 0 && errno == EINTR)
-		ret = -EINTR;
-	for (int i = 0; i < pt->nrings; i++) {
-		if (!pt->rings[i].base)
-			continue;
-		if (lupe_ring_read(&pt->rings[i], on_rec, pt) < 0)
-			return -ENOMEM;
-	}
+	if (lupe_live_rings_read(pt->rings, on_rec, pt) < 0)
+		return -ENOMEM;
 	pt->fn = fn;
 	pt->fn_arg = arg;
 	pt->delivered = 0;
@@ -433,13 +437,11 @@ static void perf_del(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	for (int i = 0; i < pt->nrings; i++)
-		if (pt->rings[i].base)
-			lupe_ring_unmap(&pt->rings[i]);
+	lupe_live_rings_delete(pt->rings);
 	for (int i = 0; i < pt->nfds; i++)
 		close(pt->fds[i]);
 	free(pt->fds);
-	free(pt->rings);
+	lupe_cpu_map_put(pt->cpus);
 	free(pt->targets);
 	lupe_ordered_delete(pt->ord);
 	lupe_session_delete(pt->session); /* a file's (trace -i) */

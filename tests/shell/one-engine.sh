@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lib/ has one live engine's shape: PERF_EVENT_IOC_SET_OUTPUT in one function only (the ring step), and no file outside lib/session sorts events by time; the check plants both faults in a copy and must name them
+# lib/ has one live engine's shape: PERF_EVENT_IOC_SET_OUTPUT in one function only (the ring step), the ring calls (lupe_ring_attach/read/mmap) only in the engine (record/engine.c), and no file outside lib/session sorts events by time; the check plants the three faults in a copy and must name them
 . "$(dirname "$0")/lib/common.sh"
 command -v python3 >/dev/null || skip "no python3 to read the sources"
 
@@ -23,6 +23,10 @@ for root, _, files in os.walk(lib):
         for m in re.finditer(r"PERF_EVENT_IOC_SET_OUTPUT", text):
             heads = list(re.finditer(r"^[a-z].*?\b(\w+)\([^;{]*\)\s*\{", text[:m.start()], re.M | re.S))
             set_output.append((rel, heads[-1].group(1) if heads else "?"))
+        # every live reader opens and drains its rings through the engine
+        if rel not in ("record/engine.c", "sampling/ring.c"):
+            for m in re.finditer(r"\blupe_ring_(attach|read|mmap)\s*\(", text):
+                bad.append("%s: calls lupe_ring_%s(): open and drain through the live engine (record/engine.h)" % (rel, m.group(1)))
         if rel.startswith("session/"):
             continue
         # a qsort (or qsort_r) whose comparator reads a time
@@ -45,7 +49,7 @@ PY
 }
 
 out=$(check "$LUPE_SRC/lib") || fail "lib/ breaks the one-engine rules: $out"
-ok "one ring step ($(grep -rl --include="*.c" PERF_EVENT_IOC_SET_OUTPUT "$LUPE_SRC/lib" | sed "s|$LUPE_SRC/||")), no time sort outside lib/session"
+ok "one ring step ($(grep -rl --include="*.c" PERF_EVENT_IOC_SET_OUTPUT "$LUPE_SRC/lib" | sed "s|$LUPE_SRC/||")), rings only in the engine, no time sort outside lib/session"
 
 # the check must see both faults
 cp -r "$LUPE_SRC/lib" planted
@@ -68,7 +72,14 @@ static int planted_ring(int fd, int to)
 	return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, to);
 }
 C
-out=$(check planted) && fail "the check passed a copy with a time sort and a second SET_OUTPUT"
+cat >>planted/trace/perf-source.c <<'C'
+static long planted_drain(struct ring *r, ring_fn fn, void *arg)
+{
+	return lupe_ring_read(r, fn, arg);
+}
+C
+out=$(check planted) && fail "the check passed a copy with a time sort, a second SET_OUTPUT and a ring read outside the engine"
 echo "$out" | grep -q "trace/source.c: sorts by time" || fail "the planted time sort went unnamed: $out"
 echo "$out" | grep -q "func/session.c:planted_ring()" || fail "the planted SET_OUTPUT went unnamed: $out"
-ok "the check names a planted time sort and a second SET_OUTPUT"
+echo "$out" | grep -q "trace/perf-source.c: calls lupe_ring_read()" || fail "the planted ring read went unnamed: $out"
+ok "the check names a planted time sort, a second SET_OUTPUT and a ring read outside the engine"
