@@ -31,8 +31,9 @@ done
 # exec'd program, in env's and md5sum's libc and ld.so (which the
 # image before had at other bases): it stops short, or skips frames.
 # There perf's chain, less the trailing frames it could not name (an
-# [unknown] symbol in any mapping), is a proper subsequence of lupe's, and lupe's goes on to an outermost frame (ld.so's _start, or env's or
-# md5sum's entry after __libc_start_main_impl). Prints "SAME SHORT"; fails on
+# [unknown] symbol in any mapping), is a proper subsequence of lupe's, and
+# lupe's goes on to an outermost frame (ld.so's _start; _dl_start_user for a
+# library's constructor; env's or md5sum's entry after __libc_start_main_impl). Prints "SAME SHORT"; fails on
 # anything else.
 cmp_chains() {
 	python3 - "$1" "$2" <<'PY'
@@ -58,7 +59,7 @@ for i, (x, y) in enumerate(zip(a, b)):
     while len(x) > 1 and re.search(r"^\t *[0-9a-f]+ \[unknown\] \(", x[-1]):
         x.pop()
     if (len(y) > len(x) and x[0] == y[0] and subseq(x, y) and
-          (re.search(r"\t +[0-9a-f]+ _start\+0x[0-9a-f]+ \(", y[-1]) or
+          (re.search(r"\t +[0-9a-f]+ (_start|_dl_start_user)\+0x[0-9a-f]+ \(", y[-1]) or
            (re.search(r"\(/usr/bin/(env|md5sum)\)$", y[-1]) and "__libc_start_main_impl" in y[-2]))):
         short += 1
         if y[0].split()[0] == "md5sum" and exact:
