@@ -114,5 +114,14 @@ int cmd_argp_parse(const struct cmd_argp *c, int argc, char **argv, int stop_at_
  */
 int cmd_for_each_pid(const char *list, int (*fn)(void *arg, pid_t pid), void *arg);
 
+/*
+ * The workload (workload.c): fork PROG held before its exec, then let it
+ * run. 0, or the command's exit code after saying why: 1 when the fork
+ * failed; 127 (no such program) or 126 when the exec did.
+ */
+struct lupe_workload;
+int cmd_workload_prepare(struct lupe_workload *w, char **argv);
+int cmd_workload_start(struct lupe_workload *w, const char *name);
+
 
 #endif

@@ -216,9 +216,9 @@ int cmd_ftrace(int argc, char **argv)
 	if (err)
 		return err;
 	if (idx < argc) {
-		err = lupe_workload_prepare(&w, argv + idx);
+		err = cmd_workload_prepare(&w, argv + idx);
 		if (err)
-			return error("cannot start '%s': %s", argv[idx], strerror(-err));
+			return err;
 	}
 	f = lupe_ftrace_new(&fo, &bad);
 	if (!f) {
@@ -232,11 +232,10 @@ int cmd_ftrace(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (w.pid > 0) {
-		err = lupe_workload_start(&w);
+		err = cmd_workload_start(&w, argv[idx]);
 		if (err) {
-			error("cannot run '%s': %s", argv[idx], strerror(-err));
 			lupe_ftrace_delete(f);
-			return 127;
+			return err;
 		}
 	} else if (o.duration_ms > 0) {
 		until = now_ms() + o.duration_ms;

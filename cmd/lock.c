@@ -141,10 +141,10 @@ static int lock_bpf(struct lock_opts *o, int argc, char **argv)
 		return error("say what to watch: a command (-- COMMAND), -p PID or -a"), EXIT_USAGE;
 	l = lupe_lock_new(o->threads ? LUPE_LOCK_AGGR_TASK : LUPE_LOCK_AGGR_CALLER);
 	if (!l)
-		return error("out of memory");
-	if (argc && (err = lupe_workload_prepare(&w, argv))) {
+		return error("out of memory"), 1;
+	if (argc && (err = cmd_workload_prepare(&w, argv))) {
 		lupe_lock_delete(l);
-		return error("cannot start '%s': %s", argv[0], strerror(-err));
+		return err;
 	}
 	b = lupe_lock_bpf_new(&bo);
 	if (!b) {
@@ -169,15 +169,12 @@ static int lock_bpf(struct lock_opts *o, int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (w.pid > 0) {
-		err = lupe_workload_start(&w);
-		if (err) {
-			error("cannot run '%s': %s", argv[0], strerror(-err));
-			rc = 127;
-		}
-		while (!err && lupe_workload_wait(&w) == -EINTR)
+		rc = cmd_workload_start(&w, argv[0]);
+		if (rc)
+			goto done; /* no program ran: no table */
+		while (lupe_workload_wait(&w) == -EINTR)
 			;
-		if (!err)
-			rc = lupe_workload_exit_code(&w);
+		rc = lupe_workload_exit_code(&w);
 	} else {
 		while (!stop)
 			pause();
@@ -190,9 +187,10 @@ static int lock_bpf(struct lock_opts *o, int argc, char **argv)
 		error("unknown sort key '%s' (contended, wait_total, wait_max, wait_min, avg_wait)", key);
 		rc = EXIT_USAGE;
 	} else if (err)
-		rc = error("cannot read the BPF program's sums: %s", strerror(-err));
+		rc = (error("cannot read the BPF program's sums: %s", strerror(-err)), 1);
 	else
 		lock_print_contention(&po, v, nr, l);
+done:
 	free(v);
 	lupe_lock_bpf_delete(b);
 	lupe_lock_delete(l);

@@ -207,7 +207,8 @@ static int run_command(const struct cmd_struct *cmd, int argc, char **argv)
 	if (cmd->flags & NEED_PAGER)
 		setup_pager();
 	status = cmd->fn(argc, argv);
-	return check_stdout(status);
+	/* a command that returned error()'s -1 failed: exit 1, not 255 */
+	return check_stdout(status < 0 ? 1 : status);
 }
 
 int main(int argc, char **argv)

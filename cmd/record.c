@@ -862,11 +862,10 @@ static int record_start(struct record_session *s)
 		return 1;
 	}
 	if (s->has_wl) {
-		err = lupe_workload_start(&s->wl);
+		err = cmd_workload_start(&s->wl, s->cmd[0]);
 		if (err) {
-			error("cannot run '%s': %s", s->cmd[0], lupe_strerror(err));
 			lupe_record_abort(s->rec);
-			return err == -ENOENT ? 127 : 126;
+			return err;
 		}
 		s->pidfd = pidfd_of(s->wl.pid);
 		if (s->pidfd >= 0)

@@ -174,9 +174,9 @@ static int find_tasks(struct run *r)
 			len += snprintf(r->what + len, sizeof(r->what) - len, "%s%s", i ? " " : "", o->argv[i]);
 		if (len < sizeof(r->what) - 1)
 			strcat(r->what, "'");
-		err = lupe_workload_prepare(&r->w, o->argv);
+		err = cmd_workload_prepare(&r->w, o->argv);
 		if (err)
-			return error1("cannot start '%s': %s", o->argv[0], lupe_strerror(err));
+			return err;
 		r->started = 1;
 		r->nr_tids = 1;
 	}
@@ -211,11 +211,10 @@ static int start_counting(struct run *r)
 	if (o->pid) {
 		lupe_func_session_enable(r->s);
 	} else {
-		err = lupe_workload_start(&r->w);
+		err = cmd_workload_start(&r->w, o->argv[0]);
 		if (err) {
 			r->started = 0;
-			error("cannot run '%s': %s", o->argv[0], strerror(-err));
-			return err == -ENOENT ? 127 : 126;
+			return err;
 		}
 	}
 	return 0;

@@ -598,13 +598,12 @@ static int run_once(struct stat_ctx *ctx)
 	struct rusage ru0;
 	sigset_t old;
 	uint64_t t0;
-	int err, ret;
+	int ret;
 
 	lupe_counts_table_clear(&ctx->prev); /* -I deltas start again with each run */
 	if (o->argc) {
-		err = lupe_workload_prepare(&w, o->argv);
-		if (err)
-			return error("cannot start '%s': %s", o->argv[0], lupe_strerror(err)), 1;
+		if (cmd_workload_prepare(&w, o->argv))
+			return 1;
 		wl = &w;
 		if (!threads) {
 			threads = lupe_thread_map_new_one(w.pid);
@@ -631,11 +630,9 @@ static int run_once(struct stat_ctx *ctx)
 	if (!opts.enable_on_exec)
 		lupe_evlist_enable(ctx->evlist);
 	if (wl) {
-		err = lupe_workload_start(wl);
-		if (err) {
+		ret = cmd_workload_start(wl, o->argv[0]);
+		if (ret) {
 			wl = NULL;
-			error("cannot run '%s': %s", o->argv[0], strerror(-err));
-			ret = err == -ENOENT ? 127 : 126;
 			goto out;
 		}
 		read_comms(ctx, threads);

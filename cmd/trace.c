@@ -299,11 +299,9 @@ static int trace_print_start(struct trace_session *s)
 		trace_printer_prime_fds(s->printer, s->pids[i]);
 	if (s->w.pid > 0) {
 		trace_printer_prime_fds(s->printer, s->w.pid);
-		err = lupe_workload_start(&s->w);
-		if (err) {
-			error("cannot run '%s': %s", s->cmd[0], strerror(-err));
-			return err == -ENOENT ? 127 : 126;
-		}
+		err = cmd_workload_start(&s->w, s->cmd[0]);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lupe lock contention -b -a -- mutex reports the workload's pthread mutex (by address) with a count within 10% of the workload's own count of contended acquisitions, and -E 1 -q prints one line
+# lupe lock contention -b -a -- mutex reports the workload's pthread mutex (by address) with a count within 10% of the workload's own count of contended acquisitions, -E 1 -q prints one line, and a program that cannot run exits 127 or 126 with no table
 . "$(dirname "$0")/lib/common.sh"
 need_root
 "$LUPE" version --build-options 2>/dev/null | grep -q 'BPF.*OFF' && skip "lupe was built without BPF"
@@ -35,3 +35,12 @@ bad=$((want * 12 / 10 + 1)); d=$((bad - want))
 expect_rc 129 "$LUPE" lock contention -b 2> err.txt
 grep -q "say what to watch" err.txt || fail "-b alone: $(cat err.txt)"
 ok "-E 1 -q, and -b with nothing to watch"
+
+# a program that cannot be run: the shell's exit codes (cmd/workload.c), and no table
+expect_rc 127 "$LUPE" lock contention -b -- ./no-such-program > out.txt 2> err.txt
+grep -q "cannot run './no-such-program'" err.txt || fail "a missing program: $(cat err.txt)"
+grep -q contended err.txt out.txt && fail "a table was printed for a program that never ran: $(cat err.txt)"
+printf 'x\n' > not-executable
+expect_rc 126 "$LUPE" lock contention -b -- ./not-executable 2> err.txt
+grep -q "cannot run './not-executable': Permission denied" err.txt || fail "a file that cannot run: $(cat err.txt)"
+ok "a program that cannot run: 127 or 126, no table"
