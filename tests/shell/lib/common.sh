@@ -10,7 +10,8 @@ WORKLOADS=${WORKLOADS:-$LUPE_BUILD/workloads}
 PERF=${PERF:-/usr/bin/perf}
 
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/lupe-test.XXXXXX")
-trap 'rm -rf "$TMPD"' EXIT
+# a failing test leaves no background program behind (ctest would wait for it)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TMPD"' EXIT
 cd "$TMPD" || exit 1
 
 # skip REASON: the machine lacks what the test needs (exit 77, said why).
