@@ -107,15 +107,8 @@ static int add_sym(uint64_t addr, char type, const char *name, size_t len, void 
 	lupe_lock_text_line(addr, type, name, len, &b->text);
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
-	if (b->nr_syms == b->cap_syms) {
-		size_t cap = b->cap_syms ? b->cap_syms * 2 : 65536;
-		struct ksym *v = realloc(b->syms, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		b->syms = v;
-		b->cap_syms = cap;
-	}
+	if (lupe_grow(&b->syms, &b->cap_syms, b->nr_syms + 1, sizeof(*b->syms)))
+		return -ENOMEM;
 	b->syms[b->nr_syms].addr = addr;
 	b->syms[b->nr_syms].name = strndup(name, len);
 	if (!b->syms[b->nr_syms].name)

@@ -49,15 +49,8 @@ void lupe_strv_free(char **v, size_t nr)
 
 int lupe_strv_push(char ***v, size_t *n, size_t *cap, const char *str)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 16;
-		char **tmp = realloc(*v, c * sizeof(**v));
-
-		if (!tmp)
-			return -ENOMEM;
-		*v = tmp;
-		*cap = c;
-	}
+	if (lupe_grow(v, cap, *n + 1, sizeof(**v)))
+		return -ENOMEM;
 	if (!((*v)[*n] = strdup(str)))
 		return -ENOMEM;
 	(*n)++;

@@ -116,15 +116,8 @@ static struct dso *dso_of(struct hitdsos *h, const char *name)
 		return NULL;
 	if (*slot)
 		return *slot;
-	if (h->nr_order == h->alloc_order) {
-		size_t n = h->alloc_order ? 2 * h->alloc_order : 64;
-		struct dso **o = realloc(h->order, n * sizeof(*o));
-
-		if (!o)
-			return NULL;
-		h->order = o;
-		h->alloc_order = n;
-	}
+	if (lupe_grow(&h->order, &h->alloc_order, h->nr_order + 1, sizeof(*h->order)))
+		return NULL;
 	d = calloc(1, sizeof(*d) + strlen(name) + 1);
 	if (!d)
 		return NULL;
@@ -143,15 +136,8 @@ static void add_map(struct proc *p, uint64_t start, uint64_t end, struct dso *ds
 		if (p->maps[i].end <= start || p->maps[i].start >= end)
 			p->maps[w++] = p->maps[i];
 	p->nr = w;
-	if (p->nr == p->alloc) {
-		size_t n = p->alloc ? 2 * p->alloc : 16;
-		struct map *m = realloc(p->maps, n * sizeof(*m));
-
-		if (!m)
-			return;
-		p->maps = m;
-		p->alloc = n;
-	}
+	if (lupe_grow(&p->maps, &p->alloc, p->nr + 1, sizeof(*p->maps)))
+		return;
 	p->maps[p->nr++] = (struct map){ start, end, dso };
 	p->last = 0;
 }

@@ -51,6 +51,14 @@ int lupe_read_small_file(const char *path, char *buf, size_t size);
 char *lupe_read_whole_file(const char *path, size_t *len);
 
 /*
+ * Grow the array *v (room for *cap items of size sz) to hold n items: the
+ * room doubles, from 64, so that appending one at a time costs amortised
+ * O(1). v is the address of the array pointer. 0, or -ENOMEM with *v and
+ * *cap as they were.
+ */
+int lupe_grow(void *v, size_t *cap, size_t n, size_t sz);
+
+/*
  * Whether word is an item of a comma-separated list, as perf's --comms,
  * --dsos, --symbols take them; a NULL list holds everything. _id: the
  * decimal id (--pid, --tid lists).

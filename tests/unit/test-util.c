@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The error convention and the small-file helpers of lib/util. */
+/* The error convention, the small-file helpers and lupe_grow of lib/util. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -49,6 +49,31 @@ static void test_read_small_file(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+static void test_grow(void **state)
+{
+	uint32_t *v = NULL;
+	size_t cap = 0;
+
+	/* appended one at a time, the items already there stay */
+	for (size_t n = 0; n < 1000; n++) {
+		assert_int_equal(lupe_grow(&v, &cap, n + 1, sizeof(*v)), 0);
+		assert_true(cap >= n + 1);
+		v[n] = (uint32_t)n;
+	}
+	for (size_t n = 0; n < 1000; n++)
+		assert_int_equal(v[n], n);
+	assert_int_equal(cap, 1024); /* doubled from 64 */
+	/* room enough: nothing moves */
+	assert_int_equal(lupe_grow(&v, &cap, 10, sizeof(*v)), 0);
+	assert_int_equal(cap, 1024);
+	/* a size that cannot be had fails and leaves the array as it was */
+	assert_int_equal(lupe_grow(&v, &cap, SIZE_MAX / 2, sizeof(*v)), -ENOMEM);
+	assert_int_equal(lupe_grow(&v, &cap, SIZE_MAX, 1), -ENOMEM);
+	assert_int_equal(cap, 1024);
+	assert_int_equal(v[999], 999);
+	free(v);
+}
+
 static int seen;
 static void count_log(enum lupe_log_level level, const char *fmt, va_list ap)
 {
@@ -75,6 +100,7 @@ int main(void)
 		cmocka_unit_test(test_err_ptr),
 		cmocka_unit_test(test_read_small_file),
 		cmocka_unit_test(test_log_levels),
+		cmocka_unit_test(test_grow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
