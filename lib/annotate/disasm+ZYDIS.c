@@ -378,9 +378,7 @@ int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end
 out_code:
 	free(code);
 out_elf:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	lupe_elf_close(elf, fd);
 	if (err)
 		lupe_listing_clear(out);
 	return err;

@@ -145,11 +145,7 @@ int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
 		*names = out.v;
 		*nr = out.nr;
 	}
-	if (d) {
-		elf_end(d);
-		close(dfd);
-	}
-	elf_end(elf);
-	close(fd);
+	lupe_elf_close(d, dfd);
+	lupe_elf_close(elf, fd);
 	return err;
 }

@@ -54,8 +54,7 @@ static void bin_close(struct bin *b)
 {
 	if (b->dw)
 		dwarf_end(b->dw);
-	elf_end(b->elf);
-	close(b->fd);
+	lupe_elf_close(b->elf, b->fd);
 }
 
 /* Through the PT_LOAD headers: an address to its file offset, or back (to_addr). */

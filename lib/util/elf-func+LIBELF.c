@@ -31,6 +31,14 @@ Elf *lupe_elf_open(const char *path, int *fd)
 	return elf;
 }
 
+void lupe_elf_close(Elf *elf, int fd)
+{
+	if (!elf)
+		return;
+	elf_end(elf);
+	close(fd);
+}
+
 /* The first function symbol that match() takes, .symtab first: 1 with *sym and *name set, else 0. */
 static int scan(Elf *elf, int (*match)(const GElf_Sym *sym, const char *name, const void *key),
 		const void *key, GElf_Sym *sym, const char **name)

@@ -13,6 +13,9 @@
  */
 Elf *lupe_elf_open(const char *path, int *fd);
 
+/* End what lupe_elf_open opened: the Elf, then its file. elf NULL: nothing. */
+void lupe_elf_close(Elf *elf, int fd);
+
 /* The function named name: its address and size. 0 or -ENOENT. */
 int lupe_elf_find_func(Elf *elf, const char *name, GElf_Addr *addr, GElf_Xword *size);
 
