@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <lupe/lock.h>
 #include "bpf/lockcon-rec.h"
+#include "bpf/tasks.h"
 #include "lockcon.skel.h"
 #include "lock/text.h"
 #include "symbols/symbols.h"
@@ -78,11 +79,7 @@ fail:
 
 int lupe_lock_bpf_add_pid(struct lupe_lock_bpf *b, pid_t pid)
 {
-	__u32 key = (__u32)pid;
-	__u8 one = 1;
-
-	return bpf_map__update_elem(b->skel->maps.tgids, &key, sizeof(key), &one, sizeof(one),
-				    BPF_ANY) ? -errno : 0;
+	return lupe_bpf_tgid_add(b->skel->maps.tgids, pid);
 }
 
 int lupe_lock_bpf_start(struct lupe_lock_bpf *b)
