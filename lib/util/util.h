@@ -59,6 +59,15 @@ char *lupe_read_whole_file(const char *path, size_t *len);
 int lupe_grow(void *v, size_t *cap, size_t n, size_t sz);
 
 /*
+ * fn(n, arg) for each entry of the directory path whose name is prefix
+ * then a digit, n the number there ("node1" with prefix "node"; a pid in
+ * /proc with prefix ""), in readdir order, until fn returns non-zero:
+ * that is returned, else 0. -errno when path cannot be opened.
+ */
+int lupe_dir_foreach_num(const char *path, const char *prefix, int (*fn)(int n, void *arg),
+			 void *arg);
+
+/*
  * Whether word is an item of a comma-separated list, as perf's --comms,
  * --dsos, --symbols take them; a NULL list holds everything. _id: the
  * decimal id (--pid, --tid lists).

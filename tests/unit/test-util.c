@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The error convention, the small-file helpers and lupe_grow of lib/util. */
+/* The error convention, the small-file and directory helpers and lupe_grow of lib/util. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include "util/util.h"
 
@@ -74,6 +75,47 @@ static void test_grow(void **state)
 	free(v);
 }
 
+static int sum_num(int n, void *arg)
+{
+	int *sum = arg;
+
+	*sum += n;
+	return n == 7 ? 9 : 0; /* 7 stops the walk with 9 */
+}
+
+static void test_dir_foreach_num(void **state)
+{
+	char dir[] = "/tmp/lupe-util-XXXXXX", path[64];
+	const char *names[] = { "node1", "node20", "nodex", "node", "x3", "12" };
+	int sum = 0;
+
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		assert_int_equal(mkdir(path, 0700), 0);
+	}
+	/* only "node" and a digit count */
+	assert_int_equal(lupe_dir_foreach_num(dir, "node", sum_num, &sum), 0);
+	assert_int_equal(sum, 21);
+	/* the empty prefix: names that start with a digit */
+	sum = 0;
+	assert_int_equal(lupe_dir_foreach_num(dir, "", sum_num, &sum), 0);
+	assert_int_equal(sum, 12);
+	/* fn's non-zero ends the walk and is returned */
+	snprintf(path, sizeof(path), "%s/node7", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	sum = 0;
+	assert_int_equal(lupe_dir_foreach_num(dir, "node", sum_num, &sum), 9);
+	assert_true(sum >= 7);
+	assert_int_equal(rmdir(path), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		assert_int_equal(rmdir(path), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(lupe_dir_foreach_num(dir, "", sum_num, &sum), -ENOENT);
+}
+
 static int seen;
 static void count_log(enum lupe_log_level level, const char *fmt, va_list ap)
 {
@@ -101,6 +143,7 @@ int main(void)
 		cmocka_unit_test(test_read_small_file),
 		cmocka_unit_test(test_log_levels),
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_dir_foreach_num),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
