@@ -203,32 +203,18 @@ static int cmp_key(const struct lupe_sched_lat *x, const struct lupe_sched_lat *
 }
 
 struct sorter {
-	enum key keys[8];
+	int keys[8]; /* enum key */
 	int nkeys;
 };
 
 static int parse_sort(const char *s, struct sorter *so)
 {
 	static const char *const names[] = { "avg", "max", "switch", "runtime", "pid" };
-	char *copy = strdup(s), *tok, *save = NULL;
+	int n = lupe_parse_sort_keys(s, ", ", names, ARRAY_SIZE(names), so->keys,
+				     ARRAY_SIZE(so->keys), "avg, max, switch, runtime, pid");
 
-	if (!copy)
-		return -ENOMEM;
-	so->nkeys = 0;
-	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(names) && strcmp(tok, names[i]); i++)
-			;
-		if (i == ARRAY_SIZE(names) || so->nkeys == 8) {
-			pr_err("unknown sort key '%s' (avg, max, switch, runtime, pid)", tok);
-			free(copy);
-			return -EINVAL;
-		}
-		so->keys[so->nkeys++] = (enum key)i;
-	}
-	free(copy);
-	return 0;
+	so->nkeys = n > 0 ? n : 0;
+	return n < 0 ? n : 0;
 }
 
 int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *user_opts,
@@ -320,7 +306,7 @@ int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *user_
 			int c = 0;
 
 			for (int k = 0; k < so.nkeys && !c; k++)
-				c = cmp_key(&out[j], &out[j - 1], so.keys[k]);
+				c = cmp_key(&out[j], &out[j - 1], (enum key)so.keys[k]);
 			if (c <= 0)
 				break;
 			struct lupe_sched_lat t = out[j];

@@ -68,6 +68,15 @@ int lupe_dir_foreach_num(const char *path, const char *prefix, int (*fn)(int n, 
 			 void *arg);
 
 /*
+ * A --sort list: each word of list (cut at any of seps) as its index in
+ * names[nr_names], into keys (room for max). The number of keys, -ENOMEM,
+ * or -EINVAL after logging "unknown sort key 'WORD' (hint)" for a word not
+ * in names or past max.
+ */
+int lupe_parse_sort_keys(const char *list, const char *seps, const char *const *names,
+			 size_t nr_names, int *keys, int max, const char *hint);
+
+/*
  * Whether word is an item of a comma-separated list, as perf's --comms,
  * --dsos, --symbols take them; a NULL list holds everything. _id: the
  * decimal id (--pid, --tid lists).

@@ -116,6 +116,22 @@ static void test_dir_foreach_num(void **state)
 	assert_int_equal(lupe_dir_foreach_num(dir, "", sum_num, &sum), -ENOENT);
 }
 
+static void test_parse_sort_keys(void **state)
+{
+	static const char *const names[] = { "avg", "max", "pid" };
+	int keys[2];
+
+	assert_int_equal(lupe_parse_sort_keys("pid, avg", ", ", names, 3, keys, 2, "h"), 2);
+	assert_int_equal(keys[0], 2);
+	assert_int_equal(keys[1], 0);
+	assert_int_equal(lupe_parse_sort_keys("", ",", names, 3, keys, 2, "h"), 0);
+	/* a word not in names, and one past the room */
+	assert_int_equal(lupe_parse_sort_keys("max,nope", ",", names, 3, keys, 2, "h"), -EINVAL);
+	assert_int_equal(lupe_parse_sort_keys("max,pid,avg", ",", names, 3, keys, 2, "h"), -EINVAL);
+	/* the separators are the caller's: a space is part of a word here */
+	assert_int_equal(lupe_parse_sort_keys("max, pid", ",", names, 3, keys, 2, "h"), -EINVAL);
+}
+
 static int seen;
 static void count_log(enum lupe_log_level level, const char *fmt, va_list ap)
 {
@@ -144,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_log_levels),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_dir_foreach_num),
+		cmocka_unit_test(test_parse_sort_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
