@@ -10,6 +10,7 @@
 #include <lupe/annotate.h>
 #include <lupe/session.h>
 #include "symbols/symbols.h"
+#include "util/util.h"
 
 static struct lupe_annotated_sym *find(struct lupe_annotation *a, const struct lupe_symbol *sym)
 {
@@ -26,15 +27,8 @@ static struct lupe_annotated_sym *get(struct lupe_annotation *a, const struct lu
 	struct lupe_annotated_sym *s = find(a, sym);
 
 	if (!s) {
-		if (a->nr == a->alloc) {
-			size_t alloc = a->alloc ? 2 * a->alloc : 16;
-			struct lupe_annotated_sym *n = realloc(a->syms, alloc * sizeof(*n));
-
-			if (!n)
-				return NULL;
-			a->syms = n;
-			a->alloc = alloc;
-		}
+		if (lupe_grow(&a->syms, &a->alloc, a->nr + 1, sizeof(*a->syms)))
+			return NULL;
 		s = &a->syms[a->nr];
 		memset(s, 0, sizeof(*s));
 		s->len = sym->end - sym->start;

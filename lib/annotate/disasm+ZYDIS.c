@@ -25,7 +25,6 @@
  */
 #include <Zydis/Zydis.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -336,12 +335,10 @@ int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end
 	err = load_zydis();
 	if (err)
 		return err;
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	elf = lupe_elf_open(path, &fd);
+	if (!elf)
 		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !gelf_getehdr(elf, &eh)) {
+	if (!gelf_getehdr(elf, &eh)) {
 		err = -LUPE_ERR_FORMAT;
 		goto out_elf;
 	}
@@ -381,9 +378,7 @@ int lupe_disasm(const char *path, const char *name, uint64_t start, uint64_t end
 out_code:
 	free(code);
 out_elf:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	lupe_elf_close(elf, fd);
 	if (err)
 		lupe_listing_clear(out);
 	return err;

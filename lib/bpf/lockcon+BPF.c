@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include <lupe/lock.h>
 #include "bpf/lockcon-rec.h"
+#include "bpf/tasks.h"
 #include "lockcon.skel.h"
 #include "lock/text.h"
 #include "symbols/symbols.h"
@@ -78,11 +79,7 @@ fail:
 
 int lupe_lock_bpf_add_pid(struct lupe_lock_bpf *b, pid_t pid)
 {
-	__u32 key = (__u32)pid;
-	__u8 one = 1;
-
-	return bpf_map__update_elem(b->skel->maps.tgids, &key, sizeof(key), &one, sizeof(one),
-				    BPF_ANY) ? -errno : 0;
+	return lupe_bpf_tgid_add(b->skel->maps.tgids, pid);
 }
 
 int lupe_lock_bpf_start(struct lupe_lock_bpf *b)
@@ -107,15 +104,8 @@ static int add_sym(uint64_t addr, char type, const char *name, size_t len, void 
 	lupe_lock_text_line(addr, type, name, len, &b->text);
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
-	if (b->nr_syms == b->cap_syms) {
-		size_t cap = b->cap_syms ? b->cap_syms * 2 : 65536;
-		struct ksym *v = realloc(b->syms, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		b->syms = v;
-		b->cap_syms = cap;
-	}
+	if (lupe_grow(&b->syms, &b->cap_syms, b->nr_syms + 1, sizeof(*b->syms)))
+		return -ENOMEM;
 	b->syms[b->nr_syms].addr = addr;
 	b->syms[b->nr_syms].name = strndup(name, len);
 	if (!b->syms[b->nr_syms].name)

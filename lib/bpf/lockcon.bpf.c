@@ -9,18 +9,17 @@
  * wait is one entry of `pending`, and a nested begin (a mutex spins, then
  * sleeps) keeps the first one, as perf does.
  *
- * Which tasks: every one but lupe's own with -a; otherwise the processes
- * in tgids (the workload, -p).
+ * Which tasks: tasks.bpf.h's (every one but lupe's own with -a;
+ * otherwise the processes in tgids, the workload or -p).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "lockcon-rec.h"
+#include "tasks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile bool trace_all;
-const volatile __u32 self_pid;
 const volatile __u32 aggr;
 
 struct pending {
@@ -30,13 +29,6 @@ struct pending {
 	__u32 flags;
 	__u32 kind;
 };
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -65,9 +57,7 @@ static bool wanted(__u32 *tid)
 	__u32 tgid = id >> 32;
 
 	*tid = (__u32)id;
-	if (trace_all)
-		return tgid != self_pid && *tid != 0;
-	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+	return task_wanted(tgid, *tid);
 }
 
 static void begin(void *ctx, __u64 lock, __u32 flags, __u32 kind)

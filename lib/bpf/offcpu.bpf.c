@@ -7,29 +7,20 @@
  * turns each entry into one `offcpu-time` sample whose period is that time
  * in nanoseconds, as perf record --off-cpu does.
  *
- * Which tasks: every one but lupe's own with -a; otherwise the processes in
- * tgids (the workload, -p), and their children as they fork.
+ * Which tasks: tasks.bpf.h's (every one but lupe's own with -a; otherwise
+ * the processes in tgids, the workload or -p), and their children as they fork.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "offcpu-rec.h"
+#include "tasks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 #define TASK_INTERRUPTIBLE 0x1
 #define TASK_UNINTERRUPTIBLE 0x2
-
-const volatile bool trace_all;
-const volatile __u32 self_pid;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -60,11 +51,7 @@ struct {
 
 static bool wanted(struct task_struct *t)
 {
-	__u32 tgid = BPF_CORE_READ(t, tgid);
-
-	if (trace_all)
-		return tgid != self_pid && BPF_CORE_READ(t, pid) != 0;
-	return bpf_map_lookup_elem(&tgids, &tgid) != NULL;
+	return task_wanted(BPF_CORE_READ(t, tgid), BPF_CORE_READ(t, pid));
 }
 
 SEC("tp_btf/sched_switch")

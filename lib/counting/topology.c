@@ -7,7 +7,6 @@
  * is worked out once per mode and kept on the evlist until its cpu map
  * changes: a read of four small files per CPU.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,23 +33,19 @@ static int read_int(int cpu, const char *file, int dflt)
 }
 
 /* The node of a CPU: its cpuN/nodeM link, as perf's cpunode map reads /sys/devices/system/node. */
+static int take_node(int n, void *node)
+{
+	*(int *)node = n;
+	return 1;
+}
+
 static int cpu_node(int cpu)
 {
 	char path[64];
-	struct dirent *d;
-	DIR *dir;
 	int node = 0;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
-	dir = opendir(path);
-	if (!dir)
-		return node;
-	while ((d = readdir(dir)))
-		if (!strncmp(d->d_name, "node", 4) && d->d_name[4] >= '0' && d->d_name[4] <= '9') {
-			node = atoi(d->d_name + 4);
-			break;
-		}
-	closedir(dir);
+	lupe_dir_foreach_num(path, "node", take_node, &node);
 	return node;
 }
 

@@ -9,6 +9,7 @@
  * prints what there is, as perf does, rather than refusing the record.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <lupe/perf-format.h>
 
@@ -106,79 +107,49 @@ static int decode_event_update(const struct perf_event_header *ev,
 	return 0;
 }
 
+/*
+ * The records that are one fixed struct, perhaps followed by a string or by
+ * entries: the struct's size (a shorter record is refused; 0: no layout
+ * here), the string's offset (0: none), the offset of the u64 count of
+ * entries (0: none) and an entry's size.
+ */
+struct layout {
+	uint16_t fixed, str, nr, each;
+};
+
+#define FIXED(s) sizeof(struct s)
+#define STR(s, f) FIXED(s), offsetof(struct s, f)
+#define ENTRIES(s, n, f) FIXED(s), 0, offsetof(struct s, n), sizeof(((struct s *)0)->f[0])
+
+static const struct layout layouts[PERF_RECORD_HEADER_MAX] = {
+	[PERF_RECORD_MMAP] = { STR(perf_record_mmap, filename) },
+	[PERF_RECORD_MMAP2] = { STR(perf_record_mmap2, filename) },
+	[PERF_RECORD_COMM] = { STR(perf_record_comm, comm) },
+	[PERF_RECORD_FORK] = { FIXED(perf_record_fork) },
+	[PERF_RECORD_EXIT] = { FIXED(perf_record_fork) },
+	[PERF_RECORD_LOST] = { FIXED(perf_record_lost) },
+	[PERF_RECORD_LOST_SAMPLES] = { FIXED(perf_record_lost_samples) },
+	[PERF_RECORD_SWITCH_CPU_WIDE] = { FIXED(perf_record_switch) },
+	[PERF_RECORD_NAMESPACES] = { ENTRIES(perf_record_namespaces, nr_namespaces, link_info) },
+	[PERF_RECORD_KSYMBOL] = { STR(perf_record_ksymbol, name) },
+	[PERF_RECORD_BPF_EVENT] = { FIXED(perf_record_bpf_event) },
+	[PERF_RECORD_CGROUP] = { STR(perf_record_cgroup, path) },
+	[PERF_RECORD_ID_INDEX] = { ENTRIES(perf_record_id_index, nr, entries) },
+	[PERF_RECORD_THREAD_MAP] = { ENTRIES(perf_record_thread_map, nr, entries) },
+	[PERF_RECORD_HEADER_FEATURE] = { FIXED(perf_record_header_feature) },
+};
+
 int lupe_perf_record_decode(const struct perf_event_header *ev, struct lupe_perf_record_fields *out)
 {
+	const struct layout *l = ev->type < PERF_RECORD_HEADER_MAX ? &layouts[ev->type] : NULL;
+
 	memset(out, 0, sizeof(*out));
 	out->type = ev->type;
 	switch (ev->type) {
-	case PERF_RECORD_MMAP:
-		NEED(*out->mmap);
-		out->mmap = (const void *)ev;
-		out->str = out->mmap->filename;
-		break;
-	case PERF_RECORD_MMAP2:
-		NEED(*out->mmap2);
-		out->mmap2 = (const void *)ev;
-		out->str = out->mmap2->filename;
-		break;
-	case PERF_RECORD_COMM:
-		NEED(*out->comm);
-		out->comm = (const void *)ev;
-		out->str = out->comm->comm;
-		break;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		NEED(*out->fork);
-		out->fork = (const void *)ev;
-		return 0;
-	case PERF_RECORD_LOST:
-		NEED(*out->lost);
-		out->lost = (const void *)ev;
-		return 0;
-	case PERF_RECORD_LOST_SAMPLES:
-		NEED(*out->lost_samples);
-		out->lost_samples = (const void *)ev;
-		return 0;
 	case PERF_RECORD_READ:
 		memcpy(&out->read, ev, ev->size < sizeof(out->read) ? ev->size : sizeof(out->read));
 		return 0;
 	case PERF_RECORD_SWITCH:
-		return 0;
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		NEED(*out->cpu_wide);
-		out->cpu_wide = (const void *)ev;
-		return 0;
-	case PERF_RECORD_NAMESPACES:
-		NEED(*out->namespaces);
-		out->namespaces = (const void *)ev;
-		out->nr = fit(ev, sizeof(*out->namespaces), sizeof(out->namespaces->link_info[0]),
-			      out->namespaces->nr_namespaces);
-		return 0;
-	case PERF_RECORD_KSYMBOL:
-		NEED(*out->ksymbol);
-		out->ksymbol = (const void *)ev;
-		out->str = out->ksymbol->name;
-		break;
-	case PERF_RECORD_BPF_EVENT:
-		NEED(*out->bpf_event);
-		out->bpf_event = (const void *)ev;
-		return 0;
-	case PERF_RECORD_CGROUP:
-		NEED(*out->cgroup);
-		out->cgroup = (const void *)ev;
-		out->str = out->cgroup->path;
-		break;
-	case PERF_RECORD_ID_INDEX:
-		NEED(*out->id_index);
-		out->id_index = (const void *)ev;
-		out->nr = fit(ev, sizeof(*out->id_index), sizeof(out->id_index->entries[0]),
-			      out->id_index->nr);
-		return 0;
-	case PERF_RECORD_THREAD_MAP:
-		NEED(*out->thread_map);
-		out->thread_map = (const void *)ev;
-		out->nr = fit(ev, sizeof(*out->thread_map), sizeof(out->thread_map->entries[0]),
-			      out->thread_map->nr);
 		return 0;
 	case PERF_RECORD_CPU_MAP:
 		out->cpus = ev + 1;
@@ -186,14 +157,23 @@ int lupe_perf_record_decode(const struct perf_event_header *ev, struct lupe_perf
 		return 0;
 	case PERF_RECORD_EVENT_UPDATE:
 		return decode_event_update(ev, out);
-	case PERF_RECORD_HEADER_FEATURE:
-		NEED(*out->feature);
-		out->feature = (const void *)ev;
-		return 0;
-	default:
-		return -EOPNOTSUPP;
 	}
-	out->str_len = str_len(ev, out->str);
+	if (!l || !l->fixed)
+		return -EOPNOTSUPP;
+	if (ev->size < l->fixed)
+		return -EINVAL;
+	/* the union's pointers are one pointer: the type says which to read */
+	out->fork = (const void *)ev;
+	if (l->str) {
+		out->str = (const char *)ev + l->str;
+		out->str_len = str_len(ev, out->str);
+	}
+	if (l->nr) {
+		uint64_t nr;
+
+		memcpy(&nr, (const char *)ev + l->nr, sizeof(nr));
+		out->nr = fit(ev, l->fixed, l->each, nr);
+	}
 	return 0;
 }
 

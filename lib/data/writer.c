@@ -515,15 +515,8 @@ static int batch_flush(struct perf_writer *w)
 	h->size = (uint16_t)(sizeof(*h) + n);
 	if (w->out_len + h->size > OUT_BUF && out_flush(w))
 		return w->err;
-	if (w->nr_comp == w->cap_comp) {
-		size_t cap = w->cap_comp ? 2 * w->cap_comp : 64;
-		uint32_t *c = realloc(w->comp_samples, cap * sizeof(*c));
-
-		if (!c)
-			return w->err = -ENOMEM;
-		w->comp_samples = c;
-		w->cap_comp = cap;
-	}
+	if (lupe_grow(&w->comp_samples, &w->cap_comp, w->nr_comp + 1, sizeof(*w->comp_samples)))
+		return w->err = -ENOMEM;
 	w->comp_samples[w->nr_comp++] = (uint32_t)w->batch_samples;
 	w->buf_samples += w->batch_samples;
 	w->batch_samples = 0;

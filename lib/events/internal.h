@@ -3,6 +3,7 @@
 #ifndef LUPE_EVENTS_INTERNAL_H
 #define LUPE_EVENTS_INTERNAL_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <lupe/events.h>
@@ -88,6 +89,14 @@ const struct pmu_format *lupe_pmu_format_find(const struct pmu *pmu, const char 
 const struct pmu_alias *lupe_pmu_alias_find(const struct pmu *pmu, const char *name);
 /* Put value into config word(s) of attr as format f lays it out. -ERANGE if it does not fit. */
 int lupe_pmu_format_apply(const struct pmu_format *f, __u64 value, struct perf_event_attr *attr);
+
+/*
+ * The names of d's entries that keep(de, arg) takes (dot files never), in
+ * readdir order; d is closed. NULL with errno 0 when there are none, with
+ * ENOMEM when out of memory. The caller frees with lupe_strv_free.
+ */
+char **lupe_dir_collect(DIR *d, bool (*keep)(const struct dirent *de, void *arg), void *arg,
+			size_t *nr);
 
 /*
  * Names in dir, sorted, without dot files; events_only also drops names

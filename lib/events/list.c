@@ -51,15 +51,8 @@ static int desc_add(struct lupe_event_desc_list *l, enum lupe_event_kind kind, c
 {
 	struct lupe_event_desc *d;
 
-	if (l->nr == l->alloc) {
-		size_t alloc = l->alloc ? 2 * l->alloc : 256;
-		struct lupe_event_desc *tmp = realloc(l->descs, alloc * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		l->descs = tmp;
-		l->alloc = alloc;
-	}
+	if (lupe_grow(&l->descs, &l->alloc, l->nr + 1, sizeof(*l->descs)))
+		return -ENOMEM;
 	d = &l->descs[l->nr];
 	memset(d, 0, sizeof(*d));
 	d->kind = kind;

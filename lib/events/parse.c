@@ -46,15 +46,8 @@ struct lupe_event *lupe_event_list_add(struct lupe_event_list *list)
 {
 	struct lupe_event *ev;
 
-	if (list->nr == list->alloc) {
-		size_t alloc = list->alloc ? 2 * list->alloc : 16;
-		struct lupe_event *tmp = realloc(list->events, alloc * sizeof(*tmp));
-
-		if (!tmp)
-			return NULL;
-		list->events = tmp;
-		list->alloc = alloc;
-	}
+	if (lupe_grow(&list->events, &list->alloc, list->nr + 1, sizeof(*list->events)))
+		return NULL;
 	ev = &list->events[list->nr];
 	memset(ev, 0, sizeof(*ev));
 	ev->attr.size = sizeof(ev->attr);

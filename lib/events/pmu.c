@@ -49,15 +49,8 @@ void lupe_strv_free(char **v, size_t nr)
 
 int lupe_strv_push(char ***v, size_t *n, size_t *cap, const char *str)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 16;
-		char **tmp = realloc(*v, c * sizeof(**v));
-
-		if (!tmp)
-			return -ENOMEM;
-		*v = tmp;
-		*cap = c;
-	}
+	if (lupe_grow(v, cap, *n + 1, sizeof(**v)))
+		return -ENOMEM;
 	if (!((*v)[*n] = strdup(str)))
 		return -ENOMEM;
 	(*n)++;
@@ -69,39 +62,48 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **lupe_dir_names(const char *dir, bool events_only, size_t *nr)
+char **lupe_dir_collect(DIR *d, bool (*keep)(const struct dirent *de, void *arg), void *arg,
+			size_t *nr)
 {
-	DIR *d = opendir(dir);
 	struct dirent *de;
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 
 	*nr = 0;
-	if (!d)
-		return NULL;
 	while ((de = readdir(d))) {
-		const char *dot = strrchr(de->d_name, '.');
-
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.' || !keep(de, arg))
 			continue;
-		/* events/foo.scale, .unit, .per-pkg, .snapshot describe foo */
-		if (events_only && dot)
-			continue;
-		if (lupe_strv_push(&v, &n, &cap, de->d_name))
-			goto fail;
+		if (lupe_strv_push(&v, &n, &cap, de->d_name)) {
+			closedir(d);
+			lupe_strv_free(v, n);
+			errno = ENOMEM;
+			return NULL;
+		}
 	}
 	closedir(d);
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
 	*nr = n;
-	if (!v)
-		errno = 0;
+	errno = 0;
 	return v;
-fail:
-	closedir(d);
-	lupe_strv_free(v, n);
-	errno = ENOMEM;
-	return NULL;
+}
+
+static bool keep_name(const struct dirent *de, void *events_only)
+{
+	/* events/foo.scale, .unit, .per-pkg, .snapshot describe foo */
+	return !*(bool *)events_only || !strchr(de->d_name, '.');
+}
+
+char **lupe_dir_names(const char *dir, bool events_only, size_t *nr)
+{
+	DIR *d = opendir(dir);
+	char **v;
+
+	*nr = 0;
+	if (!d)
+		return NULL;
+	v = lupe_dir_collect(d, keep_name, &events_only, nr);
+	if (v)
+		qsort(v, *nr, sizeof(*v), cmp_str);
+	return v;
 }
 
 char **lupe_pmu_names(size_t *nr)
@@ -185,62 +187,65 @@ void lupe_pmu_free(struct pmu *pmu)
 	free(pmu);
 }
 
-static int load_formats(struct pmu *pmu, const char *dir)
+/* format/NAME: where the term's bits go. 0 (name taken), or -1 to skip the file. */
+static int load_format(void *item, char *name, const char *path)
 {
-	char path[2 * PATH_MAX], buf[256];
-	size_t nr;
-	char **names = lupe_dir_names(dir, false, &nr);
+	struct pmu_format *f = item;
+	char buf[256];
 
-	if (!names)
-		return errno == ENOMEM ? -ENOMEM : 0;
-	pmu->formats = calloc(nr, sizeof(*pmu->formats));
-	if (!pmu->formats) {
-		lupe_strv_free(names, nr);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		struct pmu_format *f = &pmu->formats[pmu->nr_formats];
-
-		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path) ||
-		    lupe_read_small_file(path, buf, sizeof(buf)) < 0 || format_parse(f, buf)) {
-			pr_debug("pmu %s: skipping format '%s'", pmu->name, names[i]);
-			continue;
-		}
-		f->name = names[i];
-		names[i] = NULL;
-		pmu->nr_formats++;
-	}
-	lupe_strv_free(names, nr);
+	if (lupe_read_small_file(path, buf, sizeof(buf)) < 0 || format_parse(f, buf))
+		return -1;
+	f->name = name;
 	return 0;
 }
 
-static int load_aliases(struct pmu *pmu, const char *dir)
+/* events/NAME: the terms the alias stands for. 0 (name taken), or -1 to skip the file. */
+static int load_alias(void *item, char *name, const char *path)
+{
+	struct pmu_alias *a = item;
+	size_t len;
+
+	a->terms = lupe_read_whole_file(path, &len);
+	if (!a->terms)
+		return -1;
+	while (len && (a->terms[len - 1] == '\n' || a->terms[len - 1] == ' '))
+		a->terms[--len] = '\0';
+	a->name = name;
+	return 0;
+}
+
+/*
+ * One item of size sz per file of dir, in name order, into *items (*nr
+ * kept): load() fills an item from its file and takes the name, or
+ * refuses it and the file is skipped. 0 or -ENOMEM.
+ */
+static int load_dir(const struct pmu *pmu, const char *dir, bool events_only, void **items,
+		    size_t *nr_items, size_t sz,
+		    int (*load)(void *item, char *name, const char *path))
 {
 	char path[2 * PATH_MAX];
 	size_t nr;
-	char **names = lupe_dir_names(dir, true, &nr);
+	char **names = lupe_dir_names(dir, events_only, &nr);
+	char *v;
 
+	*items = NULL;
 	if (!names)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	pmu->aliases = calloc(nr, sizeof(*pmu->aliases));
-	if (!pmu->aliases) {
+	*items = v = calloc(nr, sz);
+	if (!v) {
 		lupe_strv_free(names, nr);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		struct pmu_alias *a = &pmu->aliases[pmu->nr_aliases];
-		size_t len;
+		char *item = v + *nr_items * sz;
 
-		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path) ||
+		    load(item, names[i], path)) {
+			pr_debug("pmu %s: skipping '%s'", pmu->name, path);
 			continue;
-		a->terms = lupe_read_whole_file(path, &len);
-		if (!a->terms)
-			continue;
-		while (len && (a->terms[len - 1] == '\n' || a->terms[len - 1] == ' '))
-			a->terms[--len] = '\0';
-		a->name = names[i];
+		}
 		names[i] = NULL;
-		pmu->nr_aliases++;
+		(*nr_items)++;
 	}
 	lupe_strv_free(names, nr);
 	return 0;
@@ -250,6 +255,7 @@ struct pmu *lupe_pmu_load(const char *name)
 {
 	char dir[PATH_MAX], path[2 * PATH_MAX], buf[256];
 	struct pmu *pmu;
+	void *items;
 	char *end;
 	int err;
 
@@ -279,10 +285,14 @@ struct pmu *lupe_pmu_load(const char *name)
 	if (buf[0] && !(pmu->cpus = strdup(buf)))
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/format", dir);
-	if (load_formats(pmu, path))
+	err = load_dir(pmu, path, false, &items, &pmu->nr_formats, sizeof(*pmu->formats), load_format);
+	pmu->formats = items;
+	if (err)
 		goto nomem;
 	snprintf(path, sizeof(path), "%s/events", dir);
-	if (load_aliases(pmu, path))
+	err = load_dir(pmu, path, true, &items, &pmu->nr_aliases, sizeof(*pmu->aliases), load_alias);
+	pmu->aliases = items;
+	if (err)
 		goto nomem;
 	return pmu;
 nomem:

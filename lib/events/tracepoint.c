@@ -149,13 +149,29 @@ bool lupe_tracepoint_system_exists(const char *sys)
  * readdir order: perf expands globs in that order, and the lister sorts
  * the whole "sys:name" strings once.
  */
+struct subdir_filter {
+	int dirfd;
+	const char *glob;
+};
+
+static bool keep_subdir(const struct dirent *de, void *arg)
+{
+	const struct subdir_filter *f = arg;
+	struct stat st;
+
+	if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+		return false;
+	if (f->glob && fnmatch(f->glob, de->d_name, 0))
+		return false;
+	return de->d_type == DT_DIR ||
+	       (!fstatat(f->dirfd, de->d_name, &st, 0) && S_ISDIR(st.st_mode));
+}
+
 static char **subdirs(int dirfd, const char *glob, size_t *nr)
 {
-	DIR *d;
-	struct dirent *de;
-	char **v = NULL;
-	size_t n = 0, cap = 0;
+	struct subdir_filter f = { dirfd, glob };
 	int fd = dup(dirfd);
+	DIR *d;
 
 	*nr = 0;
 	if (fd < 0 || !(d = fdopendir(fd))) {
@@ -163,31 +179,7 @@ static char **subdirs(int dirfd, const char *glob, size_t *nr)
 			close(fd);
 		return NULL;
 	}
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
-			continue;
-		if (glob && fnmatch(glob, de->d_name, 0))
-			continue;
-		if (de->d_type == DT_UNKNOWN) {
-			struct stat st;
-
-			if (fstatat(dirfd, de->d_name, &st, 0) || !S_ISDIR(st.st_mode))
-				continue;
-		}
-		if (lupe_strv_push(&v, &n, &cap, de->d_name))
-			goto fail;
-	}
-	closedir(d);
-	*nr = n;
-	errno = 0;
-	return v;
-fail:
-	closedir(d);
-	lupe_strv_free(v, n);
-	errno = ENOMEM;
-	return NULL;
+	return lupe_dir_collect(d, keep_subdir, &f, nr);
 }
 
 int lupe_tracepoint_foreach(const char *sys_glob, const char *name_glob,

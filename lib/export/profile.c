@@ -19,24 +19,6 @@ struct lupe_profile_priv {
 	size_t cap_dsos, cap_funcs, cap_nodes, cap_threads, cap_events, cap_aggs, cap_samples;
 };
 
-int lupe_grow(void *v, size_t *cap, size_t n, size_t sz)
-{
-	void **pv = v;
-	size_t c = *cap ? *cap : 64;
-	void *nv;
-
-	if (n <= *cap)
-		return 0;
-	while (c < n)
-		c *= 2;
-	nv = realloc(*pv, c * sz);
-	if (!nv)
-		return -ENOMEM;
-	*pv = nv;
-	*cap = c;
-	return 0;
-}
-
 static int ihash_grow(struct lupe_ihash *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 256;

@@ -28,9 +28,6 @@ uint32_t *lupe_ihash_find(struct lupe_ihash *t, uint64_t hash,
 void lupe_ihash_added(struct lupe_ihash *t, uint32_t *slot, uint64_t hash);
 void lupe_ihash_free(struct lupe_ihash *t);
 
-/* Grow *v (of *cap items of size sz) to hold n items. 0 or -ENOMEM. */
-int lupe_grow(void *v, size_t *cap, size_t n, size_t sz);
-
 /* Write s as the inside of a JSON string (quotes not included). */
 void lupe_json_str(FILE *out, const char *s);
 /* Write s with XML's special characters escaped. */

@@ -10,7 +10,6 @@
  * stay, as perf lets them be probed; C++ names demangled.
  * Then perf's "NAME@plt" symbol of each PLT entry of the binary itself.
  */
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -21,24 +20,8 @@
 #include "probe/probe-internal.h"
 #include "symbols/build-id.h"
 #include "symbols/symbols.h"
+#include "util/elf-func.h"
 #include "util/util.h"
-
-static Elf *open_elf(const char *path, int *fd)
-{
-	Elf *elf;
-
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return NULL;
-	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		close(*fd);
-		return NULL;
-	}
-	return elf;
-}
 
 static Elf_Scn *section_of_type(Elf *elf, Elf64_Word type, GElf_Shdr *shdr)
 {
@@ -132,8 +115,7 @@ int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
 
 	*names = NULL;
 	*nr = 0;
-	elf_version(EV_CURRENT);
-	if (!(elf = open_elf(path, &fd)))
+	if (!(elf = lupe_elf_open(path, &fd)))
 		return errno == ENOENT || errno == EACCES ? -errno : -LUPE_ERR_FORMAT;
 	src = elf;
 	err = 0;
@@ -141,7 +123,7 @@ int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
 	if (len > 1) {
 		lupe_build_id_hex(id, len, hex);
 		snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-		d = open_elf(dbg, &dfd);
+		d = lupe_elf_open(dbg, &dfd);
 	}
 	if (d && section_of_type(d, SHT_SYMTAB, &shdr))
 		src = d;
@@ -163,11 +145,7 @@ int lupe_probe_symbol_names(const char *path, char ***names, size_t *nr)
 		*names = out.v;
 		*nr = out.nr;
 	}
-	if (d) {
-		elf_end(d);
-		close(dfd);
-	}
-	elf_end(elf);
-	close(fd);
+	lupe_elf_close(d, dfd);
+	lupe_elf_close(elf, fd);
 	return err;
 }

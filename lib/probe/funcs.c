@@ -112,38 +112,34 @@ static struct fnode *parse_unary(struct fparse *p)
 	return n;
 }
 
-static struct fnode *parse_and(struct fparse *p)
+/* operands joined by op, grouped from the left: a&b&c is (a&b)&c */
+static struct fnode *parse_chain(struct fparse *p, char op,
+				 struct fnode *(*operand)(struct fparse *p))
 {
-	struct fnode *n = parse_unary(p);
+	struct fnode *n = operand(p);
 
-	while (n && peek(p) == '&') {
+	while (n && peek(p) == op) {
 		struct fnode *r;
 
 		p->s++;
-		if (!(r = parse_unary(p))) {
+		if (!(r = operand(p))) {
 			fnode_free(n);
 			return NULL;
 		}
-		n = fnode_new(p, '&', n, r);
+		n = fnode_new(p, op, n, r);
 	}
 	return n;
 }
 
+/* '&' binds tighter than '|' */
+static struct fnode *parse_and(struct fparse *p)
+{
+	return parse_chain(p, '&', parse_unary);
+}
+
 static struct fnode *parse_or(struct fparse *p)
 {
-	struct fnode *n = parse_and(p);
-
-	while (n && peek(p) == '|') {
-		struct fnode *r;
-
-		p->s++;
-		if (!(r = parse_and(p))) {
-			fnode_free(n);
-			return NULL;
-		}
-		n = fnode_new(p, '|', n, r);
-	}
-	return n;
+	return parse_chain(p, '|', parse_and);
 }
 
 static int fmatch(const struct fnode *n, const char *name)

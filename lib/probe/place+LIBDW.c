@@ -13,7 +13,6 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -44,17 +43,9 @@ struct bin {
 static int bin_open(struct bin *b, const char *path)
 {
 	memset(b, 0, sizeof(*b));
-	elf_version(EV_CURRENT);
-	b->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (b->fd < 0)
+	b->elf = lupe_elf_open(path, &b->fd);
+	if (!b->elf)
 		return -errno;
-	b->elf = elf_begin(b->fd, ELF_C_READ_MMAP, NULL);
-	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF) {
-		if (b->elf)
-			elf_end(b->elf);
-		close(b->fd);
-		return -LUPE_ERR_FORMAT;
-	}
 	b->dw = dwarf_begin_elf(b->elf, DWARF_C_READ, NULL);
 	return 0;
 }
@@ -63,8 +54,7 @@ static void bin_close(struct bin *b)
 {
 	if (b->dw)
 		dwarf_end(b->dw);
-	elf_end(b->elf);
-	close(b->fd);
+	lupe_elf_close(b->elf, b->fd);
 }
 
 /* Through the PT_LOAD headers: an address to its file offset, or back (to_addr). */

@@ -116,15 +116,8 @@ static struct dso *dso_of(struct hitdsos *h, const char *name)
 		return NULL;
 	if (*slot)
 		return *slot;
-	if (h->nr_order == h->alloc_order) {
-		size_t n = h->alloc_order ? 2 * h->alloc_order : 64;
-		struct dso **o = realloc(h->order, n * sizeof(*o));
-
-		if (!o)
-			return NULL;
-		h->order = o;
-		h->alloc_order = n;
-	}
+	if (lupe_grow(&h->order, &h->alloc_order, h->nr_order + 1, sizeof(*h->order)))
+		return NULL;
 	d = calloc(1, sizeof(*d) + strlen(name) + 1);
 	if (!d)
 		return NULL;
@@ -143,15 +136,8 @@ static void add_map(struct proc *p, uint64_t start, uint64_t end, struct dso *ds
 		if (p->maps[i].end <= start || p->maps[i].start >= end)
 			p->maps[w++] = p->maps[i];
 	p->nr = w;
-	if (p->nr == p->alloc) {
-		size_t n = p->alloc ? 2 * p->alloc : 16;
-		struct map *m = realloc(p->maps, n * sizeof(*m));
-
-		if (!m)
-			return;
-		p->maps = m;
-		p->alloc = n;
-	}
+	if (lupe_grow(&p->maps, &p->alloc, p->nr + 1, sizeof(*p->maps)))
+		return;
 	p->maps[p->nr++] = (struct map){ start, end, dso };
 	p->last = 0;
 }
@@ -281,25 +267,47 @@ static int dso_build_id(const struct hitdsos *h, const struct dso *d, uint8_t *i
 	return lupe_build_id_read(*from, id);
 }
 
-int lupe_hitdsos_cache(struct hitdsos *h)
+typedef void (*hit_fn)(void *arg, uint16_t misc, const char *name, const char *from,
+		       const uint8_t *id, int len);
+
+/*
+ * fn for each object hit that has a build-id, the kernel first (misc
+ * PERF_RECORD_MISC_KERNEL, from NULL), then the DSOs in the order they
+ * were seen (from: the path the id was read at).
+ */
+static void foreach_hit(const struct hitdsos *h, hit_fn fn, void *arg)
 {
 	uint8_t id[BUILD_ID_MAX];
-	int len, err = 0, e;
+	int len;
 
-	if (h->kernel_hit && (len = lupe_build_id_kernel(id)) > 0 &&
-	    (e = lupe_buildid_cache_add("[kernel.kallsyms]", id, len)))
-		err = e;
+	if (h->kernel_hit && (len = lupe_build_id_kernel(id)) > 0)
+		fn(arg, PERF_RECORD_MISC_KERNEL, "[kernel.kallsyms]", NULL, id, len);
 	for (size_t i = 0; i < h->nr_order; i++) {
 		const struct dso *d = h->order[i];
 		const char *from;
 		char buf[4096];
 
-		if (!d->hit || (len = dso_build_id(h, d, id, buf, sizeof(buf), &from)) <= 0)
-			continue;
-		/* the file as read above, named as its process names it */
-		if ((e = lupe_buildid_cache_add_from(d->name, from, id, len)) && !err)
-			err = e;
+		if (d->hit && (len = dso_build_id(h, d, id, buf, sizeof(buf), &from)) > 0)
+			fn(arg, PERF_RECORD_MISC_USER, d->name, from, id, len);
 	}
+}
+
+/* arg: the first error */
+static void cache_one(void *arg, uint16_t misc, const char *name, const char *from,
+		      const uint8_t *id, int len)
+{
+	int *err = arg, e;
+
+	/* the file as read above, named as its process names it */
+	if ((e = lupe_buildid_cache_add_from(name, from, id, len)) && !*err)
+		*err = e;
+}
+
+int lupe_hitdsos_cache(struct hitdsos *h)
+{
+	int err = 0;
+
+	foreach_hit(h, cache_one, &err);
 	return err;
 }
 
@@ -320,24 +328,24 @@ static void put_entry(struct fbuf *b, uint16_t misc, const uint8_t *id, int len,
 	lupe_fbuf_zero(b, padded - n);
 }
 
+struct put_arg {
+	struct fbuf *b;
+	int nr;
+};
+
+static void put_one(void *arg, uint16_t misc, const char *name, const char *from,
+		    const uint8_t *id, int len)
+{
+	struct put_arg *p = arg;
+
+	put_entry(p->b, misc, id, len, name);
+	p->nr++;
+}
+
 int lupe_hitdsos_build_ids(struct hitdsos *h, struct fbuf *b)
 {
-	uint8_t id[BUILD_ID_MAX];
-	int nr = 0, len;
+	struct put_arg p = { b, 0 };
 
-	if (h->kernel_hit && (len = lupe_build_id_kernel(id)) > 0) {
-		put_entry(b, PERF_RECORD_MISC_KERNEL, id, len, "[kernel.kallsyms]");
-		nr++;
-	}
-	for (size_t i = 0; i < h->nr_order; i++) {
-		const struct dso *d = h->order[i];
-		const char *from;
-		char buf[4096];
-
-		if (!d->hit || (len = dso_build_id(h, d, id, buf, sizeof(buf), &from)) <= 0)
-			continue;
-		put_entry(b, PERF_RECORD_MISC_USER, id, len, d->name);
-		nr++;
-	}
-	return nr;
+	foreach_hit(h, put_one, &p);
+	return p.nr;
 }

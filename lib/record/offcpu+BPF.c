@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bpf/offcpu-rec.h"
+#include "bpf/tasks.h"
 #include "offcpu.skel.h"
 #include "record/offcpu.h"
 #include "util/util.h"
@@ -45,11 +46,7 @@ fail:
 
 int lupe_offcpu_add_pid(struct lupe_offcpu *o, pid_t pid)
 {
-	__u32 key = (__u32)pid;
-	__u8 one = 1;
-
-	return bpf_map__update_elem(o->skel->maps.tgids, &key, sizeof(key), &one, sizeof(one),
-				    BPF_ANY) ? -errno : 0;
+	return lupe_bpf_tgid_add(o->skel->maps.tgids, pid);
 }
 
 int lupe_offcpu_start(struct lupe_offcpu *o)

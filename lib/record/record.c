@@ -63,25 +63,21 @@ struct lupe_record *lupe_record_new(const struct lupe_record_opts *opts,
 				    const struct lupe_event *events, size_t nr_events,
 				    struct lupe_cpu_map *cpus, struct lupe_thread_map *threads)
 {
+	/* the live source checks the arguments and the opts, as record would */
+	struct lupe_source *live = lupe_live_source_new(opts, events, nr_events, cpus, threads);
 	struct lupe_record *r;
 
-	struct lupe_record_opts o;
-
-	if (!opts || lupe_opts_load(&o, opts) || !nr_events || !cpus || !threads)
-		return err_ptr(-EINVAL);
-	opts = &o; /* the caller's struct is not read again */
+	if (!live)
+		return NULL;
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		lupe_source_delete(live);
 		return err_ptr(-ENOMEM);
-	r->opts = o;
-	r->out_fd = -1;
-	r->live = lupe_live_source_new(&r->opts, events, nr_events, cpus, threads);
-	if (!r->live) {
-		int err = -errno;
-
-		free(r);
-		return err_ptr(err);
 	}
+	lupe_opts_load(&r->opts, opts); /* cannot fail: the source took them */
+	opts = &r->opts; /* the caller's struct is not read again */
+	r->out_fd = -1;
+	r->live = live;
 	r->evlist = lupe_source_evlist(r->live);
 	r->threads = lupe_thread_map_get(threads);
 	r->output = strdup(opts->output ? opts->output : LUPE_RECORD_DEFAULT_OUTPUT);

@@ -34,6 +34,43 @@ static void split32(uint64_t v, uint32_t *lo, uint32_t *hi)
 
 #define TAKE(c, v) do { int e_ = take(c, v); if (e_) return e_; } while (0)
 
+/* A sample with nothing read yet: no cpu, pid, tid or time (all ones). */
+static void sample_init(struct lupe_sample *s, const struct perf_event_attr *attr)
+{
+	memset(s, 0, sizeof(*s));
+	s->attr = attr;
+	s->cpu = s->pid = s->tid = (uint32_t)-1;
+	s->time = (uint64_t)-1;
+}
+
+/*
+ * The fields a sample and the sample_id trailer of other records share,
+ * in the kernel's order (a sample's ADDR sits among them; the trailer has
+ * no ADDR and its IDENTIFIER comes last, so the callers take those).
+ */
+static int take_ids(struct cursor *c, uint64_t type, struct lupe_sample *s)
+{
+	uint64_t v;
+
+	if (type & PERF_SAMPLE_TID) {
+		TAKE(c, &v);
+		split32(v, &s->pid, &s->tid);
+	}
+	if (type & PERF_SAMPLE_TIME)
+		TAKE(c, &s->time);
+	if (type & PERF_SAMPLE_ADDR)
+		TAKE(c, &s->addr);
+	if (type & PERF_SAMPLE_ID)
+		TAKE(c, &s->id);
+	if (type & PERF_SAMPLE_STREAM_ID)
+		TAKE(c, &s->stream_id);
+	if (type & PERF_SAMPLE_CPU) {
+		TAKE(c, &v);
+		split32(v, &s->cpu, &s->res);
+	}
+	return 0;
+}
+
 static size_t read_format_words(const struct perf_event_attr *attr, uint64_t nr)
 {
 	size_t per = 1 + !!(attr->read_format & PERF_FORMAT_ID) +
@@ -53,10 +90,7 @@ int lupe_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 	struct cursor c;
 	int err;
 
-	memset(s, 0, sizeof(*s));
-	s->attr = attr;
-	s->cpu = s->pid = s->tid = (uint32_t)-1;
-	s->time = (uint64_t)-1;
+	sample_init(s, attr);
 	/* as perf: without PERF_SAMPLE_PERIOD, each sample weighs the fixed period (-c) */
 	s->period = attr->sample_period;
 	if (event->size < sizeof(*event))
@@ -68,22 +102,8 @@ int lupe_sample_parse(const struct perf_event_attr *attr, const struct perf_even
 		TAKE(&c, &s->id);
 	if (type & PERF_SAMPLE_IP)
 		TAKE(&c, &s->ip);
-	if (type & PERF_SAMPLE_TID) {
-		TAKE(&c, &v);
-		split32(v, &s->pid, &s->tid);
-	}
-	if (type & PERF_SAMPLE_TIME)
-		TAKE(&c, &s->time);
-	if (type & PERF_SAMPLE_ADDR)
-		TAKE(&c, &s->addr);
-	if (type & PERF_SAMPLE_ID)
-		TAKE(&c, &s->id);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		TAKE(&c, &s->stream_id);
-	if (type & PERF_SAMPLE_CPU) {
-		TAKE(&c, &v);
-		split32(v, &s->cpu, &s->res);
-	}
+	if ((err = take_ids(&c, type, s)))
+		return err;
 	if (type & PERF_SAMPLE_PERIOD)
 		TAKE(&c, &s->period);
 	if (type & PERF_SAMPLE_READ) {
@@ -192,14 +212,12 @@ size_t lupe_sample_id_size(const struct perf_event_attr *attr)
 int lupe_sample_id_parse(const struct perf_event_attr *attr, const struct perf_event_header *event,
 		    struct lupe_sample *s)
 {
-	uint64_t type = attr->sample_type, v;
+	uint64_t type = attr->sample_type;
 	size_t size = lupe_sample_id_size(attr);
 	struct cursor c;
+	int err;
 
-	memset(s, 0, sizeof(*s));
-	s->attr = attr;
-	s->cpu = s->pid = s->tid = (uint32_t)-1;
-	s->time = (uint64_t)-1;
+	sample_init(s, attr);
 	if (!size)
 		return 0;
 	if (event->size < sizeof(*event) + size)
@@ -207,20 +225,8 @@ int lupe_sample_id_parse(const struct perf_event_attr *attr, const struct perf_e
 	/* The trailer is written in the same order as a sample's, at the end. */
 	c.end = (const uint64_t *)((const char *)event + (event->size & ~7u));
 	c.p = c.end - size / 8;
-	if (type & PERF_SAMPLE_TID) {
-		TAKE(&c, &v);
-		split32(v, &s->pid, &s->tid);
-	}
-	if (type & PERF_SAMPLE_TIME)
-		TAKE(&c, &s->time);
-	if (type & PERF_SAMPLE_ID)
-		TAKE(&c, &s->id);
-	if (type & PERF_SAMPLE_STREAM_ID)
-		TAKE(&c, &s->stream_id);
-	if (type & PERF_SAMPLE_CPU) {
-		TAKE(&c, &v);
-		split32(v, &s->cpu, &s->res);
-	}
+	if ((err = take_ids(&c, type & ~(uint64_t)PERF_SAMPLE_ADDR, s)))
+		return err;
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		TAKE(&c, &s->id);
 	return 0;

@@ -84,6 +84,20 @@ static void sched_out(struct atoms *a, int runnable, uint64_t t)
 		a->wake_up_time = t;
 }
 
+/*
+ * The atoms of tid; a thread first seen here starts as switched out at t,
+ * runnable or sleeping, as perf's latency adds it. NULL: out of memory.
+ */
+static struct atoms *atoms_get(struct lat *l, struct sched_reader *r, int tid, int runnable,
+			       uint64_t t)
+{
+	struct atoms *a = atoms_find(l, tid);
+
+	if (!a && (a = atoms_new(l, r, tid)))
+		sched_out(a, runnable, t);
+	return a;
+}
+
 static void sched_in(struct atoms *a, uint64_t t)
 {
 	uint64_t d;
@@ -130,24 +144,16 @@ static int lat_event(struct sched_reader *r, const struct sched_event *ev, void 
 		if (!out && !(out = atoms_new(l, r, ev->prev_pid)))
 			return -ENOMEM;
 		sched_out(out, ev->prev_state == 0, ev->time);
-		in = atoms_find(l, ev->next_pid);
-		if (!in) {
-			in = atoms_new(l, r, ev->next_pid);
-			if (!in)
-				return -ENOMEM;
-			sched_out(in, 1, ev->time);
-		}
+		in = atoms_get(l, r, ev->next_pid, 1, ev->time);
+		if (!in)
+			return -ENOMEM;
 		sched_in(in, ev->time);
 		return 0;
 	}
 	case SEV_RUNTIME:
-		a = atoms_find(l, ev->wpid);
-		if (!a) {
-			a = atoms_new(l, r, ev->wpid);
-			if (!a)
-				return -ENOMEM;
-			sched_out(a, 1, ev->time);
-		}
+		a = atoms_get(l, r, ev->wpid, 1, ev->time);
+		if (!a)
+			return -ENOMEM;
 		if (a->have_atom)
 			a->total_runtime += ev->runtime;
 		return 0;
@@ -155,13 +161,9 @@ static int lat_event(struct sched_reader *r, const struct sched_event *ev, void 
 		return 0; /* perf 6.1's latency ignores it (process_sched_wakeup_ignore) */
 	case SEV_WAKEUP:
 	case SEV_WAKEUP_NEW:
-		a = atoms_find(l, ev->wpid);
-		if (!a) {
-			a = atoms_new(l, r, ev->wpid);
-			if (!a)
-				return -ENOMEM;
-			sched_out(a, 0, ev->time);
-		}
+		a = atoms_get(l, r, ev->wpid, 0, ev->time);
+		if (!a)
+			return -ENOMEM;
 		if (a->state != TS_SLEEPING)
 			return 0;
 		l->nr_timestamps++;
@@ -201,32 +203,18 @@ static int cmp_key(const struct lupe_sched_lat *x, const struct lupe_sched_lat *
 }
 
 struct sorter {
-	enum key keys[8];
+	int keys[8]; /* enum key */
 	int nkeys;
 };
 
 static int parse_sort(const char *s, struct sorter *so)
 {
 	static const char *const names[] = { "avg", "max", "switch", "runtime", "pid" };
-	char *copy = strdup(s), *tok, *save = NULL;
+	int n = lupe_parse_sort_keys(s, ", ", names, ARRAY_SIZE(names), so->keys,
+				     ARRAY_SIZE(so->keys), "avg, max, switch, runtime, pid");
 
-	if (!copy)
-		return -ENOMEM;
-	so->nkeys = 0;
-	for (tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(names) && strcmp(tok, names[i]); i++)
-			;
-		if (i == ARRAY_SIZE(names) || so->nkeys == 8) {
-			pr_err("unknown sort key '%s' (avg, max, switch, runtime, pid)", tok);
-			free(copy);
-			return -EINVAL;
-		}
-		so->keys[so->nkeys++] = (enum key)i;
-	}
-	free(copy);
-	return 0;
+	so->nkeys = n > 0 ? n : 0;
+	return n < 0 ? n : 0;
 }
 
 int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *user_opts,
@@ -318,7 +306,7 @@ int lupe_sched_latency(const char *path, const struct lupe_sched_lat_opts *user_
 			int c = 0;
 
 			for (int k = 0; k < so.nkeys && !c; k++)
-				c = cmp_key(&out[j], &out[j - 1], so.keys[k]);
+				c = cmp_key(&out[j], &out[j - 1], (enum key)so.keys[k]);
 			if (c <= 0)
 				break;
 			struct lupe_sched_lat t = out[j];

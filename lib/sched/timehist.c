@@ -55,6 +55,14 @@ static void update(struct runtime *r, uint64_t t, uint64_t tprev)
 		r->dt_wait = tprev - r->last_time; /* sleep, iowait or preempted: one sum here */
 }
 
+/* The line's task: the one switched out, or the one that woke another. */
+static void line_task(struct lupe_sched_th_line *line, const struct sthread *t)
+{
+	line->comm = t->comm;
+	line->tid = t->tid;
+	line->pid = t->pid;
+}
+
 static int th_event(struct sched_reader *rd, const struct sched_event *ev, void *arg)
 {
 	struct th *h = arg;
@@ -92,9 +100,7 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 				return -ENOMEM;
 		}
 		update(r, ev->time, tprev);
-		line.comm = t->comm;
-		line.tid = t->tid;
-		line.pid = t->pid;
+		line_task(&line, t);
 		line.wait = r->dt_wait;
 		line.delay = r->dt_delay;
 		line.run = r->dt_run;
@@ -121,9 +127,7 @@ static int th_event(struct sched_reader *rd, const struct sched_event *ev, void 
 		if (!t)
 			return -ENOMEM;
 		line.wakeup = 1;
-		line.comm = t->comm;
-		line.tid = t->tid;
-		line.pid = t->pid;
+		line_task(&line, t);
 		line.wcomm = w->comm;
 		line.wtid = w->tid;
 		line.wpid = w->pid;

@@ -4,7 +4,6 @@
  * "0-3,5" for CPUs, "1234,5678" for pids and tids.
  */
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,23 +196,20 @@ static int thread_map_add(struct lupe_thread_map *map, pid_t pid)
 	return 0;
 }
 
+static int add_tid(int tid, void *map)
+{
+	return thread_map_add(map, tid);
+}
+
 /* Every thread of process pid, from /proc/PID/task. */
 static int thread_map_add_process(struct lupe_thread_map *map, pid_t pid)
 {
 	char path[64];
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
+	int err;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while (!err && (d = readdir(dir)))
-		if (isdigit((unsigned char)d->d_name[0]))
-			err = thread_map_add(map, atoi(d->d_name));
-	closedir(dir);
-	return err;
+	err = lupe_dir_foreach_num(path, "", add_tid, map);
+	return err == -ENOENT ? -ESRCH : err;
 }
 
 static int thread_map_add_tid(struct lupe_thread_map *map, pid_t tid)
@@ -293,29 +289,21 @@ struct lupe_thread_map *lupe_thread_map_new_list(const pid_t *pids, int nr)
 	return map;
 }
 
+static int add_process(int pid, void *map)
+{
+	int err = thread_map_add_process(map, pid);
+
+	return err == -ESRCH ? 0 : err; /* it ended while we looked */
+}
+
 struct lupe_thread_map *lupe_thread_map_new_all(void)
 {
 	struct lupe_thread_map *map = thread_map_alloc();
-	struct dirent *d;
-	DIR *dir;
-	int err = 0;
+	int err;
 
 	if (!map)
 		return NULL;
-	dir = opendir("/proc");
-	if (!dir) {
-		err = -errno;
-		lupe_thread_map_put(map);
-		return err_ptr(err);
-	}
-	while (!err && (d = readdir(dir))) {
-		if (!isdigit((unsigned char)d->d_name[0]))
-			continue;
-		err = thread_map_add_process(map, atoi(d->d_name));
-		if (err == -ESRCH) /* it ended while we looked */
-			err = 0;
-	}
-	closedir(dir);
+	err = lupe_dir_foreach_num("/proc", "", add_process, map);
 	if (err) {
 		lupe_thread_map_put(map);
 		return err_ptr(err);

@@ -5,8 +5,39 @@
  * built (lib/symbols builds one for the many lookups of report).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include "util/elf-func.h"
+#include "util/util.h"
+
+Elf *lupe_elf_open(const char *path, int *fd)
+{
+	Elf *elf;
+
+	*fd = -1;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return err_ptr(-LUPE_ERR_NOT_SUPPORTED);
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		close(*fd);
+		*fd = -1;
+		return err_ptr(-LUPE_ERR_FORMAT);
+	}
+	return elf;
+}
+
+void lupe_elf_close(Elf *elf, int fd)
+{
+	if (!elf)
+		return;
+	elf_end(elf);
+	close(fd);
+}
 
 /* The first function symbol that match() takes, .symtab first: 1 with *sym and *name set, else 0. */
 static int scan(Elf *elf, int (*match)(const GElf_Sym *sym, const char *name, const void *key),

@@ -5,6 +5,17 @@
 
 #include <gelf.h>
 
+/*
+ * Open path read-only as an ELF file (mapped, ELF_C_READ_MMAP): the Elf,
+ * and its file in *fd; the caller ends one (elf_end) and closes the other.
+ * NULL with errno set: open's errno, or LUPE_ERR_FORMAT when the file is
+ * not ELF, LUPE_ERR_NOT_SUPPORTED when libelf is not usable.
+ */
+Elf *lupe_elf_open(const char *path, int *fd);
+
+/* End what lupe_elf_open opened: the Elf, then its file. elf NULL: nothing. */
+void lupe_elf_close(Elf *elf, int fd);
+
 /* The function named name: its address and size. 0 or -ENOENT. */
 int lupe_elf_find_func(Elf *elf, const char *name, GElf_Addr *addr, GElf_Xword *size);
 

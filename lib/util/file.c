@@ -1,10 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "util/util.h"
+
+int lupe_dir_foreach_num(const char *path, const char *prefix, int (*fn)(int n, void *arg),
+			 void *arg)
+{
+	size_t len = strlen(prefix);
+	DIR *dir = opendir(path);
+	struct dirent *d;
+	int ret = 0;
+
+	if (!dir)
+		return -errno;
+	while (!ret && (d = readdir(dir)))
+		if (!strncmp(d->d_name, prefix, len) && isdigit((unsigned char)d->d_name[len]))
+			ret = fn(atoi(d->d_name + len), arg);
+	closedir(dir);
+	return ret;
+}
 
 int lupe_read_small_file(const char *path, char *buf, size_t size)
 {

@@ -21,38 +21,49 @@ static int well_formed(const char *s, int allow_minus)
 	return isdigit((unsigned char)*s);
 }
 
+/*
+ * s as one whole number: signed into *i (strtoll), else into *u
+ * (strtoull). 0, -EINVAL (not a number, or a tail) or -ERANGE (past the
+ * type's limits); the callers check their own bounds.
+ */
+static int parse_whole(const char *s, int base, int is_signed, unsigned long long *u, long long *i)
+{
+	char *end;
+
+	if (!s || !well_formed(s, is_signed))
+		return -EINVAL;
+	errno = 0;
+	if (is_signed)
+		*i = strtoll(s, &end, base);
+	else
+		*u = strtoull(s, &end, base);
+	if (*end)
+		return -EINVAL;
+	return errno == ERANGE ? -ERANGE : 0;
+}
+
 int lupe_parse_u64(const char *s, int base, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;
-	char *end;
+	int err = parse_whole(s, base, 0, &v, NULL);
 
-	if (!s || !well_formed(s, 0))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
+	if (!err && (v < min || v > max))
+		err = -ERANGE;
+	if (!err)
+		*out = v;
+	return err;
 }
 
 int lupe_parse_i64(const char *s, int base, int64_t min, int64_t max, int64_t *out)
 {
 	long long v;
-	char *end;
+	int err = parse_whole(s, base, 1, NULL, &v);
 
-	if (!s || !well_formed(s, 1))
-		return -EINVAL;
-	errno = 0;
-	v = strtoll(s, &end, base);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v < min || v > max)
-		return -ERANGE;
-	*out = v;
-	return 0;
+	if (!err && (v < min || v > max))
+		err = -ERANGE;
+	if (!err)
+		*out = v;
+	return err;
 }
 
 int lupe_parse_i64n(const char *s, size_t len, int base, int64_t min, int64_t max, int64_t *out)

@@ -51,6 +51,32 @@ int lupe_read_small_file(const char *path, char *buf, size_t size);
 char *lupe_read_whole_file(const char *path, size_t *len);
 
 /*
+ * Grow the array *v (room for *cap items of size sz) to hold n items: the
+ * room doubles, from 64, so that appending one at a time costs amortised
+ * O(1). v is the address of the array pointer. 0, or -ENOMEM with *v and
+ * *cap as they were.
+ */
+int lupe_grow(void *v, size_t *cap, size_t n, size_t sz);
+
+/*
+ * fn(n, arg) for each entry of the directory path whose name is prefix
+ * then a digit, n the number there ("node1" with prefix "node"; a pid in
+ * /proc with prefix ""), in readdir order, until fn returns non-zero:
+ * that is returned, else 0. -errno when path cannot be opened.
+ */
+int lupe_dir_foreach_num(const char *path, const char *prefix, int (*fn)(int n, void *arg),
+			 void *arg);
+
+/*
+ * A --sort list: each word of list (cut at any of seps) as its index in
+ * names[nr_names], into keys (room for max). The number of keys, -ENOMEM,
+ * or -EINVAL after logging "unknown sort key 'WORD' (hint)" for a word not
+ * in names or past max.
+ */
+int lupe_parse_sort_keys(const char *list, const char *seps, const char *const *names,
+			 size_t nr_names, int *keys, int max, const char *hint);
+
+/*
  * Whether word is an item of a comma-separated list, as perf's --comms,
  * --dsos, --symbols take them; a NULL list holds everything. _id: the
  * decimal id (--pid, --tid lists).

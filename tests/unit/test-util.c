@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The error convention and the small-file helpers of lib/util. */
+/* The error convention, the small-file and directory helpers and lupe_grow of lib/util. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 #include "util/util.h"
 
@@ -49,6 +50,88 @@ static void test_read_small_file(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+static void test_grow(void **state)
+{
+	uint32_t *v = NULL;
+	size_t cap = 0;
+
+	/* appended one at a time, the items already there stay */
+	for (size_t n = 0; n < 1000; n++) {
+		assert_int_equal(lupe_grow(&v, &cap, n + 1, sizeof(*v)), 0);
+		assert_true(cap >= n + 1);
+		v[n] = (uint32_t)n;
+	}
+	for (size_t n = 0; n < 1000; n++)
+		assert_int_equal(v[n], n);
+	assert_int_equal(cap, 1024); /* doubled from 64 */
+	/* room enough: nothing moves */
+	assert_int_equal(lupe_grow(&v, &cap, 10, sizeof(*v)), 0);
+	assert_int_equal(cap, 1024);
+	/* a size that cannot be had fails and leaves the array as it was */
+	assert_int_equal(lupe_grow(&v, &cap, SIZE_MAX / 2, sizeof(*v)), -ENOMEM);
+	assert_int_equal(lupe_grow(&v, &cap, SIZE_MAX, 1), -ENOMEM);
+	assert_int_equal(cap, 1024);
+	assert_int_equal(v[999], 999);
+	free(v);
+}
+
+static int sum_num(int n, void *arg)
+{
+	int *sum = arg;
+
+	*sum += n;
+	return n == 7 ? 9 : 0; /* 7 stops the walk with 9 */
+}
+
+static void test_dir_foreach_num(void **state)
+{
+	char dir[] = "/tmp/lupe-util-XXXXXX", path[64];
+	const char *names[] = { "node1", "node20", "nodex", "node", "x3", "12" };
+	int sum = 0;
+
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		assert_int_equal(mkdir(path, 0700), 0);
+	}
+	/* only "node" and a digit count */
+	assert_int_equal(lupe_dir_foreach_num(dir, "node", sum_num, &sum), 0);
+	assert_int_equal(sum, 21);
+	/* the empty prefix: names that start with a digit */
+	sum = 0;
+	assert_int_equal(lupe_dir_foreach_num(dir, "", sum_num, &sum), 0);
+	assert_int_equal(sum, 12);
+	/* fn's non-zero ends the walk and is returned */
+	snprintf(path, sizeof(path), "%s/node7", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	sum = 0;
+	assert_int_equal(lupe_dir_foreach_num(dir, "node", sum_num, &sum), 9);
+	assert_true(sum >= 7);
+	assert_int_equal(rmdir(path), 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		assert_int_equal(rmdir(path), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(lupe_dir_foreach_num(dir, "", sum_num, &sum), -ENOENT);
+}
+
+static void test_parse_sort_keys(void **state)
+{
+	static const char *const names[] = { "avg", "max", "pid" };
+	int keys[2];
+
+	assert_int_equal(lupe_parse_sort_keys("pid, avg", ", ", names, 3, keys, 2, "h"), 2);
+	assert_int_equal(keys[0], 2);
+	assert_int_equal(keys[1], 0);
+	assert_int_equal(lupe_parse_sort_keys("", ",", names, 3, keys, 2, "h"), 0);
+	/* a word not in names, and one past the room */
+	assert_int_equal(lupe_parse_sort_keys("max,nope", ",", names, 3, keys, 2, "h"), -EINVAL);
+	assert_int_equal(lupe_parse_sort_keys("max,pid,avg", ",", names, 3, keys, 2, "h"), -EINVAL);
+	/* the separators are the caller's: a space is part of a word here */
+	assert_int_equal(lupe_parse_sort_keys("max, pid", ",", names, 3, keys, 2, "h"), -EINVAL);
+}
+
 static int seen;
 static void count_log(enum lupe_log_level level, const char *fmt, va_list ap)
 {
@@ -75,6 +158,9 @@ int main(void)
 		cmocka_unit_test(test_err_ptr),
 		cmocka_unit_test(test_read_small_file),
 		cmocka_unit_test(test_log_levels),
+		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_dir_foreach_num),
+		cmocka_unit_test(test_parse_sort_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
