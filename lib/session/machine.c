@@ -69,6 +69,16 @@ static void maps_put(struct lupe_maps *m)
 	free(m);
 }
 
+void lupe_maps_get(struct lupe_maps *maps)
+{
+	maps->refcnt++;
+}
+
+void lupe_maps_put(struct lupe_maps *maps)
+{
+	maps_put(maps);
+}
+
 static int maps_insert_at(struct lupe_maps *m, size_t at, struct lupe_map *map)
 {
 	if (m->nr == m->cap) {
@@ -555,6 +565,21 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 			return -LUPE_ERR_CORRUPT;
 		return add_map(m, kernel, r->pid, r->tid, r->start, r->len, r->pgoff, fn,
 			       has_bid ? r->build_id : NULL, has_bid ? r->build_id_size : 0, !!(r->prot & PROT_EXEC));
+	}
+	case PERF_RECORD_EXIT: {
+		const struct perf_record_fork *r = (const void *)ev;
+		struct lupe_thread **slot;
+
+		if (ev->size < sizeof(*r))
+			return -LUPE_ERR_CORRUPT;
+		/*
+		 * The thread stays, with its maps, as perf keeps an exited
+		 * thread's: only the caches of its address space hear of it
+		 */
+		if (r->pid == r->tid && (slot = thread_slot(m, (int)r->tid)) && *slot &&
+		    (*slot)->pid == (int)r->pid && (*slot)->maps)
+			(*slot)->maps->exited = 1;
+		return 0;
 	}
 	case PERF_RECORD_FORK: {
 		const struct perf_record_fork *r = (const void *)ev;
