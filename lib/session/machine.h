@@ -13,6 +13,7 @@
 
 struct lupe_maps {
 	int refcnt;
+	int threads;          /* of the references, the threads' */
 	uint32_t gen;         /* bumped on every change: keys the resolve cache */
 	uint32_t execs;       /* execs seen in this process: its address space began anew each time */
 	uint8_t exited;       /* its process's main thread exited (PERF_RECORD_EXIT): caches may let go */
@@ -26,6 +27,7 @@ struct machine {
 	struct lupe_maps *kmaps;
 	struct phash dsos;    /* by long_name */
 	uint32_t next_gen;
+	int drop_exited;      /* records come in time order: an exited process's maps may go */
 	unsigned next_dso_seq;
 	uint8_t kernel_id[20]; /* the recorded kernel's build-id (the file's header), if known */
 	int kernel_id_size;

@@ -595,6 +595,8 @@ int lupe_session_read(struct lupe_session *s, struct lupe_source *src, struct lu
 		return 0;
 	attach(s, src);
 	s->tool = tool;
+	/* out of time order, a sample may come after its process's exit */
+	s->machine->drop_exited = tool->ordered;
 	ret = lupe_source_read(src, on_record, s);
 	err = s->stop || ret > 0 ? 0 : lupe_ordered_flush_all(s->oe);
 	if (ret > 0) { /* the tool asked to stop: what is queued is dropped */
