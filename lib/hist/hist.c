@@ -94,6 +94,8 @@ struct lupe_hists {
 	struct phash strings; /* comms and trace texts, one copy each */
 	struct lupe_hist_entry **entries;
 	long nr_entries;
+	struct lupe_hist_entry **made; /* by lupe_hists_finish(), in the order it made them */
+	size_t nr_made, cap_made;
 	uint64_t total_period, nr_samples;
 	struct lupe_frame frames[1024];
 	uint64_t cut[LUPE_SESSION_MAX_CHAIN]; /* a chain --max-stack cut */
@@ -135,6 +137,9 @@ void lupe_hists_reset(struct lupe_hists *h)
 	free(h->entries);
 	h->entries = NULL;
 	h->nr_entries = 0;
+	free(h->made);
+	h->made = NULL;
+	h->nr_made = h->cap_made = 0;
 	h->first_made = NULL;
 	h->last_made = NULL;
 	h->total_period = 0;
@@ -450,9 +455,19 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 		return NULL;
 	if (*slot)
 		return *slot;
+	if (h->nr_made == h->cap_made) {
+		size_t cap = h->cap_made ? h->cap_made * 2 : 1024;
+		struct lupe_hist_entry **v = realloc(h->made, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		h->made = v;
+		h->cap_made = cap;
+	}
 	e = arena_alloc(&h->out, sizeof(*e));
 	if (!e)
 		return NULL;
+	h->made[h->nr_made++] = e;
 	memset(e, 0, sizeof(*e));
 	/* perf's filter marks an entry when it is made; later samples only add to it */
 	e->filtered = st->filtered;
@@ -896,6 +911,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 	free(h->entries);
 	h->entries = NULL;
 	h->nr_entries = 0;
+	h->nr_made = 0;
 	/* in the order samples first made them: an entry keeps its first sample's level, as perf's */
 	for (struct stack *st = h->first_made; st; st = st->next_made) {
 		struct stack renamed, *use = st;
@@ -919,9 +935,18 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 		}
 	}
 	free(seen);
-	/* the table's item array becomes the list of entries */
-	v = (struct lupe_hist_entry **)t.items;
-	for (size_t i = 0; i < t.cap; i++) {
+	lupe_phash_free(&t);
+	/*
+	 * The entries in the order they were made, the made list becoming the
+	 * list of entries: the collapsed sort below compares inlined
+	 * functions by name and others by address (perf's comparison, no
+	 * total order), so its result depends on where it starts, and the
+	 * table's order changed from run to run with the addresses of the
+	 * keys' strings
+	 */
+	v = h->made;
+	h->made = NULL;
+	for (size_t i = 0; i < h->nr_made; i++) {
 		struct lupe_hist_entry *e = v[i];
 
 		if (!e || (e->filtered && !h->opts.keep_filtered) || (keep && !keep(e, arg)))
@@ -930,7 +955,7 @@ long lupe_hists_finish(struct lupe_hists *h, int (*keep)(const struct lupe_hist_
 			sort_chain(&e->chain);
 		v[n++] = e;
 	}
-	free(t.hashes);
+	h->nr_made = h->cap_made = 0;
 	if (n && output_sort(v, n, &h->opts)) {
 		free(v);
 		return -ENOMEM;

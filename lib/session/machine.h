@@ -13,8 +13,10 @@
 
 struct lupe_maps {
 	int refcnt;
+	int threads;          /* of the references, the threads' */
 	uint32_t gen;         /* bumped on every change: keys the resolve cache */
 	uint32_t execs;       /* execs seen in this process: its address space began anew each time */
+	uint8_t exited;       /* its process's main thread exited (PERF_RECORD_EXIT): caches may let go */
 	struct lupe_map **v;  /* sorted by start, not overlapping */
 	size_t nr, cap;
 	struct machine *machine; /* whose DSOs the maps hold */
@@ -25,6 +27,7 @@ struct machine {
 	struct lupe_maps *kmaps;
 	struct phash dsos;    /* by long_name */
 	uint32_t next_gen;
+	int drop_exited;      /* records come in time order: an exited process's maps may go */
 	unsigned next_dso_seq;
 	uint8_t kernel_id[20]; /* the recorded kernel's build-id (the file's header), if known */
 	int kernel_id_size;
@@ -42,6 +45,14 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev);
 
 /* The path of cgroup id from the CGROUP records: "N/A" for 0, "unknown" for one not seen (perf's). */
 const char *lupe_machine_cgroup(const struct machine *m, uint64_t id);
+
+/*
+ * A reference on maps, for a cache keyed by them that may outlive their
+ * threads (the unwinder's address spaces): while held, the pointer names
+ * these maps and no others. Put it before the machine is deleted.
+ */
+void lupe_maps_get(struct lupe_maps *maps);
+void lupe_maps_put(struct lupe_maps *maps);
 
 /* The map of maps that covers ip, or NULL. Its DSO is pinned: kept while the machine lives. */
 struct lupe_map *lupe_maps_find(const struct lupe_maps *maps, uint64_t ip);

@@ -45,6 +45,13 @@ static int fork_rec(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid
 	return lupe_machine_process(m, &r.header);
 }
 
+static void exit_rec(struct machine *m, uint32_t pid, uint32_t tid)
+{
+	struct perf_record_fork r = { { PERF_RECORD_EXIT, 0, sizeof(r) }, pid, pid, tid, tid, 0 };
+
+	assert_int_equal(lupe_machine_process(m, &r.header), 0);
+}
+
 static void mmap2(struct machine *m, uint32_t pid, uint32_t tid, uint64_t start, uint64_t len,
 		  const char *file)
 {
@@ -220,6 +227,55 @@ static void test_exec(void **state)
  * is in no map, perf's [unknown]. kallsyms comes from a copy in the
  * build-id cache under $HOME, as perf record keeps one.
  */
+/*
+ * An exited process: its maps go in time order when no other thread of it
+ * is left (under a new generation, so that nothing keyed by the old one
+ * matches), stay otherwise, and stay for a reader out of time order; a
+ * reference taken on them (the unwinder's) keeps them readable.
+ */
+static void test_exit_drops_maps(void **state)
+{
+	struct machine *m = lupe_machine_new();
+	struct lupe_thread *t, *u;
+	struct lupe_maps *maps;
+	uint32_t gen;
+
+	m->drop_exited = 1;
+	mmap2(m, 50, 50, 0x400000, 0x1000, "/bin/a");
+	t = lupe_machine_findnew_thread(m, 50, 50);
+	maps = t->maps;
+	lupe_maps_get(maps);
+	gen = maps->gen;
+	assert_non_null(lupe_maps_find(maps, 0x400800));
+	/* a thread's exit is not its process's */
+	assert_int_equal(fork_rec(m, 50, 50, 51, 50), 0);
+	exit_rec(m, 50, 51);
+	assert_int_equal(maps->exited, 0);
+	assert_non_null(lupe_maps_find(maps, 0x400800));
+	/* the main thread's, with another thread of it known: marked, kept */
+	exit_rec(m, 50, 50);
+	assert_int_equal(maps->exited, 1);
+	assert_non_null(lupe_maps_find(maps, 0x400800));
+	assert_int_equal(maps->gen, gen);
+	/* a process of one thread: dropped */
+	mmap2(m, 60, 60, 0x400000, 0x1000, "/bin/a");
+	u = lupe_machine_findnew_thread(m, 60, 60);
+	gen = u->maps->gen;
+	exit_rec(m, 60, 60);
+	assert_int_equal(u->maps->exited, 1);
+	assert_null(lupe_maps_find(u->maps, 0x400800));
+	assert_int_not_equal(u->maps->gen, gen);
+	/* out of time order: kept */
+	m->drop_exited = 0;
+	mmap2(m, 70, 70, 0x400000, 0x1000, "/bin/a");
+	u = lupe_machine_findnew_thread(m, 70, 70);
+	exit_rec(m, 70, 70);
+	assert_int_equal(u->maps->exited, 1);
+	assert_non_null(lupe_maps_find(u->maps, 0x400800));
+	lupe_maps_put(maps);
+	lupe_machine_delete(m);
+}
+
 static void test_kernel_map_end(void **state)
 {
 	char home[] = "/tmp/lupe-test-machine.XXXXXX", path[256];
@@ -278,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_fork_comm),
 		cmocka_unit_test(test_exec),
 		cmocka_unit_test(test_kernel_map_end),
+		cmocka_unit_test(test_exit_drops_maps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
