@@ -1,27 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loader of func.bpf.c (embedded through its bpftool skeleton): opens the
- * CPU-wide counters into its perf event array, attaches its entry and
- * return programs to the probes' tracepoint events (once per probe: the
- * programs hang on the probe, not on one event, and run for every thread
- * the probe's events filter in) and its switch program to sched_switch,
- * and hands each ring record (one per finished or unfinished call) to the
- * session.
+ * CPU-wide counters into its counters map, attaches its entry and return
+ * programs to the probes' uprobe events (once per probe: the programs
+ * hang on the probe, not on one event, and run for every thread the
+ * probe's events filter in) and its switch program to sched_switch.
  *
- * NEEDSWORK: the records mechanism reads its groups through the live
- * engine (record/engine.h); this ring is a libbpf ring buffer of its own.
- * Both end in the session's one struct lupe_func_call (on_bpf_call and
- * process() in session.c share finish_call), but the session still
- * branches on which mechanism runs (if (s->bpf)). What it would take: the
- * two mechanisms behind one ops table (open, enable, poll, lost, close),
- * as trace's captures are behind trace_ops; for this ring to be a
- * lupe_source, func.bpf.c writing perf samples into a BPF output event
- * per CPU (see lib/bpf/capture+BPF.c), at the cost of ordering per-CPU
- * records that today arrive in one ordered ring.
+ * The programs send one record per finished (or unfinished) call as a
+ * perf sample: a BPF output event per CPU (PERF_COUNT_SW_BPF_OUTPUT),
+ * opened here through the live engine into the session's rings and put
+ * in the programs' out map. The session drains those rings as it drains
+ * the records mechanism's and puts the samples in time order
+ * (session/ordered.c); lupe_func_bpf_record() decodes each one's RAW
+ * bytes. Per-CPU rings lose the one order a BPF ring buffer had, which
+ * costs a copy of each record into the queue; pairing is not at stake
+ * (the programs pair a call's entry and return in the thread's own
+ * storage, wherever it ran).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/perf_event.h>
@@ -30,6 +29,7 @@
 #include <lupe/cpumap.h>
 #include <lupe/evsel.h>
 #include "bpf/libbpf-log.h"
+#include "record/engine.h"
 #include "func/func.h"
 #include "func/func-rec.h"
 #include "func.skel.h"
@@ -37,30 +37,66 @@
 
 struct lupe_func_bpf {
 	struct lupe_fc *skel;
-	struct ring_buffer *rb;
 	int *cfds;             /* counters: [cpu][counter] */
 	int nr_cfds;
+	int *ofds;             /* the BPF output events, by CPU index */
+	int nr_ofds;
+	struct lupe_cpu_map *cpus;
 	struct bpf_link **links;
 	int nr_links;
 	int nt, nc;
-	lupe_func_bpf_fn fn;
-	void *arg;
-	int count;
+	int detached;
 };
 
-static int on_record(void *ctx, void *data, size_t size)
+int lupe_func_bpf_record(struct lupe_func_bpf *b, const void *raw, size_t size,
+			 lupe_func_bpf_fn fn, void *arg)
 {
-	struct lupe_func_bpf *b = ctx;
-	const struct func_rec *r = data;
 	uint64_t v[FUNC_MAX_CTR + 1];
+	struct func_rec r;
 
-	if (size < sizeof(*r) || r->target >= (unsigned)b->nt)
+	if (size < sizeof(r))
 		return 0;
-	memcpy(v, r->v, b->nc * sizeof(*v));
-	v[b->nc] = r->v[FUNC_MAX_CTR];
-	b->fn(b->arg, (pid_t)r->tid, (int)r->target, r->unfinished, r->time, v);
-	b->count++;
-	return 0;
+	memcpy(&r, raw, sizeof(r)); /* RAW bytes are not 8-aligned in a sample */
+	if (r.target >= (unsigned)b->nt)
+		return 0;
+	memcpy(v, r.v, b->nc * sizeof(*v));
+	v[b->nc] = r.v[FUNC_MAX_CTR];
+	fn(arg, (pid_t)r.tid, (int)r.target, r.unfinished, r.time, v);
+	return 1;
+}
+
+/*
+ * The engine's opener: CPU index c's BPF output event, into the out map
+ * at its CPU. Samples: IDENTIFIER, TID, TIME (CLOCK_MONOTONIC, the
+ * session's cut-off clock), RAW; the session reads them as the records
+ * mechanism's up to TIME. No one waits on the rings (the session drains
+ * on its timer): a wakeup only when half a ring is full.
+ */
+static int open_output(void *arg, int c, int t, int e)
+{
+	struct lupe_func_bpf *b = arg;
+	int cpu = lupe_cpu_map_cpu(b->cpus, c);
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_BPF_OUTPUT,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_RAW,
+		.watermark = 1, .wakeup_watermark = 1 << 20,
+		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+	};
+	__u32 key = cpu;
+	int fd;
+
+	(void)t, (void)e;
+	fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
+	if (fd == -ENODEV)
+		return LUPE_LIVE_SKIP; /* offline meanwhile */
+	if (fd < 0)
+		return fd;
+	b->ofds[b->nr_ofds++] = fd;
+	if (bpf_map__update_elem(b->skel->maps.out, &key, sizeof(key), &fd, sizeof(fd), BPF_ANY))
+		return -errno;
+	return fd;
 }
 
 /* task-clock and cpu-clock: a thread's time on a CPU, which the programs read off the clock */
@@ -151,6 +187,12 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 	}
 	b->nt = su->nt;
 	b->nc = su->nc;
+	b->cpus = lupe_cpu_map_get(su->cpus);
+	b->ofds = calloc(lupe_cpu_map_nr(su->cpus), sizeof(int));
+	if (!b->ofds) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	libbpf_set_print(lupe_libbpf_log);
 	b->skel = lupe_fc__open();
 	if (!b->skel) {
@@ -168,6 +210,9 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 		err = lupe_fc__load(b->skel);
 	if (!err)
 		err = open_counters(b, su, fail);
+	if (!err)
+		err = lupe_live_rings_open(su->rings, &(struct lupe_live_open){
+			su->cpus, 1, 1, 0, open_output, b });
 	if (err)
 		goto fail;
 	b->skel->bss->enabled = su->enabled;
@@ -195,11 +240,6 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 			if (err)
 				goto fail;
 		}
-	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_record, b, NULL);
-	if (!b->rb) {
-		err = -errno;
-		goto fail;
-	}
 	return b;
 fail:
 	lupe_func_bpf_close(b, NULL, NULL);
@@ -211,26 +251,16 @@ void lupe_func_bpf_enable(struct lupe_func_bpf *b)
 	b->skel->bss->enabled = 1;
 }
 
-int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
-{
-	int err;
-
-	b->fn = fn;
-	b->arg = arg;
-	b->count = 0;
-	err = ring_buffer__consume(b->rb);
-	return err < 0 ? err : b->count;
-}
-
 uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b)
 {
 	return b->skel->bss->lost;
 }
 
-void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
+void lupe_func_bpf_detach(struct lupe_func_bpf *b)
 {
-	if (!b)
+	if (!b || b->detached)
 		return;
+	b->detached = 1;
 	for (int i = 0; b->skel && i < 3; i++) {
 		struct bpf_program *p = i == 0 ? b->skel->progs.func_entry :
 					i == 1 ? b->skel->progs.func_return : b->skel->progs.func_switch;
@@ -259,12 +289,18 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg
 			if ((pass == 0 && i % 2 == 1) || (pass == 1 && i && i % 2 == 0) ||
 			    (pass == 2 && !i))
 				bpf_link__destroy(b->links[i]);
-	if (b->rb && fn) {
+}
+
+void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
+{
+	if (!b)
+		return;
+	lupe_func_bpf_detach(b);
+	if (fn) {
 		uint64_t zero[FUNC_MAX_CTR + 1] = { 0 };
 		int ncpu = libbpf_num_possible_cpus();
 		__s64 *o = calloc(ncpu > 0 ? ncpu : 1, sizeof(*o));
 
-		lupe_func_bpf_poll(b, fn, arg);
 		/*
 		 * calls still open (left by a thread's or the program's exit, or
 		 * still inside at a detach): unfinished, of no thread in particular
@@ -282,7 +318,10 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg
 		}
 		free(o);
 	}
-	ring_buffer__free(b->rb);
+	for (int i = 0; i < b->nr_ofds; i++)
+		close(b->ofds[i]);
+	free(b->ofds);
+	lupe_cpu_map_put(b->cpus);
 	for (int i = 0; b->cfds && i < b->nr_cfds; i++)
 		if (b->cfds[i] >= 0)
 			close(b->cfds[i]);
