@@ -47,17 +47,18 @@ struct bpf_trace {
 static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 {
 	struct bpf_trace *bt = arg;
-	const struct trace_sample_hdr *s = (const void *)(h + 1);
-	const unsigned char *data = (const unsigned char *)(s + 1), *p, *end;
+	/* TIME, then RAW's u32 size: the bytes sit at 12, read the headers by copy */
+	const unsigned char *data = (const unsigned char *)(h + 1) + 12, *p, *end;
 	struct lupe_sc_event ev;
 	struct sc_rec rec;
+	__u32 raw_size;
 
 	(void)offset;
-	if (s->raw_size < sizeof(rec))
+	memcpy(&raw_size, data - 4, sizeof(raw_size));
+	if (raw_size < sizeof(rec))
 		return 0;
-	/* the RAW bytes sit at 20 in the sample: read the headers by copy */
 	memcpy(&rec, data, sizeof(rec));
-	end = data + (rec.size < s->raw_size ? rec.size : s->raw_size);
+	end = data + (rec.size < raw_size ? rec.size : raw_size);
 	p = data + sizeof(rec);
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = rec.kind == SC_REC_ENTER ? LUPE_SC_ENTER :
@@ -113,7 +114,7 @@ static int open_output(void *arg, int c, int t, int e)
 	struct perf_event_attr a = {
 		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_BPF_OUTPUT,
 		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
+		.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_RAW, /* the record holds the tid */
 		.watermark = 1, .wakeup_watermark = bt->r.pages * 4096 / 4,
 		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
 	};
@@ -244,6 +245,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	err = trace_rings_init(&bt->r, decode, bt);
 	if (err)
 		goto fail;
+	bt->r.no_tid = true;
 	bt->t.strings = !bt->t.o.no_strings;
 	libbpf_set_print(lupe_libbpf_log);
 	bt->skel = lupe_sc__open();

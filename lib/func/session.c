@@ -142,6 +142,7 @@ struct lupe_func_session {
 /* A way of counting inside functions: the records mechanism, or BPF. */
 struct func_mech {
 	const char *name;
+	int time_word;   /* where a sample's TIME is, in u64s after the header */
 	/* Open the counting of tids into s->rings; undo what it did on failure. */
 	int (*open)(struct lupe_func_session *s, const pid_t *tids, int enable_on_exec,
 		    struct lupe_open_failure *fail);
@@ -810,10 +811,11 @@ static int take(const struct perf_event_header *h, int ci, void *arg)
 		s->lost += ((const uint64_t *)(h + 1))[1];
 		return 0;
 	}
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * 8)
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + (s->mech->time_word + 1) * 8)
 		return 0;
 	/* the ring's bytes are reused once the read returns: the queue copies them */
-	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)ci);
+	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[s->mech->time_word],
+				  (uint64_t)ci);
 }
 
 /* The queue's delivery: one record of ring ci, in time order. */
@@ -879,23 +881,23 @@ static void close_records(struct lupe_func_session *s)
 }
 
 static const struct func_mech records_mech = {
-	"records", open_records, enable_records, process_records, lost_records, stop_records,
+	"records", 2 /* IDENTIFIER, TID, TIME */, open_records, enable_records, process_records, lost_records, stop_records,
 	close_records,
 };
 
-/* The BPF mechanism's sample: IDENTIFIER, TID, TIME, RAW (a call's record). */
+/* The BPF mechanism's sample: TIME, RAW (a call's record). */
 static int process_bpf(struct lupe_func_session *s, const struct perf_event_header *h, int ci)
 {
 	const uint64_t *p = (const void *)(h + 1);
 	uint32_t size;
 
 	(void)ci;
-	if (h->size < sizeof(*h) + 3 * 8 + 4)
+	if (h->size < sizeof(*h) + 8 + 4)
 		return 0;
-	memcpy(&size, &p[3], sizeof(size));
-	if (sizeof(*h) + 3 * 8 + 4 + (size_t)size > h->size)
+	memcpy(&size, &p[1], sizeof(size));
+	if (sizeof(*h) + 8 + 4 + (size_t)size > h->size)
 		return 0;
-	lupe_func_bpf_record(s->bpf, (const char *)&p[3] + 4, size, on_bpf_call, s);
+	lupe_func_bpf_record(s->bpf, (const char *)&p[1] + 4, size, on_bpf_call, s);
 	return 0;
 }
 
@@ -924,7 +926,7 @@ static void close_bpf(struct lupe_func_session *s)
 }
 
 static const struct func_mech bpf_mech = {
-	"bpf", open_bpf, enable_bpf, process_bpf, lost_bpf, stop_bpf, close_bpf,
+	"bpf", 0 /* TIME, RAW */, open_bpf, enable_bpf, process_bpf, lost_bpf, stop_bpf, close_bpf,
 };
 
 void lupe_func_session_close(struct lupe_func_session *s)

@@ -121,7 +121,9 @@ struct lupe_trace {
  * order by the session's queue (session/ordered.c) and handed to deliver.
  * Both live captures read through it: the raw_syscalls tracepoints and the
  * BPF program's output events. Samples carry TID, TIME (CLOCK_MONOTONIC)
- * and RAW (struct trace_sample_hdr); PERF_RECORD_LOST counts in lost.
+ * and RAW (struct trace_sample_hdr), or with no_tid TIME and RAW only
+ * (the BPF records hold their tids: TID cost the traced program about 1.5
+ * us a record here); PERF_RECORD_LOST counts in lost.
  */
 struct trace_rings {
 	struct lupe_cpu_map *cpus;
@@ -133,6 +135,7 @@ struct trace_rings {
 	unsigned long long lost;
 	pid_t self;                    /* samples of this process are left out */
 	bool exits;                    /* also queue processes' EXIT records */
+	bool no_tid;                   /* samples are TIME, RAW */
 };
 
 /* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */

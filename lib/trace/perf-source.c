@@ -373,6 +373,9 @@ static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 	struct trace_rings *tr = arg;
 	const struct trace_sample_hdr *s = (const void *)(h + 1);
 	const __u32 *task = (const __u32 *)(h + 1);
+	size_t hdr = sizeof(*s) - (tr->no_tid ? 8 : 0);
+	__u64 time;
+	__u32 raw_size;
 
 	(void)ring;
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
@@ -383,11 +386,14 @@ static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 	if (h->type == PERF_RECORD_EXIT && tr->exits && h->size >= sizeof(*h) + 24 &&
 	    task[0] == task[2])
 		return lupe_ordered_queue(tr->ord, h, 0, ((const __u64 *)(h + 1))[2], 0);
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
-	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
-	    (pid_t)s->pid == tr->self)
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + hdr ||
+	    (!tr->no_tid && (pid_t)s->pid == tr->self))
 		return 0;
-	return lupe_ordered_queue(tr->ord, h, 0, s->time, 0);
+	memcpy(&time, (const char *)(h + 1) + hdr - 12, sizeof(time));
+	memcpy(&raw_size, (const char *)(h + 1) + hdr - 4, sizeof(raw_size));
+	if (raw_size < sizeof(__u16) || sizeof(*h) + hdr + raw_size > h->size)
+		return 0;
+	return lupe_ordered_queue(tr->ord, h, 0, time, 0);
 }
 
 static uint64_t monotonic_ns(void)
