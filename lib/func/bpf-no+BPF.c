@@ -25,6 +25,11 @@ uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b)
 	return 0;
 }
 
+uint64_t lupe_func_bpf_ring_lost(const struct lupe_func_bpf *b)
+{
+	return 0;
+}
+
 void lupe_func_bpf_detach(struct lupe_func_bpf *b)
 {
 }

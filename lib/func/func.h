@@ -81,6 +81,13 @@ int lupe_func_bpf_record(struct lupe_func_bpf *b, const void *raw, size_t size,
 			 lupe_func_bpf_fn fn, void *arg);
 /* Records the programs could not send for another reason than a full ring (PERF_RECORD_LOST says those). */
 uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b);
+/*
+ * Records the rings had no room for, as the kernel counted them
+ * (PERF_FORMAT_LOST): all of them, where the PERF_RECORD_LOST records in
+ * the rings say only those a later record found room to report. 0 on a
+ * kernel before 6.0.
+ */
+uint64_t lupe_func_bpf_ring_lost(const struct lupe_func_bpf *b);
 /* Detach without cutting calls in flight: no record is sent after it (then drain the rings). */
 void lupe_func_bpf_detach(struct lupe_func_bpf *b);
 /* Detach, hand the calls still open (unfinished) to fn (if any), free. */

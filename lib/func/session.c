@@ -57,6 +57,7 @@
  */
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,7 @@
 #include <lupe/func.h>
 #include <lupe/probe.h>
 #include "func/func.h"
+#include "func/func-rec.h"
 #include "events/internal.h"
 #include "record/engine.h"
 #include "session/ordered.h"
@@ -129,6 +131,7 @@ struct lupe_func_session {
 	uint64_t lost;
 	uint64_t lost_calls;       /* calls not counted: no memory for their thread */
 	int fault_threads;         /* a test's LUPE_FUNC_FAULT_THREADS: no memory past this many */
+	int ring_pages;            /* of each CPU's ring */
 	uint64_t *scratch;         /* values of one record, by counter */
 	uint64_t *delta;
 	lupe_func_call_fn call_fn;
@@ -142,7 +145,7 @@ struct lupe_func_session {
 /* A way of counting inside functions: the records mechanism, or BPF. */
 struct func_mech {
 	const char *name;
-	int time_word;   /* where a sample's TIME is, in u64s after the header */
+	int time_at;     /* where a sample's time (u64) is, in bytes after the header */
 	/* Open the counting of tids into s->rings; undo what it did on failure. */
 	int (*open)(struct lupe_func_session *s, const pid_t *tids, int enable_on_exec,
 		    struct lupe_open_failure *fail);
@@ -235,6 +238,10 @@ struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *ev
 	snprintf(s->group, sizeof(s->group), "lupe_%d", (int)getpid());
 	if (getenv("LUPE_FUNC_FAULT_THREADS"))
 		s->fault_threads = atoi(getenv("LUPE_FUNC_FAULT_THREADS"));
+	/* a test's LUPE_FUNC_RING_PAGES: rings small enough to fill */
+	s->ring_pages = getenv("LUPE_FUNC_RING_PAGES") ? atoi(getenv("LUPE_FUNC_RING_PAGES")) : 0;
+	if (s->ring_pages <= 0)
+		s->ring_pages = RING_PAGES;
 	return s;
 fail:
 	lupe_func_session_delete(s);
@@ -591,7 +598,7 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 			s->supported[i] = 1;
 		/* fresh rings: a refused mechanism may have mapped some */
 		lupe_live_rings_delete(s->rings);
-		s->rings = lupe_live_rings_new(s->nr_cpus, RING_PAGES);
+		s->rings = lupe_live_rings_new(s->nr_cpus, s->ring_pages);
 		err = s->rings ? s->mech->open(s, tids, enable_on_exec, fail) : -ENOMEM;
 		if (!err)
 			return 0;
@@ -811,11 +818,13 @@ static int take(const struct perf_event_header *h, int ci, void *arg)
 		s->lost += ((const uint64_t *)(h + 1))[1];
 		return 0;
 	}
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + (s->mech->time_word + 1) * 8)
+	uint64_t time;
+
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + s->mech->time_at + 8)
 		return 0;
+	memcpy(&time, (const char *)(h + 1) + s->mech->time_at, sizeof(time));
 	/* the ring's bytes are reused once the read returns: the queue copies them */
-	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[s->mech->time_word],
-				  (uint64_t)ci);
+	return lupe_ordered_queue(s->ord, h, 0, time, (uint64_t)ci);
 }
 
 /* The queue's delivery: one record of ring ci, in time order. */
@@ -881,23 +890,22 @@ static void close_records(struct lupe_func_session *s)
 }
 
 static const struct func_mech records_mech = {
-	"records", 2 /* IDENTIFIER, TID, TIME */, open_records, enable_records, process_records, lost_records, stop_records,
+	"records", 16 /* IDENTIFIER, TID, TIME */, open_records, enable_records, process_records, lost_records, stop_records,
 	close_records,
 };
 
-/* The BPF mechanism's sample: TIME, RAW (a call's record). */
+/* The BPF mechanism's sample: RAW only (a call's record, with its time). */
 static int process_bpf(struct lupe_func_session *s, const struct perf_event_header *h, int ci)
 {
-	const uint64_t *p = (const void *)(h + 1);
 	uint32_t size;
 
 	(void)ci;
-	if (h->size < sizeof(*h) + 8 + 4)
+	if (h->size < sizeof(*h) + 4)
 		return 0;
-	memcpy(&size, &p[1], sizeof(size));
-	if (sizeof(*h) + 8 + 4 + (size_t)size > h->size)
+	memcpy(&size, h + 1, sizeof(size));
+	if (sizeof(*h) + 4 + (size_t)size > h->size)
 		return 0;
-	lupe_func_bpf_record(s->bpf, (const char *)&p[1] + 4, size, on_bpf_call, s);
+	lupe_func_bpf_record(s->bpf, (const char *)(h + 1) + 4, size, on_bpf_call, s);
 	return 0;
 }
 
@@ -920,19 +928,27 @@ static void stop_bpf(struct lupe_func_session *s)
 /* The calls the programs still hold open are unfinished. */
 static void close_bpf(struct lupe_func_session *s)
 {
+	uint64_t ring = lupe_func_bpf_ring_lost(s->bpf);
+
+	/* the rings' LOST records (counted in s->lost) are a part of the kernel's count */
+	if (ring > s->lost)
+		s->lost = ring;
 	s->lost += lost_bpf(s);
 	lupe_func_bpf_close(s->bpf, on_bpf_call, s);
 	s->bpf = NULL;
 }
 
 static const struct func_mech bpf_mech = {
-	"bpf", 0 /* TIME, RAW */, open_bpf, enable_bpf, process_bpf, lost_bpf, stop_bpf, close_bpf,
+	"bpf", 4 + offsetof(struct func_rec, time) /* RAW's size, then the record */, open_bpf, enable_bpf, process_bpf, lost_bpf, stop_bpf, close_bpf,
 };
 
 void lupe_func_session_close(struct lupe_func_session *s)
 {
 	if (!s || s->closed)
 		return;
+	s->closed = 1;
+	if (!s->mech)
+		return; /* never opened */
 	s->mech->stop(s);
 	drain(s, 1);
 	s->mech->close(s);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "record/engine.h"
 #include "sampling/ring.h"
 
@@ -161,6 +162,13 @@ int lupe_live_rings_poll(struct lupe_live_rings *lr, int timeout_ms)
 int lupe_live_rings_all_hup(const struct lupe_live_rings *lr)
 {
 	return lr->nr_hup == lr->nr_fds;
+}
+
+uint64_t lupe_live_fd_lost(int fd)
+{
+	uint64_t v[2]; /* value, lost */
+
+	return read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) ? v[1] : 0;
 }
 
 uint64_t lupe_live_rings_wakeups(const struct lupe_live_rings *lr)

@@ -64,6 +64,13 @@ int lupe_live_rings_poll(struct lupe_live_rings *lr, int timeout_ms);
 /* Whether every event fd has hung up (every monitored thread exited). */
 int lupe_live_rings_all_hup(const struct lupe_live_rings *lr);
 
+/*
+ * What the kernel dropped for an event opened with read_format
+ * PERF_FORMAT_LOST alone: exact, where the PERF_RECORD_LOST records say
+ * only the losses a later record found room to report. 0 for another fd.
+ */
+uint64_t lupe_live_fd_lost(int fd);
+
 /* Polls that found data (perf's "woken up"). */
 uint64_t lupe_live_rings_wakeups(const struct lupe_live_rings *lr);
 

@@ -121,9 +121,11 @@ struct lupe_trace {
  * order by the session's queue (session/ordered.c) and handed to deliver.
  * Both live captures read through it: the raw_syscalls tracepoints and the
  * BPF program's output events. Samples carry TID, TIME (CLOCK_MONOTONIC)
- * and RAW (struct trace_sample_hdr), or with no_tid TIME and RAW only
- * (the BPF records hold their tids; TID costs the traced program about
- * 0.1 us a record here); PERF_RECORD_LOST counts in lost.
+ * and RAW (struct trace_sample_hdr), or with raw_time RAW only, whose
+ * bytes hold the time (CLOCK_MONOTONIC) at that offset: a BPF record
+ * holds its tid and time already, and the sample's own TID and TIME cost
+ * the traced program about 0.3 us a record here. PERF_RECORD_LOST counts
+ * in lost.
  */
 struct trace_rings {
 	struct lupe_cpu_map *cpus;
@@ -135,7 +137,7 @@ struct trace_rings {
 	unsigned long long lost;
 	pid_t self;                    /* samples of this process are left out */
 	bool exits;                    /* also queue processes' EXIT records */
-	bool no_tid;                   /* samples are TIME, RAW */
+	int raw_time;                  /* > 0: samples are RAW, the u64 time at this offset in it */
 };
 
 /* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
@@ -159,6 +161,8 @@ int trace_rings_keep_fd(struct trace_rings *tr, int fd);
  * or a negative errno.
  */
 int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final);
+/* Records lost: the PERF_RECORD_LOST counts, or the events' own (PERF_FORMAT_LOST) when more. */
+unsigned long long trace_rings_lost(const struct trace_rings *tr);
 void trace_rings_fini(struct trace_rings *tr);
 
 /* The sources: NULL and errno when they cannot be built. */

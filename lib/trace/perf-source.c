@@ -373,7 +373,7 @@ static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 	struct trace_rings *tr = arg;
 	const struct trace_sample_hdr *s = (const void *)(h + 1);
 	const __u32 *task = (const __u32 *)(h + 1);
-	size_t hdr = sizeof(*s) - (tr->no_tid ? 8 : 0);
+	size_t hdr = tr->raw_time ? 4 : sizeof(*s);
 	__u64 time;
 	__u32 raw_size;
 
@@ -387,12 +387,17 @@ static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 	    task[0] == task[2])
 		return lupe_ordered_queue(tr->ord, h, 0, ((const __u64 *)(h + 1))[2], 0);
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + hdr ||
-	    (!tr->no_tid && (pid_t)s->pid == tr->self))
+	    (!tr->raw_time && (pid_t)s->pid == tr->self))
 		return 0;
-	memcpy(&time, (const char *)(h + 1) + hdr - 12, sizeof(time));
 	memcpy(&raw_size, (const char *)(h + 1) + hdr - 4, sizeof(raw_size));
-	if (raw_size < sizeof(__u16) || sizeof(*h) + hdr + raw_size > h->size)
+	if (raw_size < sizeof(__u16) || sizeof(*h) + hdr + raw_size > h->size ||
+	    (tr->raw_time && raw_size < tr->raw_time + sizeof(time)))
 		return 0;
+	/* the RAW bytes are not 8-aligned: copy */
+	if (tr->raw_time)
+		memcpy(&time, (const char *)(h + 1) + hdr + tr->raw_time, sizeof(time));
+	else
+		memcpy(&time, &s->time, sizeof(time));
 	return lupe_ordered_queue(tr->ord, h, 0, time, 0);
 }
 
@@ -443,6 +448,15 @@ int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
 	return err ? err : ret;
 }
 
+unsigned long long trace_rings_lost(const struct trace_rings *tr)
+{
+	unsigned long long exact = 0;
+
+	for (int i = 0; i < tr->nfds; i++)
+		exact += lupe_live_fd_lost(tr->fds[i]);
+	return exact > tr->lost ? exact : tr->lost;
+}
+
 void trace_rings_fini(struct trace_rings *tr)
 {
 	lupe_live_rings_delete(tr->rings);
@@ -471,7 +485,7 @@ static unsigned long long perf_lost(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	return pt->lost + pt->r.lost;
+	return pt->lost + trace_rings_lost(&pt->r);
 }
 
 static void perf_del(struct lupe_trace *t)
