@@ -113,26 +113,12 @@ static int open_output(void *arg, int c, int t, int e)
 {
 	struct bpf_trace *bt = arg;
 	int cpu = lupe_cpu_map_cpu(bt->r.cpus, c);
-	struct perf_event_attr a = {
-		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_period = 1,
-		/* the record holds its tid and time (trace_rings.raw_time) */
-		.sample_type = PERF_SAMPLE_RAW,
-		.read_format = PERF_FORMAT_LOST, /* exact, at the end (trace_rings_lost) */
-		.watermark = 1, .wakeup_watermark = bt->r.pages * 4096 / 4,
-	};
+	/* RAW only: the record holds its tid and time (trace_rings.raw_time) */
+	int fd = lupe_live_bpf_output_open(cpu, bt->r.pages * 4096 / 4), err;
 	__u32 key = cpu;
-	int fd, err;
 
 	(void)t, (void)e;
-	fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
-	if (fd == -EINVAL) { /* before 6.0: no PERF_FORMAT_LOST, the LOST records only */
-		a.read_format = 0;
-		fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
-	}
-	if (fd == -ENODEV)
-		return LUPE_LIVE_SKIP; /* offline meanwhile */
-	if (fd < 0)
+	if (fd < 0) /* or LUPE_LIVE_SKIP */
 		return fd;
 	err = trace_rings_keep_fd(&bt->r, fd);
 	if (!err)

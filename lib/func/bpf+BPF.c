@@ -76,25 +76,11 @@ static int open_output(void *arg, int c, int t, int e)
 {
 	struct lupe_func_bpf *b = arg;
 	int cpu = lupe_cpu_map_cpu(b->cpus, c);
-	struct perf_event_attr a = {
-		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_RAW,
-		.read_format = PERF_FORMAT_LOST, /* exact, at the end (lupe_func_bpf_ring_lost) */
-		.watermark = 1, .wakeup_watermark = 1 << 20,
-	};
+	int fd = lupe_live_bpf_output_open(cpu, 1 << 20);
 	__u32 key = cpu;
-	int fd;
 
 	(void)t, (void)e;
-	fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
-	if (fd == -EINVAL) { /* before 6.0: no PERF_FORMAT_LOST, the LOST records only */
-		a.read_format = 0;
-		fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
-	}
-	if (fd == -ENODEV)
-		return LUPE_LIVE_SKIP; /* offline meanwhile */
-	if (fd < 0)
+	if (fd < 0) /* or LUPE_LIVE_SKIP */
 		return fd;
 	b->ofds[b->nr_ofds++] = fd;
 	if (bpf_map__update_elem(b->skel->maps.out, &key, sizeof(key), &fd, sizeof(fd), BPF_ANY))
