@@ -17,7 +17,7 @@
  * libbpf ring buffer this replaced: a perf output costs the traced
  * program about 0.25 us more a record (its task-clock, on 6.18 here), and
  * each record is copied into the queue. A full ring's losses are the
- * kernel's count (trace_rings_lost).
+ * kernel's count (lupe_trace_rings_lost).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -120,7 +120,7 @@ static int open_output(void *arg, int c, int t, int e)
 	(void)t, (void)e;
 	if (fd < 0) /* or LUPE_LIVE_SKIP */
 		return fd;
-	err = trace_rings_keep_fd(&bt->r, fd);
+	err = lupe_trace_rings_keep_fd(&bt->r, fd);
 	if (!err)
 		err = libc_err(bpf_map__update_elem(bt->skel->maps.events, &key, sizeof(key), &fd,
 						    sizeof(fd), BPF_ANY));
@@ -130,7 +130,7 @@ static int open_output(void *arg, int c, int t, int e)
 static int bpf_start(struct lupe_trace *t)
 {
 	struct bpf_trace *bt = (struct bpf_trace *)t;
-	int err = trace_rings_open(&bt->r, bt->ring_bytes);
+	int err = lupe_trace_rings_open(&bt->r, bt->ring_bytes);
 
 	if (!err)
 		err = lupe_live_rings_open(bt->r.rings, &(struct lupe_live_open){
@@ -149,7 +149,7 @@ static int bpf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn
 	bt->fn = fn;
 	bt->arg = arg;
 	bt->count = 0;
-	err = trace_rings_poll(&bt->r, timeout_ms, final);
+	err = lupe_trace_rings_poll(&bt->r, timeout_ms, final);
 	return err ? err : bt->count;
 }
 
@@ -158,7 +158,7 @@ static unsigned long long bpf_lost(struct lupe_trace *t)
 {
 	struct bpf_trace *bt = (struct bpf_trace *)t;
 	int ncpu = libbpf_num_possible_cpus();
-	unsigned long long sum = trace_rings_lost(&bt->r);
+	unsigned long long sum = lupe_trace_rings_lost(&bt->r);
 	__u32 zero = 0;
 	__u64 *v;
 
@@ -178,7 +178,7 @@ static void bpf_del(struct lupe_trace *t)
 	struct bpf_trace *bt = (struct bpf_trace *)t;
 
 	lupe_sc__destroy(bt->skel);
-	trace_rings_fini(&bt->r);
+	lupe_trace_rings_fini(&bt->r);
 	free(bt);
 }
 
@@ -235,7 +235,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	if (!bt)
 		return NULL;
 	lupe_trace_init(&bt->t, &bpf_ops, o);
-	err = trace_rings_init(&bt->r, decode, bt);
+	err = lupe_trace_rings_init(&bt->r, decode, bt);
 	if (err)
 		goto fail;
 	bt->r.raw_time = offsetof(struct sc_rec, time);
@@ -264,7 +264,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	return &bt->t;
 fail:
 	lupe_sc__destroy(bt->skel);
-	trace_rings_fini(&bt->r);
+	lupe_trace_rings_fini(&bt->r);
 	free(bt);
 	return err_ptr(err < 0 ? err : -EINVAL);
 }

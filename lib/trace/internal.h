@@ -100,7 +100,7 @@ struct lupe_trace;
 struct trace_ops {
 	int (*add_pid)(struct lupe_trace *t, pid_t pid, bool at_exec);
 	int (*start)(struct lupe_trace *t);
-	/* final: the last drains, hand out everything (trace_rings_poll) */
+	/* final: the last drains, hand out everything (lupe_trace_rings_poll) */
 	int (*poll)(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn, void *arg);
 	unsigned long long (*lost)(struct lupe_trace *t);
 	void (*del)(struct lupe_trace *t);
@@ -148,11 +148,11 @@ struct trace_sample_hdr {
 } __attribute__((packed));
 
 /* The queue (deliver gets each record in time order): 0 or a negative errno. */
-int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg);
+int lupe_trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg);
 /* The rings, one per online CPU, of about bytes (a power of two of pages). */
-int trace_rings_open(struct trace_rings *tr, size_t bytes);
-/* Keep fd (closed by trace_rings_fini); closes it and fails with -ENOMEM. */
-int trace_rings_keep_fd(struct trace_rings *tr, int fd);
+int lupe_trace_rings_open(struct trace_rings *tr, size_t bytes);
+/* Keep fd (closed by lupe_trace_rings_fini); closes it and fails with -ENOMEM. */
+int lupe_trace_rings_keep_fd(struct trace_rings *tr, int fd);
 /*
  * Wait up to timeout_ms, read every ring, deliver in time order what is
  * more than a millisecond old (a record is stamped before it is
@@ -160,10 +160,10 @@ int trace_rings_keep_fd(struct trace_rings *tr, int fd);
  * exit must not come before its entry), everything when final. 0, -EINTR
  * or a negative errno.
  */
-int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final);
+int lupe_trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final);
 /* Records lost: the PERF_RECORD_LOST counts, or the events' own (PERF_FORMAT_LOST) when more. */
-unsigned long long trace_rings_lost(const struct trace_rings *tr);
-void trace_rings_fini(struct trace_rings *tr);
+unsigned long long lupe_trace_rings_lost(const struct trace_rings *tr);
+void lupe_trace_rings_fini(struct trace_rings *tr);
 
 /* The sources: NULL and errno when they cannot be built. */
 struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o);

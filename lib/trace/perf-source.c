@@ -134,7 +134,7 @@ static int tp_setup(struct perf_trace *pt)
 	return 0;
 }
 
-int trace_rings_keep_fd(struct trace_rings *tr, int fd)
+int lupe_trace_rings_keep_fd(struct trace_rings *tr, int fd)
 {
 	int *n = realloc(tr->fds, (tr->nfds + 1) * sizeof(*n));
 
@@ -179,7 +179,7 @@ static int open_tp(void *arg, int c, int t, int e)
 	}
 	if (fd < 0)
 		return fd;
-	err = trace_rings_keep_fd(&pt->r, fd);
+	err = lupe_trace_rings_keep_fd(&pt->r, fd);
 	if (err)
 		return err;
 	pt->opened++;
@@ -239,7 +239,7 @@ static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec)
 static int perf_start(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
-	int err = trace_rings_open(&pt->r, pt->t.o.buf_bytes ? pt->t.o.buf_bytes : 1 << 20);
+	int err = lupe_trace_rings_open(&pt->r, pt->t.o.buf_bytes ? pt->t.o.buf_bytes : 1 << 20);
 
 	if (!err)
 		err = tp_setup(pt);
@@ -409,14 +409,14 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg)
+int lupe_trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg)
 {
 	tr->ord = lupe_ordered_new(deliver, arg);
 	tr->self = getpid();
 	return tr->ord ? 0 : -ENOMEM;
 }
 
-int trace_rings_open(struct trace_rings *tr, size_t bytes)
+int lupe_trace_rings_open(struct trace_rings *tr, size_t bytes)
 {
 	tr->pages = bytes / 4096;
 	while (tr->pages & (tr->pages - 1))
@@ -432,7 +432,7 @@ int trace_rings_open(struct trace_rings *tr, size_t bytes)
 	return tr->rings ? 0 : -errno;
 }
 
-int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
+int lupe_trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
 {
 	int ret = 0, err;
 	uint64_t cut;
@@ -448,7 +448,7 @@ int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
 	return err ? err : ret;
 }
 
-unsigned long long trace_rings_lost(const struct trace_rings *tr)
+unsigned long long lupe_trace_rings_lost(const struct trace_rings *tr)
 {
 	unsigned long long exact = 0;
 
@@ -457,7 +457,7 @@ unsigned long long trace_rings_lost(const struct trace_rings *tr)
 	return exact > tr->lost ? exact : tr->lost;
 }
 
-void trace_rings_fini(struct trace_rings *tr)
+void lupe_trace_rings_fini(struct trace_rings *tr)
 {
 	lupe_live_rings_delete(tr->rings);
 	for (int i = 0; i < tr->nfds; i++)
@@ -477,7 +477,7 @@ static int perf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_f
 	pt->fn = fn;
 	pt->fn_arg = arg;
 	pt->delivered = 0;
-	err = trace_rings_poll(&pt->r, timeout_ms, final);
+	err = lupe_trace_rings_poll(&pt->r, timeout_ms, final);
 	return err ? err : pt->delivered;
 }
 
@@ -485,14 +485,14 @@ static unsigned long long perf_lost(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	return pt->lost + trace_rings_lost(&pt->r);
+	return pt->lost + lupe_trace_rings_lost(&pt->r);
 }
 
 static void perf_del(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	trace_rings_fini(&pt->r);
+	lupe_trace_rings_fini(&pt->r);
 	free(pt->targets);
 	lupe_session_delete(pt->session); /* a file's (trace -i) */
 	free(pt->path);
@@ -612,7 +612,7 @@ static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscall
 	if (!pt)
 		return NULL;
 	lupe_trace_init(&pt->t, &perf_ops, o);
-	if (trace_rings_init(&pt->r, decode, pt)) {
+	if (lupe_trace_rings_init(&pt->r, decode, pt)) {
 		free(pt);
 		return NULL;
 	}
