@@ -68,7 +68,7 @@ int lupe_func_bpf_record(struct lupe_func_bpf *b, const void *raw, size_t size,
  * The engine's opener: CPU index c's BPF output event, into the out map
  * at its CPU. Samples: RAW only; the record holds its tid and time
  * (CLOCK_MONOTONIC, the session's cut-off clock): the sample's own TID and
- * TIME would cost the probed program about 0.3 us a record here. No one
+ * TIME would cost the probed program about 0.2 us a record here. No one
  * waits on the rings (the session drains on its timer): a wakeup only
  * every MiB.
  */

@@ -124,7 +124,7 @@ struct lupe_trace {
  * and RAW (struct trace_sample_hdr), or with raw_time RAW only, whose
  * bytes hold the time (CLOCK_MONOTONIC) at that offset: a BPF record
  * holds its tid and time already, and the sample's own TID and TIME cost
- * the traced program about 0.3 us a record here. PERF_RECORD_LOST counts
+ * the traced program about 0.2 us a record here. PERF_RECORD_LOST counts
  * in lost.
  */
 struct trace_rings {
