@@ -14,8 +14,7 @@ void lupe_func_bpf_enable(struct lupe_func_bpf *b)
 {
 }
 
-int lupe_func_bpf_record(struct lupe_func_bpf *b, const void *raw, size_t size,
-			 lupe_func_bpf_fn fn, void *arg)
+int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
 {
 	return 0;
 }
@@ -23,15 +22,6 @@ int lupe_func_bpf_record(struct lupe_func_bpf *b, const void *raw, size_t size,
 uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b)
 {
 	return 0;
-}
-
-uint64_t lupe_func_bpf_ring_lost(const struct lupe_func_bpf *b)
-{
-	return 0;
-}
-
-void lupe_func_bpf_detach(struct lupe_func_bpf *b)
-{
 }
 
 void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What func.bpf.c and its loader (bpf+BPF.c) share: limits and the record (a sample's RAW bytes). */
+/* What func.bpf.c and its loader (bpf+BPF.c) share: limits and the ring record. */
 #ifndef LUPE_FUNC_REC_H
 #define LUPE_FUNC_REC_H
 

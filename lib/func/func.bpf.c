@@ -11,10 +11,8 @@
  * to its last switch-out) plus, while it runs, the CPU's counter now minus
  * base (the CPU's counter when it came on). func_switch banks at
  * switch-out and rebases at switch-in. A call is the virtual counter at
- * its return minus at its entry; one record per finished call, nothing
- * per entry, sent with bpf_perf_event_output() into the CPU's BPF output
- * event (a PERF_SAMPLE_RAW sample in the CPU's ring, which userspace
- * drains through the live engine and puts in time order). The thread's state is task local storage, so the
+ * its return minus at its entry; one ring record per finished call,
+ * nothing per entry. The thread's state is task local storage, so the
  * program at every context switch of the machine costs little.
  *
  * The outermost call of a recursion is told by the stack pointer: a nested
@@ -35,7 +33,7 @@ const volatile __u32 nc;          /* counters in use, <= FUNC_MAX_CTR */
 const volatile __u32 clocks;      /* bit i: counter i is task-clock or cpu-clock, read as the clock */
 const volatile __u32 ret_slot = 8; /* bytes the call pushed (x86: the return address) */
 int enabled;                      /* set by userspace: -p counts from its enable */
-__u64 lost;                       /* records not sent for another reason than a full ring */
+__u64 lost;                       /* records the ring had no room for */
 __u64 missed;                     /* switch-ins of a thread inside a function not seen */
 
 extern void bpf_preempt_disable(void) __ksym;
@@ -76,21 +74,10 @@ struct {
 	__type(value, __s64);
 } opened SEC(".maps");
 
-/* CPU -> its BPF output event (max_entries: libbpf makes it the possible CPUs) */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} out SEC(".maps");
-
-/* A full ring's loss is the kernel's PERF_RECORD_LOST, which userspace counts: not twice. */
-static __always_inline void send(void *ctx, struct func_rec *r)
-{
-	long err = bpf_perf_event_output(ctx, &out, BPF_F_CURRENT_CPU, r, sizeof(*r));
-
-	if (err && err != -28 /* ENOSPC */)
-		__sync_fetch_and_add(&lost, 1);
-}
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);
+} rb SEC(".maps");
 
 /*
  * The CPU's counters now. A thread's task-clock (or cpu-clock) is the time
@@ -146,27 +133,29 @@ static __always_inline void thr_leave(struct thr *t, const __u64 *now)
 			t->acc[i] += now[i] - t->base[i];
 }
 
-static __always_inline void emit_unfinished(void *ctx, __u32 tid, __u32 target)
+static __always_inline void emit_unfinished(__u32 tid, __u32 target)
 {
-	struct func_rec r;
+	struct func_rec *r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 
-	__builtin_memset(&r, 0, sizeof(r));
-	r.tid = tid;
-	r.target = target;
-	r.unfinished = 1;
-	r.time = bpf_ktime_get_ns();
-	send(ctx, &r);
+	if (!r) {
+		__sync_fetch_and_add(&lost, 1);
+		return;
+	}
+	__builtin_memset(r, 0, sizeof(*r));
+	r->tid = tid;
+	r->target = target;
+	r->unfinished = 1;
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 }
 
 /* The open call c of thread t was left without returning. */
-static __always_inline void drop(void *ctx, struct thr *t, struct func_call *c, __u32 tid,
-				 __u32 target)
+static __always_inline void drop(struct thr *t, struct func_call *c, __u32 tid, __u32 target)
 {
 	__u64 now[FUNC_MAX_CTR] = {};
 
 	c->open = 0;
 	open_add(target, -1);
-	emit_unfinished(ctx, tid, target);
+	emit_unfinished(tid, target);
 	bpf_preempt_disable();
 	read_now(now, bpf_ktime_get_ns());
 	thr_leave(t, now);
@@ -205,7 +194,7 @@ int func_entry(struct pt_regs *ctx)
 	if (c->open) {
 		if (!(cookie & FUNC_COOKIE_RANGE) && sp < c->sp)
 			return 0; /* a nested call: only the outermost counts */
-		drop(ctx, &ts->t, c, tid, target);
+		drop(&ts->t, c, tid, target);
 	}
 	c->sp = sp;
 	bpf_preempt_disable();
@@ -230,7 +219,7 @@ int func_return(struct pt_regs *ctx)
 	__u64 cookie = bpf_get_attach_cookie(ctx), sp = PT_REGS_SP(ctx), time;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), target = cookie & 0xffff;
 	__u64 now[FUNC_MAX_CTR] = {};
-	struct func_rec r;
+	struct func_rec *r;
 	struct func_call *c;
 	struct tstate *ts;
 	struct thr *t;
@@ -249,26 +238,36 @@ int func_return(struct pt_regs *ctx)
 		if (sp < c->sp + ret_slot)
 			return 0; /* a nested call returned */
 		if (sp != c->sp + ret_slot) {
-			drop(ctx, t, c, tid, target);
+			drop(t, c, tid, target);
 			return 0;
 		}
 	}
 	c->open = 0;
 	open_add(target, -1);
-	__builtin_memset(&r, 0, sizeof(r));
+	r = bpf_ringbuf_reserve(&rb, sizeof(*r), 0);
 	bpf_preempt_disable();
 	time = bpf_ktime_get_ns();
 	read_now(now, time);
 	thr_check(t, now);
-	for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
-		r.v[i] = t->acc[i] + now[i] - t->base[i] - c->v[i];
+	if (r)
+		for (int i = 0; i < FUNC_MAX_CTR && i < nc; i++)
+			r->v[i] = t->acc[i] + now[i] - t->base[i] - c->v[i];
 	thr_leave(t, now);
 	bpf_preempt_enable();
-	r.tid = tid;
-	r.target = target;
-	r.time = c->time;
-	r.v[FUNC_MAX_CTR] = time - c->time;
-	send(ctx, &r);
+	if (!r) {
+		__sync_fetch_and_add(&lost, 1);
+		return 0;
+	}
+	r->tid = tid;
+	r->target = target;
+	r->unfinished = 0;
+	r->pad = 0;
+	r->time = c->time;
+	for (int i = 0; i < FUNC_MAX_CTR; i++)
+		if (i >= nc)
+			r->v[i] = 0;
+	r->v[FUNC_MAX_CTR] = time - c->time;
+	bpf_ringbuf_submit(r, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 

@@ -8,7 +8,6 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 #include <lupe/evlist.h>
-#include <lupe/cpumap.h>
 #include <lupe/func.h>
 
 /* Whether an ELF file can name its functions: .symtab or a debuglink. */
@@ -37,8 +36,6 @@ int lupe_func_dwarf_range(const char *path, const char *file, int lo, int hi,
  */
 int lupe_func_dwarf_inline_only(const char *path, const char *name, char *hint, size_t size);
 
-struct lupe_live_rings;
-
 /*
  * Counting in the kernel with BPF (bpf+BPF.c): what the session hands over.
  * The programs hang on uprobes of their own (the uprobe PMU), one per
@@ -55,13 +52,11 @@ struct lupe_func_bpf_setup {
 	int nr_pids;
 	int ret_slot;       /* bytes a call pushes: the outermost return's sp is the entry's plus this */
 	int enabled;        /* count from the start; else from lupe_func_bpf_enable() */
-	struct lupe_cpu_map *cpus;      /* the online CPUs, and */
-	struct lupe_live_rings *rings;  /* a ring for each, where the calls' samples go */
 };
 
 struct lupe_func_bpf;
 
-/* One call: values are the counter deltas, then time inside (ns). */
+/* One call from the ring: values are the counter deltas, then time inside (ns). */
 typedef void (*lupe_func_bpf_fn)(void *arg, pid_t tid, int target, int unfinished, uint64_t time,
 				 const uint64_t *values);
 
@@ -73,24 +68,11 @@ typedef void (*lupe_func_bpf_fn)(void *arg, pid_t tid, int target, int unfinishe
 struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 					 struct lupe_open_failure *fail);
 void lupe_func_bpf_enable(struct lupe_func_bpf *b);
-/*
- * The RAW bytes of one sample from the rings (a struct func_rec), handed
- * to fn. Returns 1, or 0 for bytes that are no call.
- */
-int lupe_func_bpf_record(struct lupe_func_bpf *b, const void *raw, size_t size,
-			 lupe_func_bpf_fn fn, void *arg);
-/* Records the programs could not send for another reason than a full ring (PERF_RECORD_LOST says those). */
+/* Hand the records in the ring to fn. Returns how many, or a negative errno. */
+int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg);
+/* Records the ring had no room for. */
 uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b);
-/*
- * Records the rings had no room for, as the kernel counted them
- * (PERF_FORMAT_LOST): all of them, where the PERF_RECORD_LOST records in
- * the rings say only those a later record found room to report. 0 on a
- * kernel before 6.0.
- */
-uint64_t lupe_func_bpf_ring_lost(const struct lupe_func_bpf *b);
-/* Detach without cutting calls in flight: no record is sent after it (then drain the rings). */
-void lupe_func_bpf_detach(struct lupe_func_bpf *b);
-/* Detach, hand the calls still open (unfinished) to fn (if any), free. */
+/* Detach, hand the last records and the calls still open (unfinished) to fn (if any), free. */
 void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg);
 
 #endif

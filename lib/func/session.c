@@ -7,9 +7,8 @@
  * program; counters opened per CPU (not per thread) that the programs read
  * with bpf_perf_event_read_value(), and a sched_switch program that banks
  * and rebases a thread's counts as it leaves and takes a CPU. The kernel
- * sends one record per finished call (a BPF output sample into the CPU's
- * ring) and nothing per probe hit: no sample record of the probes (about
- * 1.5 us each here). Why not per-thread counters:
+ * writes one ring record per finished call and nothing per probe hit: no
+ * sample record (about 1.5 us each here). Why not per-thread counters:
  * bpf_perf_event_read_value() reads no inherited counter, and a program's
  * later threads have no other. Why uprobe PMU events and not the tracefs
  * probes of the fallback: a BPF program on tracefs probes opened on the
@@ -45,10 +44,9 @@
  * it read in the session's time order (session/ordered.c) and keeps back
  * the last millisecond for the next one.
  *
- * The two sit behind one table (struct func_mech: open, enable, process,
- * lost, stop, close); both fill the same per-CPU rings of the live engine
- * and are drained, put in time order and delivered by the same code
- * (drain()), each record then decoded by the mechanism that made it.
+ * The two sit behind one table (struct func_mech: open, enable, poll,
+ * lost, close), as trace's captures sit behind trace_ops: the session
+ * does not ask which one runs.
  *
  * Both tell the outermost call of a recursion by the stack pointer: a nested
  * entry has a lower sp, and the outermost return has the entry's sp plus
@@ -57,7 +55,6 @@
  */
 #include <fcntl.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +67,6 @@
 #include <lupe/func.h>
 #include <lupe/probe.h>
 #include "func/func.h"
-#include "func/func-rec.h"
 #include "events/internal.h"
 #include "record/engine.h"
 #include "session/ordered.h"
@@ -131,7 +127,6 @@ struct lupe_func_session {
 	uint64_t lost;
 	uint64_t lost_calls;       /* calls not counted: no memory for their thread */
 	int fault_threads;         /* a test's LUPE_FUNC_FAULT_THREADS: no memory past this many */
-	int ring_pages;            /* of each CPU's ring */
 	uint64_t *scratch;         /* values of one record, by counter */
 	uint64_t *delta;
 	lupe_func_call_fn call_fn;
@@ -145,17 +140,15 @@ struct lupe_func_session {
 /* A way of counting inside functions: the records mechanism, or BPF. */
 struct func_mech {
 	const char *name;
-	int time_at;     /* where a sample's time (u64) is, in bytes after the header */
-	/* Open the counting of tids into s->rings; undo what it did on failure. */
+	/* Open the counting of tids; undo what it did on failure. */
 	int (*open)(struct lupe_func_session *s, const pid_t *tids, int enable_on_exec,
 		    struct lupe_open_failure *fail);
 	int (*enable)(struct lupe_func_session *s);
-	/* One sample of ring ci (CPU index), in time order. */
-	int (*process)(struct lupe_func_session *s, const struct perf_event_header *h, int ci);
-	/* Records lost besides the rings' PERF_RECORD_LOST. */
+	/* Hand what the kernel wrote to the figures: how many records, or a negative errno. */
+	int (*poll)(struct lupe_func_session *s);
+	/* Records the kernel had no room for, besides those in s->lost. */
 	uint64_t (*lost)(const struct lupe_func_session *s);
-	/* No record after this; the rings are then drained. */
-	void (*stop)(struct lupe_func_session *s);
+	/* Stop counting, hand over the last records and the calls left open, close. */
 	void (*close)(struct lupe_func_session *s);
 };
 
@@ -238,10 +231,6 @@ struct lupe_func_session *lupe_func_session_new(const struct lupe_event_list *ev
 	snprintf(s->group, sizeof(s->group), "lupe_%d", (int)getpid());
 	if (getenv("LUPE_FUNC_FAULT_THREADS"))
 		s->fault_threads = atoi(getenv("LUPE_FUNC_FAULT_THREADS"));
-	/* a test's LUPE_FUNC_RING_PAGES: rings small enough to fill */
-	s->ring_pages = getenv("LUPE_FUNC_RING_PAGES") ? atoi(getenv("LUPE_FUNC_RING_PAGES")) : 0;
-	if (s->ring_pages <= 0)
-		s->ring_pages = RING_PAGES;
 	return s;
 fail:
 	lupe_func_session_delete(s);
@@ -504,7 +493,6 @@ static int open_bpf(struct lupe_func_session *s, const pid_t *tids, int enable_o
 	struct lupe_func_bpf_setup su = {
 		.attrs = attrs, .nc = s->nc, .supported = s->supported, .t = s->t, .nt = s->nt,
 		.pids = pids, .ret_slot = RET_SLOT, .enabled = enable_on_exec,
-		.cpus = s->cpus, .rings = s->rings,
 	};
 
 	if (!pids || s->nc > 16) {
@@ -548,8 +536,11 @@ static int open_records(struct lupe_func_session *s, const pid_t *tids, int enab
 	int err;
 
 	s->fds = malloc(n * sizeof(int));
-	if (!s->fds)
-		return -ENOMEM;
+	s->rings = lupe_live_rings_new(s->nr_cpus, RING_PAGES);
+	if (!s->fds || !s->rings) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	memset(s->fds, -1, n * sizeof(int));
 	err = make_probes(s);
 	if (err) {
@@ -568,6 +559,8 @@ static int open_records(struct lupe_func_session *s, const pid_t *tids, int enab
 	return 0;
 fail:
 	close_fds(s);
+	lupe_live_rings_delete(s->rings);
+	s->rings = NULL;
 	remove_probes(s);
 	s->nr_ids = 0;
 	return err;
@@ -596,20 +589,15 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 		s->mech = m ? &records_mech : &bpf_mech;
 		for (int i = 0; i < s->nc; i++)
 			s->supported[i] = 1;
-		/* fresh rings: a refused mechanism may have mapped some */
-		lupe_live_rings_delete(s->rings);
-		s->rings = lupe_live_rings_new(s->nr_cpus, s->ring_pages);
-		err = s->rings ? s->mech->open(s, tids, enable_on_exec, fail) : -ENOMEM;
+		err = s->mech->open(s, tids, enable_on_exec, fail);
 		if (!err)
 			return 0;
-		if (m || !s->rings)
+		if (m)
 			break;
 		pr_debug("cannot count inside functions with BPF (%s): counting with sample records",
 			 strerror(-err));
 		*fail = (struct lupe_open_failure){ .evsel = -1, .cpu = -1, .pid = -1 };
 	}
-	lupe_live_rings_delete(s->rings);
-	s->rings = NULL;
 	s->mech = NULL;
 	s->closed = 1;
 	return err;
@@ -818,13 +806,10 @@ static int take(const struct perf_event_header *h, int ci, void *arg)
 		s->lost += ((const uint64_t *)(h + 1))[1];
 		return 0;
 	}
-	uint64_t time;
-
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + s->mech->time_at + 8)
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + 3 * 8)
 		return 0;
-	memcpy(&time, (const char *)(h + 1) + s->mech->time_at, sizeof(time));
 	/* the ring's bytes are reused once the read returns: the queue copies them */
-	return lupe_ordered_queue(s->ord, h, 0, time, (uint64_t)ci);
+	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)ci);
 }
 
 /* The queue's delivery: one record of ring ci, in time order. */
@@ -833,7 +818,7 @@ static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci)
 	struct lupe_func_session *s = arg;
 
 	s->delivered++;
-	return s->mech->process(s, h, (int)ci);
+	return process_records(s, h, (int)ci);
 }
 
 static uint64_t monotonic_ns(void)
@@ -864,7 +849,7 @@ static int drain(struct lupe_func_session *s, int final)
 
 int lupe_func_session_poll(struct lupe_func_session *s)
 {
-	return drain(s, 0);
+	return s->mech ? s->mech->poll(s) : 0;
 }
 
 static int enable_records(struct lupe_func_session *s)
@@ -872,42 +857,30 @@ static int enable_records(struct lupe_func_session *s)
 	return each_leader(s, PERF_EVENT_IOC_ENABLE);
 }
 
+static int poll_records(struct lupe_func_session *s)
+{
+	return drain(s, 0);
+}
+
 static uint64_t lost_records(const struct lupe_func_session *s)
 {
 	(void)s;
-	return 0; /* the rings' PERF_RECORD_LOST only */
-}
-
-static void stop_records(struct lupe_func_session *s)
-{
-	each_leader(s, PERF_EVENT_IOC_DISABLE);
+	return 0; /* the rings' PERF_RECORD_LOST, in s->lost */
 }
 
 static void close_records(struct lupe_func_session *s)
 {
+	each_leader(s, PERF_EVENT_IOC_DISABLE);
+	drain(s, 1);
 	close_fds(s);
+	lupe_live_rings_delete(s->rings);
+	s->rings = NULL;
 	remove_probes(s);
 }
 
 static const struct func_mech records_mech = {
-	"records", 16 /* IDENTIFIER, TID, TIME */, open_records, enable_records, process_records, lost_records, stop_records,
-	close_records,
+	"records", open_records, enable_records, poll_records, lost_records, close_records,
 };
-
-/* The BPF mechanism's sample: RAW only (a call's record, with its time). */
-static int process_bpf(struct lupe_func_session *s, const struct perf_event_header *h, int ci)
-{
-	uint32_t size;
-
-	(void)ci;
-	if (h->size < sizeof(*h) + 4)
-		return 0;
-	memcpy(&size, h + 1, sizeof(size));
-	if (sizeof(*h) + 4 + (size_t)size > h->size)
-		return 0;
-	lupe_func_bpf_record(s->bpf, (const char *)(h + 1) + 4, size, on_bpf_call, s);
-	return 0;
-}
 
 static int enable_bpf(struct lupe_func_session *s)
 {
@@ -915,31 +888,26 @@ static int enable_bpf(struct lupe_func_session *s)
 	return 0;
 }
 
+static int poll_bpf(struct lupe_func_session *s)
+{
+	return lupe_func_bpf_poll(s->bpf, on_bpf_call, s);
+}
+
 static uint64_t lost_bpf(const struct lupe_func_session *s)
 {
 	return s->bpf ? lupe_func_bpf_lost(s->bpf) : 0;
 }
 
-static void stop_bpf(struct lupe_func_session *s)
-{
-	lupe_func_bpf_detach(s->bpf);
-}
-
-/* The calls the programs still hold open are unfinished. */
+/* Detach, the last records, the calls the programs still hold open (unfinished). */
 static void close_bpf(struct lupe_func_session *s)
 {
-	uint64_t ring = lupe_func_bpf_ring_lost(s->bpf);
-
-	/* the rings' LOST records (counted in s->lost) are a part of the kernel's count */
-	if (ring > s->lost)
-		s->lost = ring;
 	s->lost += lost_bpf(s);
 	lupe_func_bpf_close(s->bpf, on_bpf_call, s);
 	s->bpf = NULL;
 }
 
 static const struct func_mech bpf_mech = {
-	"bpf", 4 + offsetof(struct func_rec, time) /* RAW's size, then the record */, open_bpf, enable_bpf, process_bpf, lost_bpf, stop_bpf, close_bpf,
+	"bpf", open_bpf, enable_bpf, poll_bpf, lost_bpf, close_bpf,
 };
 
 void lupe_func_session_close(struct lupe_func_session *s)
@@ -949,11 +917,7 @@ void lupe_func_session_close(struct lupe_func_session *s)
 	s->closed = 1;
 	if (!s->mech)
 		return; /* never opened */
-	s->mech->stop(s);
-	drain(s, 1);
 	s->mech->close(s);
-	lupe_live_rings_delete(s->rings);
-	s->rings = NULL;
 	for (int i = 0; i < s->nr_threads; i++)
 		for (int t = 0; t < s->nt; t++)
 			if (s->threads[i].calls[t].open)
