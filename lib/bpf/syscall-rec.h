@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The records lupe's syscall BPF program sends (a BPF output sample's RAW bytes), and
+ * The records lupe's syscall BPF program sends through its ring buffer, and
  * the settings it reads from .rodata. Shared by the BPF side (built against
  * vmlinux.h) and the loader, so it uses only __u types and no libc.
  */

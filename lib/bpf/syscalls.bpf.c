@@ -1,25 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lupe trace's capture: raw_syscalls sys_enter/sys_exit as BTF tracepoints.
- * Each call of a traced process tree becomes two perf samples: the entry (number, six arguments, the paths, strings and input buffers they
+ * Each call of a traced process tree becomes two ring-buffer records: the
+ * entry (number, six arguments, the paths, strings and input buffers they
  * point to) and the exit (return value, buffers the call filled). What to
  * read for which argument is decided in userspace from the syscall's
  * tracefs format and handed over in .rodata, so this program knows no
  * syscall by name.
  *
- * The records go out with bpf_perf_event_output() into the CPU's BPF
- * output event (PERF_COUNT_SW_BPF_OUTPUT, put in the events map by
- * userspace), as perf trace's augmented syscalls do: a PERF_SAMPLE_RAW
- * sample each, in one ring per CPU, which the live engine drains and the
- * session's queue puts back in time order.
- *
  * Cost: one pid lookup per syscall of any process (two when -a is not
- * given), a copy into a per-CPU scratch buffer and one perf output.
- * Userspace is woken only when a good part of a ring is full (the event's
- * wakeup watermark, or its poll timer), so a busy workload does not pay a
- * wakeup per call. A record a ring has no room for is counted by the
- * kernel (PERF_RECORD_LOST); one lost for another reason in lost[]: never
- * dropped silently.
+ * given), a copy into a per-CPU scratch buffer and one bpf_ringbuf_output.
+ * Userspace is woken only when a good part of the ring is full (or on its
+ * poll timer), so a busy workload does not pay a wakeup per call. A record
+ * the ring has no room for is counted in lost[], never dropped silently.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -32,6 +25,7 @@ const volatile bool trace_all;            /* -a: every process but ours */
 const volatile __u32 self_pid;
 const volatile bool filter_syscalls;      /* sys_on[] decides */
 const volatile __u32 max_strlen = 32;
+const volatile __u64 wake_bytes = 256 * 1024;
 const volatile __u8 sys_on[SC_MAX_NR];
 const volatile struct sc_cap_spec caps[SC_MAX_NR];
 
@@ -43,12 +37,10 @@ struct {
 	__type(value, __u8);
 } pids SEC(".maps");
 
-/* CPU -> its BPF output event (max_entries: libbpf makes it the possible CPUs) */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(__u32));
-} events SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20); /* resized by the loader */
+} rb SEC(".maps");
 
 /*
  * tid -> arguments whose strings could not be read at entry: a page not yet
@@ -247,22 +239,18 @@ __noinline int add_vec(struct scratch *s, __u32 off, __u32 icap, __u64 ptr)
 	return o + sizeof(*it) + ((n + 7) & ~7);
 }
 
-static __always_inline void send(void *ctx, struct scratch *s, __u32 off)
+static __always_inline void send(struct scratch *s, __u32 off)
 {
-	long err;
+	__u64 flags = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA) >= wake_bytes ?
+		      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 
 	/* off stays below SC_SCRATCH (items start below its half): the mask
 	 * only tells the verifier so */
 	off &= SC_SCRATCH - 1;
 	asm volatile("" : "+r"(off));
 	((struct sc_rec *)s->b)->size = off;
-	if (off < sizeof(struct sc_rec) || off >= SC_SCRATCH) {
-		count_lost();
-		return;
-	}
-	err = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, s->b, off & (SC_SCRATCH - 1));
-	/* a full ring's loss is the kernel's PERF_RECORD_LOST: not counted twice */
-	if (err && err != -28 /* ENOSPC */)
+	if (off < sizeof(struct sc_rec) || off >= SC_SCRATCH ||
+	    bpf_ringbuf_output(&rb, s->b, off & (SC_SCRATCH - 1), flags))
 		count_lost();
 }
 
@@ -347,7 +335,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 
 		bpf_map_update_elem(&retry, &tid, &again, BPF_ANY);
 	}
-	send(ctx, s, off);
+	send(s, off);
 	return 0;
 }
 
@@ -409,7 +397,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 				}
 		}
 	}
-	send(ctx, s, off);
+	send(s, off);
 	return 0;
 }
 
@@ -442,7 +430,7 @@ int BPF_PROG(sched_exit, struct task_struct *p)
 		struct sc_rec *rec = (struct sc_rec *)s->b;
 
 		rec->args[0] = p->signal->group_exit_code ?: p->exit_code;
-		send(ctx, s, sizeof(*rec));
+		send(s, sizeof(*rec));
 	}
 	if (!trace_all)
 		bpf_map_delete_elem(&pids, &tgid);

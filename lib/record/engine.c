@@ -13,8 +13,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
-#include <unistd.h>
-#include <lupe/evsel.h>
 #include "record/engine.h"
 #include "sampling/ring.h"
 
@@ -163,30 +161,6 @@ int lupe_live_rings_poll(struct lupe_live_rings *lr, int timeout_ms)
 int lupe_live_rings_all_hup(const struct lupe_live_rings *lr)
 {
 	return lr->nr_hup == lr->nr_fds;
-}
-
-int lupe_live_bpf_output_open(int cpu, size_t wakeup_bytes)
-{
-	struct perf_event_attr a = {
-		.size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_BPF_OUTPUT,
-		.sample_period = 1, .sample_type = PERF_SAMPLE_RAW,
-		.read_format = PERF_FORMAT_LOST,
-		.watermark = 1, .wakeup_watermark = wakeup_bytes,
-	};
-	int fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
-
-	if (fd == -EINVAL) { /* before 6.0: no PERF_FORMAT_LOST, the LOST records only */
-		a.read_format = 0;
-		fd = lupe_perf_event_open(&a, -1, cpu, -1, 0);
-	}
-	return fd == -ENODEV ? LUPE_LIVE_SKIP : fd;
-}
-
-uint64_t lupe_live_fd_lost(int fd)
-{
-	uint64_t v[2]; /* value, lost */
-
-	return read(fd, v, sizeof(v)) == (ssize_t)sizeof(v) ? v[1] : 0;
 }
 
 uint64_t lupe_live_rings_wakeups(const struct lupe_live_rings *lr)

@@ -64,22 +64,6 @@ int lupe_live_rings_poll(struct lupe_live_rings *lr, int timeout_ms);
 /* Whether every event fd has hung up (every monitored thread exited). */
 int lupe_live_rings_all_hup(const struct lupe_live_rings *lr);
 
-/*
- * A BPF program's output event on cpu (PERF_COUNT_SW_BPF_OUTPUT, for its
- * PERF_EVENT_ARRAY map): RAW samples only (the records carry their own
- * tid and time), read_format PERF_FORMAT_LOST where the kernel has it,
- * waking a poll every wakeup_bytes. The fd, LUPE_LIVE_SKIP for a CPU gone
- * offline, or a negative errno: an opener for lupe_live_rings_open().
- */
-int lupe_live_bpf_output_open(int cpu, size_t wakeup_bytes);
-
-/*
- * What the kernel dropped for an event opened with read_format
- * PERF_FORMAT_LOST alone: exact, where the PERF_RECORD_LOST records say
- * only the losses a later record found room to report. 0 for another fd.
- */
-uint64_t lupe_live_fd_lost(int fd);
-
 /* Polls that found data (perf's "woken up"). */
 uint64_t lupe_live_rings_wakeups(const struct lupe_live_rings *lr);
 

@@ -5,9 +5,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
-#include <linux/types.h>
 #include <lupe/trace.h>
-#include "session/ordered.h"
 
 enum sc_kind {
 	K_HEX,      /* unsigned long, shown 0x... */
@@ -100,7 +98,7 @@ struct lupe_trace;
 struct trace_ops {
 	int (*add_pid)(struct lupe_trace *t, pid_t pid, bool at_exec);
 	int (*start)(struct lupe_trace *t);
-	/* final: the last drains, hand out everything (lupe_trace_rings_poll) */
+	/* final: the last drains, hand out everything (perf-source.c holds back the last ms) */
 	int (*poll)(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn, void *arg);
 	unsigned long long (*lost)(struct lupe_trace *t);
 	void (*del)(struct lupe_trace *t);
@@ -114,56 +112,6 @@ struct lupe_trace {
 	bool filter;               /* only the syscalls in set[] */
 	bool set[LUPE_SC_MAX];
 };
-
-/*
- * A live capture's per-CPU rings (perf-source.c): opened, polled and
- * drained by the live engine (record/engine.h), their samples put in time
- * order by the session's queue (session/ordered.c) and handed to deliver.
- * Both live captures read through it: the raw_syscalls tracepoints and the
- * BPF program's output events. Samples carry TID, TIME (CLOCK_MONOTONIC)
- * and RAW (struct trace_sample_hdr), or with raw_time RAW only, whose
- * bytes hold the time (CLOCK_MONOTONIC) at that offset: a BPF record
- * holds its tid and time already, and the sample's own TID and TIME cost
- * the traced program about 0.2 us a record here. PERF_RECORD_LOST counts
- * in lost.
- */
-struct trace_rings {
-	struct lupe_cpu_map *cpus;
-	struct lupe_live_rings *rings; /* one per CPU */
-	struct lupe_ordered *ord;
-	int *fds;                      /* the caller's events, closed with the rings */
-	int nfds;
-	size_t pages;                  /* data pages of each ring */
-	unsigned long long lost;
-	pid_t self;                    /* samples of this process are left out */
-	bool exits;                    /* also queue processes' EXIT records */
-	int raw_time;                  /* > 0: samples are RAW, the u64 time at this offset in it */
-};
-
-/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
-struct trace_sample_hdr {
-	__u32 pid, tid;
-	__u64 time;
-	__u32 raw_size;
-} __attribute__((packed));
-
-/* The queue (deliver gets each record in time order): 0 or a negative errno. */
-int lupe_trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg);
-/* The rings, one per online CPU, of about bytes (a power of two of pages). */
-int lupe_trace_rings_open(struct trace_rings *tr, size_t bytes);
-/* Keep fd (closed by lupe_trace_rings_fini); closes it and fails with -ENOMEM. */
-int lupe_trace_rings_keep_fd(struct trace_rings *tr, int fd);
-/*
- * Wait up to timeout_ms, read every ring, deliver in time order what is
- * more than a millisecond old (a record is stamped before it is
- * committed: one on another CPU may not be visible yet, and a thread's
- * exit must not come before its entry), everything when final. 0, -EINTR
- * or a negative errno.
- */
-int lupe_trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final);
-/* Records lost: the PERF_RECORD_LOST counts, or the events' own (PERF_FORMAT_LOST) when more. */
-unsigned long long lupe_trace_rings_lost(const struct trace_rings *tr);
-void lupe_trace_rings_fini(struct trace_rings *tr);
 
 /* The sources: NULL and errno when they cannot be built. */
 struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o);

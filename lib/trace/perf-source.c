@@ -36,6 +36,48 @@
 #include "trace/internal.h"
 #include "util/util.h"
 
+/*
+ * The live rings, one per CPU: opened, polled and drained by the live
+ * engine (record/engine.h), their samples (TID, TIME in CLOCK_MONOTONIC,
+ * RAW: struct trace_sample_hdr) put in time order by the session's queue
+ * (session/ordered.c) and handed to deliver; PERF_RECORD_LOST counts in
+ * lost.
+ */
+struct trace_rings {
+	struct lupe_cpu_map *cpus;
+	struct lupe_live_rings *rings; /* one per CPU */
+	struct lupe_ordered *ord;
+	int *fds;                      /* the events, closed with the rings */
+	int nfds;
+	size_t pages;                  /* data pages of each ring */
+	unsigned long long lost;
+	pid_t self;                    /* samples of this process are left out */
+	bool exits;                    /* also queue processes' EXIT records */
+};
+
+/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
+struct trace_sample_hdr {
+	__u32 pid, tid;
+	__u64 time;
+	__u32 raw_size;
+} __attribute__((packed));
+
+/* The queue (deliver gets each record in time order): 0 or a negative errno. */
+static int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg);
+/* The rings, one per online CPU, of about bytes (a power of two of pages). */
+static int trace_rings_open(struct trace_rings *tr, size_t bytes);
+/* Keep fd (closed by trace_rings_fini); closes it and fails with -ENOMEM. */
+static int trace_rings_keep_fd(struct trace_rings *tr, int fd);
+/*
+ * Wait up to timeout_ms, read every ring, deliver in time order what is
+ * more than a millisecond old (a record is stamped before it is
+ * committed: one on another CPU may not be visible yet, and a thread's
+ * exit must not come before its entry), everything when final. 0, -EINTR
+ * or a negative errno.
+ */
+static int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final);
+static void trace_rings_fini(struct trace_rings *tr);
+
 struct target {
 	pid_t pid;
 	bool at_exec;
@@ -134,7 +176,7 @@ static int tp_setup(struct perf_trace *pt)
 	return 0;
 }
 
-int lupe_trace_rings_keep_fd(struct trace_rings *tr, int fd)
+static int trace_rings_keep_fd(struct trace_rings *tr, int fd)
 {
 	int *n = realloc(tr->fds, (tr->nfds + 1) * sizeof(*n));
 
@@ -179,7 +221,7 @@ static int open_tp(void *arg, int c, int t, int e)
 	}
 	if (fd < 0)
 		return fd;
-	err = lupe_trace_rings_keep_fd(&pt->r, fd);
+	err = trace_rings_keep_fd(&pt->r, fd);
 	if (err)
 		return err;
 	pt->opened++;
@@ -239,7 +281,7 @@ static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec)
 static int perf_start(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
-	int err = lupe_trace_rings_open(&pt->r, pt->t.o.buf_bytes ? pt->t.o.buf_bytes : 1 << 20);
+	int err = trace_rings_open(&pt->r, pt->t.o.buf_bytes ? pt->t.o.buf_bytes : 1 << 20);
 
 	if (!err)
 		err = tp_setup(pt);
@@ -373,9 +415,6 @@ static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 	struct trace_rings *tr = arg;
 	const struct trace_sample_hdr *s = (const void *)(h + 1);
 	const __u32 *task = (const __u32 *)(h + 1);
-	size_t hdr = tr->raw_time ? 4 : sizeof(*s);
-	__u64 time;
-	__u32 raw_size;
 
 	(void)ring;
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
@@ -386,19 +425,11 @@ static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 	if (h->type == PERF_RECORD_EXIT && tr->exits && h->size >= sizeof(*h) + 24 &&
 	    task[0] == task[2])
 		return lupe_ordered_queue(tr->ord, h, 0, ((const __u64 *)(h + 1))[2], 0);
-	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + hdr ||
-	    (!tr->raw_time && (pid_t)s->pid == tr->self))
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
+	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
+	    (pid_t)s->pid == tr->self)
 		return 0;
-	memcpy(&raw_size, (const char *)(h + 1) + hdr - 4, sizeof(raw_size));
-	if (raw_size < sizeof(__u16) || sizeof(*h) + hdr + raw_size > h->size ||
-	    (tr->raw_time && raw_size < tr->raw_time + sizeof(time)))
-		return 0;
-	/* the RAW bytes are not 8-aligned: copy */
-	if (tr->raw_time)
-		memcpy(&time, (const char *)(h + 1) + hdr + tr->raw_time, sizeof(time));
-	else
-		memcpy(&time, &s->time, sizeof(time));
-	return lupe_ordered_queue(tr->ord, h, 0, time, 0);
+	return lupe_ordered_queue(tr->ord, h, 0, s->time, 0);
 }
 
 static uint64_t monotonic_ns(void)
@@ -409,14 +440,14 @@ static uint64_t monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-int lupe_trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg)
+static int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg)
 {
 	tr->ord = lupe_ordered_new(deliver, arg);
 	tr->self = getpid();
 	return tr->ord ? 0 : -ENOMEM;
 }
 
-int lupe_trace_rings_open(struct trace_rings *tr, size_t bytes)
+static int trace_rings_open(struct trace_rings *tr, size_t bytes)
 {
 	tr->pages = bytes / 4096;
 	while (tr->pages & (tr->pages - 1))
@@ -432,7 +463,7 @@ int lupe_trace_rings_open(struct trace_rings *tr, size_t bytes)
 	return tr->rings ? 0 : -errno;
 }
 
-int lupe_trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
+static int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
 {
 	int ret = 0, err;
 	uint64_t cut;
@@ -448,16 +479,7 @@ int lupe_trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
 	return err ? err : ret;
 }
 
-unsigned long long lupe_trace_rings_lost(const struct trace_rings *tr)
-{
-	unsigned long long exact = 0;
-
-	for (int i = 0; i < tr->nfds; i++)
-		exact += lupe_live_fd_lost(tr->fds[i]);
-	return exact > tr->lost ? exact : tr->lost;
-}
-
-void lupe_trace_rings_fini(struct trace_rings *tr)
+static void trace_rings_fini(struct trace_rings *tr)
 {
 	lupe_live_rings_delete(tr->rings);
 	for (int i = 0; i < tr->nfds; i++)
@@ -477,7 +499,7 @@ static int perf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_f
 	pt->fn = fn;
 	pt->fn_arg = arg;
 	pt->delivered = 0;
-	err = lupe_trace_rings_poll(&pt->r, timeout_ms, final);
+	err = trace_rings_poll(&pt->r, timeout_ms, final);
 	return err ? err : pt->delivered;
 }
 
@@ -485,14 +507,14 @@ static unsigned long long perf_lost(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	return pt->lost + lupe_trace_rings_lost(&pt->r);
+	return pt->lost + pt->r.lost;
 }
 
 static void perf_del(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	lupe_trace_rings_fini(&pt->r);
+	trace_rings_fini(&pt->r);
 	free(pt->targets);
 	lupe_session_delete(pt->session); /* a file's (trace -i) */
 	free(pt->path);
@@ -612,7 +634,7 @@ static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscall
 	if (!pt)
 		return NULL;
 	lupe_trace_init(&pt->t, &perf_ops, o);
-	if (lupe_trace_rings_init(&pt->r, decode, pt)) {
+	if (trace_rings_init(&pt->r, decode, pt)) {
 		free(pt);
 		return NULL;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Syscall tracing for `lupe trace`: a live source of syscall events (a BPF
- * program's samples with argument strings, or raw_syscalls tracepoints
- * without them, both through per-CPU perf rings) and the decoder that turns an event's
+ * Syscall tracing for `lupe trace`: a live source of syscall events (BPF
+ * ring buffer with argument strings, or raw_syscalls tracepoints through
+ * perf_event_open without them) and the decoder that turns an event's
  * numbers into what strace prints.
  *
  * Both sources decode into the same struct lupe_sc_event, so the printer
@@ -55,7 +55,7 @@ struct lupe_trace_opts {
 	bool system_wide;           /* -a: every process but ours */
 	unsigned int max_strlen;    /* bytes of strings and buffers (default 32) */
 	const bool *syscalls;       /* LUPE_SC_MAX flags, or NULL for all */
-	size_t buf_bytes;           /* ring size (default 16 MiB BPF shared out among CPUs, 1 MiB per CPU perf) */
+	size_t buf_bytes;           /* ring buffer size (default 16 MiB BPF, 1 MiB per CPU perf) */
 	const char *const *tracepoints; /* NULL-terminated "sys:name" list to interleave, or NULL */
 	bool no_strings;            /* BPF too copies no memory: pointers shown as the fallback shows them */
 };
@@ -93,9 +93,10 @@ LUPE_API int lupe_trace_start(struct lupe_trace *t);
 
 /*
  * Wait up to timeout_ms for events, then hand each available one to fn,
- * in time order: those of the last millisecond wait for the next poll
- * (another CPU may still be writing an older one), except with timeout_ms
- * 0, the drains at the end, which hand out everything. Returns the number
+ * in time order: the tracepoints' per-CPU rings keep those of the last
+ * millisecond for the next poll (another CPU may still be writing an
+ * older one), except with timeout_ms 0, the drains at the end, which
+ * hand out everything. Returns the number
  * of events, or a negative errno (-EINTR on a signal).
  */
 LUPE_API int lupe_trace_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg);
