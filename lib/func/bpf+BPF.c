@@ -9,17 +9,19 @@
  * session.
  *
  * NEEDSWORK: this ring is a libbpf ring buffer of its own, not perf
- * samples read through the live engine (record/engine.h) as trace's BPF
- * capture is (lib/bpf/capture+BPF.c). The session no longer asks which
- * mechanism runs (struct func_mech in session.c). It was done: func.bpf.c
- * sending each record with bpf_perf_event_output() into a BPF output
- * event per CPU (opened by lupe_live_bpf_output_open()), drained with the
- * records mechanism's rings and queue, losses read with PERF_FORMAT_LOST.
- * It was taken back because a perf output costs the probed program more
- * than bpf_ringbuf_output: scripts/bench/func's lupe/perf program CPU per
- * call went from 1.00 to 1.37 for tiny() (target <= 1.25), 2.2 to 3.0 us
- * a call, on 6.18 here. What it takes: a cheaper output, or batching
- * several calls' records into one sample.
+ * samples read through the live engine (record/engine.h); trace's BPF
+ * capture has the same debt (lib/bpf/capture+BPF.c). The session no longer
+ * asks which mechanism runs (struct func_mech in session.c). It was done
+ * (branch s9-bpfsrc, commit 18dd288): func.bpf.c sending each record with
+ * bpf_perf_event_output() into a BPF output event per CPU opened through
+ * the live engine, drained with the records mechanism's rings and queue,
+ * losses read with PERF_FORMAT_LOST (PERF_RECORD_LOST alone missed a tenth
+ * of them with one-page rings). It was taken back because a perf output
+ * costs the probed program more than bpf_ringbuf_output:
+ * scripts/bench/func's lupe/perf program CPU per call went from 1.00 to
+ * 1.37 for tiny() (target <= 1.25), 2.2 to 3.0 us a call, on 6.18 here.
+ * What it takes: a cheaper output, or batching several calls' records into
+ * one sample.
  */
 #include <errno.h>
 #include <stdlib.h>
