@@ -8,16 +8,20 @@
  * and hands each ring record (one per finished or unfinished call) to the
  * session.
  *
- * NEEDSWORK: the records mechanism reads its groups through the live
- * engine (record/engine.h); this ring is a libbpf ring buffer of its own.
- * Both end in the session's one struct lupe_func_call (on_bpf_call and
- * process() in session.c share finish_call), but the session still
- * branches on which mechanism runs (if (s->bpf)). What it would take: the
- * two mechanisms behind one ops table (open, enable, poll, lost, close),
- * as trace's captures are behind trace_ops; for this ring to be a
- * lupe_source, func.bpf.c writing perf samples into a BPF output event
- * per CPU (see lib/bpf/capture+BPF.c), at the cost of ordering per-CPU
- * records that today arrive in one ordered ring.
+ * NEEDSWORK: this ring is a libbpf ring buffer of its own, not perf
+ * samples read through the live engine (record/engine.h); trace's BPF
+ * capture has the same debt (lib/bpf/capture+BPF.c). The session no longer
+ * asks which mechanism runs (struct func_mech in session.c). It was done
+ * (branch s9-bpfsrc, commit 18dd288): func.bpf.c sending each record with
+ * bpf_perf_event_output() into a BPF output event per CPU opened through
+ * the live engine, drained with the records mechanism's rings and queue,
+ * losses read with PERF_FORMAT_LOST (PERF_RECORD_LOST alone missed a tenth
+ * of them with one-page rings). It was taken back because a perf output
+ * costs the probed program more than bpf_ringbuf_output:
+ * scripts/bench/func's lupe/perf program CPU per call went from 1.00 to
+ * 1.37 for tiny() (target <= 1.25), 2.2 to 3.0 us a call, on 6.18 here.
+ * What it takes: a cheaper output, or batching several calls' records into
+ * one sample.
  */
 #include <errno.h>
 #include <stdlib.h>

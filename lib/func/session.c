@@ -44,6 +44,10 @@
  * it read in the session's time order (session/ordered.c) and keeps back
  * the last millisecond for the next one.
  *
+ * The two sit behind one table (struct func_mech: open, enable, poll,
+ * lost, close), as trace's captures sit behind trace_ops: the session
+ * does not ask which one runs.
+ *
  * Both tell the outermost call of a recursion by the stack pointer: a nested
  * entry has a lower sp, and the outermost return has the entry's sp plus
  * the return address. An entry at or above an open call's sp means that
@@ -129,8 +133,26 @@ struct lupe_func_session {
 	void *call_arg;
 	int closed;
 	int records_only;          /* never BPF */
-	struct lupe_func_bpf *bpf; /* counting in the kernel, or NULL: sample records */
+	const struct func_mech *mech; /* the mechanism counting, NULL before the open */
+	struct lupe_func_bpf *bpf; /* the BPF mechanism's programs */
 };
+
+/* A way of counting inside functions: the records mechanism, or BPF. */
+struct func_mech {
+	const char *name;
+	/* Open the counting of tids; undo what it did on failure. */
+	int (*open)(struct lupe_func_session *s, const pid_t *tids, int enable_on_exec,
+		    struct lupe_open_failure *fail);
+	int (*enable)(struct lupe_func_session *s);
+	/* Hand what the kernel wrote to the figures: how many records, or a negative errno. */
+	int (*poll)(struct lupe_func_session *s);
+	/* Records the kernel had no room for, besides those in s->lost. */
+	uint64_t (*lost)(const struct lupe_func_session *s);
+	/* Stop counting, hand over the last records and the calls left open, close. */
+	void (*close)(struct lupe_func_session *s);
+};
+
+static const struct func_mech records_mech, bpf_mech;
 
 static int nv(const struct lupe_func_session *s)
 {
@@ -330,13 +352,11 @@ static void close_fds(struct lupe_func_session *s)
 {
 	int n = s->nr_tids * s->nr_cpus * per_group(s);
 
-	lupe_live_rings_delete(s->rings);
 	for (int i = 0; s->fds && i < n; i++)
 		if (s->fds[i] >= 0)
 			close(s->fds[i]);
 	free(s->fds);
 	s->fds = NULL;
-	s->rings = NULL;
 }
 
 static int *group_fds(struct lupe_func_session *s, int ti, int ci)
@@ -448,16 +468,6 @@ static int open_slot(void *arg, int ci, int ti, int e)
 	return open_member(s, &fds[e], &a, tid, cpu, leader, ID_SWITCH, 0);
 }
 
-static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, const uint64_t *values);
-
-static void close_bpf(struct lupe_func_session *s, int drain)
-{
-	if (s->bpf)
-		s->lost += lupe_func_bpf_lost(s->bpf);
-	lupe_func_bpf_close(s->bpf, drain ? on_bpf_call : NULL, s);
-	s->bpf = NULL;
-}
-
 /* The process of thread tid (its Tgid), or tid itself if it cannot be read. */
 static pid_t tgid_of(pid_t tid)
 {
@@ -502,7 +512,10 @@ static int open_bpf(struct lupe_func_session *s, const pid_t *tids, int enable_o
 	}
 	s->bpf = lupe_func_bpf_open(&su, fail);
 	free(pids);
-	return s->bpf ? 0 : -errno;
+	if (!s->bpf)
+		return -errno;
+	pr_debug("counting inside functions: bpf (uprobes with BPF programs, counted in the kernel)");
+	return 0;
 }
 
 void lupe_func_session_set_records(struct lupe_func_session *s, int records_only)
@@ -512,15 +525,52 @@ void lupe_func_session_set_records(struct lupe_func_session *s, int records_only
 
 const char *lupe_func_session_mechanism(const struct lupe_func_session *s)
 {
-	return s->bpf ? "bpf" : "records";
+	return s->mech ? s->mech->name : "records";
+}
+
+/* The records mechanism: tracefs probes sampling the groups' counters. */
+static int open_records(struct lupe_func_session *s, const pid_t *tids, int enable_on_exec,
+			struct lupe_open_failure *fail)
+{
+	size_t n = (size_t)s->nr_tids * s->nr_cpus * per_group(s);
+	int err;
+
+	s->fds = malloc(n * sizeof(int));
+	s->rings = lupe_live_rings_new(s->nr_cpus, RING_PAGES);
+	if (!s->fds || !s->rings) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	memset(s->fds, -1, n * sizeof(int));
+	err = make_probes(s);
+	if (err) {
+		fail->err = err;
+		goto fail;
+	}
+	s->open_tids = tids;
+	s->open_enable = enable_on_exec;
+	s->open_fail = fail;
+	err = lupe_live_rings_open(s->rings, &(struct lupe_live_open){
+		s->cpus, s->nr_tids, per_group(s), 0, open_slot, s });
+	if (err)
+		goto fail;
+	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
+	pr_debug("counting inside functions: records (tracefs uprobes sampling the counters)");
+	return 0;
+fail:
+	close_fds(s);
+	lupe_live_rings_delete(s->rings);
+	s->rings = NULL;
+	remove_probes(s);
+	s->nr_ids = 0;
+	return err;
 }
 
 int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int nr_tids,
 			   int enable_on_exec, struct lupe_open_failure *fail)
 {
 	struct lupe_open_failure dummy_fail;
-	size_t n;
-	int err;
+	int err = -EINVAL;
 
 	if (!fail)
 		fail = &dummy_fail;
@@ -533,49 +583,22 @@ int lupe_func_session_open(struct lupe_func_session *s, const pid_t *tids, int n
 			return -errno;
 		s->nr_cpus = lupe_cpu_map_nr(s->cpus);
 	}
-	for (int i = 0; i < s->nc; i++)
-		s->supported[i] = 1;
-	n = (size_t)nr_tids * s->nr_cpus * per_group(s);
-	s->fds = malloc(n * sizeof(int));
-	s->rings = lupe_live_rings_new(s->nr_cpus, RING_PAGES);
-	if (!s->fds || !s->rings) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	memset(s->fds, -1, n * sizeof(int));
 	remove_stale_probes();
 	/* a workload or a running program (-p): the detach keeps calls whole (bpf+BPF.c) */
-	if (!s->records_only) {
-		err = open_bpf(s, tids, enable_on_exec, fail);
-		if (!err) {
-			pr_debug("counting inside functions: bpf (uprobes with BPF programs, counted in the kernel)");
+	for (int m = s->records_only; m < 2; m++) {
+		s->mech = m ? &records_mech : &bpf_mech;
+		for (int i = 0; i < s->nc; i++)
+			s->supported[i] = 1;
+		err = s->mech->open(s, tids, enable_on_exec, fail);
+		if (!err)
 			return 0;
-		}
+		if (m)
+			break;
 		pr_debug("cannot count inside functions with BPF (%s): counting with sample records",
 			 strerror(-err));
 		*fail = (struct lupe_open_failure){ .evsel = -1, .cpu = -1, .pid = -1 };
-		for (int i = 0; i < s->nc; i++)
-			s->supported[i] = 1;
 	}
-	err = make_probes(s);
-	if (err) {
-		fail->err = err;
-		goto fail;
-	}
-	s->open_tids = tids;
-	s->open_enable = enable_on_exec;
-	s->open_fail = fail;
-	err = lupe_live_rings_open(s->rings, &(struct lupe_live_open){
-		s->cpus, nr_tids, per_group(s), 0, open_slot, s });
-	if (err)
-		goto fail;
-	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
-	pr_debug("counting inside functions: records (tracefs uprobes sampling the counters)");
-	return 0;
-fail:
-	close_fds(s);
-	remove_probes(s);
-	s->nr_ids = 0;
+	s->mech = NULL;
 	s->closed = 1;
 	return err;
 }
@@ -595,11 +618,7 @@ static int each_leader(struct lupe_func_session *s, unsigned long request)
 
 int lupe_func_session_enable(struct lupe_func_session *s)
 {
-	if (s->bpf) {
-		lupe_func_bpf_enable(s->bpf);
-		return 0;
-	}
-	return each_leader(s, PERF_EVENT_IOC_ENABLE);
+	return s->mech ? s->mech->enable(s) : -EINVAL;
 }
 
 static struct thread *get_thread(struct lupe_func_session *s, pid_t tid)
@@ -712,7 +731,7 @@ static void on_return(struct lupe_func_session *s, struct thread *th, int t, uin
 	finish_call(s, th, t, c->time, s->delta);
 }
 
-/* A call counted in the kernel (BPF): values are its counters, then time inside. */
+/* A call counted in the kernel (BPF), in time order: values are its counters, then time inside. */
 static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, const uint64_t *values)
 {
 	struct lupe_func_session *s = arg;
@@ -734,7 +753,7 @@ static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, co
 }
 
 /* One sample, in time order: update the thread's per-CPU values, then its calls. */
-static int process(struct lupe_func_session *s, const struct perf_event_header *h, int ci)
+static int process_records(struct lupe_func_session *s, const struct perf_event_header *h, int ci)
 {
 	const uint64_t *p = (const void *)(h + 1), *end = (const void *)((const char *)h + h->size);
 	const struct idmap *ev, *m;
@@ -799,7 +818,7 @@ static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci)
 	struct lupe_func_session *s = arg;
 
 	s->delivered++;
-	return process(s, h, (int)ci);
+	return process_records(s, h, (int)ci);
 }
 
 static uint64_t monotonic_ns(void)
@@ -830,20 +849,75 @@ static int drain(struct lupe_func_session *s, int final)
 
 int lupe_func_session_poll(struct lupe_func_session *s)
 {
-	if (s->bpf)
-		return lupe_func_bpf_poll(s->bpf, on_bpf_call, s);
+	return s->mech ? s->mech->poll(s) : 0;
+}
+
+static int enable_records(struct lupe_func_session *s)
+{
+	return each_leader(s, PERF_EVENT_IOC_ENABLE);
+}
+
+static int poll_records(struct lupe_func_session *s)
+{
 	return drain(s, 0);
 }
+
+static uint64_t lost_records(const struct lupe_func_session *s)
+{
+	(void)s;
+	return 0; /* the rings' PERF_RECORD_LOST, in s->lost */
+}
+
+static void close_records(struct lupe_func_session *s)
+{
+	each_leader(s, PERF_EVENT_IOC_DISABLE);
+	drain(s, 1);
+	close_fds(s);
+	lupe_live_rings_delete(s->rings);
+	s->rings = NULL;
+	remove_probes(s);
+}
+
+static const struct func_mech records_mech = {
+	"records", open_records, enable_records, poll_records, lost_records, close_records,
+};
+
+static int enable_bpf(struct lupe_func_session *s)
+{
+	lupe_func_bpf_enable(s->bpf);
+	return 0;
+}
+
+static int poll_bpf(struct lupe_func_session *s)
+{
+	return lupe_func_bpf_poll(s->bpf, on_bpf_call, s);
+}
+
+static uint64_t lost_bpf(const struct lupe_func_session *s)
+{
+	return s->bpf ? lupe_func_bpf_lost(s->bpf) : 0;
+}
+
+/* Detach, the last records, the calls the programs still hold open (unfinished). */
+static void close_bpf(struct lupe_func_session *s)
+{
+	s->lost += lost_bpf(s);
+	lupe_func_bpf_close(s->bpf, on_bpf_call, s);
+	s->bpf = NULL;
+}
+
+static const struct func_mech bpf_mech = {
+	"bpf", open_bpf, enable_bpf, poll_bpf, lost_bpf, close_bpf,
+};
 
 void lupe_func_session_close(struct lupe_func_session *s)
 {
 	if (!s || s->closed)
 		return;
-	each_leader(s, PERF_EVENT_IOC_DISABLE);
-	drain(s, 1);
-	close_bpf(s, 1);
-	close_fds(s);
-	remove_probes(s);
+	s->closed = 1;
+	if (!s->mech)
+		return; /* never opened */
+	s->mech->close(s);
 	for (int i = 0; i < s->nr_threads; i++)
 		for (int t = 0; t < s->nt; t++)
 			if (s->threads[i].calls[t].open)
@@ -909,7 +983,7 @@ const struct lupe_event *lupe_func_session_value_event(const struct lupe_func_se
 
 uint64_t lupe_func_session_lost(const struct lupe_func_session *s)
 {
-	return s->lost + (s->bpf ? lupe_func_bpf_lost(s->bpf) : 0);
+	return s->lost + (s->mech ? s->mech->lost(s) : 0);
 }
 
 uint64_t lupe_func_session_lost_calls(const struct lupe_func_session *s)

@@ -98,7 +98,8 @@ struct lupe_trace;
 struct trace_ops {
 	int (*add_pid)(struct lupe_trace *t, pid_t pid, bool at_exec);
 	int (*start)(struct lupe_trace *t);
-	int (*poll)(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg);
+	/* final: the last drains, hand out everything (perf-source.c holds back the last ms) */
+	int (*poll)(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn, void *arg);
 	unsigned long long (*lost)(struct lupe_trace *t);
 	void (*del)(struct lupe_trace *t);
 };

@@ -36,6 +36,48 @@
 #include "trace/internal.h"
 #include "util/util.h"
 
+/*
+ * The live rings, one per CPU: opened, polled and drained by the live
+ * engine (record/engine.h), their samples (TID, TIME in CLOCK_MONOTONIC,
+ * RAW: struct trace_sample_hdr) put in time order by the session's queue
+ * (session/ordered.c) and handed to deliver; PERF_RECORD_LOST counts in
+ * lost.
+ */
+struct trace_rings {
+	struct lupe_cpu_map *cpus;
+	struct lupe_live_rings *rings; /* one per CPU */
+	struct lupe_ordered *ord;
+	int *fds;                      /* the events, closed with the rings */
+	int nfds;
+	size_t pages;                  /* data pages of each ring */
+	unsigned long long lost;
+	pid_t self;                    /* samples of this process are left out */
+	bool exits;                    /* also queue processes' EXIT records */
+};
+
+/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
+struct trace_sample_hdr {
+	__u32 pid, tid;
+	__u64 time;
+	__u32 raw_size;
+} __attribute__((packed));
+
+/* The queue (deliver gets each record in time order): 0 or a negative errno. */
+static int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg);
+/* The rings, one per online CPU, of about bytes (a power of two of pages). */
+static int trace_rings_open(struct trace_rings *tr, size_t bytes);
+/* Keep fd (closed by trace_rings_fini); closes it and fails with -ENOMEM. */
+static int trace_rings_keep_fd(struct trace_rings *tr, int fd);
+/*
+ * Wait up to timeout_ms, read every ring, deliver in time order what is
+ * more than a millisecond old (a record is stamped before it is
+ * committed: one on another CPU may not be visible yet, and a thread's
+ * exit must not come before its entry), everything when final. 0, -EINTR
+ * or a negative errno.
+ */
+static int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final);
+static void trace_rings_fini(struct trace_rings *tr);
+
 struct target {
 	pid_t pid;
 	bool at_exec;
@@ -52,23 +94,17 @@ struct perf_trace {
 	char *tp_names[MAX_TP];
 	struct target *targets;
 	int ntargets;
-	int *fds;
-	int nfds;
-	struct lupe_cpu_map *cpus;
-	struct lupe_live_rings *rings; /* one per CPU */
-	size_t pages;
+	struct trace_rings r;       /* one ring per CPU, the poll's records in time order */
 	/* the target being opened */
 	const pid_t *tids;
 	bool at_exec, inherit;
 	int opened, open_err;
 	__u64 enter_id, exit_id;
 	int off_id, off_args, off_ret;
-	unsigned long long lost;
-	struct lupe_ordered *ord;  /* a poll's records, in time order */
+	unsigned long long lost;   /* a file's (trace -i) */
 	lupe_sc_fn fn;             /* of the poll in progress */
 	void *fn_arg;
 	int delivered;
-	pid_t self;
 	/* reading a file (trace -i) */
 	char *path;
 	struct lupe_session *session;
@@ -140,16 +176,16 @@ static int tp_setup(struct perf_trace *pt)
 	return 0;
 }
 
-static int push_fd(struct perf_trace *pt, int fd)
+static int trace_rings_keep_fd(struct trace_rings *tr, int fd)
 {
-	int *n = realloc(pt->fds, (pt->nfds + 1) * sizeof(*n));
+	int *n = realloc(tr->fds, (tr->nfds + 1) * sizeof(*n));
 
 	if (!n) {
 		close(fd);
 		return -ENOMEM;
 	}
-	pt->fds = n;
-	pt->fds[pt->nfds++] = fd;
+	tr->fds = n;
+	tr->fds[tr->nfds++] = fd;
 	return 0;
 }
 
@@ -174,10 +210,10 @@ static int open_tp(void *arg, int c, int t, int e)
 		/* the tracepoints beside BPF see no execve: they start at the exec */
 		.disabled = pt->at_exec && !pt->syscalls,
 		.enable_on_exec = pt->at_exec && !pt->syscalls,
-		.watermark = 1, .wakeup_watermark = pt->pages * 4096 / 4,
+		.watermark = 1, .wakeup_watermark = pt->r.pages * 4096 / 4,
 		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
 	};
-	int fd = lupe_perf_event_open(&a, pt->tids[t], lupe_cpu_map_cpu(pt->cpus, c), -1, 0), err;
+	int fd = lupe_perf_event_open(&a, pt->tids[t], lupe_cpu_map_cpu(pt->r.cpus, c), -1, 0), err;
 
 	if (fd == -ENODEV || fd == -EINVAL || (fd == -ESRCH && !pt->at_exec && pt->tids[t] >= 0)) {
 		pt->open_err = fd;
@@ -185,7 +221,7 @@ static int open_tp(void *arg, int c, int t, int e)
 	}
 	if (fd < 0)
 		return fd;
-	err = push_fd(pt, fd);
+	err = trace_rings_keep_fd(&pt->r, fd);
 	if (err)
 		return err;
 	pt->opened++;
@@ -195,7 +231,7 @@ static int open_tp(void *arg, int c, int t, int e)
 /* The threads of target pid (its own pid when held or -1), opened on every CPU. */
 static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec)
 {
-	struct lupe_live_open o = { pt->cpus, 0, (pt->syscalls ? 2 : 0) + pt->ntp, 0, open_tp, pt };
+	struct lupe_live_open o = { pt->r.cpus, 0, (pt->syscalls ? 2 : 0) + pt->ntp, 0, open_tp, pt };
 	pid_t *tids = NULL;
 	char path[64];
 	DIR *d;
@@ -234,7 +270,7 @@ static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec)
 	pt->inherit = pid >= 0;
 	pt->opened = 0;
 	pt->open_err = -ESRCH;
-	err = lupe_live_rings_open(pt->rings, &o);
+	err = lupe_live_rings_open(pt->r.rings, &o);
 	free(tids);
 	pt->tids = NULL;
 	if (err)
@@ -245,20 +281,10 @@ static int open_target(struct perf_trace *pt, pid_t pid, bool at_exec)
 static int perf_start(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
-	int err;
+	int err = trace_rings_open(&pt->r, pt->t.o.buf_bytes ? pt->t.o.buf_bytes : 1 << 20);
 
-	pt->pages = pt->t.o.buf_bytes ? pt->t.o.buf_bytes / 4096 : 256;
-	while (pt->pages & (pt->pages - 1))
-		pt->pages &= pt->pages - 1;
-	if (!pt->pages)
-		pt->pages = 1;
-	pt->cpus = lupe_cpu_map_new(NULL);
-	if (!pt->cpus)
-		return -errno;
-	pt->rings = lupe_live_rings_new(lupe_cpu_map_nr(pt->cpus), pt->pages);
-	if (!pt->rings)
-		return -errno;
-	err = tp_setup(pt);
+	if (!err)
+		err = tp_setup(pt);
 	if (err)
 		return err;
 	if (pt->t.o.system_wide)
@@ -270,13 +296,6 @@ static int perf_start(struct lupe_trace *t)
 	}
 	return 0;
 }
-
-/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
-struct sample_hdr {
-	__u32 pid, tid;
-	__u64 time;
-	__u32 raw_size;
-} __attribute__((packed));
 
 /* The status exit_group asked for, remembered until the process's EXIT record. */
 static void note_exit(struct perf_trace *pt, pid_t pid, long code)
@@ -373,7 +392,7 @@ static int proc_exit(struct perf_trace *pt, pid_t pid)
 static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 {
 	struct perf_trace *pt = arg;
-	const struct sample_hdr *s = (const void *)(h + 1);
+	const struct trace_sample_hdr *s = (const void *)(h + 1);
 	const unsigned char *raw = (const unsigned char *)(s + 1);
 	struct lupe_sc_event ev = { .pid = s->pid, .tid = s->tid, .time = s->time };
 	__u16 type;
@@ -390,60 +409,113 @@ static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 	return decode_raw(pt, &ev, raw, s->raw_size, type);
 }
 
+/* The engine's reader: a ring's record, queued in time order (the queue copies it). */
 static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 {
-	struct perf_trace *pt = arg;
-	const struct sample_hdr *s = (const void *)(h + 1);
+	struct trace_rings *tr = arg;
+	const struct trace_sample_hdr *s = (const void *)(h + 1);
 	const __u32 *task = (const __u32 *)(h + 1);
 
 	(void)ring;
-	if (h->type == PERF_RECORD_LOST) {
-		pt->lost += ((const __u64 *)(h + 1))[1];
+	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
+		tr->lost += ((const __u64 *)(h + 1))[1];
 		return 0;
 	}
 	/* exit: pid, ppid, tid, ptid, time (the event's clock); a process's, not a thread's */
-	if (h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 24 && task[0] == task[2])
-		return lupe_ordered_queue(pt->ord, h, 0, ((const __u64 *)(h + 1))[2], 0);
+	if (h->type == PERF_RECORD_EXIT && tr->exits && h->size >= sizeof(*h) + 24 &&
+	    task[0] == task[2])
+		return lupe_ordered_queue(tr->ord, h, 0, ((const __u64 *)(h + 1))[2], 0);
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*s) ||
 	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
-	    (pid_t)s->pid == pt->self)
+	    (pid_t)s->pid == tr->self)
 		return 0;
-	/* ring bytes are reused once the read returns: the queue copies them */
-	return lupe_ordered_queue(pt->ord, h, 0, s->time, 0);
+	return lupe_ordered_queue(tr->ord, h, 0, s->time, 0);
 }
 
-static int perf_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg)
+{
+	tr->ord = lupe_ordered_new(deliver, arg);
+	tr->self = getpid();
+	return tr->ord ? 0 : -ENOMEM;
+}
+
+static int trace_rings_open(struct trace_rings *tr, size_t bytes)
+{
+	tr->pages = bytes / 4096;
+	while (tr->pages & (tr->pages - 1))
+		tr->pages &= tr->pages - 1;
+	if (tr->pages < bytes / 4096.0) /* rounded up, as the manual says */
+		tr->pages <<= 1;
+	if (!tr->pages)
+		tr->pages = 1;
+	tr->cpus = lupe_cpu_map_new(NULL);
+	if (!tr->cpus)
+		return -errno;
+	tr->rings = lupe_live_rings_new(lupe_cpu_map_nr(tr->cpus), tr->pages);
+	return tr->rings ? 0 : -errno;
+}
+
+static int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
+{
+	int ret = 0, err;
+	uint64_t cut;
+
+	if (!tr->rings)
+		return 0;
+	ret = lupe_live_rings_poll(tr->rings, timeout_ms) == -EINTR ? -EINTR : 0;
+	cut = monotonic_ns() - 1000000;
+	err = lupe_live_rings_read(tr->rings, on_rec, tr);
+	if (err < 0)
+		return err;
+	err = final ? lupe_ordered_flush_all(tr->ord) : lupe_ordered_flush_upto(tr->ord, cut);
+	return err ? err : ret;
+}
+
+static void trace_rings_fini(struct trace_rings *tr)
+{
+	lupe_live_rings_delete(tr->rings);
+	for (int i = 0; i < tr->nfds; i++)
+		close(tr->fds[i]);
+	free(tr->fds);
+	lupe_cpu_map_put(tr->cpus);
+	lupe_ordered_delete(tr->ord);
+	memset(tr, 0, sizeof(*tr));
+}
+
+static int perf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn,
+		     void *arg)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
-	int ret = lupe_live_rings_poll(pt->rings, timeout_ms) == -EINTR ? -EINTR : 0, err;
+	int err;
 
-	if (lupe_live_rings_read(pt->rings, on_rec, pt) < 0)
-		return -ENOMEM;
 	pt->fn = fn;
 	pt->fn_arg = arg;
 	pt->delivered = 0;
-	err = lupe_ordered_flush_all(pt->ord);
-	if (err)
-		return err;
-	return ret ? ret : pt->delivered;
+	err = trace_rings_poll(&pt->r, timeout_ms, final);
+	return err ? err : pt->delivered;
 }
 
 static unsigned long long perf_lost(struct lupe_trace *t)
 {
-	return ((struct perf_trace *)t)->lost;
+	struct perf_trace *pt = (struct perf_trace *)t;
+
+	return pt->lost + pt->r.lost;
 }
 
 static void perf_del(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	lupe_live_rings_delete(pt->rings);
-	for (int i = 0; i < pt->nfds; i++)
-		close(pt->fds[i]);
-	free(pt->fds);
-	lupe_cpu_map_put(pt->cpus);
+	trace_rings_fini(&pt->r);
 	free(pt->targets);
-	lupe_ordered_delete(pt->ord);
 	lupe_session_delete(pt->session); /* a file's (trace -i) */
 	free(pt->path);
 	free(pt->exits);
@@ -529,12 +601,13 @@ static bool has_syscalls(struct lupe_evlist *evlist)
 	return false;
 }
 
-static int file_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
+static int file_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn,
+		     void *arg)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 	int err;
 
-	(void)timeout_ms;
+	(void)timeout_ms, (void)final;
 	if (pt->read)
 		return 0; /* the end of the file */
 	pt->read = true;
@@ -561,12 +634,11 @@ static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscall
 	if (!pt)
 		return NULL;
 	lupe_trace_init(&pt->t, &perf_ops, o);
-	pt->ord = lupe_ordered_new(decode, pt);
-	if (!pt->ord) {
+	if (trace_rings_init(&pt->r, decode, pt)) {
 		free(pt);
 		return NULL;
 	}
-	pt->self = getpid();
+	pt->r.exits = syscalls;
 	pt->syscalls = syscalls;
 	pt->nr_exit_group = lupe_syscall_nr("exit_group");
 	pt->nr_execve = lupe_syscall_nr("execve");
@@ -595,7 +667,7 @@ struct lupe_trace *lupe_trace_file_new(const struct lupe_trace_opts *opts, const
 	if (!pt)
 		return NULL;
 	pt->t.ops = &file_ops;
-	pt->self = -1;
+	pt->r.self = -1;
 	/* ids no tracepoint has, for a machine without tracefs: the names decide */
 	pt->enter_id = (__u64)-2;
 	pt->exit_id = (__u64)-3;

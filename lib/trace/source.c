@@ -103,7 +103,8 @@ static int combo_deliver(void *arg, const struct perf_event_header *h, uint64_t 
 	return c->fn(c->evs[i], c->fn_arg);
 }
 
-static int combo_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
+static int combo_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn,
+		      void *arg)
 {
 	struct combo *c = (struct combo *)t;
 	int r1, r2, ret = 0;
@@ -111,8 +112,9 @@ static int combo_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void 
 	c->n = 0;
 	c->fn = fn;
 	c->fn_arg = arg;
-	r1 = lupe_trace_poll(c->sc, timeout_ms, collect, c);
-	r2 = lupe_trace_poll(c->tp, 0, collect, c);
+	/* the BPF ring holds nothing back: neither do the tracepoints here */
+	r1 = c->sc->ops->poll(c->sc, timeout_ms, final, collect, c);
+	r2 = c->tp->ops->poll(c->tp, 0, true, collect, c);
 	ret = lupe_ordered_flush_all(c->ord);
 	for (size_t i = 0; i < c->n; i++)
 		free(c->evs[i]);
@@ -189,7 +191,7 @@ int lupe_trace_start(struct lupe_trace *t)
 
 int lupe_trace_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg)
 {
-	return t->ops->poll(t, timeout_ms, fn, arg);
+	return t->ops->poll(t, timeout_ms, !timeout_ms, fn, arg);
 }
 
 unsigned long long lupe_trace_lost(struct lupe_trace *t)

@@ -92,8 +92,12 @@ LUPE_API int lupe_trace_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec);
 LUPE_API int lupe_trace_start(struct lupe_trace *t);
 
 /*
- * Wait up to timeout_ms for events, then hand each available one to fn.
- * Returns the number of events, or a negative errno (-EINTR on a signal).
+ * Wait up to timeout_ms for events, then hand each available one to fn,
+ * in time order: the tracepoints' per-CPU rings keep those of the last
+ * millisecond for the next poll (another CPU may still be writing an
+ * older one), except with timeout_ms 0, the drains at the end, which
+ * hand out everything. Returns the number
+ * of events, or a negative errno (-EINTR on a signal).
  */
 LUPE_API int lupe_trace_poll(struct lupe_trace *t, int timeout_ms, lupe_sc_fn fn, void *arg);
 
