@@ -16,6 +16,7 @@
  * libdw as it is.
  */
 #include <elf.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "symbols/debug-image.h"
+#include "symbols/inflate.h"
 
 #define MAX_THREADS 4
 #define MAX_IMAGE (1ULL << 31) /* zlib counts in 32 bits */
@@ -54,7 +56,12 @@ static int inflate_one(const struct job *j, unsigned char *dst)
 	int rc;
 
 	if (j->src_len < 2 || (j->src[0] & 0x0f) != Z_DEFLATED || (j->src[1] & 0x20) ||
-	    (j->src[0] * 256 + j->src[1]) % 31 || inflateInit2(&zs, -MAX_WBITS) != Z_OK)
+	    (j->src[0] * 256 + j->src[1]) % 31)
+		return -1;
+	rc = lupe_inflate_raw(j->src + 2, j->src_len - 2, dst, j->dst_len);
+	if (rc != -ENOSYS)
+		return rc;
+	if (inflateInit2(&zs, -MAX_WBITS) != Z_OK)
 		return -1;
 	zs.next_in = (unsigned char *)j->src + 2;
 	zs.avail_in = (uInt)(j->src_len - 2);
