@@ -133,11 +133,14 @@ static long plan(const unsigned char *f, size_t size, struct job **jobs, unsigne
 	if (!v || strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
 		goto fail;
 	for (size_t i = 0; i < eh->e_shnum; i++) {
-		const char *name = (const char *)f + strs->sh_offset + sh[i].sh_name;
-		const Elf64_Chdr *ch = (const void *)(f + sh[i].sh_offset);
+		const char *name;
+		const Elf64_Chdr *ch;
 
-		if (sh[i].sh_name >= strs->sh_size ||
-		    !memchr(name, 0, strs->sh_size - sh[i].sh_name))
+		/* no pointer past the file, even one not read (found by fuzz-debugimage) */
+		if (sh[i].sh_name >= strs->sh_size)
+			goto fail;
+		name = (const char *)f + strs->sh_offset + sh[i].sh_name;
+		if (!memchr(name, 0, strs->sh_size - sh[i].sh_name))
 			goto fail;
 		if (!strncmp(name, ".zdebug", 7))
 			goto fail;
@@ -145,8 +148,10 @@ static long plan(const unsigned char *f, size_t size, struct job **jobs, unsigne
 		    strncmp(name, ".debug_", 7))
 			continue;
 		if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
-		    sh[i].sh_size < sizeof(*ch) || sh[i].sh_offset % 8 || ch->ch_type != ELFCOMPRESS_ZLIB ||
-		    ch->ch_size > MAX_IMAGE)
+		    sh[i].sh_size < sizeof(*ch) || sh[i].sh_offset % 8)
+			goto fail;
+		ch = (const void *)(f + sh[i].sh_offset);
+		if (ch->ch_type != ELFCOMPRESS_ZLIB || ch->ch_size > MAX_IMAGE)
 			goto fail;
 		if (!strcmp(name, ".debug_loc") || !strcmp(name, ".debug_loclists")) {
 			drop[i] = 1;
