@@ -329,17 +329,31 @@ static int add_kallsym(uint64_t addr, char type, const char *name, size_t len, v
 	return 0;
 }
 
-/* A kallsyms file (/proc/kallsyms or a copy) into dso's symbols. */
-static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
-{
-	struct symtab_build b = { .kallsyms = 1 };
-	int err = lupe_kallsyms_foreach(path, add_kallsym, &b);
+struct kallsyms_load {
+	struct symtab_build b;
+	const int *stop; /* set by another thread: give up (-ECANCELED) */
+};
 
-	if (!err && !b.nr)
+static int add_kallsym_unless_stopped(uint64_t addr, char type, const char *name, size_t len, void *arg)
+{
+	struct kallsyms_load *k = arg;
+
+	if (k->stop && __atomic_load_n(k->stop, __ATOMIC_RELAXED))
+		return -ECANCELED;
+	return add_kallsym(addr, type, name, len, &k->b);
+}
+
+/* A kallsyms file (/proc/kallsyms or a copy) into dso's symbols; *stop (if any) ends the read early. */
+static int load_kallsyms_file(struct lupe_dso *dso, const char *path, const int *stop)
+{
+	struct kallsyms_load k = { .b = { .kallsyms = 1 }, .stop = stop };
+	int err = lupe_kallsyms_foreach(path, add_kallsym_unless_stopped, &k);
+
+	if (!err && !k.b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */
 	if (!err)
-		err = lupe_symtab_finish(&b, dso);
-	lupe_symtab_build_free(&b);
+		err = lupe_symtab_finish(&k.b, dso);
+	lupe_symtab_build_free(&k.b);
 	return err;
 }
 
@@ -361,12 +375,15 @@ static int kallsyms_copy(const struct lupe_dso *dso, char *path, size_t size)
  * symbols, on its one thread) that now overlap the inflating of libc's
  * debug file. The result waits in out (its syms, outer, nr_syms, strtab)
  * until lupe_dso_load() takes it; the answer is the one the main thread
- * would build. A file of user-space samples only pays it on the thread.
+ * would build. A file of user-space samples only pays it on the thread,
+ * and a command that never looks a kernel address up stops it when the
+ * DSO goes (lupe_dso_release), rather than waiting for it.
  */
 struct kallsyms_job {
 	pthread_t th;
 	struct lupe_dso out;
 	int err;
+	int stop; /* the DSO goes unused: the thread stops at its next line */
 	char path[4096];
 };
 
@@ -374,7 +391,7 @@ static void *kallsyms_thread(void *arg)
 {
 	struct kallsyms_job *j = arg;
 
-	j->err = load_kallsyms_file(&j->out, j->path);
+	j->err = load_kallsyms_file(&j->out, j->path, &j->stop);
 	return NULL;
 }
 
@@ -404,6 +421,8 @@ static int kallsyms_join(struct lupe_dso *dso, int take)
 
 	if (!j)
 		return 1;
+	if (!take)
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
 	pthread_join(j->th, NULL);
 	dso->kjob = NULL;
 	err = j->err;
@@ -435,9 +454,9 @@ static int load_kallsyms(struct lupe_dso *dso)
 	if (!err)
 		return 0;
 	/* the thread read the copy already when there was one */
-	if (err > 0 && !kallsyms_copy(dso, path, sizeof(path)) && !load_kallsyms_file(dso, path))
+	if (err > 0 && !kallsyms_copy(dso, path, sizeof(path)) && !load_kallsyms_file(dso, path, NULL))
 		return 0;
-	return load_kallsyms_file(dso, "/proc/kallsyms");
+	return load_kallsyms_file(dso, "/proc/kallsyms", NULL);
 }
 
 /*

@@ -72,7 +72,7 @@ void lupe_symtab_build_free(struct symtab_build *b);
  */
 void lupe_dso_set_kernel_build_id(struct lupe_dso *dso, const uint8_t *id, int size);
 
-/* Before dso is freed: waits for a kallsyms read still running and drops its result. */
+/* Before dso is freed: stops a kallsyms read still running, waits for it and drops its result. */
 void lupe_dso_release(struct lupe_dso *dso);
 
 /*
