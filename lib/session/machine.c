@@ -26,6 +26,7 @@ static struct lupe_maps *maps_new(struct machine *mc)
 
 static void dso_free(struct lupe_dso *d)
 {
+	lupe_dso_release(d);
 	free(d->long_name);
 	free(d->syms);
 	free(d->strtab);

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,42 +329,134 @@ static int add_kallsym(uint64_t addr, char type, const char *name, size_t len, v
 	return 0;
 }
 
-/* A kallsyms file (/proc/kallsyms or a copy) into dso's symbols. */
-static int load_kallsyms_file(struct lupe_dso *dso, const char *path)
-{
-	struct symtab_build b = { .kallsyms = 1 };
-	int err = lupe_kallsyms_foreach(path, add_kallsym, &b);
+struct kallsyms_load {
+	struct symtab_build b;
+	const int *stop; /* set by another thread: give up (-ECANCELED) */
+};
 
-	if (!err && !b.nr)
+static int add_kallsym_unless_stopped(uint64_t addr, char type, const char *name, size_t len, void *arg)
+{
+	struct kallsyms_load *k = arg;
+
+	if (k->stop && __atomic_load_n(k->stop, __ATOMIC_RELAXED))
+		return -ECANCELED;
+	return add_kallsym(addr, type, name, len, &k->b);
+}
+
+/* A kallsyms file (/proc/kallsyms or a copy) into dso's symbols; *stop (if any) ends the read early. */
+static int load_kallsyms_file(struct lupe_dso *dso, const char *path, const int *stop)
+{
+	struct kallsyms_load k = { .b = { .kallsyms = 1 }, .stop = stop };
+	int err = lupe_kallsyms_foreach(path, add_kallsym_unless_stopped, &k);
+
+	if (!err && !k.b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */
 	if (!err)
-		err = lupe_symtab_finish(&b, dso);
-	lupe_symtab_build_free(&b);
+		err = lupe_symtab_finish(&k.b, dso);
+	lupe_symtab_build_free(&k.b);
 	return err;
+}
+
+/* The copy of the recorded kernel's kallsyms that perf's record keeps, into path: 0, or -1 for none. */
+static int kallsyms_copy(const struct lupe_dso *dso, char *path, size_t size)
+{
+	const char *home = getenv("HOME");
+	char hex[41];
+
+	if (!home || dso->kernel_id_size <= 0)
+		return -1;
+	lupe_build_id_hex(dso->kernel_id, dso->kernel_id_size, hex);
+	return snprintf(path, size, "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) < (int)size ? 0 : -1;
+}
+
+/*
+ * The kallsyms copy read on a thread: 122,000 lines parsed and sorted,
+ * 76 M instructions (a fifth of what a dwarf report of the demo spends on
+ * symbols, on its one thread) that now overlap the inflating of libc's
+ * debug file. The result waits in out (its syms, outer, nr_syms, strtab)
+ * until lupe_dso_load() takes it; the answer is the one the main thread
+ * would build. A file of user-space samples only pays it on the thread,
+ * and a command that never looks a kernel address up stops it when the
+ * DSO goes (lupe_dso_release), rather than waiting for it.
+ */
+struct kallsyms_job {
+	pthread_t th;
+	struct lupe_dso out;
+	int err;
+	int stop; /* the DSO goes unused: the thread stops at its next line */
+	char path[4096];
+};
+
+static void *kallsyms_thread(void *arg)
+{
+	struct kallsyms_job *j = arg;
+
+	j->err = load_kallsyms_file(&j->out, j->path, &j->stop);
+	return NULL;
 }
 
 void lupe_dso_set_kernel_build_id(struct lupe_dso *dso, const uint8_t *id, int size)
 {
+	struct kallsyms_job *j;
+
 	if (size < 0 || size > (int)sizeof(dso->kernel_id))
 		return;
 	memcpy(dso->kernel_id, id, (size_t)size);
 	dso->kernel_id_size = size;
+	if (!dso->kernel || dso->loaded || dso->kjob || !(j = calloc(1, sizeof(*j))))
+		return;
+	if (kallsyms_copy(dso, j->path, sizeof(j->path)) || access(j->path, R_OK) ||
+	    pthread_create(&j->th, NULL, kallsyms_thread, j)) {
+		free(j);
+		return;
+	}
+	dso->kjob = j;
+}
+
+/* The thread's answer: 0, a negative errno, or 1 when there was no thread. */
+static int kallsyms_join(struct lupe_dso *dso, int take)
+{
+	struct kallsyms_job *j = dso->kjob;
+	int err;
+
+	if (!j)
+		return 1;
+	if (!take)
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+	pthread_join(j->th, NULL);
+	dso->kjob = NULL;
+	err = j->err;
+	if (!err && take) {
+		dso->syms = j->out.syms;
+		dso->outer = j->out.outer;
+		dso->nr_syms = j->out.nr_syms;
+		dso->strtab = j->out.strtab;
+	} else if (!err) {
+		free(j->out.syms);
+		free(j->out.strtab);
+	}
+	free(j);
+	return err;
+}
+
+void lupe_dso_release(struct lupe_dso *dso)
+{
+	if (dso)
+		kallsyms_join(dso, 0);
 }
 
 /* The copy perf's record keeps of the recorded kernel's kallsyms, else this kernel's. */
 static int load_kallsyms(struct lupe_dso *dso)
 {
-	const char *home = getenv("HOME");
-	char path[4096], hex[41];
+	char path[4096];
+	int err = kallsyms_join(dso, 1);
 
-	if (home && dso->kernel_id_size > 0) {
-		lupe_build_id_hex(dso->kernel_id, dso->kernel_id_size, hex);
-		if (snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home, hex) <
-			    (int)sizeof(path) &&
-		    !load_kallsyms_file(dso, path))
-			return 0;
-	}
-	return load_kallsyms_file(dso, "/proc/kallsyms");
+	if (!err)
+		return 0;
+	/* the thread read the copy already when there was one */
+	if (err > 0 && !kallsyms_copy(dso, path, sizeof(path)) && !load_kallsyms_file(dso, path, NULL))
+		return 0;
+	return load_kallsyms_file(dso, "/proc/kallsyms", NULL);
 }
 
 /*

@@ -36,6 +36,7 @@ struct lupe_dso {
 	unsigned nr_maps;       /* the machine's maps that hold it */
 	int pinned;             /* handed out of the machine: kept until the machine goes */
 	int pid;                /* a process that maps it (the first seen): its namespaces name the file */
+	struct kallsyms_job *kjob; /* the kernel: its kallsyms copy being read on a thread, or NULL */
 	struct lupe_dso *next;
 };
 
@@ -63,9 +64,16 @@ void lupe_symtab_build_free(struct symtab_build *b);
  * the copy of kallsyms perf keeps in its build-id cache
  * (~/.debug/[kernel.kallsyms]/BUILDID/kallsyms) when there is one, a
  * regular file read at disk speed where /proc/kallsyms makes the kernel
- * print 100,000 lines; else from /proc/kallsyms.
+ * print 100,000 lines; else from /proc/kallsyms. When the copy is there,
+ * it starts being read and sorted on a thread of its own at once (the
+ * kernel's map is among a file's first records; its first symbol lookup
+ * comes after the user frames' first lookups, which inflate debug files):
+ * lupe_dso_load() takes the result, lupe_dso_release() the thread.
  */
 void lupe_dso_set_kernel_build_id(struct lupe_dso *dso, const uint8_t *id, int size);
+
+/* Before dso is freed: stops a kallsyms read still running, waits for it and drops its result. */
+void lupe_dso_release(struct lupe_dso *dso);
 
 /*
  * Each line of a kallsyms file (/proc/kallsyms or a copy) but the modules'
