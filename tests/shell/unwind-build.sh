@@ -26,11 +26,13 @@ grep -q 'FAILED to record' out && skip "perf or lupe could not record the build:
 f=$TMPD/run/files/build.dwarf.perf.data
 o=$TMPD/run/out/build.dwarf.perf
 "$LUPE" script -i "$f" -F comm | awk '{print $1}' | sort -u > comms || fail "lupe script -F comm failed"
-for c in cc1 deeprec; do
+for c in cc1 as deeprec; do
 	grep -qx "$c" comms || fail "no sample of $c in the build recording"
 done
 n=$("$LUPE" script -i "$f" -F pid | sort -u | wc -l)
 [ "$n" -ge 6 ] || fail "only $n processes sampled in the build"
+c=$("$LUPE" script -i "$f" -F comm,pid | awk '$1 == "cc1"' | sort -u | wc -l)
+[ "$c" -ge 2 ] || fail "only $c cc1 processes sampled: the units were not compiled"
 d=$("$LUPE" script -i "$f" -F ip,dso --no-inline --comm deeprec | awk -v RS= '!/kernel\.kallsyms/ { print split($0, a, "\n") }' | sort -n | tail -1)
 [ "$d" = "$max" ] || fail "deeprec's deepest chain has ${d:-no} frames, not max-stack's $max"
 for s in perf lupe; do
