@@ -4,6 +4,7 @@
  * perf's machine.c does it: threads of a process share its maps, a forked
  * process gets a copy of its parent's, a new map cuts the ones it overlaps.
  */
+#include <elf.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <stdlib.h>
@@ -545,6 +546,36 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 	return 0;
 }
 
+/*
+ * A KSYMBOL record (JIT'd BPF program or trampoline, named
+ * bpf_prog_TAG_NAME; perf synthesizes one per loaded program when it
+ * starts): a kernel map of its own DSO, of that name, holding one symbol,
+ * as perf's machine__process_ksymbol_register makes it. Without it such a
+ * frame, in the kernel part of a chain that ran through a BPF program
+ * attached to a syscall, was [unknown] where perf names it.
+ * NEEDSWORK: an unregister record leaves the map (perf removes it).
+ */
+static int add_ksymbol(struct machine *m, const struct perf_record_ksymbol *r, const char *name)
+{
+	struct symtab_build b = { 0 };
+	struct lupe_dso *dso;
+	int err;
+
+	if (r->flags & 1 /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */ || !r->len || !*name)
+		return 0;
+	if ((err = add_map(m, 1, -1, 0, r->addr, r->len, 0, name, NULL, 0, 1)))
+		return err;
+	dso = findnew_dso(m, name);
+	if (!dso || dso->loaded)
+		return dso ? 0 : -ENOMEM;
+	dso->loaded = 1; /* no file, no kallsyms: the record is the symbol table */
+	err = lupe_symtab_add(&b, r->addr, r->len, name, strlen(name), STB_GLOBAL);
+	if (!err)
+		err = lupe_symtab_finish(&b, dso);
+	lupe_symtab_build_free(&b);
+	return err;
+}
+
 /* The NUL-terminated string at p within a record of end. */
 static const char *rec_str(const char *p, const char *end)
 {
@@ -618,6 +649,14 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		    (*slot)->pid == (int)r->pid && (*slot)->maps)
 			maps_exited(m, (*slot)->maps);
 		return 0;
+	}
+	case PERF_RECORD_KSYMBOL: {
+		const struct perf_record_ksymbol *r = (const void *)ev;
+		const char *name = ev->size > sizeof(*r) ? rec_str(r->name, end) : NULL;
+
+		if (!name)
+			return -LUPE_ERR_CORRUPT;
+		return add_ksymbol(m, r, name);
 	}
 	case PERF_RECORD_FORK: {
 		const struct perf_record_fork *r = (const void *)ev;

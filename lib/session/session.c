@@ -495,6 +495,7 @@ static int deliver(void *arg, const struct perf_event_header *ev, uint64_t offse
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 	case PERF_RECORD_CGROUP:
+	case PERF_RECORD_KSYMBOL:
 		err = lupe_machine_process(s->machine, ev);
 		if (err == -LUPE_ERR_CORRUPT) {
 			pr_debug("skipping a malformed record of type %u", ev->type);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The machine model on records a mutated file can hold: threads that are
- * their own parent or leader, reused tids, maps over maps. Run under
+ * their own parent or leader, reused tids, maps over maps, a BPF program's
+ * KSYMBOL inside the kernel's map. Run under
  * AddressSanitizer too (test-machine-asan): none of these may touch freed
  * memory.
  */
@@ -221,13 +222,6 @@ static void test_exec(void **state)
 }
 
 /*
- * The kernel's map reaches past its MMAP record's end (_etext) to
- * kallsyms' last symbol, as perf's does once kallsyms is loaded (.init
- * text: start_kernel), and no further: BPF JIT code at 0xffffffffc0000000
- * is in no map, perf's [unknown]. kallsyms comes from a copy in the
- * build-id cache under $HOME, as perf record keeps one.
- */
-/*
  * An exited process: its maps go in time order when no other thread of it
  * is left (under a new generation, so that nothing keyed by the old one
  * matches), stay otherwise, and stay for a reader out of time order; a
@@ -276,6 +270,30 @@ static void test_exit_drops_maps(void **state)
 	lupe_machine_delete(m);
 }
 
+static void ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name)
+{
+	union {
+		struct perf_record_ksymbol r;
+		char buf[sizeof(struct perf_record_ksymbol) + 64];
+	} u = { 0 };
+
+	u.r.header.type = PERF_RECORD_KSYMBOL;
+	u.r.header.misc = PERF_RECORD_MISC_KERNEL;
+	u.r.header.size = sizeof(u);
+	u.r.addr = addr;
+	u.r.len = len;
+	u.r.ksym_type = 1; /* BPF */
+	snprintf(u.r.name, 64, "%s", name);
+	assert_int_equal(lupe_machine_process(m, &u.r.header), 0);
+}
+
+/*
+ * The kernel's map reaches past its MMAP record's end (_etext) to
+ * kallsyms' last symbol, as perf's does once kallsyms is loaded (.init
+ * text: start_kernel), and no further: BPF JIT code at 0xffffffffc0000000
+ * is in no map, perf's [unknown]. kallsyms comes from a copy in the
+ * build-id cache under $HOME, as perf record keeps one.
+ */
 static void test_kernel_map_end(void **state)
 {
 	char home[] = "/tmp/lupe-test-machine.XXXXXX", path[256];
@@ -316,6 +334,22 @@ static void test_kernel_map_end(void **state)
 	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff83100fff));
 	assert_null(lupe_maps_find(m->kmaps, 0xffffffff83101000));
 	assert_null(lupe_maps_find(m->kmaps, 0xffffffffc0008880));
+	ksymbol(m, 0xffffffffc0008800, 0x100, "bpf_prog_0123456789abcdef_sys_exit");
+	/* a BPF program's KSYMBOL: a map and DSO of its name, one symbol */
+	{
+		struct lupe_map *map = lupe_maps_find(m->kmaps, 0xffffffffc0008880);
+		const struct lupe_symbol *sym;
+
+		assert_non_null(map);
+		assert_string_equal(map->dso->short_name, "bpf_prog_0123456789abcdef_sys_exit");
+		assert_int_equal(lupe_dso_load(map->dso), 0);
+		sym = lupe_dso_find_symbol(map->dso, 0xffffffffc0008880);
+		assert_non_null(sym);
+		assert_string_equal(sym->name, "bpf_prog_0123456789abcdef_sys_exit");
+		assert_int_equal(sym->start, 0xffffffffc0008800);
+	}
+	assert_null(lupe_maps_find(m->kmaps, 0xffffffffc0008900));
+	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff83000010));
 	lupe_machine_delete(m);
 	/* the copy's read starts with the map: a machine that goes unused stops it (ASan: nothing leaks) */
 	m = lupe_machine_new();
