@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "func/func.h"
+#include "util/elf-func.h"
 #include "util/util.h"
 
 int lupe_func_elf_info(const char *path, struct func_elf *info)
@@ -20,17 +21,9 @@ int lupe_func_elf_info(const char *path, struct func_elf *info)
 	int fd;
 
 	memset(info, 0, sizeof(*info));
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -LUPE_ERR_NOT_SUPPORTED;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	elf = lupe_elf_open(path, &fd);
+	if (!elf)
 		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		elf_end(elf);
-		close(fd);
-		return -LUPE_ERR_FORMAT;
-	}
 	if (!elf_getphdrnum(elf, &n)) {
 		for (size_t i = 0; i < n && info->nr_x < (int)ARRAY_SIZE(info->xlo); i++) {
 			GElf_Phdr ph;
@@ -55,7 +48,6 @@ int lupe_func_elf_info(const char *path, struct func_elf *info)
 				info->has_debuglink = 1;
 		}
 	}
-	elf_end(elf);
-	close(fd);
+	lupe_elf_close(elf, fd);
 	return 0;
 }

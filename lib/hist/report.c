@@ -126,25 +126,15 @@ static void merge_fields(struct lupe_report *rep, int by_sort)
 
 static int parse_sort(const char *s, struct lupe_report_view *v)
 {
-	char *copy = strdup(s), *tok, *save;
+	int keys[ARRAY_SIZE(v->keys)];
+	int n = lupe_parse_sort_keys(s, ",", key_names, ARRAY_SIZE(key_names), keys, ARRAY_SIZE(keys),
+				     "try comm,pid,tid,dso,sym,cpu,trace,srcline,cgroup");
 
-	if (!copy)
-		return -ENOMEM;
-	v->nr_keys = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < ARRAY_SIZE(key_names); i++)
-			if (!strcmp(tok, key_names[i]))
-				break;
-		if (i == ARRAY_SIZE(key_names) || v->nr_keys == 8) {
-			pr_err("unknown sort key '%s' (try comm,pid,tid,dso,sym,cpu,trace,srcline,cgroup)", tok);
-			free(copy);
-			return -EINVAL;
-		}
-		v->keys[v->nr_keys++] = (enum lupe_sort_key)i;
-	}
-	free(copy);
+	if (n < 0)
+		return n;
+	v->nr_keys = n;
+	for (int i = 0; i < n; i++)
+		v->keys[i] = (enum lupe_sort_key)keys[i];
 	return 0;
 }
 

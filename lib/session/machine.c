@@ -123,15 +123,8 @@ void lupe_maps_put(struct lupe_maps *maps)
 
 static int maps_insert_at(struct lupe_maps *m, size_t at, struct lupe_map *map)
 {
-	if (m->nr == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		struct lupe_map **v = realloc(m->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		m->v = v;
-		m->cap = cap;
-	}
+	if (lupe_grow(&m->v, &m->cap, m->nr + 1, sizeof(*m->v)))
+		return -ENOMEM;
 	memmove(&m->v[at + 1], &m->v[at], (m->nr - at) * sizeof(*m->v));
 	m->v[at] = map;
 	m->nr++;

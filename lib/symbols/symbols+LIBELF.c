@@ -17,6 +17,7 @@
 #include "symbols/build-id.h"
 #include "symbols/nsinfo.h"
 #include "symbols/symbols.h"
+#include "util/elf-func.h"
 #include "util/util.h"
 
 static int elf_ready(void)
@@ -222,25 +223,6 @@ static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *pl
 	return err;
 }
 
-/* Open path as ELF; *fd and the Elf are the caller's to close. */
-static Elf *open_elf(const char *path, int *fd)
-{
-	Elf *elf;
-
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0)
-		return NULL;
-	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (elf)
-			elf_end(elf);
-		close(*fd);
-		*fd = -1;
-		return NULL;
-	}
-	return elf;
-}
-
 int lupe_elf_has_symtab(const char *path)
 {
 	GElf_Shdr shdr;
@@ -249,7 +231,7 @@ int lupe_elf_has_symtab(const char *path)
 
 	if (!elf_ready())
 		return -LUPE_ERR_NOT_SUPPORTED;
-	elf = open_elf(path, &fd);
+	elf = lupe_elf_open(path, &fd);
 	if (!elf)
 		return -ENOENT;
 	has = !!find_section(elf, SHT_SYMTAB, NULL, &shdr);
@@ -272,7 +254,7 @@ static Elf *open_debug(Elf *elf, const struct lupe_dso *dso, const char *path, i
 		for (int i = 1; i < dso->build_id_size; i++)
 			n += snprintf(buf + n, sizeof(buf) - n, "%02x", dso->build_id[i]);
 		snprintf(buf + n, sizeof(buf) - n, ".debug");
-		if ((dbg = open_elf(buf, fd))) {
+		if ((dbg = lupe_elf_open(buf, fd))) {
 			if (find_section(dbg, SHT_SYMTAB, NULL, &shdr))
 				return dbg;
 			elf_end(dbg);
@@ -293,7 +275,7 @@ static Elf *open_debug(Elf *elf, const struct lupe_dso *dso, const char *path, i
 			snprintf(buf, sizeof(buf), fmts[i], dir, link);
 			if (!strcmp(buf, path))
 				continue;
-			if ((dbg = open_elf(buf, fd))) {
+			if ((dbg = lupe_elf_open(buf, fd))) {
 				if (find_section(dbg, SHT_SYMTAB, NULL, &shdr))
 					return dbg;
 				elf_end(dbg);
@@ -313,7 +295,7 @@ int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 
 	if (!elf_ready())
 		return -LUPE_ERR_NOT_SUPPORTED;
-	elf = open_elf(path, &fd);
+	elf = lupe_elf_open(path, &fd);
 	if (!elf)
 		return -ENOENT;
 	bsz = read_build_id(elf, bid);
@@ -326,7 +308,7 @@ int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 		if (lupe_ns_cached(dso->build_id, dso->build_id_size, cache, sizeof(cache)))
 			return -ENOENT;
 		pr_debug("'%s' changed since the recording (build-id differs): trying %s", path, cache);
-		elf = open_elf(cache, &fd);
+		elf = lupe_elf_open(cache, &fd);
 		if (!elf)
 			return -ENOENT;
 		if (read_build_id(elf, bid) != dso->build_id_size ||

@@ -67,15 +67,8 @@ static int collect(const struct lupe_sc_event *ev, void *arg)
 
 	for (int i = 0; i < ev->nbufs; i++)
 		need += ev->bufs[i].len;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-		struct lupe_sc_event **n = realloc(c->evs, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		c->evs = n;
-		c->cap = cap;
-	}
+	if (lupe_grow(&c->evs, &c->cap, c->n + 1, sizeof(*c->evs)))
+		return -ENOMEM;
 	copy = malloc(need);
 	if (!copy)
 		return -ENOMEM;
