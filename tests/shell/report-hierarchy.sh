@@ -62,7 +62,7 @@ ok "$n reports with --hierarchy equal perf's"
 # filters: perf sums what --dso/--symbols/--comms/--pid leave out into the levels above the filter's key
 "$PERF" record -q -o fe.data "$WORKLOADS/forkexec" > /dev/null 2>&1 || fail "perf record of forkexec failed"
 "$LUPE" record -q -o lupefe.data "$WORKLOADS/forkexec" > /dev/null 2>&1 || fail "lupe record of forkexec failed"
-n=0
+n=0 pid_entries=0
 for f in perf.data lupe.data fe.data lupefe.data perfg.data lupeg.data; do
 	case $f in
 	fe.data | lupefe.data) prog=forkexec ;;
@@ -82,8 +82,13 @@ for f in perf.data lupe.data fe.data lupefe.data perfg.data lupeg.data; do
 			*comm*,--comms* | *comm*,--pid*) ;;
 			*,--comms* | *,--pid*) none_ok=1 ;;
 			esac
+			# perf 6.1 printed no entry for a --pid that had samples once in
+			# many runs (CI of 8e4835c, not reproduced in 25 runs): lupe must
+			# then print none too, and some --pid case must have entries
+			case $filter in --pid*) none_ok=1 ;; esac
 			# shellcheck disable=SC2086 # filter holds an option and its value
 			none_ok=$none_ok compare $f -s $s $filter
+			case $s,$filter in *comm*,--pid*) grep -q '%' p.out && pid_entries=$((pid_entries + 1)) ;; esac
 		done
 	done
 	# shellcheck disable=SC2086
@@ -106,7 +111,8 @@ compare qs.data -n -s sym,comm --symbols msort_with_tmp.part.0,cmp_points
 # the level above the filter's key sums what it left out: demo's command is all the samples
 "$LUPE" report -i perf.data --stdio --hierarchy -s comm,dso --dso demo 2> /dev/null | grep -q '^ *100.00%  *demo' ||
 	fail "--dso demo left the command level below 100%: $("$LUPE" report -i perf.data --stdio --hierarchy -s comm,dso --dso demo)"
-ok "$n reports with --hierarchy and filters equal perf's"
+[ "$pid_entries" -ge 4 ] || fail "perf printed entries for only $pid_entries of the 6 files' --pid filters with comm levels"
+ok "$n reports with --hierarchy and filters equal perf's ($pid_entries --pid cases with entries)"
 
 # a pipe-mode stream: perf 6.1 finds no samples with --hierarchy; lupe shows what it shows for the same data in a file
 "$PERF" record -q -o - "$WORKLOADS/demo" 2> /dev/null > pipe.data
