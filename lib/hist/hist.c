@@ -455,15 +455,8 @@ static struct lupe_hist_entry *findnew_entry(struct lupe_hists *h, struct phash 
 		return NULL;
 	if (*slot)
 		return *slot;
-	if (h->nr_made == h->cap_made) {
-		size_t cap = h->cap_made ? h->cap_made * 2 : 1024;
-		struct lupe_hist_entry **v = realloc(h->made, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		h->made = v;
-		h->cap_made = cap;
-	}
+	if (lupe_grow(&h->made, &h->cap_made, h->nr_made + 1, sizeof(*h->made)))
+		return NULL;
 	e = arena_alloc(&h->out, sizeof(*e));
 	if (!e)
 		return NULL;

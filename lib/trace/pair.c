@@ -115,15 +115,8 @@ static struct thread *thread_of(struct lupe_trace_model *m, const struct lupe_sc
 	for (size_t i = 0; i < m->nthreads; i++)
 		if (m->threads[i]->tid == ev->tid)
 			return th(m->threads[i]);
-	if (m->nthreads == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		struct lupe_trace_thread **n = realloc(m->threads, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->threads = n;
-		m->cap = cap;
-	}
+	if (lupe_grow(&m->threads, &m->cap, m->nthreads + 1, sizeof(*m->threads)))
+		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
