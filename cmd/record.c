@@ -246,6 +246,7 @@ static const struct cmd_option options[] = {
 	OPT_CGROUP("monitor event in cgroup name only (the names pair with the -e events in order)"),
 	OPT_BOOL(0, "all-cgroups", o.all_cgroups, "record cgroup events"),
 	OPT_BOOL(0, "namespaces", o.namespaces, "record namespaces events"),
+	OPT_BOOL(0, "no-bpf-event", o.no_bpf_event, "record no bpf events"),
 	OPT_BOOL(0, "all-user", o.all_user, "configure all used events to run in user space"),
 	OPT_BOOL(0, "all-kernel", o.all_kernel, "configure all used events to run in kernel space"),
 	OPT_CALLBACK_FIELD(0, "user-regs", "REGS", OPTION_ARG_OPTIONAL, o.user_regs, opt_regs, "sample these user registers (comma list; '?' lists them; none: all)"),

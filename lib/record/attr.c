@@ -123,6 +123,9 @@ void lupe_record_attr_config(struct perf_event_attr *a, const struct lupe_record
 		a->context_switch = !!o->context_switch;
 		a->cgroup = !!o->all_cgroups;
 		a->namespaces = !!o->namespaces;
+		/* BPF programs loaded while recording: their symbols, as perf records them */
+		a->ksymbol = !o->no_bpf_event;
+		a->bpf_event = !o->no_bpf_event;
 	}
 }
 

@@ -27,6 +27,7 @@
 #include "record/engine.h"
 #include "record/live.h"
 #include "sampling/sample.h"
+#include "record/bpf-synth.h"
 #include "session/synthesize.h"
 #include "util/util.h"
 
@@ -422,6 +423,8 @@ static int synthesize(struct live *l, lupe_emit_fn emit, void *arg, int maps, in
 		if ((err = emit_buf(l, &b)))
 			return err;
 	}
+	if (!l->opts.no_bpf_event && (err = lupe_synth_bpf(&s)))
+		return err;
 	if (l->opts.all_cgroups && (err = lupe_synth_cgroups(&s)))
 		return err;
 	if (l->opts.system_wide)

@@ -551,6 +551,7 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
 static int add_ksymbol(struct machine *m, const struct perf_record_ksymbol *r, const char *name)
 {
 	struct symtab_build b = { 0 };
+	struct lupe_map *map;
 	struct lupe_dso *dso;
 	int err;
 
@@ -558,11 +559,22 @@ static int add_ksymbol(struct machine *m, const struct perf_record_ksymbol *r, c
 		return 0;
 	if ((err = add_map(m, 1, -1, 0, r->addr, r->len, 0, name, NULL, 0, 1)))
 		return err;
+	/*
+	 * The DSO's addresses are offsets in the program, its one symbol at
+	 * 0: a program loaded again (same tag and name, another address)
+	 * shares the DSO of its name and is named too.
+	 */
+	map = lupe_maps_find(m->kmaps, r->addr);
+	if (map)
+		map->pgoff = 0;
 	dso = findnew_dso(m, name);
-	if (!dso || dso->loaded)
-		return dso ? 0 : -ENOMEM;
+	if (!dso)
+		return -ENOMEM;
+	dso->identity = 0;
+	if (dso->loaded)
+		return 0;
 	dso->loaded = 1; /* no file, no kallsyms: the record is the symbol table */
-	err = lupe_symtab_add(&b, r->addr, r->len, name, strlen(name), STB_GLOBAL);
+	err = lupe_symtab_add(&b, 0, r->len, name, strlen(name), STB_GLOBAL);
 	if (!err)
 		err = lupe_symtab_finish(&b, dso);
 	lupe_symtab_build_free(&b);

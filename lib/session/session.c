@@ -234,10 +234,11 @@ static void resolve_uncached(struct lupe_map *map, uint64_t ip, int kernel, stru
 		return;
 	f->map = map;
 	f->addr = ip - map->start + map->pgoff;
-	if (map->dso->identity)
-		f->addr = ip;
 	lupe_dso_load(map->dso);
 	f->vaddr = lupe_dso_addr_to_vaddr(map->dso, f->addr);
+	/* kernel addresses are printed as they are (a BPF program's DSO counts from its start) */
+	if (map->dso->identity || map->dso->kernel)
+		f->addr = ip;
 	f->sym = lupe_dso_find_symbol(map->dso, f->vaddr);
 }
 

@@ -4,10 +4,12 @@
 need_root
 need_perf
 
-# kinds FILE: each record kind and its count, less those chance decides (samples, rounds)
+# kinds FILE: each record kind and its count, less those chance decides (samples, rounds,
+# the BPF programs other tools load: record-bpf-event compares those)
 kinds() {
 	"$PERF" report -D -i "$1" 2>/dev/null | grep -o 'PERF_RECORD_[A-Z_0-9]*' |
-		grep -v -e '^PERF_RECORD_SAMPLE$' -e '^PERF_RECORD_FINISHED_ROUND$' -e '^PERF_RECORD_FEATURE$' |
+		grep -v -e '^PERF_RECORD_SAMPLE$' -e '^PERF_RECORD_FINISHED_ROUND$' -e '^PERF_RECORD_FEATURE$' \
+			-e '^PERF_RECORD_KSYMBOL$' -e '^PERF_RECORD_BPF_EVENT$' |
 		sort | uniq -c
 }
 # maps READER FILE: the dump of ID_INDEX, EVENT_UPDATE, THREAD_MAP and CPU_MAP, ids and pids made names

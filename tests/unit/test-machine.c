@@ -343,10 +343,22 @@ static void test_kernel_map_end(void **state)
 		assert_non_null(map);
 		assert_string_equal(map->dso->short_name, "bpf_prog_0123456789abcdef_sys_exit");
 		assert_int_equal(lupe_dso_load(map->dso), 0);
-		sym = lupe_dso_find_symbol(map->dso, 0xffffffffc0008880);
+		sym = lupe_dso_find_symbol(map->dso, 0xffffffffc0008880 - map->start + map->pgoff);
 		assert_non_null(sym);
 		assert_string_equal(sym->name, "bpf_prog_0123456789abcdef_sys_exit");
-		assert_int_equal(sym->start, 0xffffffffc0008800);
+		assert_int_equal(0xffffffffc0008880 - map->start + map->pgoff - sym->start, 0x80);
+	}
+	/* the same program loaded again elsewhere: named too (one DSO of its name) */
+	ksymbol(m, 0xffffffffc0010000, 0x100, "bpf_prog_0123456789abcdef_sys_exit");
+	{
+		struct lupe_map *map = lupe_maps_find(m->kmaps, 0xffffffffc0010010);
+		const struct lupe_symbol *sym;
+
+		assert_non_null(map);
+		sym = lupe_dso_find_symbol(map->dso, 0xffffffffc0010010 - map->start + map->pgoff);
+		assert_non_null(sym);
+		assert_string_equal(sym->name, "bpf_prog_0123456789abcdef_sys_exit");
+		assert_int_equal(0xffffffffc0010010 - map->start + map->pgoff - sym->start, 0x10);
 	}
 	assert_null(lupe_maps_find(m->kmaps, 0xffffffffc0008900));
 	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff83000010));

@@ -177,6 +177,7 @@ struct perf_record_bpf_event {
 	struct perf_event_header header;
 	uint16_t type, flags;
 	uint32_t id;
+	uint8_t tag[8]; /* BPF_TAG_SIZE */
 };
 
 struct perf_record_cgroup {

@@ -82,6 +82,8 @@ struct lupe_record_opts {
 	int nr_cgroups;
 	int all_cgroups;         /* --all-cgroups: PERF_SAMPLE_CGROUP, CGROUP records */
 	int namespaces;          /* --namespaces: NAMESPACES records */
+	int no_bpf_event;        /* --no-bpf-event: no KSYMBOL and BPF_EVENT records of
+				  * BPF programs (those loaded before, synthesized) */
 };
 
 struct lupe_record_stats {
