@@ -9,6 +9,7 @@
  * /proc/kallsyms. A futex entry is named "COMM[TGID] 0xADDR": the process
  * and the user address of its lock word.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,18 +25,12 @@
 #include "symbols/symbols.h"
 #include "util/util.h"
 
-
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-
 struct lupe_lock_bpf {
 	struct lupe_lockcon_bpf *skel;
 	int stack_skip, max_stack;
 	int aggr;
-	struct ksym *syms;
-	size_t nr_syms, cap_syms;
+	struct symtab_build build; /* kallsyms' text symbols as they are read */
+	struct lupe_dso kernel;    /* then sorted into a DSO's table, looked up as the session's */
 	struct lock_text text;
 };
 
@@ -104,36 +99,9 @@ static int add_sym(uint64_t addr, char type, const char *name, size_t len, void 
 	lupe_lock_text_line(addr, type, name, len, &b->text);
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
-	if (lupe_grow(&b->syms, &b->cap_syms, b->nr_syms + 1, sizeof(*b->syms)))
-		return -ENOMEM;
-	b->syms[b->nr_syms].addr = addr;
-	b->syms[b->nr_syms].name = strndup(name, len);
-	if (!b->syms[b->nr_syms].name)
-		return -ENOMEM;
-	b->nr_syms++;
-	return 0;
-}
-
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static const struct ksym *find_ksym(const struct lupe_lock_bpf *b, uint64_t ip)
-{
-	size_t lo = 0, hi = b->nr_syms;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (b->syms[mid].addr <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &b->syms[lo - 1] : NULL;
+	/* the binding chooses among aliases, as for the session's kernel symbols */
+	return lupe_symtab_add(&b->build, addr, 0, name, len,
+			       type == 'T' ? STB_GLOBAL : type == 't' ? STB_LOCAL : STB_WEAK);
 }
 
 static int own_frame(const char *name)
@@ -149,22 +117,22 @@ static void caller_name(struct lupe_lock_bpf *b, const uint64_t *ips, char *buf,
 
 	snprintf(buf, size, "Unknown");
 	while (i < LOCKCON_MAX_STACK && ips[i]) {
-		const struct ksym *s = find_ksym(b, ips[i]);
+		const struct lupe_symbol *s = lupe_dso_find_symbol(&b->kernel, ips[i]);
 
 		if (!s || !own_frame(s->name))
 			break;
 		i++;
 	}
 	for (; i < LOCKCON_MAX_STACK && ips[i] && n < b->max_stack; i++, n++) {
-		const struct ksym *s;
+		const struct lupe_symbol *s;
 
 		if (++skip <= b->stack_skip || lupe_lock_text_has(&b->text, ips[i]))
 			continue;
-		s = find_ksym(b, ips[i]);
+		s = lupe_dso_find_symbol(&b->kernel, ips[i]);
 		if (!s)
 			continue;
-		if (ips[i] - s->addr)
-			snprintf(buf, size, "%s+%#llx", s->name, (unsigned long long)(ips[i] - s->addr));
+		if (ips[i] - s->start)
+			snprintf(buf, size, "%s+%#llx", s->name, (unsigned long long)(ips[i] - s->start));
 		else
 			snprintf(buf, size, "%s", s->name);
 		return;
@@ -177,12 +145,15 @@ int lupe_lock_bpf_read(struct lupe_lock_bpf *b, struct lupe_lock *l)
 	struct lockcon_key key, next, *prev = NULL;
 	int err = 0;
 
-	if (!b->syms) {
+	if (!b->kernel.syms) {
 		/* one read of /proc/kallsyms (~120k lines): the symbols and the lock text bounds */
+		b->build.kallsyms = 1;
 		err = lupe_kallsyms_foreach("/proc/kallsyms", add_sym, b);
+		if (!err)
+			err = lupe_symtab_finish(&b->build, &b->kernel);
+		lupe_symtab_build_free(&b->build);
 		if (err)
 			return err;
-		qsort(b->syms, b->nr_syms, sizeof(*b->syms), cmp_ksym);
 		lupe_lock_text_done(&b->text);
 	}
 	while (!err && !bpf_map_get_next_key(fd_stats, prev, &next)) {
@@ -223,8 +194,7 @@ void lupe_lock_bpf_delete(struct lupe_lock_bpf *b)
 	if (!b)
 		return;
 	lupe_lockcon_bpf__destroy(b->skel);
-	for (size_t i = 0; i < b->nr_syms; i++)
-		free(b->syms[i].name);
-	free(b->syms);
+	free(b->kernel.syms); /* one block with kernel.outer */
+	free(b->kernel.strtab);
 	free(b);
 }

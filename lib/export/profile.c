@@ -74,6 +74,35 @@ void lupe_ihash_free(struct lupe_ihash *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/*
+ * Find or add an item of one of the model's arrays (items: its address,
+ * nr items of size bytes, room for cap) through its table t: the index of
+ * the item eq finds; else of a new one made room for at the end, counted
+ * and hashed, for the caller to fill (*added set). -ENOMEM when out of memory.
+ */
+static long find_or_add(struct lupe_ihash *t, uint64_t hash, int (*eq)(const void *arg, uint32_t idx),
+			const void *key, void *items, size_t *nr, size_t *cap, size_t size, int *added)
+{
+	uint32_t *slot = lupe_ihash_find(t, hash, eq, key);
+
+	*added = 0;
+	if (!slot)
+		return -ENOMEM;
+	if (*slot)
+		return *slot - 1;
+	if (lupe_grow(items, cap, *nr + 1, size))
+		return -ENOMEM;
+	*slot = (uint32_t)++*nr;
+	lupe_ihash_added(t, slot, hash);
+	*added = 1;
+	return (long)*nr - 1;
+}
+
+/* find_or_add() on the array p->NAME: its count p->nr_NAME, its table and room in p->priv */
+#define FIND_OR_ADD(p, name, hash, eq, key, added)                                       \
+	find_or_add(&(p)->priv->name, hash, eq, key, &(p)->name, &(p)->nr_##name,       \
+		    &(p)->priv->cap_##name, sizeof(*(p)->name), added)
+
 struct lupe_profile *lupe_profile_new(void)
 {
 	struct lupe_profile *p = calloc(1, sizeof(*p));
@@ -155,15 +184,15 @@ long lupe_profile_add_dso(struct lupe_profile *p, const char *name, int kernel,
 	uint64_t hash = (uintptr_t)k.name * 0x9e3779b97f4a7c15ULL;
 	struct lupe_prof_dso *d;
 	const char *slash;
-	uint32_t *slot;
+	int added;
+	long i;
 
-	if (!k.name || !(slot = lupe_ihash_find(&p->priv->dsos, hash, dso_eq, &k)))
+	if (!k.name)
 		return -ENOMEM;
-	if (*slot)
-		return *slot - 1;
-	if (lupe_grow(&p->dsos, &p->priv->cap_dsos, p->nr_dsos + 1, sizeof(*p->dsos)))
-		return -ENOMEM;
-	d = &p->dsos[p->nr_dsos];
+	i = FIND_OR_ADD(p, dsos, hash, dso_eq, &k, &added);
+	if (i < 0 || !added)
+		return i;
+	d = &p->dsos[i];
 	memset(d, 0, sizeof(*d));
 	d->name = k.name;
 	slash = strrchr(k.name, '/');
@@ -176,9 +205,7 @@ long lupe_profile_add_dso(struct lupe_profile *p, const char *name, int kernel,
 	d->start = start;
 	d->limit = limit;
 	d->pgoff = pgoff;
-	*slot = (uint32_t)++p->nr_dsos;
-	lupe_ihash_added(&p->priv->dsos, slot, hash);
-	return (long)p->nr_dsos - 1;
+	return i;
 }
 
 struct func_key {
@@ -203,20 +230,15 @@ long lupe_profile_add_func(struct lupe_profile *p, const char *name, uint32_t ds
 {
 	struct func_key k = { p, name ? lupe_profile_intern(p, name) : NULL, dso, kind, addr };
 	uint64_t hash = mix(mix((uintptr_t)k.name, dso), ((uint64_t)kind << 56) ^ (name ? 0 : addr));
-	struct lupe_prof_func *f;
-	uint32_t *slot;
+	int added;
+	long i;
 
-	if ((name && !k.name) || !(slot = lupe_ihash_find(&p->priv->funcs, hash, func_eq, &k)))
+	if (name && !k.name)
 		return -ENOMEM;
-	if (*slot)
-		return *slot - 1;
-	if (lupe_grow(&p->funcs, &p->priv->cap_funcs, p->nr_funcs + 1, sizeof(*p->funcs)))
-		return -ENOMEM;
-	f = &p->funcs[p->nr_funcs];
-	*f = (struct lupe_prof_func){ k.name, dso, (uint8_t)kind, addr, ip };
-	*slot = (uint32_t)++p->nr_funcs;
-	lupe_ihash_added(&p->priv->funcs, slot, hash);
-	return (long)p->nr_funcs - 1;
+	i = FIND_OR_ADD(p, funcs, hash, func_eq, &k, &added);
+	if (added)
+		p->funcs[i] = (struct lupe_prof_func){ k.name, dso, (uint8_t)kind, addr, ip };
+	return i;
 }
 
 struct node_key {
@@ -235,19 +257,13 @@ long lupe_profile_add_node(struct lupe_profile *p, uint32_t parent, uint32_t fun
 {
 	struct node_key k = { p, parent, func };
 	uint64_t hash = mix(parent, func);
-	uint32_t *slot = lupe_ihash_find(&p->priv->nodes, hash, node_eq, &k);
+	int added;
+	long i = FIND_OR_ADD(p, nodes, hash, node_eq, &k, &added);
 
-	if (!slot)
-		return -ENOMEM;
-	if (*slot)
-		return *slot - 1;
-	if (lupe_grow(&p->nodes, &p->priv->cap_nodes, p->nr_nodes + 1, sizeof(*p->nodes)))
-		return -ENOMEM;
-	p->nodes[p->nr_nodes] = (struct lupe_prof_node){
-		parent, func, parent == LUPE_PROF_NONE ? 0 : p->nodes[parent].depth + 1 };
-	*slot = (uint32_t)++p->nr_nodes;
-	lupe_ihash_added(&p->priv->nodes, slot, hash);
-	return (long)p->nr_nodes - 1;
+	if (added)
+		p->nodes[i] = (struct lupe_prof_node){
+			parent, func, parent == LUPE_PROF_NONE ? 0 : p->nodes[parent].depth + 1 };
+	return i;
 }
 
 struct thread_key {
@@ -268,18 +284,15 @@ long lupe_profile_add_thread(struct lupe_profile *p, int pid, int tid, const cha
 {
 	struct thread_key k = { p, pid, tid, lupe_profile_intern(p, comm ? comm : ":-1") };
 	uint64_t hash = mix(((uint64_t)(uint32_t)pid << 32) | (uint32_t)tid, (uintptr_t)k.comm);
-	uint32_t *slot;
+	int added;
+	long i;
 
-	if (!k.comm || !(slot = lupe_ihash_find(&p->priv->threads, hash, thread_eq, &k)))
+	if (!k.comm)
 		return -ENOMEM;
-	if (*slot)
-		return *slot - 1;
-	if (lupe_grow(&p->threads, &p->priv->cap_threads, p->nr_threads + 1, sizeof(*p->threads)))
-		return -ENOMEM;
-	p->threads[p->nr_threads] = (struct lupe_prof_thread){ pid, tid, k.comm };
-	*slot = (uint32_t)++p->nr_threads;
-	lupe_ihash_added(&p->priv->threads, slot, hash);
-	return (long)p->nr_threads - 1;
+	i = FIND_OR_ADD(p, threads, hash, thread_eq, &k, &added);
+	if (added)
+		p->threads[i] = (struct lupe_prof_thread){ pid, tid, k.comm };
+	return i;
 }
 
 struct agg_key {
@@ -300,19 +313,18 @@ int lupe_profile_add_sample(struct lupe_profile *p, uint32_t thread, uint32_t no
 {
 	struct agg_key k = { p, thread, node, event };
 	uint64_t hash = mix(((uint64_t)thread << 32) | event, node);
-	uint32_t *slot = lupe_ihash_find(&p->priv->aggs, hash, agg_eq, &k);
 	struct lupe_prof_agg *a;
+	int added;
+	long i;
 
-	if (!slot || event >= p->nr_events)
-		return slot ? -EINVAL : -ENOMEM;
-	if (!*slot) {
-		if (lupe_grow(&p->aggs, &p->priv->cap_aggs, p->nr_aggs + 1, sizeof(*p->aggs)))
-			return -ENOMEM;
-		p->aggs[p->nr_aggs] = (struct lupe_prof_agg){ thread, node, event, 0, 0 };
-		*slot = (uint32_t)++p->nr_aggs;
-		lupe_ihash_added(&p->priv->aggs, slot, hash);
-	}
-	a = &p->aggs[*slot - 1];
+	if (event >= p->nr_events)
+		return -EINVAL;
+	i = FIND_OR_ADD(p, aggs, hash, agg_eq, &k, &added);
+	if (i < 0)
+		return (int)i;
+	a = &p->aggs[i];
+	if (added)
+		*a = (struct lupe_prof_agg){ thread, node, event, 0, 0 };
 	a->count++;
 	a->period += period;
 	p->events[event].nr_samples++;
