@@ -330,6 +330,31 @@ static int rule_eval(struct lupe_unwinder *u, int k, const Dwarf_Op *ops, size_t
 }
 
 /*
+ * Frame k's pc in no module (its file is gone, as a binary rebuilt since
+ * the recording; or no file at all): libdw unwinds it by the frame
+ * pointer, as elfutils' x86_64_unwind does: the caller's pc at bp + 8, its
+ * bp at bp, its sp bp + 16; and it stops at a bp of 0 or unknown. Worked
+ * out again here, with the reads noted, and checked against frame k + 1
+ * as libdw found it; a read that fails is left uncached (libdw takes 0
+ * for the bp).
+ */
+static int fp_rules(struct lupe_unwinder *u, int k)
+{
+	uint64_t bp, ret;
+
+	if (!u->known_bp[k] || !u->fbp[k])
+		return k + 1 >= u->nr ? 0 : -1;
+	if (rule_read(u, u->fbp[k] + 8, &ret) || rule_read(u, u->fbp[k], &bp))
+		return -1;
+	if (k + 1 >= u->nr)
+		return 0;
+	if (u->fsp[k + 1] != u->fbp[k] + 16 || !u->known_bp[k + 1] || u->fbp[k + 1] != bp ||
+	    (ret != u->ips[k + 1] && ret - 1 != u->ips[k + 1]))
+		return -1;
+	return 0;
+}
+
+/*
  * Work out again, from the CFI at frame k's pc, the caller's CFA, return
  * address, sp and bp, noting the memory read. 0 when the rules use sp, bp,
  * the CFA and memory only, and agree with what libdw found for frame k + 1
@@ -347,7 +372,9 @@ static int frame_rules(struct lupe_unwinder *u, int k)
 	int isval, ok, known[17] = { 0 };
 	static const int regs[] = { 16, 7, 6 };
 
-	if (!mod || !(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, pc - bias, &fr))
+	if (!mod)
+		return fp_rules(u, k);
+	if (!(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, pc - bias, &fr))
 		return -1;
 	ok = !dwarf_frame_cfa(fr, &ops, &nops) && nops &&
 	     !rule_eval(u, k, ops, nops, 0, 0, &cfa, &isval) && !isval;
@@ -654,8 +681,11 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, fd, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	if (mod)
+	if (mod) {
 		use_eh_frame_hdr(mod);
+		/* a pc in no module before may be in this one: the chains unwound by bp may not hold */
+		p->epoch = ++u->epochs;
+	}
 	if (!mod)
 		pr_debug("unwind: cannot use '%s': %s", m->dso->long_name, dwfl_errmsg(-1));
 	else if (!p->attached)
