@@ -38,7 +38,12 @@
  * unwinds by a few compares instead of a CFI walk. The saved slots of
  * other registers, which change from sample to sample, are not compared.
  * Reads of the mapped files are not either: under the same maps they give
- * the same bytes.
+ * the same bytes. A frame whose pc is in no module (its file is gone, as
+ * a binary rebuilt since the recording) is unwound by libdw by the frame
+ * pointer; such frames are cached too, their rule being elfutils'
+ * (fp_rules()): the bench file's demo binary is gone, and its chains,
+ * never cached before, took half of a report's CPU time. Reporting a
+ * module may put such a pc in it: it makes the process's chains stale.
  */
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
