@@ -67,7 +67,7 @@
 
 /* perf's x86_64 register numbers, in DWARF order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip). */
 static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
-enum { PERF_REG_SP = 7, PERF_REG_IP = 8 };
+enum { DWARF_SP = 7, DWARF_IP = 16 };
 /* The DWARF registers a chain is keyed on: rbp rsp rip. */
 static const int key_regs[] = { 6, 7, 16 };
 #define NKEY (sizeof(key_regs) / sizeof(key_regs[0]))
@@ -120,6 +120,11 @@ struct lupe_unwinder {
 	/* its initial registers, in DWARF order */
 	Dwarf_Word regs[17];
 	uint32_t regset;
+	/* each DWARF register's index in user_regs (-1: not sampled) under idx_mask */
+	int8_t idx[17];
+	uint32_t idx_regset;
+	uint64_t idx_mask;
+	int idx_ok;
 	/* sp and bp of each frame, as libdw unwound them (bit k of known_bp: fbp[k] is) */
 	uint64_t fsp[MAX_FRAMES], fbp[MAX_FRAMES];
 	uint8_t known_bp[MAX_FRAMES];
@@ -213,23 +218,30 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	return u->regset != 0;
 }
 
-/* The sample's user registers in DWARF order, in one pass over its register mask. */
+/*
+ * The sample's user registers in DWARF order. Where each sits in
+ * user_regs is worked out once per register mask (a loop over the mask for
+ * every sample was a tenth of a cached unwind's instructions).
+ */
 static void load_regs(struct lupe_unwinder *u, const struct lupe_sample *s)
 {
-	uint64_t mask = s->attr->sample_regs_user, perf[64];
-	int i = 0;
+	uint64_t mask = s->attr->sample_regs_user;
 
-	for (uint64_t m = mask; m; m &= m - 1)
-		perf[__builtin_ctzll(m)] = s->user_regs[i++];
-	u->regset = 0;
-	for (int r = 0; r < 17; r++) {
-		if (mask & (1ULL << dwarf_to_perf[r])) {
-			u->regs[r] = perf[dwarf_to_perf[r]];
-			u->regset |= 1u << r;
-		} else {
-			u->regs[r] = 0;
+	if (!u->idx_ok || mask != u->idx_mask) {
+		u->idx_regset = 0;
+		for (int r = 0; r < 17; r++) {
+			uint64_t bit = 1ULL << dwarf_to_perf[r];
+
+			u->idx[r] = mask & bit ? (int8_t)__builtin_popcountll(mask & (bit - 1)) : -1;
+			if (mask & bit)
+				u->idx_regset |= 1u << r;
 		}
+		u->idx_mask = mask;
+		u->idx_ok = 1;
 	}
+	u->regset = u->idx_regset;
+	for (int r = 0; r < 17; r++)
+		u->regs[r] = u->idx[r] >= 0 ? s->user_regs[u->idx[r]] : 0;
 }
 
 static size_t chain_slot(const struct lupe_unwinder *u)
@@ -735,13 +747,15 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 	uint64_t ip;
 	size_t slot;
 
-	if (max <= 0 || !lupe_unwind_wanted(s) || s->user_abi != PERF_SAMPLE_REGS_ABI_64 ||
-	    lupe_unwind_reg(s, PERF_REG_IP, &ip))
+	if (max <= 0 || !lupe_unwind_wanted(s) || s->user_abi != PERF_SAMPLE_REGS_ABI_64)
 		return 0;
-	ips[0] = ip;
-	if (!t->maps || lupe_unwind_reg(s, PERF_REG_SP, &u->sp))
-		return 1;
 	load_regs(u, s);
+	if (!(u->regset & (1u << DWARF_IP)))
+		return 0;
+	ips[0] = ip = u->regs[DWARF_IP];
+	if (!t->maps || !(u->regset & (1u << DWARF_SP)))
+		return 1;
+	u->sp = u->regs[DWARF_SP];
 	u->cur = proc_for(u, t->maps);
 	if (!u->cur)
 		return 1;
@@ -751,11 +765,10 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 	u->ips = ips;
 	u->nr = 0;
 	u->max = max;
-	report_module(u, ip);
-	if (!u->cur->attached) {
-		/* no module of this process could be read: no ELF to take the machine from */
-		return 1;
-	}
+	/*
+	 * A chain made under this epoch had ip's module reported, and the
+	 * process attached, as they are now: a hit needs neither again
+	 */
 	slot = chain_slot(u);
 	c = chain_find(u, slot, max);
 	if (c) {
@@ -765,6 +778,13 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 		memcpy(ips, c->ips, (size_t)(c->nr_ips < max ? c->nr_ips : max) * sizeof(*ips));
 		return c->nr_ips < max ? c->nr_ips : max;
 	}
+	report_module(u, ip);
+	if (!u->cur->attached) {
+		/* no module of this process could be read: no ELF to take the machine from */
+		u->s = NULL;
+		return 1;
+	}
+	/* reporting it may have made the cached chains stale: the slot's own is made anew below */
 	dwfl_getthread_frames(u->cur->dwfl, t->tid, frame_cb, u);
 	chain_store(u, slot);
 	u->s = NULL;
