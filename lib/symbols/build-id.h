@@ -40,6 +40,9 @@ int lupe_build_id_vdso(uint8_t *id);
  */
 int lupe_buildid_cache_add_from(const char *name, const char *from, const uint8_t *id, int len);
 
+/* mkdir -p path, as the build-id cache's folders are made (mode 0755). 0 or -errno. */
+int lupe_mkdir_p(char *path);
+
 /* id as lowercase hex into out (2 * len + 1 bytes). */
 void lupe_build_id_hex(const uint8_t *id, int len, char *out);
 

@@ -60,7 +60,7 @@ static int isxdigit_str(const char *s)
 	return strspn(s, "0123456789abcdef") == strlen(s);
 }
 
-static int mkdir_p(char *path)
+int lupe_mkdir_p(char *path)
 {
 	for (char *p = path + 1; *p; p++) {
 		if (*p != '/')
@@ -174,7 +174,7 @@ int lupe_buildid_cache_add_from(const char *name, const char *from, const uint8_
 	err = cache_names(name, from && strcmp(from, name), hex, dir, lnk);
 	if (err)
 		return err;
-	if ((err = mkdir_p(dir)))
+	if ((err = lupe_mkdir_p(dir)))
 		return err;
 	snprintf(file, sizeof(file), "%s/%s", dir, kallsyms ? "kallsyms" : vdso ? "vdso" : "elf");
 	if (stat(file, &st)) {
@@ -188,7 +188,7 @@ int lupe_buildid_cache_add_from(const char *name, const char *from, const uint8_
 	}
 	slash = strrchr(lnk, '/');
 	*slash = '\0';
-	err = mkdir_p(lnk);
+	err = lupe_mkdir_p(lnk);
 	*slash = '/';
 	if (err)
 		return err;

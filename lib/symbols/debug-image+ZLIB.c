@@ -20,15 +20,22 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <lupe/output.h>
+#include <lupe/symbols.h>
+#include "symbols/build-id.h"
 #include "symbols/debug-image.h"
 #include "symbols/inflate.h"
+#include "util/util.h"
 
 #define MAX_THREADS 4
 #define MAX_IMAGE (1ULL << 31) /* zlib counts in 32 bits */
@@ -192,7 +199,10 @@ static void copy_rest(unsigned char *img, const unsigned char *f, size_t size, s
 		memcpy(img + at, f + at, size - at);
 }
 
-static int image(const unsigned char *f, size_t size)
+static void cache_write(const char *path, const unsigned char *img, size_t size, uint64_t key, mode_t mode);
+
+/* The image of f (size bytes) in a memfd, or -1; written to cache (a path, or NULL) too. */
+static int image(const unsigned char *f, size_t size, const char *cache, uint64_t key, mode_t mode)
 {
 	const Elf64_Ehdr *eh = (const void *)f;
 	unsigned char *drop = NULL, *img = MAP_FAILED;
@@ -242,6 +252,8 @@ static int image(const unsigned char *f, size_t size)
 		}
 	}
 	((Elf64_Ehdr *)img)->e_shoff = shoff;
+	if (cache)
+		cache_write(cache, img, total, key, mode);
 	goto out;
 fail:
 	if (mfd >= 0)
@@ -255,11 +267,192 @@ out:
 	return mfd;
 }
 
+/*
+ * The cache of images (debug-image.h): DIR/<build-id>-<key>, the image
+ * then this trailer. key is a hash of what the image is made from (the
+ * source's size, ELF header and section headers) and of how (VERSION):
+ * the same build-id in the binary and in its debug file, or the debug
+ * file compressed another way, are other images.
+ */
+#define CACHE_MAGIC "LUPEIMG1"
+#define CACHE_VERSION 1
+
+struct trailer {
+	char magic[8];
+	uint64_t size; /* of the image before it */
+	uint64_t key;
+	uint32_t crc;  /* CRC-32 of the image */
+	uint32_t zero;
+};
+
+static uint32_t crc_of(const void *p, size_t len)
+{
+	uint32_t crc;
+
+	if (lupe_crc32(p, len, &crc))
+		crc = (uint32_t)crc32_z(0, p, len);
+	return crc;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The build-id of f (size bytes, its headers checked by image()'s caller) into id: its length or -1. */
+static int build_id(const unsigned char *f, size_t size, uint8_t *id)
+{
+	const Elf64_Ehdr *eh = (const void *)f;
+	const Elf64_Shdr *sh = (const void *)(f + eh->e_shoff);
+
+	for (size_t i = 0; i < eh->e_shnum; i++) {
+		int len;
+
+		if (sh[i].sh_type != SHT_NOTE || sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)
+			continue;
+		len = lupe_build_id_from_notes(f + sh[i].sh_offset, sh[i].sh_size, id);
+		if (len > 0)
+			return len;
+	}
+	return -1;
+}
+
+/*
+ * The cache file's name for f into path (PATH_MAX), and its key: 0, or
+ * -1 when there is no cache (LUPE_IMAGE_CACHE set empty, no build-id).
+ */
+static int cache_name(const unsigned char *f, size_t size, char *path, uint64_t *key)
+{
+	const Elf64_Ehdr *eh = (const void *)f;
+	const char *env = getenv("LUPE_IMAGE_CACHE");
+	char hex[2 * BUILD_ID_MAX + 1];
+	uint8_t id[BUILD_ID_MAX];
+	uint64_t k = 0xcbf29ce484222325ULL, v = CACHE_VERSION;
+	int len;
+
+	if (env && !*env)
+		return -1;
+	len = build_id(f, size, id);
+	if (len <= 0)
+		return -1;
+	lupe_build_id_hex(id, len, hex);
+	k = fnv(k, &v, sizeof(v));
+	v = size;
+	k = fnv(k, &v, sizeof(v));
+	k = fnv(k, eh, sizeof(*eh));
+	k = fnv(k, f + eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr));
+	*key = k;
+	if (env)
+		len = snprintf(path, PATH_MAX, "%s/%s-%016llx", env, hex, (unsigned long long)k);
+	else
+		len = snprintf(path, PATH_MAX, "%s/.lupe-image/%s-%016llx", lupe_buildid_dir(), hex,
+			       (unsigned long long)k);
+	return len > 0 && len < PATH_MAX ? 0 : -1;
+}
+
+/*
+ * The cached image at path, checked whole (its trailer's size, key and
+ * CRC, its section headers inside it): an fd on it, or -1 when there is
+ * none or it is damaged (the caller inflates, and the cache is written
+ * anew). A file of another user (but root) is not read.
+ */
+static int cache_read(const char *path, uint64_t key)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	const unsigned char *m;
+	const struct trailer *t;
+	const Elf64_Ehdr *eh;
+	size_t size;
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_uid && st.st_uid != geteuid()) ||
+	    (uint64_t)st.st_size < sizeof(Elf64_Ehdr) + sizeof(*t) || (uint64_t)st.st_size > MAX_IMAGE)
+		goto refuse;
+	size = (size_t)st.st_size - sizeof(*t);
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		goto refuse;
+	t = (const void *)(m + size);
+	eh = (const void *)m;
+	ok = !memcmp(t->magic, CACHE_MAGIC, 8) && t->size == size && t->key == key && !t->zero &&
+	     !memcmp(eh->e_ident, ELFMAG, SELFMAG) && eh->e_shentsize == sizeof(Elf64_Shdr) &&
+	     eh->e_shoff <= size && (size_t)eh->e_shnum * sizeof(Elf64_Shdr) == size - eh->e_shoff &&
+	     crc_of(m, size) == t->crc;
+	munmap((void *)m, (size_t)st.st_size);
+	if (ok) {
+		pr_debug("debug image: %s from the cache", path);
+		return fd;
+	}
+refuse:
+	pr_debug("debug image: %s is damaged: inflating again", path);
+	close(fd);
+	return -1;
+}
+
+/*
+ * img (size bytes) and its trailer into the cache at path, through
+ * lupe_output_open(): written whole under a temporary name, then renamed;
+ * never into what is not a regular file. Mode 0644 as perf's cache, 0600
+ * when the source is not for everyone to read. Failing is not an error:
+ * the next read inflates again.
+ */
+static void cache_write(const char *path, const unsigned char *img, size_t size, uint64_t key, mode_t mode)
+{
+	struct trailer t = { CACHE_MAGIC, size, key, crc_of(img, size), 0 };
+	struct lupe_output o;
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+	const unsigned char *p[2] = { img, (const void *)&t };
+	size_t len[2] = { size, sizeof(t) };
+	int err = 0;
+
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		return;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (lupe_mkdir_p(dir))
+			return;
+	}
+	if (lupe_output_open(&o, path, LUPE_OUTPUT_REPLACE | ((mode & 0044) == 0044 ? 0 : LUPE_OUTPUT_PRIVATE)))
+		return;
+	if (o.in_place)
+		err = -EEXIST;
+	for (int i = 0; i < 2 && !err; i++) {
+		for (size_t at = 0; at < len[i] && !err;) {
+			ssize_t n = write(o.fd, p[i] + at, len[i] - at);
+
+			if (n <= 0)
+				err = n < 0 ? -errno : -EIO;
+			else
+				at += (size_t)n;
+		}
+	}
+	if (close(o.fd) && !err)
+		err = -errno;
+	if (err || lupe_output_commit(&o))
+		lupe_output_abort(&o);
+	else
+		pr_debug("debug image: %s written to the cache", path);
+	lupe_output_release(&o);
+}
+
 int lupe_debug_image(int fd)
 {
 	struct stat st;
+	const Elf64_Ehdr *eh;
+	char path[PATH_MAX];
+	uint64_t key = 0;
 	void *f;
-	int mfd;
+	int mfd, named = 0, cached;
 
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr) ||
 	    (uint64_t)st.st_size > MAX_IMAGE)
@@ -267,7 +460,18 @@ int lupe_debug_image(int fd)
 	f = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (f == MAP_FAILED)
 		return fd;
-	mfd = image(f, (size_t)st.st_size);
+	eh = f;
+	/* the cache's name needs the section headers: only for a file image() would rewrite */
+	if (!memcmp(eh->e_ident, ELFMAG, SELFMAG) && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+	    eh->e_ident[EI_DATA] == ELFDATA2LSB && eh->e_shentsize == sizeof(Elf64_Shdr) && eh->e_shnum &&
+	    eh->e_shoff % 8 == 0 && eh->e_shoff <= (uint64_t)st.st_size &&
+	    (size_t)eh->e_shnum * sizeof(Elf64_Shdr) <= (size_t)st.st_size - eh->e_shoff &&
+	    (named = !cache_name(f, (size_t)st.st_size, path, &key)) && (cached = cache_read(path, key)) >= 0) {
+		munmap(f, (size_t)st.st_size);
+		close(fd);
+		return cached;
+	}
+	mfd = image(f, (size_t)st.st_size, named ? path : NULL, key, st.st_mode);
 	munmap(f, (size_t)st.st_size);
 	if (mfd < 0)
 		return fd;

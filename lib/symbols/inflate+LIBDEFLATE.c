@@ -16,3 +16,9 @@ int lupe_inflate_raw(const unsigned char *src, size_t len, unsigned char *dst, s
 	libdeflate_free_decompressor(d);
 	return rc == LIBDEFLATE_SUCCESS && out == dst_len ? 0 : -1;
 }
+
+int lupe_crc32(const void *p, size_t len, uint32_t *crc)
+{
+	*crc = libdeflate_crc32(0, p, len);
+	return 0;
+}

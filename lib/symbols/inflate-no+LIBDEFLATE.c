@@ -11,3 +11,11 @@ int lupe_inflate_raw(const unsigned char *src, size_t len, unsigned char *dst, s
 	(void)dst_len;
 	return -ENOSYS;
 }
+
+int lupe_crc32(const void *p, size_t len, uint32_t *crc)
+{
+	(void)p;
+	(void)len;
+	(void)crc;
+	return -ENOSYS;
+}

@@ -9,6 +9,7 @@
 #define LUPE_SYMBOLS_INFLATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Inflate the raw deflate stream src[0..len) into dst: 0 when it gives
@@ -16,5 +17,12 @@
  * -ENOSYS when lupe was built without libdeflate (the caller uses zlib).
  */
 int lupe_inflate_raw(const unsigned char *src, size_t len, unsigned char *dst, size_t dst_len);
+
+/*
+ * The CRC-32 of p[0..len) into *crc (libdeflate's, several GB/s), for the
+ * cached images' check: 0, or -ENOSYS without libdeflate (the caller uses
+ * zlib's crc32, the same sum).
+ */
+int lupe_crc32(const void *p, size_t len, uint32_t *crc);
 
 #endif

@@ -38,7 +38,12 @@
  * unwinds by a few compares instead of a CFI walk. The saved slots of
  * other registers, which change from sample to sample, are not compared.
  * Reads of the mapped files are not either: under the same maps they give
- * the same bytes.
+ * the same bytes. A frame whose pc is in no module (its file is gone, as
+ * a binary rebuilt since the recording) is unwound by libdw by the frame
+ * pointer; such frames are cached too, their rule being elfutils'
+ * (fp_rules()): the bench file's demo binary is gone, and its chains,
+ * never cached before, took half of a report's CPU time. Reporting a
+ * module may put such a pc in it: it makes the process's chains stale.
  */
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
@@ -62,7 +67,7 @@
 
 /* perf's x86_64 register numbers, in DWARF order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip). */
 static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
-enum { PERF_REG_SP = 7, PERF_REG_IP = 8 };
+enum { DWARF_SP = 7, DWARF_IP = 16 };
 /* The DWARF registers a chain is keyed on: rbp rsp rip. */
 static const int key_regs[] = { 6, 7, 16 };
 #define NKEY (sizeof(key_regs) / sizeof(key_regs[0]))
@@ -115,6 +120,11 @@ struct lupe_unwinder {
 	/* its initial registers, in DWARF order */
 	Dwarf_Word regs[17];
 	uint32_t regset;
+	/* each DWARF register's index in user_regs (-1: not sampled) under idx_mask */
+	int8_t idx[17];
+	uint32_t idx_regset;
+	uint64_t idx_mask;
+	int idx_ok;
 	/* sp and bp of each frame, as libdw unwound them (bit k of known_bp: fbp[k] is) */
 	uint64_t fsp[MAX_FRAMES], fbp[MAX_FRAMES];
 	uint8_t known_bp[MAX_FRAMES];
@@ -208,23 +218,30 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	return u->regset != 0;
 }
 
-/* The sample's user registers in DWARF order, in one pass over its register mask. */
+/*
+ * The sample's user registers in DWARF order. Where each sits in
+ * user_regs is worked out once per register mask (a loop over the mask for
+ * every sample was a tenth of a cached unwind's instructions).
+ */
 static void load_regs(struct lupe_unwinder *u, const struct lupe_sample *s)
 {
-	uint64_t mask = s->attr->sample_regs_user, perf[64];
-	int i = 0;
+	uint64_t mask = s->attr->sample_regs_user;
 
-	for (uint64_t m = mask; m; m &= m - 1)
-		perf[__builtin_ctzll(m)] = s->user_regs[i++];
-	u->regset = 0;
-	for (int r = 0; r < 17; r++) {
-		if (mask & (1ULL << dwarf_to_perf[r])) {
-			u->regs[r] = perf[dwarf_to_perf[r]];
-			u->regset |= 1u << r;
-		} else {
-			u->regs[r] = 0;
+	if (!u->idx_ok || mask != u->idx_mask) {
+		u->idx_regset = 0;
+		for (int r = 0; r < 17; r++) {
+			uint64_t bit = 1ULL << dwarf_to_perf[r];
+
+			u->idx[r] = mask & bit ? (int8_t)__builtin_popcountll(mask & (bit - 1)) : -1;
+			if (mask & bit)
+				u->idx_regset |= 1u << r;
 		}
+		u->idx_mask = mask;
+		u->idx_ok = 1;
 	}
+	u->regset = u->idx_regset;
+	for (int r = 0; r < 17; r++)
+		u->regs[r] = u->idx[r] >= 0 ? s->user_regs[u->idx[r]] : 0;
 }
 
 static size_t chain_slot(const struct lupe_unwinder *u)
@@ -330,6 +347,31 @@ static int rule_eval(struct lupe_unwinder *u, int k, const Dwarf_Op *ops, size_t
 }
 
 /*
+ * Frame k's pc in no module (its file is gone, as a binary rebuilt since
+ * the recording; or no file at all): libdw unwinds it by the frame
+ * pointer, as elfutils' x86_64_unwind does: the caller's pc at bp + 8, its
+ * bp at bp, its sp bp + 16; and it stops at a bp of 0 or unknown. Worked
+ * out again here, with the reads noted, and checked against frame k + 1
+ * as libdw found it; a read that fails is left uncached (libdw takes 0
+ * for the bp).
+ */
+static int fp_rules(struct lupe_unwinder *u, int k)
+{
+	uint64_t bp, ret;
+
+	if (!u->known_bp[k] || !u->fbp[k])
+		return k + 1 >= u->nr ? 0 : -1;
+	if (rule_read(u, u->fbp[k] + 8, &ret) || rule_read(u, u->fbp[k], &bp))
+		return -1;
+	if (k + 1 >= u->nr)
+		return 0;
+	if (u->fsp[k + 1] != u->fbp[k] + 16 || !u->known_bp[k + 1] || u->fbp[k + 1] != bp ||
+	    (ret != u->ips[k + 1] && ret - 1 != u->ips[k + 1]))
+		return -1;
+	return 0;
+}
+
+/*
  * Work out again, from the CFI at frame k's pc, the caller's CFA, return
  * address, sp and bp, noting the memory read. 0 when the rules use sp, bp,
  * the CFA and memory only, and agree with what libdw found for frame k + 1
@@ -347,7 +389,9 @@ static int frame_rules(struct lupe_unwinder *u, int k)
 	int isval, ok, known[17] = { 0 };
 	static const int regs[] = { 16, 7, 6 };
 
-	if (!mod || !(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, pc - bias, &fr))
+	if (!mod)
+		return fp_rules(u, k);
+	if (!(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, pc - bias, &fr))
 		return -1;
 	ok = !dwarf_frame_cfa(fr, &ops, &nops) && nops &&
 	     !rule_eval(u, k, ops, nops, 0, 0, &cfa, &isval) && !isval;
@@ -654,8 +698,11 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, fd, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
-	if (mod)
+	if (mod) {
 		use_eh_frame_hdr(mod);
+		/* a pc in no module before may be in this one: the chains unwound by bp may not hold */
+		p->epoch = ++u->epochs;
+	}
 	if (!mod)
 		pr_debug("unwind: cannot use '%s': %s", m->dso->long_name, dwfl_errmsg(-1));
 	else if (!p->attached)
@@ -700,13 +747,15 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 	uint64_t ip;
 	size_t slot;
 
-	if (max <= 0 || !lupe_unwind_wanted(s) || s->user_abi != PERF_SAMPLE_REGS_ABI_64 ||
-	    lupe_unwind_reg(s, PERF_REG_IP, &ip))
+	if (max <= 0 || !lupe_unwind_wanted(s) || s->user_abi != PERF_SAMPLE_REGS_ABI_64)
 		return 0;
-	ips[0] = ip;
-	if (!t->maps || lupe_unwind_reg(s, PERF_REG_SP, &u->sp))
-		return 1;
 	load_regs(u, s);
+	if (!(u->regset & (1u << DWARF_IP)))
+		return 0;
+	ips[0] = ip = u->regs[DWARF_IP];
+	if (!t->maps || !(u->regset & (1u << DWARF_SP)))
+		return 1;
+	u->sp = u->regs[DWARF_SP];
 	u->cur = proc_for(u, t->maps);
 	if (!u->cur)
 		return 1;
@@ -716,11 +765,10 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 	u->ips = ips;
 	u->nr = 0;
 	u->max = max;
-	report_module(u, ip);
-	if (!u->cur->attached) {
-		/* no module of this process could be read: no ELF to take the machine from */
-		return 1;
-	}
+	/*
+	 * A chain made under this epoch had ip's module reported, and the
+	 * process attached, as they are now: a hit needs neither again
+	 */
 	slot = chain_slot(u);
 	c = chain_find(u, slot, max);
 	if (c) {
@@ -730,6 +778,13 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 		memcpy(ips, c->ips, (size_t)(c->nr_ips < max ? c->nr_ips : max) * sizeof(*ips));
 		return c->nr_ips < max ? c->nr_ips : max;
 	}
+	report_module(u, ip);
+	if (!u->cur->attached) {
+		/* no module of this process could be read: no ELF to take the machine from */
+		u->s = NULL;
+		return 1;
+	}
+	/* reporting it may have made the cached chains stale: the slot's own is made anew below */
 	dwfl_getthread_frames(u->cur->dwfl, t->tid, frame_cb, u);
 	chain_store(u, slot);
 	u->s = NULL;

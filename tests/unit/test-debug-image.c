@@ -4,7 +4,10 @@
  * compressed by objcopy, comes back inflated byte for byte, with no
  * compressed .debug_* section left and the location lists dropped; files
  * it cannot rewrite (not ELF, cut short, nothing compressed) come back as
- * the fd given, as every file does in a build without zlib.
+ * the fd given, as every file does in a build without zlib. The second
+ * image of a file comes from the cache (LUPE_IMAGE_CACHE, a folder of
+ * this test), the same bytes; a damaged cache file is refused and made
+ * anew.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include "symbols/debug-image.h"
 
 struct img {
@@ -54,7 +58,7 @@ static const Elf64_Shdr *section(struct img m, const char *name)
 	return NULL;
 }
 
-static char tmp[64];
+static char tmp[64], cache[64];
 static int have_zlib;
 
 static int setup(void **state)
@@ -77,8 +81,13 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	char cmd[128];
+
 	(void)state;
 	unlink(tmp);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", cache);
+	if (system(cmd))
+		return -1;
 	return 0;
 }
 
@@ -166,11 +175,89 @@ static void test_left_alone(void **state)
 	unlink(path);
 }
 
+/* What fd is open on, into buf. */
+static const char *fd_path(int fd, char *buf, size_t size)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, size - 1);
+	buf[n < 0 ? 0 : n] = '\0';
+	return buf;
+}
+
+/* The one file in the cache folder into path; how many there are. */
+static int cache_files(char *path, size_t size)
+{
+	DIR *d = opendir(cache);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, size, "%s/%s", cache, e->d_name);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_cached(void **state)
+{
+	char cmd[128], file[512], where[512];
+	struct img a, b, c;
+	int fd;
+
+	(void)state;
+	if (!have_zlib)
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", cache);
+	assert_int_equal(system(cmd), 0);
+	/* the first image is inflated, and written to the cache */
+	fd = lupe_debug_image(open(tmp, O_RDONLY | O_CLOEXEC));
+	assert_true(fd >= 0);
+	assert_non_null(strstr(fd_path(fd, where, sizeof(where)), "memfd:"));
+	a = map_fd(fd);
+	close(fd);
+	assert_non_null(a.p);
+	assert_int_equal(cache_files(file, sizeof(file)), 1);
+	/* the second comes from it: the image, then its 32-byte trailer */
+	fd = lupe_debug_image(open(tmp, O_RDONLY | O_CLOEXEC));
+	assert_true(fd >= 0);
+	assert_string_equal(fd_path(fd, where, sizeof(where)), file);
+	b = map_fd(fd);
+	close(fd);
+	assert_int_equal(b.size, a.size + 32);
+	assert_memory_equal(a.p, b.p, a.size);
+	/* a byte flipped in the cache: refused, inflated again, and the cache made whole */
+	fd = open(file, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "\xa5", 1, (off_t)a.size / 2), 1);
+	close(fd);
+	fd = lupe_debug_image(open(tmp, O_RDONLY | O_CLOEXEC));
+	assert_true(fd >= 0);
+	assert_non_null(strstr(fd_path(fd, where, sizeof(where)), "memfd:"));
+	close(fd);
+	fd = open(file, O_RDONLY);
+	c = map_fd(fd);
+	close(fd);
+	assert_int_equal(c.size, b.size);
+	assert_memory_equal(c.p, a.p, a.size);
+	assert_memory_equal(c.p + a.size, b.p + a.size, 32);
+	munmap(a.p, a.size);
+	munmap(b.p, b.size);
+	munmap(c.p, c.size);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_inflated),
 		cmocka_unit_test(test_left_alone),
+		cmocka_unit_test(test_cached),
 	};
 
 	FILE *v = popen(LUPE_BIN " version --build-options", "r");
@@ -180,6 +267,8 @@ int main(void)
 		have_zlib |= strstr(line, "zlib: [ on") != NULL;
 	if (v)
 		pclose(v);
+	snprintf(cache, sizeof(cache), "/tmp/lupe-debug-image-cache.%d", (int)getpid());
+	setenv("LUPE_IMAGE_CACHE", cache, 1);
 	if (setup(NULL)) {
 		printf("SKIP: objcopy --compress-debug-sections could not make the fixture\n");
 		return 77;

@@ -3,7 +3,9 @@
  * Samples with PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER: decoding
  * (the fields after them must land right), and the DWARF unwinder on a
  * stack copy of this very process, whole and corrupt (truncated copy, no
- * copy, missing registers, a stack pointer outside the copy).
+ * copy, missing registers, a stack pointer outside the copy), and frames
+ * in a file that is gone, unwound by the frame pointer and cached on the
+ * stack bytes they read.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <lupe/perf-format.h>
 #include "session/machine.h"
 #include "sampling/sample.h"
 #include "session/synthesize.h"
@@ -295,12 +299,79 @@ static void test_unwind_corrupt(void **state)
 	}
 }
 
+/*
+ * pcs in a map of a file that is gone: libdw unwinds them by the frame
+ * pointer (elfutils' x86_64_unwind: the caller's pc at bp + 8, its bp at
+ * bp), and stops at a bp of 0. The second unwind of the same registers
+ * may come from the cache of chains, but only while the stack slots the
+ * first one read hold the same bytes: a changed return address or saved
+ * bp gives the new chain.
+ */
+static void test_unwind_gone(void **state)
+{
+	struct fixture *f = *state;
+	const uint64_t G = 0x100000000000ULL, S = 0x7f0000001000ULL; /* the gone map, the stack copy's address */
+	union {
+		struct perf_record_mmap2 r;
+		char b[sizeof(struct perf_record_mmap2) + 32];
+	} mm = { 0 };
+	uint64_t stack[32] = { 0 }, gregs[NREGS], ips[64];
+	struct lupe_sample s = f->s;
+
+	/* a module of the process reported first: libdw's thread state needs one ELF */
+	assert_true(lupe_unwind_user(f->u, f->t, &f->s, ips, 64) >= 3);
+	mm.r.header.type = PERF_RECORD_MMAP2;
+	mm.r.header.size = sizeof(mm);
+	mm.r.pid = mm.r.tid = (uint32_t)getpid();
+	mm.r.start = G;
+	mm.r.len = 0x10000;
+	mm.r.prot = PROT_READ | PROT_EXEC;
+	strcpy(mm.r.filename, "/nonexistent/lupe-gone");
+	assert_int_equal(lupe_machine_process(f->m, &mm.r.header), 0);
+
+	memcpy(gregs, regs, sizeof(gregs));
+	gregs[R_IP] = G + 0x100;
+	gregs[R_SP] = S;
+	gregs[R_BP] = S + 16;
+	stack[2] = S + 64;  /* [bp]: the caller's bp */
+	stack[3] = G + 0x200; /* [bp + 8]: the return address */
+	stack[8] = 0;       /* the caller's frame: bp 0 ends the chain */
+	stack[9] = G + 0x300;
+	s.user_regs = gregs;
+	s.user_stack = (const void *)stack;
+	s.user_stack_size = s.user_stack_dyn = sizeof(stack);
+	s.ip = G + 0x100;
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(lupe_unwind_user(f->u, f->t, &s, ips, 64), 3);
+		assert_int_equal(ips[0], G + 0x100);
+		assert_int_equal(ips[1], G + 0x1ff);
+		assert_int_equal(ips[2], G + 0x2ff);
+	}
+	/* another return address at the same registers */
+	stack[3] = G + 0x280;
+	assert_int_equal(lupe_unwind_user(f->u, f->t, &s, ips, 64), 3);
+	assert_int_equal(ips[1], G + 0x27f);
+	/* another saved bp: the caller's frame elsewhere */
+	stack[2] = S + 128;
+	stack[16] = 0;
+	stack[17] = G + 0x400;
+	assert_int_equal(lupe_unwind_user(f->u, f->t, &s, ips, 64), 3);
+	assert_int_equal(ips[2], G + 0x3ff);
+	/* and a caller that goes on: one more frame */
+	stack[16] = S + 192;
+	stack[24] = 0;
+	stack[25] = G + 0x500;
+	assert_int_equal(lupe_unwind_user(f->u, f->t, &s, ips, 64), 4);
+	assert_int_equal(ips[3], G + 0x4ff);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decode_regs_and_stack),
 		cmocka_unit_test_setup_teardown(test_unwind_self, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwind_corrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwind_gone, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
