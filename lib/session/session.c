@@ -610,6 +610,11 @@ int lupe_session_read(struct lupe_session *s, struct lupe_source *src, struct lu
 	}
 	release_read(s);
 	s->stats.nr_unordered = lupe_ordered_nr_unordered(s->oe);
+	/*
+	 * The events are read: the DWARF the inlined frames came from goes
+	 * (the answers stay), before report builds its entries and chains.
+	 */
+	lupe_srcline_release(s->srcline);
 	return ret < 0 ? ret : err;
 }
 

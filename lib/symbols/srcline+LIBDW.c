@@ -47,6 +47,7 @@ struct dso_dw {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	int asked; /* find_debuginfo() calls for it */
+	int opened; /* dwfl and mod are what there is (until lupe_srcline_release()) */
 };
 
 struct addr_ent {
@@ -341,22 +342,13 @@ static int dso_eq(const void *item, const void *key)
 	return ((const struct dso_dw *)item)->dso == key;
 }
 
-static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *dso)
+/* Open d's DWARF: its Dwfl and module (NULL when there is none to read). */
+static Dwfl_Module *open_module(struct dso_dw *d)
 {
-	uint64_t h = lupe_phash_mix(0, (uint64_t)(uintptr_t)dso);
-	void **slot = lupe_phash_find(&c->dsos, h, dso_eq, dso);
-	struct dso_dw *d;
+	const struct lupe_dso *dso = d->dso;
 	char path[4096];
 
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return ((struct dso_dw *)*slot)->mod;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	d->dso = dso;
-	lupe_phash_fill(&c->dsos, slot, h, d);
+	d->opened = 1;
 	if (dso->kernel || dso->long_name[0] != '/')
 		return NULL;
 	d->dwfl = dwfl_begin(&callbacks);
@@ -371,12 +363,51 @@ static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *ds
 		void **userdata;
 
 		/* find_debuginfo() counts its calls in d */
+		d->asked = 0;
 		dwfl_module_info(d->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 		*userdata = d;
 	}
 	if (!d->mod)
 		pr_debug("srcline: cannot read '%s': %s", dso->long_name, dwfl_errmsg(-1));
 	return d->mod;
+}
+
+static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *dso)
+{
+	uint64_t h = lupe_phash_mix(0, (uint64_t)(uintptr_t)dso);
+	void **slot = lupe_phash_find(&c->dsos, h, dso_eq, dso);
+	struct dso_dw *d;
+
+	if (!slot)
+		return NULL;
+	if (*slot) {
+		d = *slot;
+		/* opened again after lupe_srcline_release() */
+		return d->opened ? d->mod : open_module(d);
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->dso = dso;
+	lupe_phash_fill(&c->dsos, slot, h, d);
+	return open_module(d);
+}
+
+void lupe_srcline_release(struct lupe_srcline *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->dsos.cap; i++) {
+		struct dso_dw *d = c->dsos.items[i];
+
+		if (!d)
+			continue;
+		if (d->dwfl)
+			dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		d->mod = NULL;
+		d->opened = 0;
+	}
 }
 
 static const char *intern_file(struct lupe_srcline *c, const char *f)
