@@ -121,18 +121,23 @@ static int is_text_section(Elf *elf, size_t shstrndx, size_t idx)
 
 /*
  * Add a symbol under the name perf shows (demangled), with a suffix
- * ("@plt"); raw: the name in b's mapped string table, or NULL.
+ * ("@plt"); raw: the name in b's mapped string table, or NULL. A raw name
+ * is demangled when it is needed (of 44,000 in libLLVM, an alias's
+ * and each looked up), not here.
  */
 static int add_sym(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 		   const char *raw, const char *suffix, int binding)
 {
-	char *d = lupe_demangle(name), *full = NULL;
+	char *d, *full = NULL;
 	int err;
 
+	if (raw && !*suffix)
+		return lupe_symtab_add_raw(b, start, size, NULL, 0, raw, binding);
+	d = lupe_demangle(name);
 	if (*suffix && asprintf(&full, "%s%s", d ? d : name, suffix) < 0)
 		full = NULL;
 	name = full ? full : d ? d : name;
-	err = lupe_symtab_add_raw(b, start, size, name, strlen(name), *suffix ? NULL : raw, binding);
+	err = lupe_symtab_add(b, start, size, name, strlen(name), binding);
 	free(d);
 	free(full);
 	return err;

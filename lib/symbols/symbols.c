@@ -22,6 +22,12 @@
 int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 	       size_t name_len, int binding)
 {
+	return lupe_symtab_add_raw(b, start, size, name, name_len, NULL, binding);
+}
+
+int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
+			size_t name_len, const char *raw, int binding)
+{
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
 		struct sym_in *v = realloc(b->v, cap * sizeof(*v));
@@ -30,6 +36,11 @@ int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const
 			return -ENOMEM;
 		b->v = v;
 		b->cap = cap;
+	}
+	if (raw) {
+		/* its name is read from raw when needed */
+		b->v[b->nr++] = (struct sym_in){ .start = start, .size = size, .raw = raw, .binding = (uint8_t)binding };
+		return 0;
 	}
 	if (b->slen + name_len + 1 > UINT32_MAX)
 		return -E2BIG;
@@ -50,16 +61,6 @@ int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const
 	b->v[b->nr++] = (struct sym_in){ .start = start, .size = size, .name = (uint32_t)b->slen, .binding = (uint8_t)binding };
 	b->slen += name_len + 1;
 	return 0;
-}
-
-int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
-			size_t name_len, const char *raw, int binding)
-{
-	int err = lupe_symtab_add(b, start, size, name, name_len, binding);
-
-	if (!err)
-		b->v[b->nr - 1].raw = raw;
-	return err;
 }
 
 void lupe_symtab_build_free(struct symtab_build *b)
@@ -158,11 +159,39 @@ static int underscores(const char *s)
 	return n;
 }
 
+static const char *kallsyms_name_end(const char *p, const char *end);
+
+/*
+ * v's name as the table shows it, of *len bytes (not NUL-terminated: a
+ * kallsyms line's): copied at add, or read from the mapped table, an ELF
+ * one's demangled (*tmp, for the caller to free) as named() does it.
+ */
+static const char *build_name(const struct symtab_build *b, const struct sym_in *v, char **tmp, size_t *len)
+{
+	const char *n;
+
+	*tmp = NULL;
+	if (!v->raw) {
+		n = b->str + v->name;
+	} else if (b->kallsyms) {
+		const char *nl = memchr(v->raw, '\n', (size_t)((const char *)b->map + b->map_len - v->raw));
+
+		*len = nl ? (size_t)(kallsyms_name_end(v->raw, nl) - v->raw) : 0;
+		return v->raw;
+	} else {
+		*tmp = lupe_demangle(v->raw);
+		n = *tmp ? *tmp : v->raw;
+	}
+	*len = strlen(n);
+	return n;
+}
+
 /* perf's choose_best_symbol(): 1 when a wins over b. */
 static int better(const struct symtab_build *bd, const struct sym_in *a, const struct sym_in *b)
 {
-	const char *na = bd->str + a->name, *nb = bd->str + b->name;
-	int ua, ub;
+	const char *na, *nb;
+	char *ta, *tb;
+	int ua, ub, r;
 	size_t la, lb;
 
 	if (!b->size && a->size)
@@ -173,15 +202,27 @@ static int better(const struct symtab_build *bd, const struct sym_in *a, const s
 		return b->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
 		return a->binding == STB_GLOBAL;
+	na = build_name(bd, a, &ta, &la);
+	nb = build_name(bd, b, &tb, &lb);
+	/* names end in no '_' (a kallsyms one in a blank) */
 	ua = underscores(na);
 	ub = underscores(nb);
-	if (ua != ub)
-		return ub > ua;
-	la = strlen(na);
-	lb = strlen(nb);
-	if (la != lb)
-		return la > lb;
-	return 1;
+	r = ua != ub ? ub > ua : la != lb ? la > lb : 1;
+	free(ta);
+	free(tb);
+	return r;
+}
+
+/* Whether v's name (a kallsyms one) holds a '['. */
+static int has_bracket(const struct symtab_build *b, const struct sym_in *v)
+{
+	char *tmp;
+	size_t len;
+	const char *n = build_name(b, v, &tmp, &len);
+	int r = memchr(n, '[', len) != NULL;
+
+	free(tmp);
+	return r;
 }
 
 /* Zero-sized symbols end where the next one starts (perf's symbols__fixup_end). */
@@ -193,7 +234,7 @@ static void fixup_end(struct symtab_build *b)
 	for (size_t i = 0; i + 1 < n; i++) {
 		if (v[i].size)
 			continue;
-		if (b->kallsyms && !strchr(b->str + v[i].name, '[') != !strchr(b->str + v[i + 1].name, '['))
+		if (b->kallsyms && has_bracket(b, &v[i]) != has_bracket(b, &v[i + 1]))
 			v[i].size = (((v[i].start + 4096) + 4095) & ~4095ULL) - v[i].start;
 		else
 			v[i].size = v[i + 1].start - v[i].start;
@@ -527,7 +568,7 @@ static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const in
 		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
 			err = -ECANCELED;
 		else if (kallsyms_line(p, nl, &addr, &type, &name, &len) && (binding = kallsym_binding(type)) >= 0)
-			err = lupe_symtab_add_raw(&b, addr, 0, name, len, name, binding);
+			err = lupe_symtab_add_raw(&b, addr, 0, NULL, 0, name, binding);
 	}
 	if (!err && !b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */

@@ -69,10 +69,10 @@ struct symtab_build {
 int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 	       size_t name_len, int binding);
 /*
- * The same, for a symbol named name, which is raw (a string in b->map: an
- * ELF string, or a kallsyms line's name) itself or demangled, or NULL: the
- * table keeps raw and copies (demangles) it when the symbol is first
- * looked up, rather than every name.
+ * The same, for a symbol whose name is read from raw (a string in b->map:
+ * an ELF string, demangled when read, or a kallsyms line's name), not
+ * copied (name is then unused); raw NULL: lupe_symtab_add(). The table
+ * keeps raw and copies the name out when the symbol is first looked up.
  */
 int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 			size_t name_len, const char *raw, int binding);
