@@ -317,50 +317,6 @@ static void test_symbols_mapped_names(void **state)
 }
 
 /*
- * A kallsyms copy is read through a mapping its names stay in: a name is
- * copied out up to where kallsyms_line() ends it (a tab, a blank, the
- * line's end), modules' lines and other types are left out as before.
- */
-static void test_kallsyms_copy_names(void **state)
-{
-	char home[] = "/tmp/lupe-test-reader.XXXXXX", path[256];
-	const char *old_home = getenv("HOME");
-	char *saved = old_home ? strdup(old_home) : NULL;
-	struct lupe_dso dso = { .kernel = 1, .long_name = (char *)"[kernel.kallsyms]" };
-	FILE *f;
-
-	assert_non_null(mkdtemp(home));
-	snprintf(path, sizeof(path), "mkdir -p '%s/.debug/[kernel.kallsyms]/0a0b0c'", home);
-	assert_int_equal(system(path), 0);
-	snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/0a0b0c/kallsyms", home);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "ffffffff81000000 T _text\nffffffff81000100 t helper extra\n"
-		   "ffffffff81000200 W weakfn\nffffffff81000300 a absolute\n"
-		   "ffffffff81000400 T last_fn\nffffffffc0008000 t mod_fn\t[mod]\n"
-		   "ffffffff81000500 T cut_off");
-	fclose(f);
-	setenv("HOME", home, 1);
-	lupe_dso_set_kernel_build_id(&dso, (const uint8_t *)"\x0a\x0b\x0c", 3);
-	assert_int_equal(lupe_dso_load(&dso), 0);
-	assert_non_null(dso.names_map);
-	assert_int_equal(dso.nr_syms, 4);
-	assert_string_equal(lupe_dso_find_symbol(&dso, 0xffffffff81000000)->name, "_text");
-	assert_string_equal(lupe_dso_find_symbol(&dso, 0xffffffff81000180)->name, "helper");
-	/* the absolute symbol is not kept: weakfn reaches to last_fn */
-	assert_string_equal(lupe_dso_find_symbol(&dso, 0xffffffff81000380)->name, "weakfn");
-	assert_string_equal(lupe_dso_symbol(&dso, 3)->name, "last_fn");
-	lupe_dso_free_syms(&dso);
-	snprintf(path, sizeof(path), "rm -rf '%s'", home);
-	assert_int_equal(system(path), 0);
-	if (saved)
-		setenv("HOME", saved, 1);
-	else
-		unsetenv("HOME");
-	free(saved);
-}
-
-/*
  * A label (a NOTYPE symbol of size 0, as node's construct_stub_create_deopt_addr)
  * inside a function that has a size: perf names the function for the
  * function's addresses (Builtins_JSConstructStubGeneric+0x102), and the
@@ -509,7 +465,6 @@ int main(void)
 		cmocka_unit_test(test_symbols_aliases_and_search),
 		cmocka_unit_test(test_symbols_label_in_function),
 		cmocka_unit_test(test_symbols_mapped_names),
-		cmocka_unit_test(test_kallsyms_copy_names),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_hist_entries),
 		cmocka_unit_test(test_hist_placeholder_comm),
