@@ -244,8 +244,7 @@ static int vaddr_to_offset(const struct lupe_dso *dso, uint64_t vaddr, uint64_t 
 
 static void dso_release(struct lupe_dso *dso)
 {
-	free(dso->syms);
-	free(dso->strtab);
+	lupe_dso_free_syms(dso);
 	free(dso->load_off); /* one block with load_vaddr and load_size */
 }
 
@@ -296,7 +295,7 @@ static void suggest(const struct lupe_dso *dso, const struct func_elf *info, con
 	size_t dist[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX }, limit = strlen(name) / 3 + 2, len = 0;
 
 	for (size_t i = 0; i < dso->nr_syms; i++) {
-		const char *n = dso->syms[i].name;
+		const char *n = lupe_dso_symbol(dso, i)->name;
 		size_t d;
 
 		if (!in_code(info, dso->syms[i].start) || strchr(n, '@'))
@@ -374,7 +373,7 @@ int lupe_func_resolve(const char *text, const char *exe, pid_t pid,
 		goto out;
 	glob = strpbrk(spec.name, "*?[") != NULL;
 	for (size_t i = 0; i < dso.nr_syms; i++) {
-		const struct lupe_symbol *s = &dso.syms[i];
+		const struct lupe_symbol *s = lupe_dso_symbol(&dso, i);
 		uint64_t off;
 
 		if (!in_code(&info, s->start) || strchr(s->name, '@'))

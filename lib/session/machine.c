@@ -29,8 +29,7 @@ static void dso_free(struct lupe_dso *d)
 {
 	lupe_dso_release(d);
 	free(d->long_name);
-	free(d->syms);
-	free(d->strtab);
+	lupe_dso_free_syms(d);
 	free(d->load_off);
 	free(d);
 }

@@ -25,11 +25,14 @@
 /* live data: a record may come this late behind the newest one (perf top's idea) */
 #define LIVE_WINDOW_NS 1000000000ULL
 
+/* what resolve_uncached() gives of ip: its frame is made of these (56 bytes, not 88) */
 struct rcache_ent {
 	const void *maps;
-	uint64_t ip;
+	uint64_t ip, addr, vaddr;
+	const struct lupe_map *map;
+	const struct lupe_symbol *sym;
 	uint32_t gen;
-	struct lupe_frame f;
+	uint8_t kernel;
 };
 
 struct lupe_session {
@@ -183,7 +186,7 @@ void lupe_session_set_unwinder(struct lupe_session *s, lupe_unwind_fn fn, void *
 /*
  * ---- the resolve cache: (address space, ip) -> frame ----
  *
- * At most RC_MAX slots (88 bytes each), half of them used: past that it
+ * At most RC_MAX slots (56 bytes each), half of them used: past that it
  * starts empty again. A program's hot addresses are a few thousand; a
  * recording of hundreds of processes (make -j2: 30,000 distinct frames
  * in 1,400 samples, each process's addresses its own) grew it to 5.8 MB
@@ -273,15 +276,14 @@ void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint
 	for (h = hash_key(maps, ip, maps->gen) & (s->rc_cap - 1); (e = &s->rc[h])->maps;
 	     h = (h + 1) & (s->rc_cap - 1)) {
 		if (e->maps == maps && e->ip == ip && e->gen == maps->gen) {
-			*f = e->f;
+			*f = (struct lupe_frame){ .ip = ip, .addr = e->addr, .vaddr = e->vaddr, .map = e->map,
+						  .sym = e->sym, .kernel = e->kernel };
 			return;
 		}
 	}
 	resolve_uncached(lupe_maps_find(maps, ip), ip, kernel, f);
-	e->maps = maps;
-	e->ip = ip;
-	e->gen = maps->gen;
-	e->f = *f;
+	*e = (struct rcache_ent){ .maps = maps, .ip = ip, .addr = f->addr, .vaddr = f->vaddr, .map = f->map,
+				  .sym = f->sym, .gen = maps->gen, .kernel = f->kernel };
 	s->rc_nr++;
 }
 
@@ -611,6 +613,11 @@ int lupe_session_read(struct lupe_session *s, struct lupe_source *src, struct lu
 	}
 	release_read(s);
 	s->stats.nr_unordered = lupe_ordered_nr_unordered(s->oe);
+	/*
+	 * The events are read: the DWARF the inlined frames came from goes
+	 * (the answers stay), before report builds its entries and chains.
+	 */
+	lupe_srcline_release(s->srcline);
 	return ret < 0 ? ret : err;
 }
 

@@ -16,7 +16,11 @@
  * inflated first by lupe_debug_image(), on two CPUs and without the
  * location lists, where libdw would inflate it all on one (about 40 ms).
  */
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <dwarf.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/debug-image.h"
 #include "symbols/nsinfo.h"
@@ -41,6 +46,8 @@ struct dso_dw {
 	const struct lupe_dso *dso;
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
+	int asked; /* find_debuginfo() calls for it */
+	int opened; /* dwfl and mod are what there is (until lupe_srcline_release()) */
 };
 
 struct addr_ent {
@@ -124,22 +131,202 @@ static int open_by_build_id(Dwfl_Module *mod, const char *dir, const char *suffi
 }
 
 /*
+ * Open a debug file candidate: dir/subdir/file (dir and subdir may be
+ * NULL), unless it is the main file itself (st). An fd, or -1 with errno.
+ */
+static int try_open(const struct stat *st, const char *dir, const char *subdir, const char *file,
+		    char **name)
+{
+	char path[PATH_MAX];
+	struct stat s;
+	int n, fd;
+
+	n = snprintf(path, sizeof(path), "%s%s%s%s%s", dir ? dir : "", dir ? "/" : "", subdir ? subdir : "",
+		     subdir ? "/" : "", file);
+	if (n >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &s) && s.st_ino == st->st_ino && s.st_dev == st->st_dev) {
+		close(fd);
+		errno = ENOENT;
+		return -1;
+	}
+	*name = strdup(path);
+	return fd;
+}
+
+/* 1 when the ELF file on fd carries the build-id id[len]. */
+static int same_build_id(int fd, const unsigned char *id, int len)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *got;
+	int ok = 0;
+
+	if (elf) {
+		ok = dwelf_elf_gnu_build_id(elf, &got) == len && !memcmp(got, id, (size_t)len);
+		elf_end(elf);
+	}
+	return ok;
+}
+
+/*
+ * libdwfl's search of a module's debug file by name (find-debuginfo.c,
+ * its default path ":.debug:/usr/lib/debug"), for a module with a
+ * build-id, which the candidate must carry: LINK (the .gnu_debuglink
+ * name, else BASENAME.debug) in the file's directory, its .debug
+ * directory (BASENAME too when the name was made up), and /usr/lib/debug
+ * followed by the directory's path, then by shorter and shorter tails of
+ * it, then by nothing. An fd, or -1 (errno 0 when nothing was found).
+ */
+static int find_in_path(const char *file_name, const char *link, const unsigned char *id, int id_len,
+			char **name)
+{
+	const char *base = strrchr(file_name, '/');
+	char dirname[PATH_MAX], made[NAME_MAX + 8];
+	const char *entries[] = { "", ".debug", "/usr/lib/debug" };
+	int link_null = !link, have_dir = base != NULL;
+	struct stat st;
+
+	base = base ? base + 1 : file_name;
+	if (!link) {
+		if (snprintf(made, sizeof(made), "%s.debug", base) >= (int)sizeof(made)) {
+			errno = 0;
+			return -1;
+		}
+		link = made;
+	}
+	if (stat(file_name, &st))
+		st.st_dev = st.st_ino = 0;
+	if (have_dir)
+		snprintf(dirname, sizeof(dirname), "%.*s", (int)(base - 1 - file_name), file_name);
+	for (size_t i = 0; i < ARRAY_SIZE(entries); i++) {
+		const char *e = entries[i], *dir = have_dir ? dirname : NULL, *subdir = NULL;
+		int try_base = link_null && e[0], fd;
+
+		if (e[0] == '/') {
+			if (!have_dir || dirname[0] != '/')
+				continue;
+			dir = e;
+			subdir = dirname;
+		} else if (e[0]) {
+			subdir = e;
+		}
+		for (;;) {
+			if (e[0] == '/') {
+				/* the next tail of the directory, then none */
+				subdir = subdir ? strchr(subdir, '/') : NULL;
+				if (subdir && !*++subdir)
+					break;
+			}
+			fd = try_open(&st, dir, subdir, link, name);
+			if (fd < 0 && try_base)
+				fd = try_open(&st, dir, subdir, base, name);
+			if (fd >= 0) {
+				if (same_build_id(fd, id, id_len))
+					return fd;
+				close(fd);
+				free(*name);
+				*name = NULL;
+				break;
+			}
+			if (errno != ENOENT && errno != ENOTDIR)
+				return -1;
+			if (e[0] != '/' || !subdir)
+				break;
+		}
+	}
+	errno = 0;
+	return -1;
+}
+
+/*
+ * libdwfl's standard search without its last step, the debuginfod client
+ * (see find_debuginfo()): libdwfl's build-id search, then by name, for the
+ * file and for the file its symlinks lead to. NEEDSWORK: the rest (a
+ * module without a build-id, a dwz file's) is left to libdwfl whole.
+ */
+static int find_local(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		      char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr), fd;
+	char *canon;
+
+	if (len <= 0 || !file_name)
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+						    debuglink_crc, debuginfo_file_name);
+	errno = 0;
+	fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || errno)
+		return fd;
+	fd = find_in_path(file_name, debuglink_file, id, len, debuginfo_file_name);
+	if (fd < 0 && !errno && (canon = realpath(file_name, NULL))) {
+		if (strcmp(canon, file_name))
+			fd = find_in_path(canon, debuglink_file, id, len, debuginfo_file_name);
+		free(canon);
+	}
+	return fd;
+}
+
+/* Whether the main ELF file of mod holds DWARF itself: libdwfl then asks only for a dwz file. */
+static int main_has_dwarf(Dwfl_Module *mod)
+{
+	GElf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (gelf_getshdr(scn, &sh) && (n = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    (!strcmp(n, ".debug_info") || !strcmp(n, ".zdebug_info")))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * /usr/lib/debug/.build-id/xx/yyyy.debug, then libdwfl's search, then
  * perf's ~/.debug/.build-id/xx/yyyy/debug. The first is libdwfl's first
  * step too, done here because libdwfl's keeps the libelf handle it opened
- * on the file and would ignore the inflated image this returns.
+ * on the file and would ignore the inflated image this returns. libdwfl's
+ * own last step, asking debuginfod servers, is taken only when
+ * DEBUGINFOD_URLS names some: it loads libdebuginfod, libcurl and TLS
+ * libraries, 7 MB of a report's memory, even when there is no server to
+ * ask. The second call for a module (or the first for one whose file has
+ * its DWARF) asks for the dwz file its .gnu_debugaltlink names: that is
+ * libdwfl's alone.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	const char *home = getenv("HOME");
+	const char *home = getenv("HOME"), *urls = getenv("DEBUGINFOD_URLS");
+	struct dso_dw *d = *userdata;
 	char dir[PATH_MAX];
-	int fd = open_by_build_id(mod, "/usr/lib/debug", ".debug", debuginfo_file_name);
+	int fd = -1;
 
-	if (fd < 0)
+	if (d && (d->asked++ || main_has_dwarf(mod)))
+		return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+						    debuglink_crc, debuginfo_file_name);
+	fd = open_by_build_id(mod, "/usr/lib/debug", ".debug", debuginfo_file_name);
+	if (fd < 0 && urls && *urls)
 		fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
 						  debuglink_crc, debuginfo_file_name);
+	else if (fd < 0)
+		fd = find_local(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+				debuginfo_file_name);
 	if (fd < 0 && home && snprintf(dir, sizeof(dir), "%s/.debug", home) < (int)sizeof(dir))
 		fd = open_by_build_id(mod, dir, "/debug", debuginfo_file_name);
 	return lupe_debug_image(fd);
@@ -155,22 +342,13 @@ static int dso_eq(const void *item, const void *key)
 	return ((const struct dso_dw *)item)->dso == key;
 }
 
-static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *dso)
+/* Open d's DWARF: its Dwfl and module (NULL when there is none to read). */
+static Dwfl_Module *open_module(struct dso_dw *d)
 {
-	uint64_t h = lupe_phash_mix(0, (uint64_t)(uintptr_t)dso);
-	void **slot = lupe_phash_find(&c->dsos, h, dso_eq, dso);
-	struct dso_dw *d;
+	const struct lupe_dso *dso = d->dso;
 	char path[4096];
 
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return ((struct dso_dw *)*slot)->mod;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return NULL;
-	d->dso = dso;
-	lupe_phash_fill(&c->dsos, slot, h, d);
+	d->opened = 1;
 	if (dso->kernel || dso->long_name[0] != '/')
 		return NULL;
 	d->dwfl = dwfl_begin(&callbacks);
@@ -181,9 +359,55 @@ static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *ds
 	d->mod = dwfl_report_elf(d->dwfl, dso->short_name, lupe_ns_dso_path(dso, path, sizeof(path)), -1, 0,
 				 false);
 	dwfl_report_end(d->dwfl, NULL, NULL);
+	if (d->mod) {
+		void **userdata;
+
+		/* find_debuginfo() counts its calls in d */
+		d->asked = 0;
+		dwfl_module_info(d->mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		*userdata = d;
+	}
 	if (!d->mod)
 		pr_debug("srcline: cannot read '%s': %s", dso->long_name, dwfl_errmsg(-1));
 	return d->mod;
+}
+
+static Dwfl_Module *dso_module(struct lupe_srcline *c, const struct lupe_dso *dso)
+{
+	uint64_t h = lupe_phash_mix(0, (uint64_t)(uintptr_t)dso);
+	void **slot = lupe_phash_find(&c->dsos, h, dso_eq, dso);
+	struct dso_dw *d;
+
+	if (!slot)
+		return NULL;
+	if (*slot) {
+		d = *slot;
+		/* opened again after lupe_srcline_release() */
+		return d->opened ? d->mod : open_module(d);
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->dso = dso;
+	lupe_phash_fill(&c->dsos, slot, h, d);
+	return open_module(d);
+}
+
+void lupe_srcline_release(struct lupe_srcline *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->dsos.cap; i++) {
+		struct dso_dw *d = c->dsos.items[i];
+
+		if (!d)
+			continue;
+		if (d->dwfl)
+			dwfl_end(d->dwfl);
+		d->dwfl = NULL;
+		d->mod = NULL;
+		d->opened = 0;
+	}
 }
 
 static const char *intern_file(struct lupe_srcline *c, const char *f)

@@ -29,3 +29,7 @@ int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64
 {
 	return -ENOENT;
 }
+
+void lupe_srcline_release(struct lupe_srcline *c)
+{
+}

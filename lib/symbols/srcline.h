@@ -31,6 +31,14 @@ struct lupe_inline_frame {
 struct lupe_srcline *lupe_srcline_new(void);
 /* Frees the cache and everything it handed out; NULL is fine. */
 void lupe_srcline_delete(struct lupe_srcline *c);
+/*
+ * Lets go of the DWARF the cache opened (libdw's handles, the inflated
+ * debug images: libc's is 8.6 MB, and what libdw parsed), keeping every
+ * answer it gave: when a session has read its events, what report builds
+ * next no longer shares the memory with them. A later lookup of an
+ * address not asked before opens the DSO's DWARF again. NULL is fine.
+ */
+void lupe_srcline_release(struct lupe_srcline *c);
 
 /*
  * The inlined frames at vaddr (the DSO's symbol space) whose ELF symbol is

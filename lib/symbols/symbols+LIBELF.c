@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/build-id.h"
 #include "symbols/nsinfo.h"
@@ -117,13 +119,21 @@ static int is_text_section(Elf *elf, size_t shstrndx, size_t idx)
 	return n && strstr(n, "text");
 }
 
-/* Add a symbol under the name perf shows (demangled), with a suffix ("@plt"). */
+/*
+ * Add a symbol under the name perf shows (demangled), with a suffix
+ * ("@plt"); raw: the name in b's mapped string table, or NULL. A raw name
+ * is demangled when it is needed (of 44,000 in libLLVM, an alias's
+ * and each looked up), not here.
+ */
 static int add_sym(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
-		   const char *suffix, int binding)
+		   const char *raw, const char *suffix, int binding)
 {
-	char *d = lupe_demangle(name), *full = NULL;
+	char *d, *full = NULL;
 	int err;
 
+	if (raw && !*suffix)
+		return lupe_symtab_add_raw(b, start, size, NULL, 0, raw, binding);
+	d = lupe_demangle(name);
 	if (*suffix && asprintf(&full, "%s%s", d ? d : name, suffix) < 0)
 		full = NULL;
 	name = full ? full : d ? d : name;
@@ -173,16 +183,49 @@ int lupe_elf_plt_foreach(Elf *elf, int (*fn)(uint64_t addr, const char *name, vo
 
 static int add_plt_sym(uint64_t at, const char *name, void *b)
 {
-	return add_sym(b, at, 16, name, "@plt", STB_GLOBAL);
+	return add_sym(b, at, 16, name, NULL, "@plt", STB_GLOBAL);
 }
 
-static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *plt_from)
+/*
+ * The string table section strndx of the file on fd, mapped into b->map:
+ * the symbols' names stay there rather than being copied (0), or -1 when
+ * it cannot be (no file: the vdso; a compressed section).
+ */
+static int map_strtab(Elf *elf, int fd, size_t strndx, struct symtab_build *b, const char **start,
+		      size_t *size)
+{
+	Elf_Scn *scn = elf_getscn(elf, strndx);
+	long page = sysconf(_SC_PAGESIZE);
+	GElf_Shdr sh;
+	struct stat st;
+	uint64_t off;
+	void *m;
+
+	/* past the file's end a mapping faults (SIGBUS): libelf refuses such a section */
+	if (fd < 0 || !scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    (sh.sh_flags & SHF_COMPRESSED) || !sh.sh_size || page <= 0 || fstat(fd, &st) ||
+	    sh.sh_offset > (uint64_t)st.st_size || sh.sh_size > (uint64_t)st.st_size - sh.sh_offset)
+		return -1;
+	off = sh.sh_offset & ~(uint64_t)(page - 1);
+	b->map_len = (size_t)(sh.sh_offset - off + sh.sh_size);
+	m = mmap(NULL, b->map_len, PROT_READ, MAP_PRIVATE, fd, (off_t)off);
+	if (m == MAP_FAILED)
+		return -1;
+	b->map = m;
+	*start = (const char *)m + (sh.sh_offset - off);
+	*size = (size_t)sh.sh_size;
+	return 0;
+}
+
+static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso, Elf *plt_from)
 {
 	struct symtab_build b = { 0 };
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 	Elf_Data *d;
 	size_t shstrndx, n;
+	const char *strs = NULL;
+	size_t strs_size = 0;
 	int err = 0;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
@@ -190,10 +233,12 @@ static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *pl
 	scn = find_section(elf, type, NULL, &shdr);
 	if (!scn || !(d = elf_getdata(scn, NULL)) || !shdr.sh_entsize)
 		return -ENOENT;
+	if (map_strtab(elf, fd, shdr.sh_link, &b, &strs, &strs_size))
+		strs = NULL;
 	n = shdr.sh_size / shdr.sh_entsize;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
-		const char *name;
+		const char *name, *raw;
 		int t, vis;
 
 		if (!gelf_getsym(d, (int)i, &sym) || !sym.st_name)
@@ -209,10 +254,15 @@ static int load_symbols(Elf *elf, Elf64_Word type, struct lupe_dso *dso, Elf *pl
 		} else if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT) {
 			continue;
 		}
-		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+		/* the name in the mapped table when there is one (libelf's would be read too) */
+		if (strs)
+			name = raw = sym.st_name < strs_size && memchr(strs + sym.st_name, 0, strs_size - sym.st_name)
+					     ? strs + sym.st_name : NULL;
+		else
+			name = elf_strptr(elf, shdr.sh_link, sym.st_name), raw = NULL;
 		if (!name)
 			continue;
-		if ((err = add_sym(&b, sym.st_value, sym.st_size, name, "", GELF_ST_BIND(sym.st_info))))
+		if ((err = add_sym(&b, sym.st_value, sym.st_size, name, raw, "", GELF_ST_BIND(sym.st_info))))
 			break;
 	}
 	if (!err && plt_from)
@@ -327,11 +377,11 @@ int lupe_elf_load_dso(struct lupe_dso *dso, const char *path)
 	dbg = err ? NULL : open_debug(elf, dso, path, &dfd);
 	if (!err) {
 		if (dbg)
-			err = load_symbols(dbg, SHT_SYMTAB, dso, elf);
+			err = load_symbols(dbg, dfd, SHT_SYMTAB, dso, elf);
 		if (!dbg || err)
-			err = load_symbols(elf, SHT_SYMTAB, dso, elf);
+			err = load_symbols(elf, fd, SHT_SYMTAB, dso, elf);
 		if (err)
-			err = load_symbols(elf, SHT_DYNSYM, dso, elf);
+			err = load_symbols(elf, fd, SHT_DYNSYM, dso, elf);
 	}
 	if (dbg) {
 		elf_end(dbg);
@@ -356,8 +406,8 @@ int lupe_elf_load_vdso(struct lupe_dso *dso)
 	if (!elf)
 		return -LUPE_ERR_FORMAT;
 	err = read_loads(elf, dso);
-	if (!err && (err = load_symbols(elf, SHT_SYMTAB, dso, elf)))
-		err = load_symbols(elf, SHT_DYNSYM, dso, elf);
+	if (!err && (err = load_symbols(elf, -1, SHT_SYMTAB, dso, elf)))
+		err = load_symbols(elf, -1, SHT_DYNSYM, dso, elf);
 	elf_end(elf);
 	return err;
 }

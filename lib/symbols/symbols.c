@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/build-id.h"
@@ -21,6 +22,12 @@
 int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 	       size_t name_len, int binding)
 {
+	return lupe_symtab_add_raw(b, start, size, name, name_len, NULL, binding);
+}
+
+int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
+			size_t name_len, const char *raw, int binding)
+{
 	if (b->nr == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 1024;
 		struct sym_in *v = realloc(b->v, cap * sizeof(*v));
@@ -30,6 +37,13 @@ int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const
 		b->v = v;
 		b->cap = cap;
 	}
+	if (raw) {
+		/* its name is read from raw when needed */
+		b->v[b->nr++] = (struct sym_in){ .start = start, .size = size, .raw = raw, .binding = (uint8_t)binding };
+		return 0;
+	}
+	if (b->slen + name_len + 1 > UINT32_MAX)
+		return -E2BIG;
 	if (b->slen + name_len + 1 > b->scap) {
 		size_t cap = b->scap ? b->scap * 2 : 16384;
 		char *s;
@@ -44,7 +58,7 @@ int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const
 	}
 	memcpy(b->str + b->slen, name, name_len);
 	b->str[b->slen + name_len] = 0;
-	b->v[b->nr++] = (struct sym_in){ start, size, b->slen, (uint8_t)binding };
+	b->v[b->nr++] = (struct sym_in){ .start = start, .size = size, .name = (uint32_t)b->slen, .binding = (uint8_t)binding };
 	b->slen += name_len + 1;
 	return 0;
 }
@@ -53,7 +67,33 @@ void lupe_symtab_build_free(struct symtab_build *b)
 {
 	free(b->v);
 	free(b->str);
+	if (b->map)
+		munmap(b->map, b->map_len);
 	memset(b, 0, sizeof(*b));
+}
+
+/* A name copied out of the mapped string table (demangled), kept until the DSO's symbols go. */
+struct demangled_name {
+	struct demangled_name *next;
+	char name[];
+};
+
+void lupe_dso_free_syms(struct lupe_dso *dso)
+{
+	while (dso->demangled) {
+		struct demangled_name *d = dso->demangled;
+
+		dso->demangled = d->next;
+		free(d);
+	}
+	if (dso->names_map)
+		munmap((void *)dso->names_map, dso->names_map_len);
+	free(dso->syms);
+	free(dso->strtab);
+	dso->names_map = NULL;
+	dso->syms = NULL;
+	dso->strtab = NULL;
+	dso->nr_syms = 0;
 }
 
 static int cmp_start(const void *a, const void *b)
@@ -119,11 +159,39 @@ static int underscores(const char *s)
 	return n;
 }
 
+static const char *kallsyms_name_end(const char *p, const char *end);
+
+/*
+ * v's name as the table shows it, of *len bytes (not NUL-terminated: a
+ * kallsyms line's): copied at add, or read from the mapped table, an ELF
+ * one's demangled (*tmp, for the caller to free) as named() does it.
+ */
+static const char *build_name(const struct symtab_build *b, const struct sym_in *v, char **tmp, size_t *len)
+{
+	const char *n;
+
+	*tmp = NULL;
+	if (!v->raw) {
+		n = b->str + v->name;
+	} else if (b->kallsyms) {
+		const char *nl = memchr(v->raw, '\n', (size_t)((const char *)b->map + b->map_len - v->raw));
+
+		*len = nl ? (size_t)(kallsyms_name_end(v->raw, nl) - v->raw) : 0;
+		return v->raw;
+	} else {
+		*tmp = lupe_demangle(v->raw);
+		n = *tmp ? *tmp : v->raw;
+	}
+	*len = strlen(n);
+	return n;
+}
+
 /* perf's choose_best_symbol(): 1 when a wins over b. */
 static int better(const struct symtab_build *bd, const struct sym_in *a, const struct sym_in *b)
 {
-	const char *na = bd->str + a->name, *nb = bd->str + b->name;
-	int ua, ub;
+	const char *na, *nb;
+	char *ta, *tb;
+	int ua, ub, r;
 	size_t la, lb;
 
 	if (!b->size && a->size)
@@ -134,15 +202,27 @@ static int better(const struct symtab_build *bd, const struct sym_in *a, const s
 		return b->binding == STB_WEAK;
 	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
 		return a->binding == STB_GLOBAL;
+	na = build_name(bd, a, &ta, &la);
+	nb = build_name(bd, b, &tb, &lb);
+	/* names end in no '_' (a kallsyms one in a blank) */
 	ua = underscores(na);
 	ub = underscores(nb);
-	if (ua != ub)
-		return ub > ua;
-	la = strlen(na);
-	lb = strlen(nb);
-	if (la != lb)
-		return la > lb;
-	return 1;
+	r = ua != ub ? ub > ua : la != lb ? la > lb : 1;
+	free(ta);
+	free(tb);
+	return r;
+}
+
+/* Whether v's name (a kallsyms one) holds a '['. */
+static int has_bracket(const struct symtab_build *b, const struct sym_in *v)
+{
+	char *tmp;
+	size_t len;
+	const char *n = build_name(b, v, &tmp, &len);
+	int r = memchr(n, '[', len) != NULL;
+
+	free(tmp);
+	return r;
 }
 
 /* Zero-sized symbols end where the next one starts (perf's symbols__fixup_end). */
@@ -154,7 +234,7 @@ static void fixup_end(struct symtab_build *b)
 	for (size_t i = 0; i + 1 < n; i++) {
 		if (v[i].size)
 			continue;
-		if (b->kallsyms && !strchr(b->str + v[i].name, '[') != !strchr(b->str + v[i + 1].name, '['))
+		if (b->kallsyms && has_bracket(b, &v[i]) != has_bracket(b, &v[i + 1]))
 			v[i].size = (((v[i].start + 4096) + 4095) & ~4095ULL) - v[i].start;
 		else
 			v[i].size = v[i + 1].start - v[i].start;
@@ -200,11 +280,25 @@ static int find_outer(const struct sym_in *v, size_t n, uint32_t *outer)
 	return any;
 }
 
+/*
+ * The table is kept for the session: one block of the symbols, then
+ * outer[] when some label needs it. A name read from a mapped string
+ * table (lupe_symtab_add_raw()) stays there, the pages read while
+ * loading given back (the file's pages: a name is read again, and
+ * copied, when it is first looked up: named()). Other names stay in the
+ * build's string table cut to its length when the kept symbols' names
+ * are most of it (kallsyms), else are copied, the kept symbols' only.
+ * The symbols are made in the build's array, in place: a kallsyms
+ * table's build peaked at 15 MB beside its 6 MB result. (All names
+ * copied, with the aliases' and the build's doubling, were 12 MB of a
+ * many-process report's 19 MB of symbols.)
+ */
 int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 {
 	struct lupe_symbol *out;
-	uint32_t *outer;
-	size_t n = 0;
+	uint32_t *outer = NULL;
+	size_t n = 0, slen = 0, nr_raw = 0;
+	char *str = NULL;
 
 	sort_syms(b->v, b->nr);
 	/* perf fixes kallsyms' ends before it drops aliases, ELF's after */
@@ -219,28 +313,108 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 		b->v[n++] = b->v[i];
 	}
 	b->nr = n;
-	/* one block: the symbols, then outer[] (freed with them) */
-	out = malloc((n ? n : 1) * (sizeof(*out) + sizeof(*outer)));
-	if (!out)
-		return -ENOMEM;
-	outer = (uint32_t *)(out + (n ? n : 1));
 	/* kallsyms' symbols all have size 0: labels are an ELF matter */
-	if (b->kallsyms || !find_outer(b->v, n, outer))
-		outer = NULL;
+	if (!b->kallsyms && n) {
+		outer = malloc(n * sizeof(*outer));
+		if (!outer)
+			return -ENOMEM;
+		if (!find_outer(b->v, n, outer)) {
+			free(outer);
+			outer = NULL;
+		}
+	}
 	if (!b->kallsyms)
 		fixup_end(b);
 	for (size_t i = 0; i < n; i++) {
-		out[i].start = b->v[i].start;
-		out[i].end = b->v[i].start + b->v[i].size;
-		out[i].name = b->str + b->v[i].name;
+		if (b->v[i].raw)
+			nr_raw++;
+		else
+			slen += strlen(b->str + b->v[i].name) + 1;
+	}
+	if (slen && slen * 4 >= b->slen * 3) {
+		/* the names are in str already: cut it to its length */
+		str = realloc(b->str, b->slen);
+		str = str ? str : b->str;
+		b->str = NULL;
+	} else if (slen) {
+		str = malloc(slen);
+		if (!str) {
+			free(outer);
+			return -ENOMEM;
+		}
+		slen = 0;
+		for (size_t i = 0; i < n; i++) {
+			size_t len;
+
+			if (b->v[i].raw)
+				continue;
+			len = strlen(b->str + b->v[i].name) + 1;
+			memcpy(str + slen, b->str + b->v[i].name, len);
+			b->v[i].name = (uint32_t)slen;
+			slen += len;
+		}
+	}
+	/* out[i] (24 bytes) lies where v[0..i] were (32 bytes each): read before it is written */
+	out = (struct lupe_symbol *)b->v;
+	for (size_t i = 0; i < n; i++) {
+		struct sym_in in = b->v[i];
+
+		out[i].start = in.start;
+		out[i].end = in.start + in.size;
+		out[i].name = in.raw ? in.raw : str + in.name;
+	}
+	b->v = NULL;
+	{
+		size_t size = (n ? n : 1) * sizeof(*out) + (outer ? n * sizeof(*outer) : 0);
+		struct lupe_symbol *o = n ? realloc(out, size) : NULL;
+
+		if (n && !o) {
+			free(outer);
+			free(out);
+			free(str);
+			return -ENOMEM;
+		}
+		if (!n) {
+			free(out);
+			o = malloc(size);
+			if (!o) {
+				free(str);
+				return -ENOMEM;
+			}
+		}
+		out = o;
+	}
+	if (outer) {
+		memcpy(out + n, outer, n * sizeof(*outer));
+		free(outer);
+		outer = (uint32_t *)(out + n);
 	}
 	dso->syms = out;
 	dso->outer = outer;
 	dso->nr_syms = n;
-	dso->strtab = b->str;
-	free(b->v);
-	memset(b, 0, sizeof(*b));
+	dso->strtab = str;
+	if (nr_raw) {
+		/* the pages the load read: names are read again when they are shown */
+		madvise(b->map, b->map_len, MADV_DONTNEED);
+		dso->names_map = b->map;
+		dso->names_map_len = b->map_len;
+		dso->names_kallsyms = b->kallsyms;
+		b->map = NULL;
+	}
+	lupe_symtab_build_free(b);
 	return 0;
+}
+
+/* Where the name at p of a kallsyms line ending at end ends: names hold no blanks, a module's follows a tab. */
+static const char *kallsyms_name_end(const char *p, const char *end)
+{
+	const char *q = memchr(p, '\t', (size_t)(end - p));
+
+	if (!q)
+		q = end;
+	if (memchr(p, ' ', (size_t)(q - p)))
+		q = memchr(p, ' ', (size_t)(q - p));
+	return q;
 }
 
 /* One line of /proc/kallsyms: "ADDR TYPE NAME[\t[MODULE]]". Returns 0 when it is not one. */
@@ -266,12 +440,7 @@ static int kallsyms_line(const char *p, const char *end, unsigned long long *add
 	*addr = a;
 	*type = p[1];
 	*name = p += 3;
-	/* names hold no blanks: a module's follows a tab */
-	q = memchr(p, '\t', (size_t)(end - p));
-	if (!q)
-		q = end;
-	if (memchr(p, ' ', (size_t)(q - p)))
-		q = memchr(p, ' ', (size_t)(q - p));
+	q = kallsyms_name_end(p, end);
 	*len = (size_t)(q - p);
 	/* module symbols: NEEDSWORK per-module maps */
 	return *len && *len < 256 && !memchr(q, '[', (size_t)(end - q));
@@ -316,17 +485,22 @@ int lupe_kallsyms_foreach(const char *path,
 	return err;
 }
 
-static int add_kallsym(uint64_t addr, char type, const char *name, size_t len, void *b)
+/* The binding of a kallsyms symbol of type letter type, -1 for one not kept (perf's choice). */
+static int kallsym_binding(char type)
 {
-	int binding;
-
 	switch (toupper((unsigned char)type)) {
 	case 'T': case 'W': case 'D': case 'B':
-		binding = type == 'W' || type == 'w' ? STB_WEAK :
-			  isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-		return lupe_symtab_add(b, addr, 0, name, len, binding);
+		return type == 'W' || type == 'w' ? STB_WEAK :
+		       isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 	}
-	return 0;
+	return -1;
+}
+
+static int add_kallsym(uint64_t addr, char type, const char *name, size_t len, void *b)
+{
+	int binding = kallsym_binding(type);
+
+	return binding < 0 ? 0 : lupe_symtab_add(b, addr, 0, name, len, binding);
 }
 
 struct kallsyms_load {
@@ -354,6 +528,53 @@ static int load_kallsyms_file(struct lupe_dso *dso, const char *path, const int 
 	if (!err)
 		err = lupe_symtab_finish(&k.b, dso);
 	lupe_symtab_build_free(&k.b);
+	return err;
+}
+
+/*
+ * A regular kallsyms file (the copy perf's record keeps) into dso's
+ * symbols, read through a mapping its names stay in (named() copies one
+ * out when it is looked up): a report looks a few hundred of its 122,000
+ * names up. *stop (if any) ends the read early.
+ */
+static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const int *stop)
+{
+	struct symtab_build b = { .kallsyms = 1 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	struct stat st;
+	const char *p, *end, *nl;
+	void *m;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
+		close(fd);
+		return load_kallsyms_file(dso, path, stop);
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return load_kallsyms_file(dso, path, stop);
+	b.map = m;
+	b.map_len = (size_t)st.st_size;
+	/* as lupe_kallsyms_foreach(): lines that end in a newline */
+	for (p = m, end = p + st.st_size; !err && (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
+		unsigned long long addr;
+		const char *name;
+		size_t len;
+		char type;
+		int binding;
+
+		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+			err = -ECANCELED;
+		else if (kallsyms_line(p, nl, &addr, &type, &name, &len) && (binding = kallsym_binding(type)) >= 0)
+			err = lupe_symtab_add_raw(&b, addr, 0, NULL, 0, name, binding);
+	}
+	if (!err && !b.nr)
+		err = -EACCES; /* kptr_restrict hides the addresses */
+	if (!err)
+		err = lupe_symtab_finish(&b, dso);
+	lupe_symtab_build_free(&b);
 	return err;
 }
 
@@ -391,7 +612,7 @@ static void *kallsyms_thread(void *arg)
 {
 	struct kallsyms_job *j = arg;
 
-	j->err = load_kallsyms_file(&j->out, j->path, &j->stop);
+	j->err = load_kallsyms_mapped(&j->out, j->path, &j->stop);
 	return NULL;
 }
 
@@ -431,9 +652,11 @@ static int kallsyms_join(struct lupe_dso *dso, int take)
 		dso->outer = j->out.outer;
 		dso->nr_syms = j->out.nr_syms;
 		dso->strtab = j->out.strtab;
+		dso->names_map = j->out.names_map;
+		dso->names_map_len = j->out.names_map_len;
+		dso->names_kallsyms = j->out.names_kallsyms;
 	} else if (!err) {
-		free(j->out.syms);
-		free(j->out.strtab);
+		lupe_dso_free_syms(&j->out);
 	}
 	free(j);
 	return err;
@@ -454,7 +677,7 @@ static int load_kallsyms(struct lupe_dso *dso)
 	if (!err)
 		return 0;
 	/* the thread read the copy already when there was one */
-	if (err > 0 && !kallsyms_copy(dso, path, sizeof(path)) && !load_kallsyms_file(dso, path, NULL))
+	if (err > 0 && !kallsyms_copy(dso, path, sizeof(path)) && !load_kallsyms_mapped(dso, path, NULL))
 		return 0;
 	return load_kallsyms_file(dso, "/proc/kallsyms", NULL);
 }
@@ -582,6 +805,74 @@ uint64_t lupe_dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr)
 	return addr;
 }
 
+/*
+ * Symbol i under its name. A name still in the mapped string table is
+ * copied out (demangled) at its first lookup, and the page it was read
+ * from given back: the names a report shows are a few of a library's
+ * (libLLVM's 43,000), and left in place each would hold its page of the
+ * file. A lookup changes the table so (the DSO is const to its callers):
+ * the copy is swapped in by an atomic exchange, so that two threads
+ * looking the same symbol up get one name, and the loser's copy is dropped.
+ */
+#define FAULT_AROUND ((uintptr_t)64 << 10)
+
+static const struct lupe_symbol *named(const struct lupe_dso *dso, size_t i)
+{
+	struct lupe_dso *d = (struct lupe_dso *)dso;
+	struct lupe_symbol *sym = &d->syms[i];
+	const char *raw = __atomic_load_n(&sym->name, __ATOMIC_ACQUIRE), *from;
+	struct demangled_name *dn, *head;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+	size_t raw_len, len;
+	char *dem;
+
+	if (!d->names_map || raw < d->names_map || raw >= d->names_map + d->names_map_len)
+		return sym;
+	if (d->names_kallsyms) {
+		/* a line of the file: the name ends as kallsyms_line() ended it */
+		const char *nl = memchr(raw, '\n', (size_t)(d->names_map + d->names_map_len - raw));
+
+		raw_len = nl ? (size_t)(kallsyms_name_end(raw, nl) - raw) : 0;
+		dem = NULL;
+		from = raw;
+		len = raw_len + 1;
+	} else {
+		raw_len = strlen(raw);
+		dem = lupe_demangle(raw);
+		from = dem ? dem : raw;
+		len = strlen(from) + 1;
+	}
+	dn = malloc(sizeof(*dn) + len);
+	if (dn) {
+		memcpy(dn->name, from, len - 1);
+		dn->name[len - 1] = 0;
+	}
+	free(dem);
+	if (!dn || !__atomic_compare_exchange_n(&sym->name, &raw, (const char *)dn->name, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+		free(dn);
+		return sym;
+	}
+	head = __atomic_load_n(&d->demangled, __ATOMIC_RELAXED);
+	do
+		dn->next = head;
+	while (!__atomic_compare_exchange_n(&d->demangled, &head, dn, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	/* the kernel maps the pages around a faulting one too (fault_around_bytes: 64 KiB) */
+	lo = (uintptr_t)raw & ~(FAULT_AROUND - 1);
+	hi = ((uintptr_t)raw + raw_len + FAULT_AROUND) & ~(FAULT_AROUND - 1);
+	if (lo < (uintptr_t)d->names_map)
+		lo = (uintptr_t)d->names_map;
+	if (hi > (uintptr_t)d->names_map + d->names_map_len)
+		hi = ((uintptr_t)d->names_map + d->names_map_len + page - 1) & ~(page - 1);
+	madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	return sym;
+}
+
+const struct lupe_symbol *lupe_dso_symbol(const struct lupe_dso *dso, size_t i)
+{
+	return named(dso, i);
+}
+
 const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr)
 {
 	size_t lo = 0, hi = dso->nr_syms;
@@ -598,10 +889,10 @@ const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint6
 		return NULL;
 	/* a label inside a sized function: the function's (find_outer) */
 	if (dso->outer && dso->outer[lo - 1] && vaddr < dso->syms[dso->outer[lo - 1] - 1].end)
-		return &dso->syms[dso->outer[lo - 1] - 1];
+		return named(dso, dso->outer[lo - 1] - 1);
 	if (vaddr >= dso->syms[lo - 1].end)
 		return NULL;
-	return &dso->syms[lo - 1];
+	return named(dso, lo - 1);
 }
 
 /*

@@ -24,6 +24,15 @@ struct lupe_dso {
 	size_t nr_syms;
 	uint32_t *outer;        /* per symbol, in syms' block: 1 + the sized symbol a label lies in, or 0 */
 	char *strtab;
+	/*
+	 * The ELF string table (mapped from the file, its pages given back
+	 * after loading) that names not looked up yet point into, NULL for
+	 * none; the names copied out of it so far (named(), symbols.c).
+	 */
+	const char *names_map;
+	size_t names_map_len;
+	int names_kallsyms; /* the table is a kallsyms file's: names end as its lines say */
+	struct demangled_name *demangled;
 	uint64_t *load_off, *load_vaddr, *load_size; /* PT_LOAD: file offset -> vaddr */
 	uint64_t *load_memsz;                        /* and the size in memory (.bss after the file's bytes) */
 	int nr_loads;
@@ -44,17 +53,31 @@ struct lupe_dso {
 struct symtab_build {
 	struct sym_in {
 		uint64_t start, size;
-		size_t name; /* offset into str */
+		const char *raw; /* the name in map, NULL for none */
+		uint32_t name; /* offset into str */
 		uint8_t binding;
 	} *v;
 	size_t nr, cap;
 	char *str;
 	size_t slen, scap;
 	int kallsyms;
+	/* a string table mapped from the file (lupe_symtab_map()): the DSO's names when finished */
+	void *map;
+	size_t map_len;
 };
 
 int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 	       size_t name_len, int binding);
+/*
+ * The same, for a symbol whose name is read from raw (a string in b->map:
+ * an ELF string, demangled when read, or a kallsyms line's name), not
+ * copied (name is then unused); raw NULL: lupe_symtab_add(). The table
+ * keeps raw and copies the name out when the symbol is first looked up.
+ */
+int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
+			size_t name_len, const char *raw, int binding);
+/* Frees dso's symbol table (and unmaps its names). */
+void lupe_dso_free_syms(struct lupe_dso *dso);
 /* Sort, drop aliases as perf does (choose_best_symbol), fix up ends. */
 int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso);
 void lupe_symtab_build_free(struct symtab_build *b);
@@ -90,6 +113,8 @@ int lupe_dso_load(struct lupe_dso *dso);
 
 /* The symbol at vaddr (DSO symbol space), or NULL. */
 const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr);
+/* Symbol i (< nr_syms) under its full name: what a walk of all of them reads (not syms[i].name). */
+const struct lupe_symbol *lupe_dso_symbol(const struct lupe_dso *dso, size_t i);
 
 /* A map-relative address (file offset) to the DSO's symbol space. */
 uint64_t lupe_dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr);

@@ -313,6 +313,8 @@ static void test_kernel_map_end(void **state)
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fprintf(f, "ffffffff81000000 T _text\nffffffff81000100 T schedule\n"
+		   "ffffffff81000200 t helper extra\nffffffff81000300 W weakfn\n"
+		   "ffffffff81000400 a absolute\n"
 		   "ffffffff82000000 T _etext\nffffffff83000000 T start_kernel\n"
 		   "ffffffff83100000 D last_data\nffffffffc0008000 t bpf_prog_x\t[bpf]\n");
 	fclose(f);
@@ -334,6 +336,18 @@ static void test_kernel_map_end(void **state)
 	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff83100fff));
 	assert_null(lupe_maps_find(m->kmaps, 0xffffffff83101000));
 	assert_null(lupe_maps_find(m->kmaps, 0xffffffffc0008880));
+	/*
+	 * The copy's names stay in its mapping until looked up, then end
+	 * where kallsyms_line() ends them (a blank, a tab); an 'a' symbol is
+	 * not kept, so weakfn reaches to _etext.
+	 */
+	{
+		const struct lupe_dso *k = lupe_maps_find(m->kmaps, 0xffffffff81000110)->dso;
+
+		assert_string_equal(lupe_dso_find_symbol(k, 0xffffffff81000210)->name, "helper");
+		assert_string_equal(lupe_dso_find_symbol(k, 0xffffffff81000480)->name, "weakfn");
+		assert_string_equal(lupe_dso_find_symbol(k, 0xffffffff83100010)->name, "last_data");
+	}
 	ksymbol(m, 0xffffffffc0008800, 0x100, "bpf_prog_0123456789abcdef_sys_exit");
 	/* a BPF program's KSYMBOL: a map and DSO of its name, one symbol */
 	{

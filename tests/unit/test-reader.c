@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <lupe/hist.h>
@@ -271,6 +272,51 @@ static void test_symbols_aliases_and_search(void **state)
 }
 
 /*
+ * Names left in a mapped string table (an ELF one: NUL-terminated) are
+ * copied out when first looked up, a C++ one demangled as it was when the
+ * table was built, and no longer point into the mapping after that.
+ */
+static void test_symbols_mapped_names(void **state)
+{
+	static const char strs[] = "plain\0_Z3fooi\0";
+	struct symtab_build b = { 0 };
+	struct lupe_dso dso = { 0 };
+	char file[] = "/tmp/lupe-test-strtab.XXXXXX", *map, *dem, *want;
+	const struct lupe_symbol *s;
+	int fd = mkstemp(file);
+
+	/* a file's pages: the table gives them back after loading, and they read the file again */
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, strs, sizeof(strs)), sizeof(strs));
+	map = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	unlink(file);
+	assert_true(map != MAP_FAILED);
+	b.map = map;
+	b.map_len = 4096;
+	dem = lupe_demangle(map + 6);
+	want = dem ? dem : map + 6;
+	assert_int_equal(lupe_symtab_add_raw(&b, 0x1000, 0x10, "plain", 5, map, 1), 0);
+	assert_int_equal(lupe_symtab_add_raw(&b, 0x2000, 0x10, want, strlen(want), map + 6, 1), 0);
+	assert_int_equal(lupe_symtab_add(&b, 0x3000, 0x10, "copied", 6, 1), 0);
+	assert_int_equal(lupe_symtab_finish(&b, &dso), 0);
+	assert_ptr_equal(dso.names_map, map);
+	/* not looked up yet: still the mapped string */
+	assert_ptr_equal(dso.syms[1].name, map + 6);
+	s = lupe_dso_find_symbol(&dso, 0x2004);
+	assert_non_null(s);
+	assert_string_equal(s->name, want);
+	assert_false(s->name >= map && s->name < map + 4096);
+	assert_ptr_equal(lupe_dso_find_symbol(&dso, 0x2008), s);
+	assert_string_equal(lupe_dso_symbol(&dso, 0)->name, "plain");
+	assert_false(dso.syms[0].name >= map && dso.syms[0].name < map + 4096);
+	assert_string_equal(lupe_dso_find_symbol(&dso, 0x3000)->name, "copied");
+	free(dem);
+	lupe_dso_free_syms(&dso);
+	assert_null(dso.syms);
+}
+
+/*
  * A label (a NOTYPE symbol of size 0, as node's construct_stub_create_deopt_addr)
  * inside a function that has a size: perf names the function for the
  * function's addresses (Builtins_JSConstructStubGeneric+0x102), and the
@@ -418,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_bad_record_size),
 		cmocka_unit_test(test_symbols_aliases_and_search),
 		cmocka_unit_test(test_symbols_label_in_function),
+		cmocka_unit_test(test_symbols_mapped_names),
 		cmocka_unit_test(test_perf_map),
 		cmocka_unit_test(test_hist_entries),
 		cmocka_unit_test(test_hist_placeholder_comm),
