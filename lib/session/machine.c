@@ -90,24 +90,57 @@ static void thread_share_maps(struct lupe_thread *t, struct lupe_maps *maps)
 }
 
 /*
- * The process of maps has exited: with no thread of it left that could
- * still be sampled, and in time order (m->drop_exited), its maps go. A
- * build's hundreds of processes each kept their copy of the parent's maps
- * and their own (8.6 MB of 57 at the peak of a make -j2 report). The
- * maps themselves stay, empty, under a new generation: what is keyed by
- * them (stacks, resolved frames) was made under the old one.
+ * How long after its EXIT record a process may still be sampled. Linux
+ * writes EXIT before the task has let go of its memory: here (6.18) a
+ * sample in exit_mm_release came 7 us after the EXIT, its user chain in
+ * _exit, and perf, which keeps an exited process's maps, names it.
  */
-static void maps_exited(struct machine *m, struct lupe_maps *maps)
+#define EXIT_GRACE_NS 1000000000ULL
+
+/* Empty maps, under a new generation: what is keyed by them (stacks, resolved frames) was made under the old one. */
+static void maps_empty(struct machine *m, struct lupe_maps *maps)
 {
-	maps->exited = 1;
-	if (!m->drop_exited || maps->threads != 1)
-		return;
 	for (size_t i = 0; i < maps->nr; i++)
 		map_drop(m, maps->v[i]);
 	free(maps->v);
 	maps->v = NULL;
 	maps->nr = maps->cap = 0;
 	maps->gen = ++m->next_gen;
+}
+
+/* The exited processes' maps whose EXIT is EXIT_GRACE_NS or more before now go. */
+static void exits_expire(struct machine *m, uint64_t now)
+{
+	size_t i = 0;
+
+	for (; i < m->nr_exits && m->exits[i].time + EXIT_GRACE_NS <= now; i++) {
+		if (m->exits[i].maps->threads <= 1)
+			maps_empty(m, m->exits[i].maps);
+		maps_put(m->exits[i].maps);
+	}
+	if (!i)
+		return;
+	memmove(m->exits, m->exits + i, (m->nr_exits - i) * sizeof(*m->exits));
+	m->nr_exits -= i;
+}
+
+/*
+ * The process of maps has exited at time: with no thread of it left that
+ * could still be sampled, and in time order (m->drop_exited), its maps go
+ * EXIT_GRACE_NS later. A build's hundreds of processes each kept their
+ * copy of the parent's maps and their own (8.6 MB of 57 at the peak of a
+ * make -j2 report). The maps themselves stay, emptied (maps_empty).
+ */
+static void maps_exited(struct machine *m, struct lupe_maps *maps, uint64_t time)
+{
+	maps->exited = 1;
+	if (!m->drop_exited || maps->threads != 1)
+		return;
+	exits_expire(m, time);
+	if (lupe_grow(&m->exits, &m->cap_exits, m->nr_exits + 1, sizeof(*m->exits)))
+		return; /* kept: memory, not an answer, is lost */
+	lupe_maps_get(maps);
+	m->exits[m->nr_exits++] = (struct exited_maps){ maps, time };
 }
 
 void lupe_maps_get(struct lupe_maps *maps)
@@ -294,6 +327,9 @@ void lupe_machine_delete(struct machine *m)
 {
 	if (!m)
 		return;
+	for (size_t i = 0; i < m->nr_exits; i++)
+		maps_put(m->exits[i].maps);
+	free(m->exits);
 	for (size_t i = 0; i < m->threads.cap; i++)
 		if (m->threads.items[i])
 			thread_free(m->threads.items[i]);
@@ -651,7 +687,7 @@ int lupe_machine_process(struct machine *m, const struct perf_event_header *ev)
 		 */
 		if (r->pid == r->tid && (slot = thread_slot(m, (int)r->tid)) && *slot &&
 		    (*slot)->pid == (int)r->pid && (*slot)->maps)
-			maps_exited(m, (*slot)->maps);
+			maps_exited(m, (*slot)->maps, r->time);
 		return 0;
 	}
 	case PERF_RECORD_KSYMBOL: {

@@ -28,6 +28,11 @@ struct machine {
 	struct phash dsos;    /* by long_name */
 	uint32_t next_gen;
 	int drop_exited;      /* records come in time order: an exited process's maps may go */
+	struct exited_maps {  /* the maps of exited processes, in EXIT order, waiting to go */
+		struct lupe_maps *maps; /* a reference */
+		uint64_t time;          /* of the EXIT */
+	} *exits;
+	size_t nr_exits, cap_exits;
 	unsigned next_dso_seq;
 	uint8_t kernel_id[20]; /* the recorded kernel's build-id (the file's header), if known */
 	int kernel_id_size;

@@ -46,6 +46,13 @@ static int fork_rec(struct machine *m, uint32_t pid, uint32_t ppid, uint32_t tid
 	return lupe_machine_process(m, &r.header);
 }
 
+static void exit_at(struct machine *m, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	struct perf_record_fork r = { { PERF_RECORD_EXIT, 0, sizeof(r) }, pid, pid, tid, tid, time };
+
+	assert_int_equal(lupe_machine_process(m, &r.header), 0);
+}
+
 static void exit_rec(struct machine *m, uint32_t pid, uint32_t tid)
 {
 	struct perf_record_fork r = { { PERF_RECORD_EXIT, 0, sizeof(r) }, pid, pid, tid, tid, 0 };
@@ -251,14 +258,22 @@ static void test_exit_drops_maps(void **state)
 	assert_int_equal(maps->exited, 1);
 	assert_non_null(lupe_maps_find(maps, 0x400800));
 	assert_int_equal(maps->gen, gen);
-	/* a process of one thread: dropped */
+	/* a process of one thread: dropped a second after its EXIT (samples in the exit path come after it) */
 	mmap2(m, 60, 60, 0x400000, 0x1000, "/bin/a");
 	u = lupe_machine_findnew_thread(m, 60, 60);
 	gen = u->maps->gen;
-	exit_rec(m, 60, 60);
+	exit_at(m, 60, 60, 5000000000ULL);
 	assert_int_equal(u->maps->exited, 1);
+	assert_non_null(lupe_maps_find(u->maps, 0x400800));
+	mmap2(m, 61, 61, 0x400000, 0x1000, "/bin/a");
+	exit_at(m, 61, 61, 5900000000ULL);
+	assert_non_null(lupe_maps_find(u->maps, 0x400800));
+	mmap2(m, 62, 62, 0x400000, 0x1000, "/bin/a");
+	exit_at(m, 62, 62, 6000000000ULL);
 	assert_null(lupe_maps_find(u->maps, 0x400800));
 	assert_int_not_equal(u->maps->gen, gen);
+	/* 61's second has not passed */
+	assert_non_null(lupe_maps_find(lupe_machine_findnew_thread(m, 61, 61)->maps, 0x400800));
 	/* out of time order: kept */
 	m->drop_exited = 0;
 	mmap2(m, 70, 70, 0x400000, 0x1000, "/bin/a");
