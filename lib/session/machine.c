@@ -113,7 +113,7 @@ static void exits_expire(struct machine *m, uint64_t now)
 {
 	size_t i = 0;
 
-	for (; i < m->nr_exits && m->exits[i].time + EXIT_GRACE_NS <= now; i++) {
+	for (; i < m->nr_exits && now - m->exits[i].time >= EXIT_GRACE_NS; i++) {
 		if (m->exits[i].maps->threads <= 1)
 			maps_empty(m, m->exits[i].maps);
 		maps_put(m->exits[i].maps);
@@ -327,8 +327,7 @@ void lupe_machine_delete(struct machine *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nr_exits; i++)
-		maps_put(m->exits[i].maps);
+	exits_expire(m, UINT64_MAX);
 	free(m->exits);
 	for (size_t i = 0; i < m->threads.cap; i++)
 		if (m->threads.items[i])
