@@ -67,19 +67,9 @@ struct lupe_perf_file {
 
 int lupe_rbuf_reserve(struct rbuf *b, size_t more)
 {
-	size_t cap = b->cap ? b->cap : 4096;
-	uint8_t *p;
-
-	if (b->len + more <= b->cap)
-		return 0;
-	while (cap < b->len + more)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p)
+	if (more > SIZE_MAX - b->len)
 		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
+	return lupe_grow(&b->p, &b->cap, b->len + more, 1);
 }
 
 __attribute__((format(printf, 3, 4)))

@@ -44,18 +44,8 @@ int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, c
 	}
 	if (b->slen + name_len + 1 > UINT32_MAX)
 		return -E2BIG;
-	if (b->slen + name_len + 1 > b->scap) {
-		size_t cap = b->scap ? b->scap * 2 : 16384;
-		char *s;
-
-		while (cap < b->slen + name_len + 1)
-			cap *= 2;
-		s = realloc(b->str, cap);
-		if (!s)
-			return -ENOMEM;
-		b->str = s;
-		b->scap = cap;
-	}
+	if (lupe_grow(&b->str, &b->scap, b->slen + name_len + 1, 1))
+		return -ENOMEM;
 	memcpy(b->str + b->slen, name, name_len);
 	b->str[b->slen + name_len] = 0;
 	b->v[b->nr++] = (struct sym_in){ .start = start, .size = size, .name = (uint32_t)b->slen, .binding = (uint8_t)binding };
