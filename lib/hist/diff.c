@@ -241,6 +241,14 @@ static int cmp_u64(uint64_t l, uint64_t r)
 	return l < r ? -1 : l > r;
 }
 
+/* The shared objects by short name, a missing one first. */
+static int cmp_dso(const struct lupe_hist_entry *l, const struct lupe_hist_entry *r)
+{
+	if (!l->dso || !r->dso)
+		return cmp_null(l->dso, r->dso);
+	return strcmp(lupe_dso_short_name(l->dso), lupe_dso_short_name(r->dso));
+}
+
 /* Same key or not, as perf's collapse compares: symbols by address, a missing one by ip. */
 static int key_cmp(const struct lupe_diff *d, const struct lupe_hist_entry *l,
 		   const struct lupe_hist_entry *r)
@@ -253,18 +261,11 @@ static int key_cmp(const struct lupe_diff *d, const struct lupe_hist_entry *l,
 			c = strcmp(l->comm ? l->comm : "", r->comm ? r->comm : "");
 			break;
 		case LUPE_SORT_DSO:
-			if (!l->dso || !r->dso)
-				c = cmp_null(l->dso, r->dso);
-			else
-				c = strcmp(lupe_dso_short_name(l->dso), lupe_dso_short_name(r->dso));
+			c = cmp_dso(l, r);
 			break;
 		case LUPE_SORT_SYM:
 			/* perf's symbol key compares the shared objects too, a key or not */
-			if (!l->dso || !r->dso)
-				c = cmp_null(l->dso, r->dso);
-			else
-				c = strcmp(lupe_dso_short_name(l->dso), lupe_dso_short_name(r->dso));
-			if (c)
+			if ((c = cmp_dso(l, r)))
 				break;
 			if (!l->sym && !r->sym)
 				c = cmp_u64(l->addr, r->addr);
