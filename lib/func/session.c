@@ -66,7 +66,9 @@
 #include <lupe/evsel.h>
 #include <lupe/func.h>
 #include <lupe/probe.h>
+#include "bpf/ring.h"
 #include "func/func.h"
+#include "func/func-rec.h"
 #include "events/internal.h"
 #include "record/engine.h"
 #include "session/ordered.h"
@@ -75,6 +77,8 @@
 
 #define SP_REG LUPE_ARCH_PERF_REG_SP /* -1: recursion by depth only */
 #define RET_SLOT LUPE_ARCH_RET_SLOT
+
+#define BPF_RING UINT64_MAX /* a queued record's ring: the BPF mechanism's */
 
 #define RING_PAGES 1024 /* 4 MiB a CPU: a few hundred thousand hits a second between drains */
 
@@ -731,10 +735,10 @@ static void on_return(struct lupe_func_session *s, struct thread *th, int t, uin
 	finish_call(s, th, t, c->time, s->delta);
 }
 
-/* A call counted in the kernel (BPF), in time order: values are its counters, then time inside. */
-static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, const uint64_t *values)
+/* A call counted in the kernel (BPF): values are its counters, then time inside. */
+static void on_bpf_call(struct lupe_func_session *s, pid_t tid, int t, int left, uint64_t time,
+			const uint64_t *values)
 {
-	struct lupe_func_session *s = arg;
 	struct thread *th;
 
 	if (!tid) { /* open at the end, of a thread gone: only in the total */
@@ -750,6 +754,25 @@ static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, co
 		unfinished(s, th, t);
 	else
 		finish_call(s, th, t, time, values);
+}
+
+/* A sample of the BPF ring (bpf/ring.h), in time order: its RAW is one call's struct func_rec. */
+static int process_bpf(struct lupe_func_session *s, const struct perf_event_header *h)
+{
+	const struct lupe_bpf_ring_sample *smp = (const void *)(h + 1);
+	uint64_t v[FUNC_MAX_CTR + 1];
+	struct func_rec r;
+
+	if (smp->raw_size < sizeof(r))
+		return 0;
+	/* the RAW bytes sit at 20 in the sample: read them by copy */
+	memcpy(&r, smp + 1, sizeof(r));
+	if (r.target >= (unsigned)s->nt)
+		return 0;
+	memcpy(v, r.v, s->nc * sizeof(*v));
+	v[s->nc] = r.v[FUNC_MAX_CTR];
+	on_bpf_call(s, (pid_t)r.tid, (int)r.target, r.unfinished, r.time, v);
+	return 0;
 }
 
 /* One sample, in time order: update the thread's per-CPU values, then its calls. */
@@ -812,13 +835,30 @@ static int take(const struct perf_event_header *h, int ci, void *arg)
 	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)ci);
 }
 
-/* The queue's delivery: one record of ring ci, in time order. */
+/* The BPF ring's record (a lupe_emit_fn), queued in time order as the rings' are. */
+static int take_bpf(void *arg, const struct perf_event_header *h, int stable)
+{
+	struct lupe_func_session *s = arg;
+	const struct lupe_bpf_ring_sample *smp = (const void *)(h + 1);
+
+	(void)stable; /* the ring's space is reused: the queue copies */
+	if (h->type == PERF_RECORD_LOST) {
+		s->lost += ((const uint64_t *)(h + 1))[1];
+		return 0;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*smp) ||
+	    sizeof(*h) + sizeof(*smp) + smp->raw_size > h->size)
+		return 0;
+	return lupe_ordered_queue(s->ord, h, 0, smp->time, BPF_RING);
+}
+
+/* The queue's delivery: one record of ring ci (CPU index), or of the BPF ring, in time order. */
 static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci)
 {
 	struct lupe_func_session *s = arg;
 
 	s->delivered++;
-	return process_records(s, h, (int)ci);
+	return ci == BPF_RING ? process_bpf(s, h) : process_records(s, h, (int)ci);
 }
 
 static uint64_t monotonic_ns(void)
@@ -838,7 +878,8 @@ static uint64_t monotonic_ns(void)
 static int drain(struct lupe_func_session *s, int final)
 {
 	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
-	int err = s->rings ? lupe_live_rings_read(s->rings, take, s) : 0;
+	int err = s->rings ? lupe_live_rings_read(s->rings, take, s) :
+		  s->bpf ? lupe_func_bpf_read(s->bpf, take_bpf, s) : 0;
 
 	if (err)
 		return err;
@@ -890,19 +931,24 @@ static int enable_bpf(struct lupe_func_session *s)
 
 static int poll_bpf(struct lupe_func_session *s)
 {
-	return lupe_func_bpf_poll(s->bpf, on_bpf_call, s);
+	return drain(s, 0);
 }
 
 static uint64_t lost_bpf(const struct lupe_func_session *s)
 {
-	return s->bpf ? lupe_func_bpf_lost(s->bpf) : 0;
+	(void)s;
+	return 0; /* the ring's PERF_RECORD_LOST, in s->lost */
 }
 
 /* Detach, the last records, the calls the programs still hold open (unfinished). */
 static void close_bpf(struct lupe_func_session *s)
 {
-	s->lost += lost_bpf(s);
-	lupe_func_bpf_close(s->bpf, on_bpf_call, s);
+	lupe_func_bpf_stop(s->bpf);
+	drain(s, 1);
+	for (int t = 0; t < s->nt; t++)
+		for (uint64_t n = lupe_func_bpf_open_calls(s->bpf, t); n; n--)
+			on_bpf_call(s, 0, t, 1, 0, NULL);
+	lupe_func_bpf_close(s->bpf);
 	s->bpf = NULL;
 }
 
