@@ -142,7 +142,6 @@ static int bpf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn
 {
 	struct bpf_trace *bt = (struct bpf_trace *)t;
 	int err, intr;
-	uint64_t cut;
 
 	bt->fn = fn;
 	bt->arg = arg;
@@ -153,10 +152,23 @@ static int bpf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn
 	if (err && err != -EINTR)
 		return err;
 	intr = err == -EINTR;
-	cut = lupe_trace_rings_cut();
-	err = lupe_bpf_ring_read(bt->src, lupe_trace_rings_take, &bt->r);
-	if (!err)
-		err = lupe_trace_rings_flush(&bt->r, final, cut);
+	do {
+		uint64_t cut = lupe_trace_rings_cut();
+		int ret;
+
+		err = lupe_bpf_ring_read(bt->src, lupe_trace_rings_take, &bt->r);
+		if (err < 0)
+			break;
+		/*
+		 * A slice with more behind it (1): what the ring still holds is
+		 * newer than what was read, but for a writer's millisecond
+		 */
+		if (err == 1 && bt->r.newest - 1000000 < cut)
+			cut = bt->r.newest - 1000000;
+		ret = lupe_trace_rings_flush(&bt->r, final && !err, cut);
+		if (ret)
+			err = ret;
+	} while (err == 1);
 	if (err)
 		return err;
 	return intr ? -EINTR : bt->count;

@@ -23,6 +23,13 @@
 
 /* A perf record's size is 16 bits: the sample is built here, whole. */
 #define SAMPLE_MAX 65528
+/*
+ * Records a read emits at most: a consumer that queues them by time
+ * delivers each slice while its copies are still in the cache, and its
+ * queue stays small (a whole ring's worth, 4 MiB between wake-ups, cost
+ * it thousands of page faults a pass)
+ */
+#define SLICE 1024
 
 struct ring_source {
 	struct lupe_source src;
@@ -36,6 +43,7 @@ struct ring_source {
 	lupe_emit_fn emit;          /* of the poll in progress */
 	void *arg;
 	int emit_ret;
+	int nread;                  /* by the read in progress */
 	uint64_t buf[SAMPLE_MAX / 8];
 };
 
@@ -61,10 +69,10 @@ static int on_record(void *ctx, void *data, size_t size)
 	memcpy(s + 1, data, size);
 	memset((char *)(s + 1) + size, 0, raw - size);
 	ret = rs->emit(rs->arg, h, 0);
-	if (!ret)
-		return 0;
-	rs->emit_ret = ret;
-	return -ECANCELED; /* libbpf stops after this record */
+	if (ret)
+		rs->emit_ret = ret;
+	/* libbpf stops after this record on a negative return */
+	return ret || ++rs->nread == SLICE ? -ECANCELED : 0;
 }
 
 /* A LOST record for what the program and this reader dropped since the last one. */
@@ -101,11 +109,16 @@ int lupe_bpf_ring_read(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 	rs->emit = emit;
 	rs->arg = arg;
 	rs->emit_ret = 0;
+	rs->nread = 0;
 	err = ring_buffer__consume(rs->rb);
 	if (rs->emit_ret)
 		return rs->emit_ret;
-	if (err < 0)
+	if (err < 0 && rs->nread < SLICE)
 		return err;
+	if (rs->nread == SLICE) {
+		err = emit(arg, &round, 0);
+		return err ? err : 1;
+	}
 	err = say_lost(rs);
 	return err ? err : emit(arg, &round, 0);
 }
@@ -122,7 +135,7 @@ static int ring_read(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 
 	do {
 		ret = lupe_bpf_ring_wait(src, 100);
-		if (!ret || ret == -EINTR)
+		while (!ret || ret == -EINTR || ret == 1)
 			ret = lupe_bpf_ring_read(src, emit, arg);
 	} while (!ret);
 	return ret;

@@ -51,10 +51,13 @@ struct lupe_source *lupe_bpf_ring_source_new(int map_fd, lupe_bpf_ring_stamp_fn 
 int lupe_bpf_ring_wait(struct lupe_source *src, int timeout_ms);
 
 /*
- * Emit every record the ring holds, a LOST record when the count of
- * records dropped grew, and a FINISHED_ROUND. Records are not stable (the
- * ring's space is reused). Returns 0, what emit returned when non-zero,
- * or a negative errno.
+ * Emit the records the ring holds, a slice of at most a thousand or so
+ * at a time, then a FINISHED_ROUND; once the ring is empty, before the
+ * round, a LOST record when the count of records dropped grew. Records
+ * are not stable (the ring's space is reused). Returns 0 when the ring
+ * was emptied, 1 when a slice ended and more may be there (deliver what
+ * was queued, read again), what emit returned when non-zero (lupe's
+ * consumers return only negative errnos), or a negative errno.
  */
 int lupe_bpf_ring_read(struct lupe_source *src, lupe_emit_fn emit, void *arg);
 

@@ -8,7 +8,9 @@
  * with bpf_perf_event_read_value(), and a sched_switch program that banks
  * and rebases a thread's counts as it leaves and takes a CPU. The kernel
  * writes one ring record per finished call and nothing per probe hit: no
- * sample record (about 1.5 us each here). Why not per-thread counters:
+ * sample record (about 1.5 us each here). The ring is read as a live
+ * source (bpf/ring.h): each record a sample that goes through the same
+ * time queue and delivery as the records mechanism's samples. Why not per-thread counters:
  * bpf_perf_event_read_value() reads no inherited counter, and a program's
  * later threads have no other. Why uprobe PMU events and not the tracefs
  * probes of the fallback: a BPF program on tracefs probes opened on the
@@ -139,6 +141,7 @@ struct lupe_func_session {
 	int records_only;          /* never BPF */
 	const struct func_mech *mech; /* the mechanism counting, NULL before the open */
 	struct lupe_func_bpf *bpf; /* the BPF mechanism's programs */
+	uint64_t bpf_newest;       /* the newest time of its ring's records queued */
 };
 
 /* A way of counting inside functions: the records mechanism, or BPF. */
@@ -849,6 +852,8 @@ static int take_bpf(void *arg, const struct perf_event_header *h, int stable)
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*smp) ||
 	    sizeof(*h) + sizeof(*smp) + smp->raw_size > h->size)
 		return 0;
+	if (smp->time > s->bpf_newest)
+		s->bpf_newest = smp->time;
 	return lupe_ordered_queue(s->ord, h, 0, smp->time, BPF_RING);
 }
 
@@ -877,15 +882,30 @@ static uint64_t monotonic_ns(void)
  */
 static int drain(struct lupe_func_session *s, int final)
 {
-	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
-	int err = s->rings ? lupe_live_rings_read(s->rings, take, s) :
-		  s->bpf ? lupe_func_bpf_read(s->bpf, take_bpf, s) : 0;
+	int err, more;
 
-	if (err)
-		return err;
 	s->delivered = 0;
-	err = lupe_ordered_flush_upto(s->ord, cut);
-	return err ? err : (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);
+	do {
+		uint64_t cut = monotonic_ns() - 1000000ULL;
+
+		/*
+		 * The BPF ring comes in slices (1: more to read), each delivered
+		 * while in the cache: what the ring still holds is newer than
+		 * what was read, but for a writer's millisecond
+		 */
+		more = err = s->rings ? lupe_live_rings_read(s->rings, take, s) :
+			     s->bpf ? lupe_func_bpf_read(s->bpf, take_bpf, s) : 0;
+		if (err < 0)
+			return err;
+		if (more == 1 && s->bpf_newest - 1000000ULL < cut)
+			cut = s->bpf_newest - 1000000ULL;
+		else if (final)
+			cut = UINT64_MAX;
+		err = lupe_ordered_flush_upto(s->ord, cut);
+		if (err)
+			return err;
+	} while (more == 1);
+	return (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);
 }
 
 int lupe_func_session_poll(struct lupe_func_session *s)

@@ -143,6 +143,7 @@ struct trace_rings {
 	int nfds;
 	size_t pages;                  /* data pages of each ring */
 	unsigned long long lost;
+	uint64_t newest;               /* the newest time queued */
 	pid_t self;                    /* samples of this process are left out */
 	bool exits;                    /* also queue processes' EXIT records */
 };

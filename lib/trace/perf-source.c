@@ -397,6 +397,8 @@ int lupe_trace_rings_take(void *arg, const struct perf_event_header *h, int stab
 	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
 	    (pid_t)s->pid == tr->self)
 		return 0;
+	if (s->time > tr->newest)
+		tr->newest = s->time;
 	return lupe_ordered_queue(tr->ord, h, 0, s->time, 0);
 }
 
