@@ -3,8 +3,8 @@
  * The BPF ring buffer source (bpf/ring.h): a tiny BPF program writes
  * records into a ring buffer map (run with BPF_PROG_TEST_RUN), and the
  * source must hand each back as a sample of TID, TIME and RAW with the
- * record's bytes, the count of dropped records as one LOST record, and a
- * FINISHED_ROUND per read. Needs root and a kernel with ring buffers:
+ * record's bytes, in slices of 1024, the count of dropped records as one
+ * LOST record, and a FINISHED_ROUND per read. Needs root and a kernel with ring buffers:
  * skipped otherwise, and when lupe is built without BPF.
  */
 #include <errno.h>
@@ -44,15 +44,15 @@ static void skip_unless_able(int err, int map_fd)
 	fail_msg("loading the test program: %s", strerror(-err));
 }
 
-/* A ring buffer map and a socket filter writing one struct rec {10, 11, 12345} into it per run. */
-static int make_prog(int *map_fd)
+/* A ring buffer map of ring_bytes and a socket filter writing one struct rec {10, 11, 12345} into it per run. */
+static int make_prog(int *map_fd, unsigned int ring_bytes)
 {
 	union bpf_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.map_type = BPF_MAP_TYPE_RINGBUF;
-	a.max_entries = 4096;
+	a.max_entries = ring_bytes;
 	*map_fd = (int)sys_bpf(BPF_MAP_CREATE, &a);
 	if (*map_fd < 0)
 		return -errno;
@@ -151,47 +151,85 @@ static int take(void *arg, const struct perf_event_header *h, int stable)
 	return 0;
 }
 
-static void test_samples(void **state)
-{
-	int map_fd = -1, prog = make_prog(&map_fd);
+struct ring {
+	int map_fd, prog;
 	struct lupe_source *src;
-	struct seen s = { 0 };
+};
 
-	(void)state;
-	if (prog < 0)
-		skip_unless_able(prog, map_fd);
-	src = lupe_bpf_ring_source_new(map_fd, stamp, lost, NULL);
-	if (!src && errno == EOPNOTSUPP) {
+/* The program, its ring and the source reading it; the test is skipped when the machine cannot. */
+static void ring_open(struct ring *r, unsigned int ring_bytes, lupe_bpf_ring_lost_fn lost_fn)
+{
+	r->map_fd = -1;
+	r->prog = make_prog(&r->map_fd, ring_bytes);
+	if (r->prog < 0)
+		skip_unless_able(r->prog, r->map_fd);
+	r->src = lupe_bpf_ring_source_new(r->map_fd, stamp, lost_fn, NULL);
+	if (!r->src && errno == EOPNOTSUPP) {
 		print_message("skipped: lupe is built without BPF\n");
 		skip();
 	}
-	assert_non_null(src);
-	assert_non_null(lupe_source_evlist(src));
+	assert_non_null(r->src);
+}
 
-	run(prog, 5);
+static void ring_close(struct ring *r)
+{
+	lupe_source_delete(r->src);
+	close(r->prog);
+	close(r->map_fd);
+}
+
+static void test_samples(void **state)
+{
+	struct seen s = { 0 };
+	struct ring r;
+
+	(void)state;
+	ring_open(&r, 4096, lost);
+	assert_non_null(lupe_source_evlist(r.src));
+
+	run(r.prog, 5);
 	dropped = 3;
-	assert_int_equal(lupe_bpf_ring_wait(src, 0), 0);
-	assert_int_equal(lupe_bpf_ring_read(src, take, &s), 0);
+	assert_int_equal(lupe_bpf_ring_wait(r.src, 0), 0);
+	assert_int_equal(lupe_bpf_ring_read(r.src, take, &s), 0);
 	assert_int_equal(s.samples, 5);
 	assert_int_equal(s.rounds, 1);
 	assert_int_equal(s.lost_records, 1);
 	assert_int_equal(s.lost, 3);
 
 	/* nothing new: no sample, and the same count is not said again */
-	assert_int_equal(lupe_bpf_ring_read(src, take, &s), 0);
+	assert_int_equal(lupe_bpf_ring_read(r.src, take, &s), 0);
 	assert_int_equal(s.samples, 5);
 	assert_int_equal(s.rounds, 2);
 	assert_int_equal(s.lost_records, 1);
 
 	/* more than the ring holds: 4096 bytes at 24 a record */
-	run(prog, 400);
+	run(r.prog, 400);
 	dropped = 10;
-	assert_int_equal(lupe_bpf_ring_read(src, take, &s), 0);
+	assert_int_equal(lupe_bpf_ring_read(r.src, take, &s), 0);
 	assert_true(s.samples > 5 + 100 && s.samples < 5 + 400);
 	assert_int_equal(s.lost, 10);
-	lupe_source_delete(src);
-	close(prog);
-	close(map_fd);
+	ring_close(&r);
+}
+
+/* a read hands out a slice of 1024 records and says there is more (1), the LOST only at the end */
+static void test_slices(void **state)
+{
+	struct seen s = { 0 };
+	struct ring r;
+
+	(void)state;
+	ring_open(&r, 1 << 16, lost);
+	dropped = 20;
+	run(r.prog, 2000);
+	assert_int_equal(lupe_bpf_ring_read(r.src, take, &s), 1);
+	assert_int_equal(s.samples, 1024);
+	assert_int_equal(s.rounds, 1);
+	assert_int_equal(s.lost_records, 0);
+	assert_int_equal(lupe_bpf_ring_read(r.src, take, &s), 0);
+	assert_int_equal(s.samples, 2000);
+	assert_int_equal(s.rounds, 2);
+	assert_int_equal(s.lost_records, 1);
+	ring_close(&r);
 }
 
 /* a non-zero return from emit stops the read after that record, and is returned */
@@ -205,33 +243,25 @@ static int stop_second(void *arg, const struct perf_event_header *h, int stable)
 
 static void test_stop(void **state)
 {
-	int map_fd = -1, prog = make_prog(&map_fd), n = 0;
-	struct lupe_source *src;
+	struct ring r;
+	int n = 0;
 
 	(void)state;
-	if (prog < 0)
-		skip_unless_able(prog, map_fd);
-	src = lupe_bpf_ring_source_new(map_fd, stamp, NULL, NULL);
-	if (!src && errno == EOPNOTSUPP) {
-		print_message("skipped: lupe is built without BPF\n");
-		skip();
-	}
-	assert_non_null(src);
-	run(prog, 4);
-	assert_int_equal(lupe_bpf_ring_read(src, stop_second, &n), 7);
+	ring_open(&r, 4096, NULL);
+	run(r.prog, 4);
+	assert_int_equal(lupe_bpf_ring_read(r.src, stop_second, &n), 7);
 	assert_int_equal(n, 2);
 	/* the rest is still there */
-	assert_int_equal(lupe_bpf_ring_read(src, stop_second, &n), 0);
+	assert_int_equal(lupe_bpf_ring_read(r.src, stop_second, &n), 0);
 	assert_int_equal(n, 4);
-	lupe_source_delete(src);
-	close(prog);
-	close(map_fd);
+	ring_close(&r);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_slices),
 		cmocka_unit_test(test_stop),
 	};
 
