@@ -10,15 +10,15 @@
  * writes one ring record per finished call and nothing per probe hit: no
  * sample record (about 1.5 us each here). The ring is read as a live
  * source (bpf/ring.h): each record a sample that goes through the same
- * time queue and delivery as the records mechanism's samples. Why not per-thread counters:
- * bpf_perf_event_read_value() reads no inherited counter, and a program's
- * later threads have no other. Why uprobe PMU events and not the tracefs
- * probes of the fallback: a BPF program on tracefs probes opened on the
- * threads with inherit ran for only part of the hits on 6.18 (the probes'
- * perf counts were all there; up to 3 in 4 runs of the program missing in
- * a 4-thread program). A uprobe PMU event bound to the process runs for
- * all its threads (the kernel's uprobe filter compares mm), not for the
- * processes it forks.
+ * time queue and delivery as the records mechanism's samples. Why not
+ * per-thread counters: bpf_perf_event_read_value() reads no inherited
+ * counter, and a program's later threads have no other. Why uprobe PMU
+ * events and not the tracefs probes of the fallback: a BPF program on
+ * tracefs probes opened on the threads with inherit ran for only part of
+ * the hits on 6.18 (the probes' perf counts were all there; up to 3 in 4
+ * runs of the program missing in a 4-thread program). A uprobe PMU event
+ * bound to the process runs for all its threads (the kernel's uprobe
+ * filter compares mm), not for the processes it forks.
  *
  * Records, the fallback (built without libbpf, or the BPF programs refused;
  * LUPE_FUNC_MECHANISM=records in lupe stat): per target thread one
