@@ -7,8 +7,8 @@
  * the probe's events filter in) and its switch program to sched_switch,
  * and reads their ring buffer as a live source (bpf/ring.h): each record
  * (one per finished or unfinished call) a sample of TID, TIME (the
- * call's return) and RAW (the struct func_rec), which the session queues
- * by time as it queues the records mechanism's samples; the programs'
+ * call's return) and RAW (the struct func_rec), which the session counts
+ * as it reads it (a whole call: no time order to wait for); the programs'
  * count of records the ring had no room for comes as PERF_RECORD_LOST.
  * The kernel side stays bpf_ringbuf_output: perf samples written by the
  * programs (bpf_perf_event_output, tried on branch s9-bpfsrc, commit

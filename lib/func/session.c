@@ -9,8 +9,12 @@
  * and rebases a thread's counts as it leaves and takes a CPU. The kernel
  * writes one ring record per finished call and nothing per probe hit: no
  * sample record (about 1.5 us each here). The ring is read as a live
- * source (bpf/ring.h): each record a sample that goes through the same
- * time queue and delivery as the records mechanism's samples. Why not
+ * source (bpf/ring.h): each record a sample of one whole call, handed to
+ * the figures as it is read. Not through the time queue the records
+ * mechanism needs: the kernel paired the call's entry and return, so its
+ * order among the others changes no figure, and the queue's copy (90 ns
+ * a record in lupe) cost the probed program 2-5% more CPU a call at load
+ * 6 (scripts/bench/func, tiny()). Why not
  * per-thread counters: bpf_perf_event_read_value() reads no inherited
  * counter, and a program's later threads have no other. Why uprobe PMU
  * events and not the tracefs probes of the fallback: a BPF program on
@@ -80,8 +84,6 @@
 #define SP_REG LUPE_ARCH_PERF_REG_SP /* -1: recursion by depth only */
 #define RET_SLOT LUPE_ARCH_RET_SLOT
 
-#define BPF_RING UINT64_MAX /* a queued record's ring: the BPF mechanism's */
-
 #define RING_PAGES 1024 /* 4 MiB a CPU: a few hundred thousand hits a second between drains */
 
 enum { ID_COUNTER, ID_ENTRY, ID_RETURN, ID_SWITCH };
@@ -141,7 +143,6 @@ struct lupe_func_session {
 	int records_only;          /* never BPF */
 	const struct func_mech *mech; /* the mechanism counting, NULL before the open */
 	struct lupe_func_bpf *bpf; /* the BPF mechanism's programs */
-	uint64_t bpf_newest;       /* the newest time of its ring's records queued */
 };
 
 /* A way of counting inside functions: the records mechanism, or BPF. */
@@ -759,7 +760,7 @@ static void on_bpf_call(struct lupe_func_session *s, pid_t tid, int t, int left,
 		finish_call(s, th, t, time, values);
 }
 
-/* A sample of the BPF ring (bpf/ring.h), in time order: its RAW is one call's struct func_rec. */
+/* A sample of the BPF ring (bpf/ring.h): its RAW is one call's struct func_rec. */
 static int process_bpf(struct lupe_func_session *s, const struct perf_event_header *h)
 {
 	const struct lupe_bpf_ring_sample *smp = (const void *)(h + 1);
@@ -838,13 +839,13 @@ static int take(const struct perf_event_header *h, int ci, void *arg)
 	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)ci);
 }
 
-/* The BPF ring's record (a lupe_emit_fn), queued in time order as the rings' are. */
+/* The BPF ring's record (a lupe_emit_fn): a whole call, counted at once; a LOST's count. */
 static int take_bpf(void *arg, const struct perf_event_header *h, int stable)
 {
 	struct lupe_func_session *s = arg;
 	const struct lupe_bpf_ring_sample *smp = (const void *)(h + 1);
 
-	(void)stable; /* the ring's space is reused: the queue copies */
+	(void)stable;
 	if (h->type == PERF_RECORD_LOST) {
 		s->lost += ((const uint64_t *)(h + 1))[1];
 		return 0;
@@ -852,18 +853,17 @@ static int take_bpf(void *arg, const struct perf_event_header *h, int stable)
 	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*smp) ||
 	    sizeof(*h) + sizeof(*smp) + smp->raw_size > h->size)
 		return 0;
-	if (smp->time > s->bpf_newest)
-		s->bpf_newest = smp->time;
-	return lupe_ordered_queue(s->ord, h, 0, smp->time, BPF_RING);
+	s->delivered++;
+	return process_bpf(s, h);
 }
 
-/* The queue's delivery: one record of ring ci (CPU index), or of the BPF ring, in time order. */
+/* The queue's delivery: one record of ring ci (CPU index), in time order. */
 static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci)
 {
 	struct lupe_func_session *s = arg;
 
 	s->delivered++;
-	return ci == BPF_RING ? process_bpf(s, h) : process_records(s, h, (int)ci);
+	return process_records(s, h, (int)ci);
 }
 
 static uint64_t monotonic_ns(void)
@@ -878,34 +878,25 @@ static uint64_t monotonic_ns(void)
  * Read every ring, then process in time order what is older than the
  * cut-off (all of it when final). A record is stamped before it is
  * committed: one from just before the reads may not be visible yet, so
- * the last millisecond waits for the next drain.
+ * the last millisecond waits for the next drain. The BPF ring's calls
+ * are counted as they are read.
  */
 static int drain(struct lupe_func_session *s, int final)
 {
-	int err, more;
+	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
+	int err;
 
 	s->delivered = 0;
-	do {
-		uint64_t cut = monotonic_ns() - 1000000ULL;
-
-		/*
-		 * The BPF ring comes in slices (1: more to read), each delivered
-		 * while in the cache: what the ring still holds is newer than
-		 * what was read, but for a writer's millisecond
-		 */
-		more = err = s->rings ? lupe_live_rings_read(s->rings, take, s) :
-			     s->bpf ? lupe_func_bpf_read(s->bpf, take_bpf, s) : 0;
-		if (err < 0)
-			return err;
-		if (more == 1 && s->bpf_newest - 1000000ULL < cut)
-			cut = s->bpf_newest - 1000000ULL;
-		else if (final)
-			cut = UINT64_MAX;
-		err = lupe_ordered_flush_upto(s->ord, cut);
-		if (err)
-			return err;
-	} while (more == 1);
-	return (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);
+	if (s->bpf) {
+		/* the BPF ring's calls, a slice at a time (1: more to read) */
+		while ((err = lupe_func_bpf_read(s->bpf, take_bpf, s)) == 1)
+			;
+	} else {
+		err = s->rings ? lupe_live_rings_read(s->rings, take, s) : 0;
+		if (!err)
+			err = lupe_ordered_flush_upto(s->ord, cut);
+	}
+	return err ? err : (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);
 }
 
 int lupe_func_session_poll(struct lupe_func_session *s)
