@@ -8,7 +8,14 @@
  * against perf trace's 0.06 -> 0.10, stat --func's tiny() 1.0 -> 1.4).
  * Here the price is in lupe, not in the traced program: each record is
  * copied once into the sample (and once more by a consumer's time queue,
- * as perf rings' records are).
+ * as perf rings' records are). Measured on trace of 90k calls (180k
+ * records, load 1.5): lupe's CPU 141 -> 151 ms, about 55 ns a record,
+ * page faults +560 (the queue's two chunks).
+ *
+ * NEEDSWORK: the copy into the sample could go if the programs reserved
+ * the sample's header (28 bytes) in front of their record and wrote TID
+ * and TIME there: the ring record would then be the sample, emitted in
+ * place (a few bytes more written by the traced program, to be measured).
  */
 #include <errno.h>
 #include <stdlib.h>
