@@ -1,29 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader and ring-buffer consumer of the syscall capture program
- * (syscalls.bpf.c, embedded through its bpftool skeleton). Settings go in
- * .rodata before load, so the verifier prunes what a run does not use
- * (the pid lookup under -a, the syscall filter when there is none). Each
- * ring record decodes into a struct lupe_sc_event that points into the
- * ring itself: no copy of the captured bytes.
+ * Loader of the syscall capture program (syscalls.bpf.c, embedded through
+ * its bpftool skeleton), and its reader. Settings go in .rodata before
+ * load, so the verifier prunes what a run does not use (the pid lookup
+ * under -a, the syscall filter when there is none).
  *
- * NEEDSWORK: this ring is not a lupe_source (lupe/source.h) read through
- * the live engine (record/engine.h): it is a libbpf ring buffer drained
- * here into struct lupe_sc_event, the one event trace's consumer reads
- * whichever capture feeds it. Making it perf samples was done and
- * measured (branch s9-bpfsrc, commit 0483c51): bpf_perf_event_output()
- * into a PERF_COUNT_SW_BPF_OUTPUT event per CPU opened through
- * lupe_live_rings_open(), RAW-only samples ordered by the record's own
- * time through session/ordered.c with the fallback's reader, losses read
- * with PERF_FORMAT_LOST; trace-same and every trace test passed. It was
- * taken back for its price: a perf output costs the traced program more
- * than bpf_ringbuf_output (its task-clock: +0.25 us a record, and more
- * with a sample's TID and TIME), and scripts/bench/trace's lupe/perf trace
- * slowdown went from 0.06 to 0.10-0.12 (lupe's cost per call 1.1-1.6 us
- * to 2.1-2.7 us, at load 3), where issue 25 asks for no worse. What it
- * takes: a cheaper output (a kernel whose perf output costs what a ring
- * buffer's does), or fewer records (one per call when the call does not
- * block).
+ * The program writes its libbpf ring buffer (bpf_ringbuf_reserve/submit:
+ * the cheapest output for the traced program), read as a live source
+ * (bpf/ring.h): each record is a sample of TID, TIME and RAW, the shape
+ * the fallback's rings give, taken by the same reader (trace_rings in
+ * trace/internal.h): put in time order by the session's queue
+ * (session/ordered.c), its last millisecond held back, and each RAW (a
+ * struct sc_rec and its items) decoded into a struct lupe_sc_event that
+ * points into the queued copy. Records the program had no room for (its
+ * lost map) come as PERF_RECORD_LOST, counted as the fallback's are.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "bpf/libbpf-log.h"
+#include "bpf/ring.h"
 #include "bpf/syscall-rec.h"
 #include "syscalls.skel.h"
 #include "trace/internal.h"
@@ -40,47 +31,67 @@
 struct bpf_trace {
 	struct lupe_trace t;
 	struct lupe_sc *skel;
-	struct ring_buffer *rb;
-	lupe_sc_fn fn;
+	struct lupe_source *src;  /* the ring, from the start */
+	struct trace_rings r;     /* the time queue (no perf rings) */
+	lupe_sc_fn fn;            /* of the poll in progress */
 	void *arg;
 	int count;
 };
 
-static int on_record(void *ctx, void *data, size_t size)
+/* The sample's stamp, out of the record's header. */
+static int stamp(const void *data, size_t size, struct lupe_bpf_ring_stamp *st)
 {
-	struct bpf_trace *bt = ctx;
 	const struct sc_rec *rec = data;
-	const unsigned char *p = (const unsigned char *)(rec + 1), *end = (const unsigned char *)data + size;
-	struct lupe_sc_event ev;
 
 	if (size < sizeof(*rec))
-		return 0;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = rec->kind == SC_REC_ENTER ? LUPE_SC_ENTER :
-		  rec->kind == SC_REC_PROC_EXIT ? LUPE_SC_PROC_EXIT : LUPE_SC_EXIT;
-	ev.pid = rec->pid;
-	ev.tid = rec->tid;
-	ev.time = rec->time;
-	ev.nr = rec->nr;
-	if (ev.kind == LUPE_SC_ENTER)
-		memcpy(ev.args, rec->args, sizeof(ev.args));
-	else
-		ev.ret = (long)rec->args[0];
-	for (int i = 0; i < rec->nitems && ev.nbufs < 6; i++) {
-		const struct sc_item *it = (const struct sc_item *)p;
+		return -1;
+	*st = (struct lupe_bpf_ring_stamp){ rec->pid, rec->tid, rec->time };
+	return 0;
+}
 
-		if (p + sizeof(*it) > end || p + sizeof(*it) + it->len > end)
+/* A sample's RAW bytes, a struct sc_rec and its items, in time order: the one syscall event. */
+static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
+{
+	struct bpf_trace *bt = arg;
+	const struct trace_sample_hdr *s = (const void *)(h + 1);
+	const unsigned char *data = (const unsigned char *)(s + 1), *p, *end;
+	struct lupe_sc_event ev;
+	struct sc_rec rec;
+
+	(void)offset;
+	if (h->type != PERF_RECORD_SAMPLE || s->raw_size < sizeof(rec))
+		return 0;
+	/* the RAW bytes sit at 20 in the sample: read the headers by copy */
+	memcpy(&rec, data, sizeof(rec));
+	end = data + (rec.size < s->raw_size ? rec.size : s->raw_size);
+	p = data + sizeof(rec);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = rec.kind == SC_REC_ENTER ? LUPE_SC_ENTER :
+		  rec.kind == SC_REC_PROC_EXIT ? LUPE_SC_PROC_EXIT : LUPE_SC_EXIT;
+	ev.pid = rec.pid;
+	ev.tid = rec.tid;
+	ev.time = rec.time;
+	ev.nr = rec.nr;
+	if (ev.kind == LUPE_SC_ENTER)
+		memcpy(ev.args, rec.args, sizeof(ev.args));
+	else
+		ev.ret = (long)rec.args[0];
+	for (int i = 0; i < rec.nitems && ev.nbufs < 6; i++) {
+		struct sc_item it;
+
+		if (p + sizeof(it) > end)
 			break;
-		if (it->arg == SC_ITEM_COMM) {
-			ev.comm = (const char *)(p + sizeof(*it));
-			p += sizeof(*it) + ((it->len + 7) & ~7);
-			continue;
-		}
-		ev.bufs[ev.nbufs++] = (struct lupe_sc_buf){
-			.arg = it->arg, .len = it->len, .truncated = it->truncated,
-			.data = p + sizeof(*it),
-		};
-		p += sizeof(*it) + ((it->len + 7) & ~7);
+		memcpy(&it, p, sizeof(it));
+		if (p + sizeof(it) + it.len > end)
+			break;
+		if (it.arg == SC_ITEM_COMM)
+			ev.comm = (const char *)(p + sizeof(it));
+		else
+			ev.bufs[ev.nbufs++] = (struct lupe_sc_buf){
+				.arg = it.arg, .len = it.len, .truncated = it.truncated,
+				.data = p + sizeof(it),
+			};
+		p += sizeof(it) + ((it.len + 7) & ~7);
 	}
 	bt->count++;
 	return bt->fn(&ev, bt->arg);
@@ -96,41 +107,12 @@ static int bpf_add_pid(struct lupe_trace *t, pid_t pid, bool at_exec)
 					     sizeof(val), BPF_ANY));
 }
 
-static int bpf_start(struct lupe_trace *t)
+/* What the program had no room for, summed over the CPUs (the ring source's lost_fn). */
+static uint64_t program_lost(void *arg)
 {
-	struct bpf_trace *bt = (struct bpf_trace *)t;
-	int err = lupe_sc__attach(bt->skel);
-
-	if (err)
-		return err < 0 ? err : -errno;
-	bt->rb = ring_buffer__new(bpf_map__fd(bt->skel->maps.rb), on_record, bt, NULL);
-	return bt->rb ? 0 : -errno;
-}
-
-/* final: nothing held back here, the ring has one order */
-static int bpf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn, void *arg)
-{
-	struct bpf_trace *bt = (struct bpf_trace *)t;
-	int err;
-
-	(void)final;
-	bt->fn = fn;
-	bt->arg = arg;
-	bt->count = 0;
-	/* the program wakes us only when the ring fills up: drain on the timer too */
-	err = ring_buffer__poll(bt->rb, timeout_ms);
-	if (err >= 0)
-		err = ring_buffer__consume(bt->rb);
-	if (err < 0 && err != -EINTR)
-		return err;
-	return err == -EINTR ? -EINTR : bt->count;
-}
-
-static unsigned long long bpf_lost(struct lupe_trace *t)
-{
-	struct bpf_trace *bt = (struct bpf_trace *)t;
+	struct bpf_trace *bt = arg;
 	int ncpu = libbpf_num_possible_cpus();
-	unsigned long long sum = 0;
+	uint64_t sum = 0;
 	__u32 zero = 0;
 	__u64 *v;
 
@@ -145,11 +127,65 @@ static unsigned long long bpf_lost(struct lupe_trace *t)
 	return sum;
 }
 
+static int bpf_start(struct lupe_trace *t)
+{
+	struct bpf_trace *bt = (struct bpf_trace *)t;
+	int err = lupe_sc__attach(bt->skel);
+
+	if (err)
+		return err < 0 ? err : -errno;
+	bt->src = lupe_bpf_ring_source_new(bpf_map__fd(bt->skel->maps.rb), stamp, program_lost, bt);
+	return bt->src ? 0 : -errno;
+}
+
+static int bpf_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn, void *arg)
+{
+	struct bpf_trace *bt = (struct bpf_trace *)t;
+	int err, intr;
+
+	bt->fn = fn;
+	bt->arg = arg;
+	bt->count = 0;
+	if (!bt->src)
+		return 0;
+	err = timeout_ms ? lupe_bpf_ring_wait(bt->src, timeout_ms) : 0;
+	if (err && err != -EINTR)
+		return err;
+	intr = err == -EINTR;
+	do {
+		uint64_t cut = lupe_trace_rings_cut();
+		int ret;
+
+		err = lupe_bpf_ring_read(bt->src, lupe_trace_rings_take, &bt->r);
+		if (err < 0)
+			break;
+		/*
+		 * A slice with more behind it (1): what the ring still holds is
+		 * newer than what was read, but for a writer's millisecond
+		 */
+		if (err == 1 && bt->r.newest - 1000000 < cut)
+			cut = bt->r.newest - 1000000;
+		ret = lupe_trace_rings_flush(&bt->r, final && !err, cut);
+		if (ret)
+			err = ret;
+	} while (err == 1);
+	if (err)
+		return err;
+	return intr ? -EINTR : bt->count;
+}
+
+/* Said by the ring's LOST records, as the fallback's rings say theirs. */
+static unsigned long long bpf_lost(struct lupe_trace *t)
+{
+	return ((struct bpf_trace *)t)->r.lost;
+}
+
 static void bpf_del(struct lupe_trace *t)
 {
 	struct bpf_trace *bt = (struct bpf_trace *)t;
 
-	ring_buffer__free(bt->rb);
+	lupe_source_delete(bt->src);
+	lupe_trace_rings_fini(&bt->r);
 	lupe_sc__destroy(bt->skel);
 	free(bt);
 }
@@ -208,6 +244,10 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	if (!bt)
 		return NULL;
 	lupe_trace_init(&bt->t, &bpf_ops, o);
+	if (lupe_trace_rings_init(&bt->r, decode, bt)) {
+		free(bt);
+		return err_ptr(-ENOMEM);
+	}
 	bt->t.strings = !bt->t.o.no_strings;
 	libbpf_set_print(lupe_libbpf_log);
 	bt->skel = lupe_sc__open();
@@ -242,6 +282,7 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 	return &bt->t;
 fail:
 	lupe_sc__destroy(bt->skel);
+	lupe_trace_rings_fini(&bt->r);
 	free(bt);
 	return err_ptr(err < 0 ? err : -EINVAL);
 }

@@ -114,6 +114,36 @@ static __always_inline __u64 reg_arg(struct pt_regs *regs, int i)
 }
 
 /*
+ * The item at *off in the scratch record, *off masked below half of it
+ * (which is what lets the verifier bound every access), or NULL when
+ * there is no room or no memory to read.
+ */
+static __always_inline struct sc_item *item_at(struct scratch *s, __u32 *off, __u64 ptr)
+{
+	__u32 o = *off;
+
+	if (!s || !ptr || o >= SC_SCRATCH / 2)
+		return NULL;
+	/* the barrier keeps clang from dropping the mask the verifier needs */
+	asm volatile("" : "+r"(o));
+	o &= SC_SCRATCH / 2 - 1;
+	*off = o;
+	return (struct sc_item *)&s->b[o];
+}
+
+/* Close the item at o holding n bytes: its header, the record's count; the offset after it. */
+static __always_inline __u32 item_end(struct scratch *s, struct sc_item *it, __u32 o, __u32 i,
+				      __u8 trunc, __u32 n)
+{
+	it->arg = i;
+	it->truncated = trunc;
+	it->len = n;
+	it->pad = 0;
+	((struct sc_rec *)s->b)->nitems++;
+	return o + sizeof(*it) + ((n + 7) & ~7);
+}
+
+/*
  * Append one item for argument i at *off. The item and its bytes stay below
  * SC_SCRATCH because *off is kept below half of it, which is also what
  * lets the verifier bound every access.
@@ -128,18 +158,13 @@ __noinline int add_item(struct scratch *s, __u32 off, __u32 icap, __u64 ptr, __u
 {
 	__u32 o = off, i = icap & 0xff, cap = icap >> 8;
 	struct sc_item *it;
-	struct sc_rec *rec;
 	long n = 0;
 	__u64 limit;
 	__u8 trunc = 0;
 
-	if (!s || !ptr || o >= SC_SCRATCH / 2)
+	it = item_at(s, &o, ptr);
+	if (!it)
 		return off;
-	/* the barrier keeps clang from dropping the mask the verifier needs */
-	asm volatile("" : "+r"(o));
-	o &= SC_SCRATCH / 2 - 1;
-	rec = (struct sc_rec *)s->b;
-	it = (struct sc_item *)&s->b[o];
 	if (cap == SC_CAP_PATH || cap == SC_CAP_STR) {
 		limit = cap == SC_CAP_PATH ? SC_PATH_MAX - 1 : max_strlen;
 		if (limit > SC_BUF_MAX - 2)
@@ -173,30 +198,20 @@ __noinline int add_item(struct scratch *s, __u32 off, __u32 icap, __u64 ptr, __u
 		if (n && bpf_probe_read_user(&s->b[o + sizeof(*it)], n, (void *)ptr))
 			return -1;
 	}
-	it->arg = i;
-	it->truncated = trunc;
-	it->len = n;
-	it->pad = 0;
-	rec->nitems++;
-	return o + sizeof(*it) + ((n + 7) & ~7);
+	return item_end(s, it, o, i, trunc, n);
 }
 
 /* execve's argv as NUL-separated strings; envp as a count, as strace shows them. */
 __noinline int add_vec(struct scratch *s, __u32 off, __u32 icap, __u64 ptr)
 {
 	__u32 o = off, n = 0, i = icap & 0xff, cap = icap >> 8;
-	struct sc_rec *rec;
 	struct sc_item *it;
 	__u8 trunc = 0;
 	int k;
 
-	if (!s || !ptr || o >= SC_SCRATCH / 2)
+	it = item_at(s, &o, ptr);
+	if (!it)
 		return off;
-	/* the barrier keeps clang from dropping the mask the verifier needs */
-	asm volatile("" : "+r"(o));
-	o &= SC_SCRATCH / 2 - 1;
-	rec = (struct sc_rec *)s->b;
-	it = (struct sc_item *)&s->b[o];
 	if (cap == SC_CAP_ENVP) {
 		for (k = 0; k < SC_ENVP_MAX; k++) {
 			__u64 p = 0;
@@ -231,12 +246,7 @@ __noinline int add_vec(struct scratch *s, __u32 off, __u32 icap, __u64 ptr)
 		if (k == SC_ARGV_MAX)
 			trunc = 1;
 	}
-	it->arg = i;
-	it->truncated = trunc;
-	it->len = n;
-	it->pad = 0;
-	rec->nitems++;
-	return o + sizeof(*it) + ((n + 7) & ~7);
+	return item_end(s, it, o, i, trunc, n);
 }
 
 static __always_inline void send(struct scratch *s, __u32 off)

@@ -5,23 +5,15 @@
  * return programs to the probes' tracepoint events (once per probe: the
  * programs hang on the probe, not on one event, and run for every thread
  * the probe's events filter in) and its switch program to sched_switch,
- * and hands each ring record (one per finished or unfinished call) to the
- * session.
- *
- * NEEDSWORK: this ring is a libbpf ring buffer of its own, not perf
- * samples read through the live engine (record/engine.h); trace's BPF
- * capture has the same debt (lib/bpf/capture+BPF.c). The session no longer
- * asks which mechanism runs (struct func_mech in session.c). It was done
- * (branch s9-bpfsrc, commit 18dd288): func.bpf.c sending each record with
- * bpf_perf_event_output() into a BPF output event per CPU opened through
- * the live engine, drained with the records mechanism's rings and queue,
- * losses read with PERF_FORMAT_LOST (PERF_RECORD_LOST alone missed a tenth
- * of them with one-page rings). It was taken back because a perf output
- * costs the probed program more than bpf_ringbuf_output:
- * scripts/bench/func's lupe/perf program CPU per call went from 1.00 to
- * 1.37 for tiny() (target <= 1.25), 2.2 to 3.0 us a call, on 6.18 here.
- * What it takes: a cheaper output, or batching several calls' records into
- * one sample.
+ * and reads their ring buffer as a live source (bpf/ring.h): each record
+ * (one per finished or unfinished call) a sample of TID, TIME (the
+ * call's return) and RAW (the struct func_rec), which the session counts
+ * as it reads it (a whole call: no time order to wait for); the programs'
+ * count of records the ring had no room for comes as PERF_RECORD_LOST.
+ * The kernel side stays bpf_ringbuf_output: perf samples written by the
+ * programs (bpf_perf_event_output, tried on branch s9-bpfsrc, commit
+ * dcafaab) cost the probed program more (scripts/bench/func's lupe/perf
+ * CPU per call for tiny() 1.00 -> 1.37, target <= 1.25).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +26,7 @@
 #include <lupe/cpumap.h>
 #include <lupe/evsel.h>
 #include "bpf/libbpf-log.h"
+#include "bpf/ring.h"
 #include "func/func.h"
 #include "func/func-rec.h"
 #include "func.skel.h"
@@ -41,30 +34,29 @@
 
 struct lupe_func_bpf {
 	struct lupe_fc *skel;
-	struct ring_buffer *rb;
+	struct lupe_source *src; /* the ring */
 	int *cfds;             /* counters: [cpu][counter] */
 	int nr_cfds;
 	struct bpf_link **links;
 	int nr_links;
 	int nt, nc;
-	lupe_func_bpf_fn fn;
-	void *arg;
-	int count;
 };
 
-static int on_record(void *ctx, void *data, size_t size)
+/* The sample's stamp: the thread (its process is not in the record) and the call's return. */
+static int stamp(const void *data, size_t size, struct lupe_bpf_ring_stamp *st)
 {
-	struct lupe_func_bpf *b = ctx;
 	const struct func_rec *r = data;
-	uint64_t v[FUNC_MAX_CTR + 1];
 
-	if (size < sizeof(*r) || r->target >= (unsigned)b->nt)
-		return 0;
-	memcpy(v, r->v, b->nc * sizeof(*v));
-	v[b->nc] = r->v[FUNC_MAX_CTR];
-	b->fn(b->arg, (pid_t)r->tid, (int)r->target, r->unfinished, r->time, v);
-	b->count++;
+	if (size < sizeof(*r))
+		return -1;
+	*st = (struct lupe_bpf_ring_stamp){ r->tid, r->tid,
+					    r->unfinished ? r->time : r->time + r->v[FUNC_MAX_CTR] };
 	return 0;
+}
+
+static uint64_t program_lost(void *arg)
+{
+	return ((struct lupe_func_bpf *)arg)->skel->bss->lost;
 }
 
 /* task-clock and cpu-clock: a thread's time on a CPU, which the programs read off the clock */
@@ -199,14 +191,14 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 			if (err)
 				goto fail;
 		}
-	b->rb = ring_buffer__new(bpf_map__fd(b->skel->maps.rb), on_record, b, NULL);
-	if (!b->rb) {
+	b->src = lupe_bpf_ring_source_new(bpf_map__fd(b->skel->maps.rb), stamp, program_lost, b);
+	if (!b->src) {
 		err = -errno;
 		goto fail;
 	}
 	return b;
 fail:
-	lupe_func_bpf_close(b, NULL, NULL);
+	lupe_func_bpf_close(b);
 	return err_ptr(err < 0 ? err : -EINVAL);
 }
 
@@ -215,25 +207,14 @@ void lupe_func_bpf_enable(struct lupe_func_bpf *b)
 	b->skel->bss->enabled = 1;
 }
 
-int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
+int lupe_func_bpf_read(struct lupe_func_bpf *b, lupe_emit_fn emit, void *arg)
 {
-	int err;
-
-	b->fn = fn;
-	b->arg = arg;
-	b->count = 0;
-	err = ring_buffer__consume(b->rb);
-	return err < 0 ? err : b->count;
+	return lupe_bpf_ring_read(b->src, emit, arg);
 }
 
-uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b)
+void lupe_func_bpf_stop(struct lupe_func_bpf *b)
 {
-	return b->skel->bss->lost;
-}
-
-void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
-{
-	if (!b)
+	if (!b || !b->links)
 		return;
 	for (int i = 0; b->skel && i < 3; i++) {
 		struct bpf_program *p = i == 0 ? b->skel->progs.func_entry :
@@ -263,35 +244,39 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg
 			if ((pass == 0 && i % 2 == 1) || (pass == 1 && i && i % 2 == 0) ||
 			    (pass == 2 && !i))
 				bpf_link__destroy(b->links[i]);
-	if (b->rb && fn) {
-		uint64_t zero[FUNC_MAX_CTR + 1] = { 0 };
-		int ncpu = libbpf_num_possible_cpus();
-		__s64 *o = calloc(ncpu > 0 ? ncpu : 1, sizeof(*o));
+	free(b->links);
+	b->links = NULL;
+	b->nr_links = 0;
+}
 
-		lupe_func_bpf_poll(b, fn, arg);
-		/*
-		 * calls still open (left by a thread's or the program's exit, or
-		 * still inside at a detach): unfinished, of no thread in particular
-		 */
-		for (__u32 t = 0; o && t < (__u32)b->nt; t++) {
-			__s64 n = 0;
+/*
+ * Calls still open (left by a thread's or the program's exit, or still
+ * inside at a detach): the programs' count, of no thread in particular.
+ */
+uint64_t lupe_func_bpf_open_calls(const struct lupe_func_bpf *b, int t)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__s64 *o = calloc(ncpu > 0 ? ncpu : 1, sizeof(*o)), n = 0;
+	__u32 key = t;
 
-			if (bpf_map__lookup_elem(b->skel->maps.opened, &t, sizeof(t), o,
-						 ncpu * sizeof(*o), 0))
-				continue;
-			for (int c = 0; c < ncpu; c++)
-				n += o[c];
-			while (n-- > 0)
-				fn(arg, 0, (int)t, 1, 0, zero);
-		}
-		free(o);
-	}
-	ring_buffer__free(b->rb);
+	if (o && !bpf_map__lookup_elem(b->skel->maps.opened, &key, sizeof(key), o,
+				       ncpu * sizeof(*o), 0))
+		for (int c = 0; c < ncpu; c++)
+			n += o[c];
+	free(o);
+	return n > 0 ? (uint64_t)n : 0;
+}
+
+void lupe_func_bpf_close(struct lupe_func_bpf *b)
+{
+	if (!b)
+		return;
+	lupe_func_bpf_stop(b);
+	lupe_source_delete(b->src);
 	for (int i = 0; b->cfds && i < b->nr_cfds; i++)
 		if (b->cfds[i] >= 0)
 			close(b->cfds[i]);
 	free(b->cfds);
-	free(b->links);
 	lupe_fc__destroy(b->skel);
 	free(b);
 }

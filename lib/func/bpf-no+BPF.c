@@ -14,16 +14,20 @@ void lupe_func_bpf_enable(struct lupe_func_bpf *b)
 {
 }
 
-int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
+int lupe_func_bpf_read(struct lupe_func_bpf *b, lupe_emit_fn emit, void *arg)
 {
 	return 0;
 }
 
-uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b)
+void lupe_func_bpf_stop(struct lupe_func_bpf *b)
+{
+}
+
+uint64_t lupe_func_bpf_open_calls(const struct lupe_func_bpf *b, int t)
 {
 	return 0;
 }
 
-void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg)
+void lupe_func_bpf_close(struct lupe_func_bpf *b)
 {
 }

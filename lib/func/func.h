@@ -9,6 +9,7 @@
 #include <linux/perf_event.h>
 #include <lupe/evlist.h>
 #include <lupe/func.h>
+#include <lupe/source.h>
 
 /* Whether an ELF file can name its functions: .symtab or a debuglink. */
 struct func_elf {
@@ -56,10 +57,6 @@ struct lupe_func_bpf_setup {
 
 struct lupe_func_bpf;
 
-/* One call from the ring: values are the counter deltas, then time inside (ns). */
-typedef void (*lupe_func_bpf_fn)(void *arg, pid_t tid, int target, int unfinished, uint64_t time,
-				 const uint64_t *values);
-
 /*
  * Load and attach. Returns NULL with errno: EOPNOTSUPP built without BPF,
  * another when the kernel refuses (then *fail names a counter that failed,
@@ -68,11 +65,18 @@ typedef void (*lupe_func_bpf_fn)(void *arg, pid_t tid, int target, int unfinishe
 struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 					 struct lupe_open_failure *fail);
 void lupe_func_bpf_enable(struct lupe_func_bpf *b);
-/* Hand the records in the ring to fn. Returns how many, or a negative errno. */
-int lupe_func_bpf_poll(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg);
-/* Records the ring had no room for. */
-uint64_t lupe_func_bpf_lost(const struct lupe_func_bpf *b);
-/* Detach, hand the last records and the calls still open (unfinished) to fn (if any), free. */
-void lupe_func_bpf_close(struct lupe_func_bpf *b, lupe_func_bpf_fn fn, void *arg);
+/*
+ * Emit what the ring holds (bpf/ring.h): a sample of TID, TIME (the
+ * call's return; 0 for an unfinished call) and RAW (a struct func_rec,
+ * func-rec.h) per call, a LOST record for what the programs had no room
+ * for. Returns 0, what emit returned when non-zero, or a negative errno.
+ */
+int lupe_func_bpf_read(struct lupe_func_bpf *b, lupe_emit_fn emit, void *arg);
+/* Stop counting and detach, letting the calls in flight return (then read what is left). */
+void lupe_func_bpf_stop(struct lupe_func_bpf *b);
+/* Calls of target t the programs still hold open (after the stop): unfinished. */
+uint64_t lupe_func_bpf_open_calls(const struct lupe_func_bpf *b, int t);
+/* Stop if not yet, and free (NULL is ok). */
+void lupe_func_bpf_close(struct lupe_func_bpf *b);
 
 #endif

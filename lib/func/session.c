@@ -8,15 +8,21 @@
  * with bpf_perf_event_read_value(), and a sched_switch program that banks
  * and rebases a thread's counts as it leaves and takes a CPU. The kernel
  * writes one ring record per finished call and nothing per probe hit: no
- * sample record (about 1.5 us each here). Why not per-thread counters:
- * bpf_perf_event_read_value() reads no inherited counter, and a program's
- * later threads have no other. Why uprobe PMU events and not the tracefs
- * probes of the fallback: a BPF program on tracefs probes opened on the
- * threads with inherit ran for only part of the hits on 6.18 (the probes'
- * perf counts were all there; up to 3 in 4 runs of the program missing in
- * a 4-thread program). A uprobe PMU event bound to the process runs for
- * all its threads (the kernel's uprobe filter compares mm), not for the
- * processes it forks.
+ * sample record (about 1.5 us each here). The ring is read as a live
+ * source (bpf/ring.h): each record a sample of one whole call, handed to
+ * the figures as it is read. Not through the time queue the records
+ * mechanism needs: the kernel paired the call's entry and return, so its
+ * order among the others changes no figure, and the queue's copy (90 ns
+ * a record in lupe) cost the probed program 2-5% more CPU a call at load
+ * 6 (scripts/bench/func, tiny()). Why not
+ * per-thread counters: bpf_perf_event_read_value() reads no inherited
+ * counter, and a program's later threads have no other. Why uprobe PMU
+ * events and not the tracefs probes of the fallback: a BPF program on
+ * tracefs probes opened on the threads with inherit ran for only part of
+ * the hits on 6.18 (the probes' perf counts were all there; up to 3 in 4
+ * runs of the program missing in a 4-thread program). A uprobe PMU event
+ * bound to the process runs for all its threads (the kernel's uprobe
+ * filter compares mm), not for the processes it forks.
  *
  * Records, the fallback (built without libbpf, or the BPF programs refused;
  * LUPE_FUNC_MECHANISM=records in lupe stat): per target thread one
@@ -66,7 +72,9 @@
 #include <lupe/evsel.h>
 #include <lupe/func.h>
 #include <lupe/probe.h>
+#include "bpf/ring.h"
 #include "func/func.h"
+#include "func/func-rec.h"
 #include "events/internal.h"
 #include "record/engine.h"
 #include "session/ordered.h"
@@ -731,10 +739,10 @@ static void on_return(struct lupe_func_session *s, struct thread *th, int t, uin
 	finish_call(s, th, t, c->time, s->delta);
 }
 
-/* A call counted in the kernel (BPF), in time order: values are its counters, then time inside. */
-static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, const uint64_t *values)
+/* A call counted in the kernel (BPF): values are its counters, then time inside. */
+static void on_bpf_call(struct lupe_func_session *s, pid_t tid, int t, int left, uint64_t time,
+			const uint64_t *values)
 {
-	struct lupe_func_session *s = arg;
 	struct thread *th;
 
 	if (!tid) { /* open at the end, of a thread gone: only in the total */
@@ -750,6 +758,25 @@ static void on_bpf_call(void *arg, pid_t tid, int t, int left, uint64_t time, co
 		unfinished(s, th, t);
 	else
 		finish_call(s, th, t, time, values);
+}
+
+/* A sample of the BPF ring (bpf/ring.h): its RAW is one call's struct func_rec. */
+static int process_bpf(struct lupe_func_session *s, const struct perf_event_header *h)
+{
+	const struct lupe_bpf_ring_sample *smp = (const void *)(h + 1);
+	uint64_t v[FUNC_MAX_CTR + 1];
+	struct func_rec r;
+
+	if (smp->raw_size < sizeof(r))
+		return 0;
+	/* the RAW bytes sit at 20 in the sample: read them by copy */
+	memcpy(&r, smp + 1, sizeof(r));
+	if (r.target >= (unsigned)s->nt)
+		return 0;
+	memcpy(v, r.v, s->nc * sizeof(*v));
+	v[s->nc] = r.v[FUNC_MAX_CTR];
+	on_bpf_call(s, (pid_t)r.tid, (int)r.target, r.unfinished, r.time, v);
+	return 0;
 }
 
 /* One sample, in time order: update the thread's per-CPU values, then its calls. */
@@ -812,7 +839,25 @@ static int take(const struct perf_event_header *h, int ci, void *arg)
 	return lupe_ordered_queue(s->ord, h, 0, ((const uint64_t *)(h + 1))[2], (uint64_t)ci);
 }
 
-/* The queue's delivery: one record of ring ci, in time order. */
+/* The BPF ring's record (a lupe_emit_fn): a whole call, counted at once; a LOST's count. */
+static int take_bpf(void *arg, const struct perf_event_header *h, int stable)
+{
+	struct lupe_func_session *s = arg;
+	const struct lupe_bpf_ring_sample *smp = (const void *)(h + 1);
+
+	(void)stable;
+	if (h->type == PERF_RECORD_LOST) {
+		s->lost += ((const uint64_t *)(h + 1))[1];
+		return 0;
+	}
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(*smp) ||
+	    sizeof(*h) + sizeof(*smp) + smp->raw_size > h->size)
+		return 0;
+	s->delivered++;
+	return process_bpf(s, h);
+}
+
+/* The queue's delivery: one record of ring ci (CPU index), in time order. */
 static int deliver(void *arg, const struct perf_event_header *h, uint64_t ci)
 {
 	struct lupe_func_session *s = arg;
@@ -833,17 +878,24 @@ static uint64_t monotonic_ns(void)
  * Read every ring, then process in time order what is older than the
  * cut-off (all of it when final). A record is stamped before it is
  * committed: one from just before the reads may not be visible yet, so
- * the last millisecond waits for the next drain.
+ * the last millisecond waits for the next drain. The BPF ring's calls
+ * are counted as they are read.
  */
 static int drain(struct lupe_func_session *s, int final)
 {
 	uint64_t cut = final ? UINT64_MAX : monotonic_ns() - 1000000ULL;
-	int err = s->rings ? lupe_live_rings_read(s->rings, take, s) : 0;
+	int err;
 
-	if (err)
-		return err;
 	s->delivered = 0;
-	err = lupe_ordered_flush_upto(s->ord, cut);
+	if (s->bpf) {
+		/* the BPF ring's calls, a slice at a time (1: more to read) */
+		while ((err = lupe_func_bpf_read(s->bpf, take_bpf, s)) == 1)
+			;
+	} else {
+		err = s->rings ? lupe_live_rings_read(s->rings, take, s) : 0;
+		if (!err)
+			err = lupe_ordered_flush_upto(s->ord, cut);
+	}
 	return err ? err : (int)(s->delivered > INT32_MAX ? INT32_MAX : s->delivered);
 }
 
@@ -890,19 +942,24 @@ static int enable_bpf(struct lupe_func_session *s)
 
 static int poll_bpf(struct lupe_func_session *s)
 {
-	return lupe_func_bpf_poll(s->bpf, on_bpf_call, s);
+	return drain(s, 0);
 }
 
 static uint64_t lost_bpf(const struct lupe_func_session *s)
 {
-	return s->bpf ? lupe_func_bpf_lost(s->bpf) : 0;
+	(void)s;
+	return 0; /* the ring's PERF_RECORD_LOST, in s->lost */
 }
 
 /* Detach, the last records, the calls the programs still hold open (unfinished). */
 static void close_bpf(struct lupe_func_session *s)
 {
-	s->lost += lost_bpf(s);
-	lupe_func_bpf_close(s->bpf, on_bpf_call, s);
+	lupe_func_bpf_stop(s->bpf);
+	drain(s, 1);
+	for (int t = 0; t < s->nt; t++)
+		for (uint64_t n = lupe_func_bpf_open_calls(s->bpf, t); n; n--)
+			on_bpf_call(s, 0, t, 1, 0, NULL);
+	lupe_func_bpf_close(s->bpf);
 	s->bpf = NULL;
 }
 

@@ -30,6 +30,7 @@ struct lupe_ordered {
 	size_t nq, capq;
 	uint64_t seq, max_time, next_flush, last_flush, window, nr_unordered;
 	struct chunk *cur;
+	struct chunk *spare; /* the last chunk emptied, kept for the next */
 	size_t copied; /* bytes of the queued records that were copied */
 	int stop; /* deliver said stop: later records are dropped */
 };
@@ -64,6 +65,7 @@ void lupe_ordered_delete(struct lupe_ordered *o)
 		o->cur = c->next;
 		free(c);
 	}
+	free(o->spare);
 	free(o->q);
 	free(o);
 }
@@ -89,6 +91,14 @@ static void chunk_release(struct lupe_ordered *o, struct chunk *c)
 		;
 	if (*pp)
 		*pp = c->next;
+	/*
+	 * A live reader empties a chunk every MiB it copies: freed, its pages
+	 * went back to the kernel and the next chunk faulted them in again
+	 */
+	if (!o->spare) {
+		o->spare = c;
+		return;
+	}
 	free(c);
 }
 
@@ -103,9 +113,10 @@ static const struct perf_event_header *copy_record(struct lupe_ordered *o,
 	if (!c || c->size - c->used < need) {
 		size_t size = 1u << 20; /* records are at most 64 KiB */
 
-		c = malloc(sizeof(*c) + size);
+		c = o->spare ? o->spare : malloc(sizeof(*c) + size);
 		if (!c)
 			return NULL;
+		o->spare = NULL;
 		c->used = 0;
 		c->size = size;
 		c->live = 1;

@@ -4,8 +4,10 @@
 #define LUPE_TRACE_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <lupe/trace.h>
+#include "session/ordered.h"
 
 enum sc_kind {
 	K_HEX,      /* unsigned long, shown 0x... */
@@ -123,4 +125,51 @@ struct lupe_trace *lupe_trace_tp_new(const struct lupe_trace_opts *o);
 /* Copy opts into t (defaults filled in). */
 void lupe_trace_init(struct lupe_trace *t, const struct trace_ops *ops,
 		     const struct lupe_trace_opts *o);
+/*
+ * How trace reads a live source, whichever capture it is: records come
+ * as samples of TID, TIME (CLOCK_MONOTONIC) and RAW (struct
+ * trace_sample_hdr: the raw_syscalls or -e tracepoints' rings of the
+ * fallback, opened, polled and drained by the live engine,
+ * record/engine.h; or the BPF capture's ring buffer, bpf/ring.h), are put
+ * in time order by the session's queue (session/ordered.c) and handed to
+ * deliver, which decodes them into the one syscall event;
+ * PERF_RECORD_LOST counts in lost.
+ */
+struct trace_rings {
+	struct lupe_cpu_map *cpus;
+	struct lupe_live_rings *rings; /* one per CPU (the fallback's) */
+	struct lupe_ordered *ord;
+	int *fds;                      /* the events, closed with the rings */
+	int nfds;
+	size_t pages;                  /* data pages of each ring */
+	unsigned long long lost;
+	uint64_t newest;               /* the newest time queued */
+	pid_t self;                    /* samples of this process are left out */
+	bool exits;                    /* also queue processes' EXIT records */
+};
+
+/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
+struct trace_sample_hdr {
+	__u32 pid, tid;
+	__u64 time;
+	__u32 raw_size;
+} __attribute__((packed));
+
+/* The queue (deliver gets each record in time order): 0 or a negative errno. */
+int lupe_trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg);
+/*
+ * A source's record (a lupe_emit_fn, arg the struct trace_rings): a
+ * LOST's count added, a SAMPLE or a process's EXIT queued by its time
+ * (copied: stable or not), the rest left out. 0 or a negative errno.
+ */
+int lupe_trace_rings_take(void *arg, const struct perf_event_header *h, int stable);
+/*
+ * Deliver in time order what is older than cut (a record is stamped
+ * before it is committed: one on another CPU may not be visible yet, and
+ * a thread's exit must not come before its entry), everything when final.
+ */
+int lupe_trace_rings_flush(struct trace_rings *tr, bool final, uint64_t cut);
+/* CLOCK_MONOTONIC less the millisecond a writer may not have committed yet: the cut of a read that starts now. */
+uint64_t lupe_trace_rings_cut(void);
+void lupe_trace_rings_fini(struct trace_rings *tr);
 #endif

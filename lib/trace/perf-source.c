@@ -36,47 +36,16 @@
 #include "trace/internal.h"
 #include "util/util.h"
 
-/*
- * The live rings, one per CPU: opened, polled and drained by the live
- * engine (record/engine.h), their samples (TID, TIME in CLOCK_MONOTONIC,
- * RAW: struct trace_sample_hdr) put in time order by the session's queue
- * (session/ordered.c) and handed to deliver; PERF_RECORD_LOST counts in
- * lost.
- */
-struct trace_rings {
-	struct lupe_cpu_map *cpus;
-	struct lupe_live_rings *rings; /* one per CPU */
-	struct lupe_ordered *ord;
-	int *fds;                      /* the events, closed with the rings */
-	int nfds;
-	size_t pages;                  /* data pages of each ring */
-	unsigned long long lost;
-	pid_t self;                    /* samples of this process are left out */
-	bool exits;                    /* also queue processes' EXIT records */
-};
-
-/* TID, TIME, then RAW's u32 size: the raw bytes start at 20, not 8-aligned */
-struct trace_sample_hdr {
-	__u32 pid, tid;
-	__u64 time;
-	__u32 raw_size;
-} __attribute__((packed));
-
-/* The queue (deliver gets each record in time order): 0 or a negative errno. */
-static int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg);
-/* The rings, one per online CPU, of about bytes (a power of two of pages). */
+/* The fallback's rings, one per online CPU, of about bytes (a power of two of pages). */
 static int trace_rings_open(struct trace_rings *tr, size_t bytes);
-/* Keep fd (closed by trace_rings_fini); closes it and fails with -ENOMEM. */
+/* Keep fd (closed by lupe_trace_rings_fini); closes it and fails with -ENOMEM. */
 static int trace_rings_keep_fd(struct trace_rings *tr, int fd);
 /*
  * Wait up to timeout_ms, read every ring, deliver in time order what is
- * more than a millisecond old (a record is stamped before it is
- * committed: one on another CPU may not be visible yet, and a thread's
- * exit must not come before its entry), everything when final. 0, -EINTR
- * or a negative errno.
+ * more than a millisecond old, everything when final. 0, -EINTR or a
+ * negative errno.
  */
 static int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final);
-static void trace_rings_fini(struct trace_rings *tr);
 
 struct target {
 	pid_t pid;
@@ -409,14 +378,13 @@ static int decode(void *arg, const struct perf_event_header *h, uint64_t offset)
 	return decode_raw(pt, &ev, raw, s->raw_size, type);
 }
 
-/* The engine's reader: a ring's record, queued in time order (the queue copies it). */
-static int on_rec(const struct perf_event_header *h, int ring, void *arg)
+int lupe_trace_rings_take(void *arg, const struct perf_event_header *h, int stable)
 {
 	struct trace_rings *tr = arg;
 	const struct trace_sample_hdr *s = (const void *)(h + 1);
 	const __u32 *task = (const __u32 *)(h + 1);
 
-	(void)ring;
+	(void)stable; /* the queue copies it: a flush may come after the source moved on */
 	if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
 		tr->lost += ((const __u64 *)(h + 1))[1];
 		return 0;
@@ -429,18 +397,27 @@ static int on_rec(const struct perf_event_header *h, int ring, void *arg)
 	    s->raw_size < sizeof(__u16) || sizeof(*h) + sizeof(*s) + s->raw_size > h->size ||
 	    (pid_t)s->pid == tr->self)
 		return 0;
+	if (s->time > tr->newest)
+		tr->newest = s->time;
 	return lupe_ordered_queue(tr->ord, h, 0, s->time, 0);
 }
 
-static uint64_t monotonic_ns(void)
+/* The engine's reader: a ring's record. */
+static int on_rec(const struct perf_event_header *h, int ring, void *arg)
+{
+	(void)ring;
+	return lupe_trace_rings_take(arg, h, 0);
+}
+
+uint64_t lupe_trace_rings_cut(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec - 1000000;
 }
 
-static int trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg)
+int lupe_trace_rings_init(struct trace_rings *tr, lupe_ordered_deliver_fn deliver, void *arg)
 {
 	tr->ord = lupe_ordered_new(deliver, arg);
 	tr->self = getpid();
@@ -463,6 +440,11 @@ static int trace_rings_open(struct trace_rings *tr, size_t bytes)
 	return tr->rings ? 0 : -errno;
 }
 
+int lupe_trace_rings_flush(struct trace_rings *tr, bool final, uint64_t cut)
+{
+	return final ? lupe_ordered_flush_all(tr->ord) : lupe_ordered_flush_upto(tr->ord, cut);
+}
+
 static int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
 {
 	int ret = 0, err;
@@ -471,15 +453,15 @@ static int trace_rings_poll(struct trace_rings *tr, int timeout_ms, bool final)
 	if (!tr->rings)
 		return 0;
 	ret = lupe_live_rings_poll(tr->rings, timeout_ms) == -EINTR ? -EINTR : 0;
-	cut = monotonic_ns() - 1000000;
+	cut = lupe_trace_rings_cut();
 	err = lupe_live_rings_read(tr->rings, on_rec, tr);
 	if (err < 0)
 		return err;
-	err = final ? lupe_ordered_flush_all(tr->ord) : lupe_ordered_flush_upto(tr->ord, cut);
+	err = lupe_trace_rings_flush(tr, final, cut);
 	return err ? err : ret;
 }
 
-static void trace_rings_fini(struct trace_rings *tr)
+void lupe_trace_rings_fini(struct trace_rings *tr)
 {
 	lupe_live_rings_delete(tr->rings);
 	for (int i = 0; i < tr->nfds; i++)
@@ -514,7 +496,7 @@ static void perf_del(struct lupe_trace *t)
 {
 	struct perf_trace *pt = (struct perf_trace *)t;
 
-	trace_rings_fini(&pt->r);
+	lupe_trace_rings_fini(&pt->r);
 	free(pt->targets);
 	lupe_session_delete(pt->session); /* a file's (trace -i) */
 	free(pt->path);
@@ -634,7 +616,7 @@ static struct lupe_trace *perf_new(const struct lupe_trace_opts *o, bool syscall
 	if (!pt)
 		return NULL;
 	lupe_trace_init(&pt->t, &perf_ops, o);
-	if (trace_rings_init(&pt->r, decode, pt)) {
+	if (lupe_trace_rings_init(&pt->r, decode, pt)) {
 		free(pt);
 		return NULL;
 	}

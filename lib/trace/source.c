@@ -105,9 +105,9 @@ static int combo_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_
 	c->n = 0;
 	c->fn = fn;
 	c->fn_arg = arg;
-	/* the BPF ring holds nothing back: neither do the tracepoints here */
+	/* both hold back their last millisecond until the final drains */
 	r1 = c->sc->ops->poll(c->sc, timeout_ms, final, collect, c);
-	r2 = c->tp->ops->poll(c->tp, 0, true, collect, c);
+	r2 = c->tp->ops->poll(c->tp, 0, final, collect, c);
 	ret = lupe_ordered_flush_all(c->ord);
 	for (size_t i = 0; i < c->n; i++)
 		free(c->evs[i]);
