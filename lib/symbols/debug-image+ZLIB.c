@@ -275,7 +275,7 @@ out:
  * file compressed another way, are other images.
  */
 #define CACHE_MAGIC "LUPEIMG1"
-#define CACHE_VERSION 1
+#define CACHE_LAYOUT 1
 
 struct trailer {
 	char magic[8];
@@ -331,7 +331,7 @@ static int cache_name(const unsigned char *f, size_t size, char *path, uint64_t 
 	const char *env = getenv("LUPE_IMAGE_CACHE");
 	char hex[2 * BUILD_ID_MAX + 1];
 	uint8_t id[BUILD_ID_MAX];
-	uint64_t k = 0xcbf29ce484222325ULL, v = CACHE_VERSION;
+	uint64_t k = 0xcbf29ce484222325ULL, v = CACHE_LAYOUT;
 	int len;
 
 	if (env && !*env)
