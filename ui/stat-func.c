@@ -180,9 +180,12 @@ void stat_func_print(const struct stat_func_opts *o, struct lupe_func_session *s
 		}
 	}
 	if (o->format == STAT_STD) {
+		/* a BPF record is a whole call; a probe's record is half of one */
 		if (lupe_func_session_lost(s))
-			fprintf(o->out, "\n %llu records lost (ring full): their calls are unfinished\n",
-				(unsigned long long)lupe_func_session_lost(s));
+			fprintf(o->out, "\n %llu records lost (ring full): %s\n",
+				(unsigned long long)lupe_func_session_lost(s),
+				!strcmp(lupe_func_session_mechanism(s), "bpf") ?
+					"their calls are not in the figures" : "their calls are unfinished");
 		if (lupe_func_session_lost_calls(s))
 			fprintf(o->out, "\n %llu calls lost (out of memory): not in the figures\n",
 				(unsigned long long)lupe_func_session_lost_calls(s));

@@ -157,7 +157,11 @@ LUPE_API int lupe_func_session_value_supported(const struct lupe_func_session *s
 LUPE_API const struct lupe_event *lupe_func_session_value_event(const struct lupe_func_session *s,
 								int idx);
 
-/* Records the kernel lost (ring full): calls they held are unfinished. */
+/*
+ * Records the kernel lost (ring full): with the probes' records, calls
+ * they held are unfinished; with BPF's, each is a call missing from every
+ * figure.
+ */
 LUPE_API uint64_t lupe_func_session_lost(const struct lupe_func_session *s);
 
 /*
