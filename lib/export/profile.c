@@ -108,7 +108,7 @@ struct lupe_profile *lupe_profile_new(void)
 	struct lupe_profile *p = calloc(1, sizeof(*p));
 
 	if (!p)
-		return NULL;
+		return err_ptr(-ENOMEM);
 	p->priv = calloc(1, sizeof(*p->priv));
 	if (!p->priv) {
 		free(p);
