@@ -580,7 +580,8 @@ static int add_map(struct machine *m, int kernel, int pid, int tid, uint64_t sta
  * as perf's machine__process_ksymbol_register makes it. Without it such a
  * frame, in the kernel part of a chain that ran through a BPF program
  * attached to a syscall, was [unknown] where perf names it.
- * NEEDSWORK: an unregister record leaves the map (perf removes it).
+ * An unregister record removes the map that starts there, as perf's
+ * machine__process_ksymbol_unregister does (the kernel's own map stays).
  */
 static int add_ksymbol(struct machine *m, const struct perf_record_ksymbol *r, const char *name)
 {
@@ -589,7 +590,19 @@ static int add_ksymbol(struct machine *m, const struct perf_record_ksymbol *r, c
 	struct lupe_dso *dso;
 	int err;
 
-	if (r->flags & 1 /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */ || !r->len || !*name)
+	if (r->flags & 1 /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */) {
+		size_t i = maps_lower_bound(m->kmaps, r->addr);
+
+		if (i < m->kmaps->nr && m->kmaps->v[i]->start == r->addr &&
+		    strcmp(m->kmaps->v[i]->dso->long_name, "[kernel.kallsyms]")) {
+			map_drop(m, m->kmaps->v[i]);
+			memmove(&m->kmaps->v[i], &m->kmaps->v[i + 1], (m->kmaps->nr - i - 1) * sizeof(*m->kmaps->v));
+			m->kmaps->nr--;
+			m->kmaps->gen = ++m->next_gen;
+		}
+		return 0;
+	}
+	if (!r->len || !*name)
 		return 0;
 	if ((err = add_map(m, 1, -1, 0, r->addr, r->len, 0, name, NULL, 0, 1)))
 		return err;

@@ -285,7 +285,7 @@ static void test_exit_drops_maps(void **state)
 	lupe_machine_delete(m);
 }
 
-static void ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name)
+static void ksymbol_flags(struct machine *m, uint64_t addr, uint32_t len, const char *name, uint16_t flags)
 {
 	union {
 		struct perf_record_ksymbol r;
@@ -298,8 +298,14 @@ static void ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *
 	u.r.addr = addr;
 	u.r.len = len;
 	u.r.ksym_type = 1; /* BPF */
+	u.r.flags = flags;
 	snprintf(u.r.name, 64, "%s", name);
 	assert_int_equal(lupe_machine_process(m, &u.r.header), 0);
+}
+
+static void ksymbol(struct machine *m, uint64_t addr, uint32_t len, const char *name)
+{
+	ksymbol_flags(m, addr, len, name, 0);
 }
 
 /*
@@ -389,6 +395,12 @@ static void test_kernel_map_end(void **state)
 		assert_string_equal(sym->name, "bpf_prog_0123456789abcdef_sys_exit");
 		assert_int_equal(0xffffffffc0010010 - map->start + map->pgoff - sym->start, 0x10);
 	}
+	/* unloaded: its map goes (the kernel's stays), the other load's stays */
+	ksymbol_flags(m, 0xffffffffc0010000, 0x100, "bpf_prog_0123456789abcdef_sys_exit", 1);
+	assert_null(lupe_maps_find(m->kmaps, 0xffffffffc0010010));
+	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffffc0008880));
+	ksymbol_flags(m, 0xffffffff81000000, 0x100, "x", 1);
+	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff81000110));
 	assert_null(lupe_maps_find(m->kmaps, 0xffffffffc0008900));
 	assert_non_null(lupe_maps_find(m->kmaps, 0xffffffff83000010));
 	lupe_machine_delete(m);
