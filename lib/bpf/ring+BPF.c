@@ -135,15 +135,20 @@ static struct lupe_evlist *ring_evlist(struct lupe_source *src)
 	return ((struct ring_source *)src)->evlist;
 }
 
-/* Until emit says stop: the ring never ends by itself (a live source). */
+/*
+ * Until emit says stop: the ring never ends by itself (a live source).
+ * A wait before each read that emptied the ring, slices read at once.
+ */
 static int ring_read(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 {
 	int ret;
 
 	do {
 		ret = lupe_bpf_ring_wait(src, 100);
-		while (!ret || ret == -EINTR || ret == 1)
-			ret = lupe_bpf_ring_read(src, emit, arg);
+		if (ret == -EINTR)
+			ret = 0;
+		while (!ret && (ret = lupe_bpf_ring_read(src, emit, arg)) == 1)
+			ret = 0;
 	} while (!ret);
 	return ret;
 }

@@ -13,11 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 #include <cmocka.h>
 #include <lupe/perf-format.h>
+#include <lupe/source.h>
 #include "bpf/ring.h"
 
 /* the record the program writes: what the stamp reads */
@@ -257,12 +259,40 @@ static void test_stop(void **state)
 	ring_close(&r);
 }
 
+/* stops at the third round */
+static int stop_third_round(void *arg, const struct perf_event_header *h, int stable)
+{
+	int *rounds = arg;
+
+	(void)stable;
+	return h->type == PERF_RECORD_FINISHED_ROUND && ++*rounds == 3 ? 7 : 0;
+}
+
+/* as a source: an empty ring is waited on (100 ms a wait), not read again and again */
+static void test_source_waits(void **state)
+{
+	struct timespec t0, t1;
+	struct ring r;
+	int rounds = 0;
+
+	(void)state;
+	ring_open(&r, 4096, NULL);
+	run(r.prog, 4);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(lupe_source_read(r.src, stop_third_round, &rounds), 7);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* round 1 has the 4 records; rounds 2 and 3 each follow a wait that nothing ended */
+	assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 >= 190);
+	ring_close(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_slices),
 		cmocka_unit_test(test_stop),
+		cmocka_unit_test(test_source_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
