@@ -153,6 +153,14 @@ void lupe_maps_put(struct lupe_maps *maps)
 	maps_put(maps);
 }
 
+/* The map at index at leaves m. */
+static void maps_remove_at(struct machine *mc, struct lupe_maps *m, size_t at)
+{
+	map_drop(mc, m->v[at]);
+	memmove(&m->v[at], &m->v[at + 1], (m->nr - at - 1) * sizeof(*m->v));
+	m->nr--;
+}
+
 static int maps_insert_at(struct lupe_maps *m, size_t at, struct lupe_map *map)
 {
 	if (lupe_grow(&m->v, &m->cap, m->nr + 1, sizeof(*m->v)))
@@ -248,9 +256,7 @@ static int maps_add(struct machine *mc, struct lupe_maps *m, struct lupe_map *ma
 		struct lupe_map *next = m->v[i];
 
 		if (next->end <= map->end) {
-			map_drop(mc, next);
-			memmove(&m->v[i], &m->v[i + 1], (m->nr - i - 1) * sizeof(*m->v));
-			m->nr--;
+			maps_remove_at(mc, m, i);
 			continue;
 		}
 		next->pgoff += map->end - next->start;
@@ -595,9 +601,7 @@ static int add_ksymbol(struct machine *m, const struct perf_record_ksymbol *r, c
 
 		if (i < m->kmaps->nr && m->kmaps->v[i]->start == r->addr &&
 		    strcmp(m->kmaps->v[i]->dso->long_name, "[kernel.kallsyms]")) {
-			map_drop(m, m->kmaps->v[i]);
-			memmove(&m->kmaps->v[i], &m->kmaps->v[i + 1], (m->kmaps->nr - i - 1) * sizeof(*m->kmaps->v));
-			m->kmaps->nr--;
+			maps_remove_at(m, m->kmaps, i);
 			m->kmaps->gen = ++m->next_gen;
 		}
 		return 0;
