@@ -522,6 +522,7 @@ int cmd_script(int argc, char **argv)
 	ret = 0;
 out:
 	free(out);
+	script_printer_release(&st->p);
 	free_filters(&st->flt);
 	lupe_session_delete(s);
 	free(st);

@@ -239,6 +239,12 @@ void script_printer_init(struct script_printer *p, struct lupe_session *s, struc
 	}
 }
 
+void script_printer_release(struct script_printer *p)
+{
+	free(p->texts);
+	p->texts = NULL;
+}
+
 static unsigned fields_for(const struct script_printer *p, const struct lupe_evsel *evsel)
 {
 	return p->fields[output_type(lupe_evsel_attr(evsel)->type)];
@@ -256,6 +262,65 @@ static void print_srcline(struct obuf *o, struct lupe_session *s, const struct l
 	obuf_mem(o, "\n  ", 3);
 	obuf_mem(o, big ? big : buf, n < 0 ? 0 : big || n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 	free(big);
+}
+
+/*
+ * A chain's line ("\t ADDR SYM+0xOFF (DSO)\n") as it was printed for the
+ * same address, symbol, offset, DSO and fields: a sample's frames are
+ * mostly those of the samples before it, and formatting them again (hex,
+ * and the names' lengths) was a tenth of a dwarf file's `lupe script`.
+ * Direct-mapped: a clash replaces the line. Lines of TEXT_MAX bytes or
+ * more, and those with source lines, are formatted every time. The keys'
+ * symbols and DSOs stay while the session does (a DSO that a map lookup
+ * handed out is pinned, its symbols with it).
+ */
+#define TEXTS 4096
+#define TEXT_MAX 112
+
+struct script_frame_text {
+	uint64_t addr, vaddr;
+	const void *sym, *dso;
+	unsigned f;
+	uint8_t inlined, len; /* len 0: an empty slot */
+	char text[TEXT_MAX];
+};
+
+static void print_frame(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr,
+			unsigned f, int in_chain);
+
+static void print_chain_frame(struct script_printer *p, struct lupe_session *s,
+			      const struct lupe_frame *fr, unsigned f)
+{
+	struct obuf *o = p->out;
+	const void *dso = fr->map ? (const void *)fr->map->dso : NULL;
+	uint64_t h = (fr->addr ^ (uint64_t)(uintptr_t)fr->sym * 0x9e3779b97f4a7c15ULL) * 0xbf58476d1ce4e5b9ULL;
+	struct script_frame_text *t;
+	size_t bound, start;
+
+	if ((f & SF_SRCLINE) || (!p->texts && !(p->texts = calloc(TEXTS, sizeof(*p->texts))))) {
+		print_frame(o, s, fr, f, 1);
+		return;
+	}
+	t = &p->texts[(h >> 40) % TEXTS];
+	if (t->len && t->addr == fr->addr && t->vaddr == fr->vaddr && t->sym == fr->sym &&
+	    t->dso == dso && t->f == f && t->inlined == fr->inlined) {
+		obuf_mem(o, t->text, t->len);
+		return;
+	}
+	/* room for the whole line first, so that no flush splits it */
+	bound = 64 + (fr->sym ? strlen(fr->sym->name) : 0) + (fr->map ? strlen(lupe_dso_long_name(fr->map->dso)) : 0);
+	if (bound > 4096) {
+		print_frame(o, s, fr, f, 1);
+		return;
+	}
+	obuf_room(o, bound);
+	start = o->len;
+	print_frame(o, s, fr, f, 1);
+	if (o->len - start >= TEXT_MAX)
+		return;
+	*t = (struct script_frame_text){ .addr = fr->addr, .vaddr = fr->vaddr, .sym = fr->sym, .dso = dso,
+					 .f = f, .inlined = fr->inlined, .len = (uint8_t)(o->len - start) };
+	memcpy(t->text, o->buf + start, t->len);
 }
 
 static void print_frame(struct obuf *o, struct lupe_session *s, const struct lupe_frame *fr,
@@ -500,7 +565,7 @@ void script_print_sample(struct script_printer *p, struct lupe_session *s,
 		if (has_chain) {
 			obuf_ch(o, '\n');
 			for (int i = 0; i < n; i++)
-				print_frame(o, s, &p->frames[i], f, 1);
+				print_chain_frame(p, s, &p->frames[i], f);
 		} else if (n) {
 			print_frame(o, s, &p->frames[0], f, 0);
 		}

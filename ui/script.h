@@ -29,6 +29,8 @@ enum script_field {
 /* perf's output types: hw, sw, trace, hw_cache, raw, break, other PMUs, synth */
 #define SCRIPT_NR_TYPES 8
 
+struct script_frame_text;
+
 struct script_printer {
 	struct obuf *out;
 	unsigned fields[SCRIPT_NR_TYPES];          /* what -F and the defaults ask for, per type */
@@ -40,6 +42,7 @@ struct script_printer {
 	int max_stack;                             /* --max-stack: 0 perf's default (the sysctl), below 0 none */
 	struct lupe_frame frames[512];
 	uint64_t cut[LUPE_SESSION_MAX_CHAIN];      /* a chain --max-stack cut */
+	struct script_frame_text *texts;           /* chain lines as printed, made on first use */
 };
 
 /* perf's defaults, before the first -F. */
@@ -62,6 +65,9 @@ const char *script_check_fields(struct script_printer *p, struct lupe_session *s
 
 /* Set up for the file's events (the event name column width). */
 void script_printer_init(struct script_printer *p, struct lupe_session *s, struct obuf *out);
+
+/* Free what printing made (the printer itself is the caller's). */
+void script_printer_release(struct script_printer *p);
 
 /*
  * A side-band record (COMM, MMAP, SWITCH...) as --show-*-events prints

@@ -193,13 +193,19 @@ static int on_other(struct lupe_tool *tool, struct lupe_session *s,
 	return rt->fn(r, rt->arg);
 }
 
-static void rec_tool_init(struct rec_tool *rt, lupe_rec_fn fn, void *arg)
+/*
+ * fn on each record of src (NULL: the session's own file) through session
+ * s: the one tool of the sampler and the reader.
+ */
+static int rec_read(struct lupe_session *s, struct lupe_source *src, lupe_rec_fn fn, void *arg)
 {
-	*rt = (struct rec_tool){
+	struct rec_tool rt = {
 		.tool = { .sample = on_sample, .other = on_other, .ordered = 1 },
 		.fn = fn,
 		.arg = arg,
 	};
+
+	return src ? lupe_session_read(s, src, &rt.tool) : lupe_session_process(s, &rt.tool);
 }
 
 /* ---- sampler ---- */
@@ -294,13 +300,11 @@ fail:
 
 int lupe_sampler_read(struct lupe_sampler *s, lupe_rec_fn fn, void *arg)
 {
-	struct rec_tool rt;
 	int err;
 
 	if (!s || !fn)
 		return lupe_set_error(-EINVAL, "lupe_sampler_read needs a sampler and a callback");
-	rec_tool_init(&rt, fn, arg);
-	err = lupe_session_read(s->session, s->src, &rt.tool);
+	err = rec_read(s->session, s->src, fn, arg);
 	if (err < 0)
 		lupe_set_error(err, "sampling stopped: %s", lupe_strerror(err));
 	return err;
@@ -355,13 +359,11 @@ struct lupe_reader *lupe_reader_open(const char *path)
 
 int lupe_reader_read(struct lupe_reader *r, lupe_rec_fn fn, void *arg)
 {
-	struct rec_tool rt;
 	int err;
 
 	if (!r || !fn)
 		return lupe_set_error(-EINVAL, "lupe_reader_read needs a reader and a callback");
-	rec_tool_init(&rt, fn, arg);
-	err = lupe_session_process(r->session, &rt.tool);
+	err = rec_read(r->session, NULL, fn, arg);
 	if (err < 0) {
 		struct lupe_perf_file *f = lupe_session_file(r->session);
 		const char *where = f ? lupe_perf_file_error(f) : "";

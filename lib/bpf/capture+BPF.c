@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "bpf/libbpf-log.h"
+#include "bpf/prog.h"
 #include "bpf/ring.h"
 #include "bpf/syscall-rec.h"
 #include "syscalls.skel.h"
@@ -30,7 +30,8 @@
 
 struct bpf_trace {
 	struct lupe_trace t;
-	struct lupe_sc *skel;
+	struct lupe_bpf_prog *prog;
+	struct lupe_sc *skel;     /* prog's */
 	struct lupe_source *src;  /* the ring, from the start */
 	struct trace_rings r;     /* the time queue (no perf rings) */
 	lupe_sc_fn fn;            /* of the poll in progress */
@@ -130,10 +131,10 @@ static uint64_t program_lost(void *arg)
 static int bpf_start(struct lupe_trace *t)
 {
 	struct bpf_trace *bt = (struct bpf_trace *)t;
-	int err = lupe_sc__attach(bt->skel);
+	int err = lupe_bpf_prog_start(bt->prog);
 
 	if (err)
-		return err < 0 ? err : -errno;
+		return err;
 	bt->src = lupe_bpf_ring_source_new(bpf_map__fd(bt->skel->maps.rb), stamp, program_lost, bt);
 	return bt->src ? 0 : -errno;
 }
@@ -186,7 +187,7 @@ static void bpf_del(struct lupe_trace *t)
 
 	lupe_source_delete(bt->src);
 	lupe_trace_rings_fini(&bt->r);
-	lupe_sc__destroy(bt->skel);
+	lupe_bpf_prog_delete(bt->prog);
 	free(bt);
 }
 
@@ -234,28 +235,14 @@ static void set_caps(struct sc_cap_spec *spec, const struct sc_info *info)
 	}
 }
 
-struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
+/* Before the load: what to capture, and the ring's size. */
+static int capture_setup(void *skel, const void *arg)
 {
-	struct bpf_trace *bt = calloc(1, sizeof(*bt));
-	struct lupe_sc__rodata *ro;
+	struct lupe_sc *sc = skel;
+	const struct bpf_trace *bt = arg;
+	struct lupe_sc__rodata *ro = sc->rodata;
 	size_t rb_bytes;
-	int err;
 
-	if (!bt)
-		return NULL;
-	lupe_trace_init(&bt->t, &bpf_ops, o);
-	if (lupe_trace_rings_init(&bt->r, decode, bt)) {
-		free(bt);
-		return err_ptr(-ENOMEM);
-	}
-	bt->t.strings = !bt->t.o.no_strings;
-	libbpf_set_print(lupe_libbpf_log);
-	bt->skel = lupe_sc__open();
-	if (!bt->skel) {
-		err = -errno;
-		goto fail;
-	}
-	ro = bt->skel->rodata;
 	ro->trace_all = bt->t.o.system_wide;
 	ro->self_pid = getpid();
 	ro->max_strlen = bt->t.o.max_strlen > SC_BUF_MAX - 2 ? SC_BUF_MAX - 2 : bt->t.o.max_strlen;
@@ -274,15 +261,32 @@ struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
 		}
 	}
 	ro->wake_bytes = rb_bytes / 4;
-	err = bpf_map__set_max_entries(bt->skel->maps.rb, rb_bytes);
-	if (!err)
-		err = lupe_sc__load(bt->skel);
-	if (err)
-		goto fail;
+	return bpf_map__set_max_entries(sc->maps.rb, rb_bytes);
+}
+
+/* no what: trace falls back to tracepoints, and says why when it cannot */
+LUPE_BPF_PROG(capture_prog, lupe_sc, NULL, capture_setup);
+
+struct lupe_trace *lupe_trace_bpf_new(const struct lupe_trace_opts *o)
+{
+	struct bpf_trace *bt = calloc(1, sizeof(*bt));
+	int err;
+
+	if (!bt)
+		return NULL;
+	lupe_trace_init(&bt->t, &bpf_ops, o);
+	if (lupe_trace_rings_init(&bt->r, decode, bt)) {
+		free(bt);
+		return err_ptr(-ENOMEM);
+	}
+	bt->t.strings = !bt->t.o.no_strings;
+	bt->prog = lupe_bpf_prog_load(&capture_prog, bt);
+	if (!bt->prog) {
+		err = -errno;
+		lupe_trace_rings_fini(&bt->r);
+		free(bt);
+		return err_ptr(err);
+	}
+	bt->skel = bt->prog->skel;
 	return &bt->t;
-fail:
-	lupe_sc__destroy(bt->skel);
-	lupe_trace_rings_fini(&bt->r);
-	free(bt);
-	return err_ptr(err < 0 ? err : -EINVAL);
 }

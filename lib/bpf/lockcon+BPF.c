@@ -19,20 +19,28 @@
 #include <bpf/libbpf.h>
 #include <lupe/lock.h>
 #include "bpf/lockcon-rec.h"
-#include "bpf/tasks.h"
+#include "bpf/stacks.h"
 #include "lockcon.skel.h"
-#include "lock/text.h"
-#include "symbols/symbols.h"
+#include "lock/bpf.h"
 #include "util/util.h"
 
-struct lupe_lock_bpf {
-	struct lupe_lockcon_bpf *skel;
-	int stack_skip, max_stack;
-	int aggr;
-	struct symtab_build build; /* kallsyms' text symbols as they are read */
-	struct lupe_dso kernel;    /* then sorted into a DSO's table, looked up as the session's */
-	struct lock_text text;
-};
+/* Before the load: which tasks, what to sum by, the maps' size. */
+static int lockcon_setup(void *skel, const void *arg)
+{
+	struct lupe_lockcon_bpf *s = skel;
+	const struct lupe_lock_bpf_opts *o = arg;
+
+	s->rodata->trace_all = o->system_wide;
+	s->rodata->self_pid = (__u32)getpid();
+	s->rodata->aggr = o->aggr_task ? LOCKCON_AGGR_TASK : LOCKCON_AGGR_CALLER;
+	if (o->map_entries) {
+		bpf_map__set_max_entries(s->maps.stats, o->map_entries);
+		bpf_map__set_max_entries(s->maps.stacks, o->map_entries);
+	}
+	return 0;
+}
+
+LUPE_BPF_PROG(lockcon_prog, lupe_lockcon_bpf, "the lock contention BPF program", lockcon_setup);
 
 struct lupe_lock_bpf *lupe_lock_bpf_new(const struct lupe_lock_bpf_opts *user_opts)
 {
@@ -46,50 +54,14 @@ struct lupe_lock_bpf *lupe_lock_bpf_new(const struct lupe_lock_bpf_opts *user_op
 		return err_ptr(-ENOMEM);
 	b->stack_skip = o->stack_skip >= 0 ? o->stack_skip : 3;
 	b->max_stack = o->max_stack > 0 ? o->max_stack : 8;
-	b->skel = lupe_lockcon_bpf__open();
-	if (!b->skel) {
+	b->aggr = o->aggr_task ? LOCKCON_AGGR_TASK : LOCKCON_AGGR_CALLER;
+	b->prog = lupe_bpf_prog_load(&lockcon_prog, o);
+	if (!b->prog) {
 		err = -errno;
-		pr_err("cannot open the lock contention BPF program: %s", strerror(-err));
-		goto fail;
-	}
-	b->skel->rodata->trace_all = o->system_wide;
-	b->skel->rodata->self_pid = (__u32)getpid();
-	b->skel->rodata->aggr = o->aggr_task ? LOCKCON_AGGR_TASK : LOCKCON_AGGR_CALLER;
-	b->aggr = b->skel->rodata->aggr;
-	if (o->map_entries) {
-		bpf_map__set_max_entries(b->skel->maps.stats, o->map_entries);
-		bpf_map__set_max_entries(b->skel->maps.stacks, o->map_entries);
-	}
-	err = lupe_lockcon_bpf__load(b->skel);
-	if (err) {
-		pr_err("cannot load the lock contention BPF program: %s (it needs root or CAP_BPF and CAP_PERFMON)",
-		       strerror(err < 0 ? -err : err));
-		goto fail;
+		lupe_lock_bpf_delete(b);
+		return err_ptr(err);
 	}
 	return b;
-fail:
-	lupe_lock_bpf_delete(b);
-	return err_ptr(err < 0 ? err : -EINVAL);
-}
-
-int lupe_lock_bpf_add_pid(struct lupe_lock_bpf *b, pid_t pid)
-{
-	return lupe_bpf_tgid_add(b->skel->maps.tgids, pid);
-}
-
-int lupe_lock_bpf_start(struct lupe_lock_bpf *b)
-{
-	int err = lupe_lockcon_bpf__attach(b->skel);
-
-	if (err)
-		pr_err("cannot attach the lock contention BPF program: %s",
-		       strerror(err < 0 ? -err : err));
-	return err < 0 ? err : err ? -err : 0;
-}
-
-void lupe_lock_bpf_stop(struct lupe_lock_bpf *b)
-{
-	lupe_lockcon_bpf__detach(b->skel);
 }
 
 static int add_sym(uint64_t addr, char type, const char *name, size_t len, void *arg)
@@ -141,7 +113,8 @@ static void caller_name(struct lupe_lock_bpf *b, const uint64_t *ips, char *buf,
 
 int lupe_lock_bpf_read(struct lupe_lock_bpf *b, struct lupe_lock *l)
 {
-	int fd_stats = bpf_map__fd(b->skel->maps.stats), fd_stacks = bpf_map__fd(b->skel->maps.stacks);
+	struct lupe_lockcon_bpf *skel = b->prog->skel;
+	int fd_stats = bpf_map__fd(skel->maps.stats), fd_stacks = bpf_map__fd(skel->maps.stacks);
 	struct lockcon_key key, next, *prev = NULL;
 	int err = 0;
 
@@ -178,10 +151,7 @@ int lupe_lock_bpf_read(struct lupe_lock_bpf *b, struct lupe_lock *l)
 			/* a futex's key apart from any stack id */
 			lkey = key.id ^ ((uint64_t)key.tgid << 32) ^ (1ULL << 63);
 		} else {
-			__u32 sid = (__u32)key.id;
-
-			if ((int64_t)key.id < 0 || bpf_map_lookup_elem(fd_stacks, &sid, ips))
-				memset(ips, 0, sizeof(ips));
+			lupe_bpf_stack_read(fd_stacks, (int64_t)key.id, ips, LOCKCON_MAX_STACK);
 			caller_name(b, ips, name, sizeof(name));
 		}
 		err = lupe_lock_add(l, lkey, name, flags, st.count, st.total, st.max, st.min);
@@ -193,8 +163,7 @@ void lupe_lock_bpf_delete(struct lupe_lock_bpf *b)
 {
 	if (!b)
 		return;
-	lupe_lockcon_bpf__destroy(b->skel);
-	free(b->kernel.syms); /* one block with kernel.outer */
-	free(b->kernel.strtab);
+	lupe_bpf_prog_delete(b->prog);
+	lupe_dso_free_syms(&b->kernel);
 	free(b);
 }

@@ -16,6 +16,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "lockcon-rec.h"
+#include "stacks.bpf.h"
 #include "tasks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -37,12 +38,7 @@ struct {
 	__type(value, struct pending);
 } pending SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, LOCKCON_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 16384);
-} stacks SEC(".maps");
+LUPE_BPF_STACKS(LOCKCON_MAX_STACK);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -15,6 +15,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "offcpu-rec.h"
+#include "stacks.bpf.h"
 #include "tasks.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -22,12 +23,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define TASK_INTERRUPTIBLE 0x1
 #define TASK_UNINTERRUPTIBLE 0x2
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, OFFCPU_MAX_STACK * sizeof(__u64));
-	__uint(max_entries, 16384);
-} stacks SEC(".maps");
+LUPE_BPF_STACKS(OFFCPU_MAX_STACK);
 
 struct sleep_start {
 	__u64 when;

@@ -3,7 +3,7 @@
  * Which tasks a lupe BPF program follows (lock contention -b, record
  * --off-cpu): every one but lupe's own with -a (trace_all), otherwise the
  * processes whose tgid userspace puts in tgids (the workload, -p) with
- * lupe_bpf_tgid_add (bpf/tasks.h). Included by one program each: it
+ * lupe_bpf_prog_add_pid (bpf/prog.h). Included by one program each: it
  * defines the program's globals and map.
  */
 #ifndef LUPE_BPF_TASKS_BPF_H

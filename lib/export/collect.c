@@ -52,10 +52,10 @@ struct collect {
 	size_t nr_stacks, cap_stacks;
 	uint64_t *ips;
 	size_t nr_ips, cap_ips;
-	struct lupe_ihash stack_hash;
+	struct phash stack_hash; /* of indexes into stacks */
 	struct ptr_ent *funcs, *dsos; /* (dso, sym or addr) -> func; dso -> index */
 	size_t nr_funcs, cap_funcs, nr_dsos, cap_dsos;
-	struct lupe_ihash func_hash, dso_hash;
+	struct phash func_hash, dso_hash; /* of indexes into funcs, dsos */
 	uint32_t *ev_map;  /* evsel idx -> event + 1 */
 	size_t nr_ev, cap_ev;
 	struct tcache *tcaches;
@@ -87,7 +87,7 @@ static long dso_index(struct collect *c, const struct lupe_map *map)
 {
 	const struct lupe_dso *d = map->dso;
 	uint64_t hash = (uintptr_t)d * 0x9e3779b97f4a7c15ULL;
-	uint32_t *slot;
+	void **slot;
 	long idx;
 
 	if (lupe_grow(&c->dsos, &c->cap_dsos, c->nr_dsos + 1, sizeof(*c->dsos)))
@@ -96,14 +96,13 @@ static long dso_index(struct collect *c, const struct lupe_map *map)
 	if (!(slot = lupe_ihash_find(&c->dso_hash, hash, ptr_eq_dso, c)))
 		return -ENOMEM;
 	if (*slot)
-		return c->dsos[*slot - 1].idx;
+		return c->dsos[lupe_ihash_idx(slot)].idx;
 	idx = lupe_profile_add_dso(c->p, d->long_name, d->kernel, d->build_id, d->build_id_size,
 				   map->start, map->end, map->pgoff);
 	if (idx < 0)
 		return idx;
 	c->dsos[c->nr_dsos].idx = (uint32_t)idx;
-	*slot = (uint32_t)++c->nr_dsos;
-	lupe_ihash_added(&c->dso_hash, slot, hash);
+	lupe_ihash_fill(&c->dso_hash, slot, hash, (uint32_t)c->nr_dsos++);
 	return idx;
 }
 
@@ -123,7 +122,7 @@ static long func_index(struct collect *c, const struct lupe_frame *f, uint8_t cp
 	uint64_t addr = f->sym ? 0 : f->map ? f->addr : f->ip;
 	uint64_t hash = mix(mix((uintptr_t)d, (uintptr_t)f->sym), addr ^ kernel);
 	struct ptr_ent *k;
-	uint32_t *slot;
+	void **slot;
 	long idx, dso = LUPE_PROF_NONE;
 
 	if (lupe_grow(&c->funcs, &c->cap_funcs, c->nr_funcs + 1, sizeof(*c->funcs)))
@@ -133,7 +132,7 @@ static long func_index(struct collect *c, const struct lupe_frame *f, uint8_t cp
 	if (!(slot = lupe_ihash_find(&c->func_hash, hash, ptr_eq_func, c)))
 		return -ENOMEM;
 	if (*slot)
-		return c->funcs[*slot - 1].idx;
+		return c->funcs[lupe_ihash_idx(slot)].idx;
 	if (f->map && (dso = dso_index(c, f->map)) < 0)
 		return dso;
 	idx = lupe_profile_add_func(c->p, f->sym ? f->sym->name : NULL, (uint32_t)dso,
@@ -142,8 +141,7 @@ static long func_index(struct collect *c, const struct lupe_frame *f, uint8_t cp
 	if (idx < 0)
 		return idx;
 	c->funcs[c->nr_funcs].idx = (uint32_t)idx;
-	*slot = (uint32_t)++c->nr_funcs;
-	lupe_ihash_added(&c->func_hash, slot, hash);
+	lupe_ihash_fill(&c->func_hash, slot, hash, (uint32_t)c->nr_funcs++);
 	return idx;
 }
 
@@ -179,7 +177,8 @@ static long stack_leaf(struct collect *c, struct lupe_session *s, struct lupe_th
 		       const struct lupe_sample *sample, uint8_t cpumode)
 {
 	const uint64_t *ips = sample->callchain;
-	uint32_t nr = (uint32_t)sample->nr_callchain, *slot;
+	uint32_t nr = (uint32_t)sample->nr_callchain;
+	void **slot;
 	uint64_t hash;
 	long leaf;
 
@@ -201,7 +200,7 @@ static long stack_leaf(struct collect *c, struct lupe_session *s, struct lupe_th
 	if (!(slot = lupe_ihash_find(&c->stack_hash, hash, stack_eq, c)))
 		return -ENOMEM;
 	if (*slot)
-		return c->stacks[*slot - 1].leaf;
+		return c->stacks[lupe_ihash_idx(slot)].leaf;
 	leaf = new_stack(c, s, t, sample, cpumode);
 	if (leaf < 0)
 		return leaf;
@@ -215,8 +214,7 @@ static long stack_leaf(struct collect *c, struct lupe_session *s, struct lupe_th
 	c->stacks[c->nr_stacks] = (struct rstack){ t->maps, c->key_gen, nr, cpumode, c->nr_ips,
 						   (uint32_t)leaf };
 	c->nr_ips += nr;
-	*slot = (uint32_t)++c->nr_stacks;
-	lupe_ihash_added(&c->stack_hash, slot, hash);
+	lupe_ihash_fill(&c->stack_hash, slot, hash, (uint32_t)c->nr_stacks++);
 	return leaf;
 }
 
@@ -308,9 +306,9 @@ static void collect_free(struct collect *c)
 	free(c->funcs);
 	free(c->dsos);
 	free(c->ev_map);
-	lupe_ihash_free(&c->stack_hash);
-	lupe_ihash_free(&c->func_hash);
-	lupe_ihash_free(&c->dso_hash);
+	lupe_phash_free(&c->stack_hash);
+	lupe_phash_free(&c->func_hash);
+	lupe_phash_free(&c->dso_hash);
 	free(c);
 }
 

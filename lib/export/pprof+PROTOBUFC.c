@@ -17,7 +17,7 @@
 struct strtab {
 	char **v;
 	size_t nr, cap;
-	struct lupe_ihash hash;
+	struct phash hash; /* of indexes into v */
 	const char *key;
 };
 
@@ -32,17 +32,16 @@ static int str_eq(const void *arg, uint32_t idx)
 static int64_t str_index(struct strtab *t, const char *s)
 {
 	uint64_t hash = lupe_phash_str(s);
-	uint32_t *slot;
+	void **slot;
 
 	t->key = s;
 	if (!(slot = lupe_ihash_find(&t->hash, hash, str_eq, t)))
 		return -1;
 	if (*slot)
-		return *slot - 1;
+		return lupe_ihash_idx(slot);
 	if (lupe_grow(&t->v, &t->cap, t->nr + 1, sizeof(*t->v)) || !(t->v[t->nr] = strdup(s)))
 		return -1;
-	*slot = (uint32_t)++t->nr;
-	lupe_ihash_added(&t->hash, slot, hash);
+	lupe_ihash_fill(&t->hash, slot, hash, (uint32_t)t->nr++);
 	return (int64_t)t->nr - 1;
 }
 
@@ -91,7 +90,7 @@ static void pprof_free(struct pprof *pp)
 	for (size_t i = 0; i < pp->st.nr; i++)
 		free(pp->st.v[i]);
 	free(pp->st.v);
-	lupe_ihash_free(&pp->st.hash);
+	lupe_phash_free(&pp->st.hash);
 	free(pp->types);
 	free(pp->type_ptrs);
 	free(pp->maps);

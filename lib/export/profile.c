@@ -15,64 +15,9 @@
 
 struct lupe_profile_priv {
 	struct phash strings;
-	struct lupe_ihash dsos, funcs, nodes, threads, aggs;
+	struct phash dsos, funcs, nodes, threads, aggs; /* of indexes: lupe_ihash_* */
 	size_t cap_dsos, cap_funcs, cap_nodes, cap_threads, cap_events, cap_aggs, cap_samples;
 };
-
-static int ihash_grow(struct lupe_ihash *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 256;
-	uint32_t *slots = calloc(cap, sizeof(*slots));
-	uint64_t *hashes = calloc(cap, sizeof(*hashes));
-
-	if (!slots || !hashes) {
-		free(slots);
-		free(hashes);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < t->cap; i++) {
-		size_t k;
-
-		if (!t->slots[i])
-			continue;
-		for (k = t->hashes[i] & (cap - 1); slots[k]; k = (k + 1) & (cap - 1))
-			;
-		slots[k] = t->slots[i];
-		hashes[k] = t->hashes[i];
-	}
-	free(t->slots);
-	free(t->hashes);
-	t->slots = slots;
-	t->hashes = hashes;
-	t->cap = cap;
-	return 0;
-}
-
-uint32_t *lupe_ihash_find(struct lupe_ihash *t, uint64_t hash,
-			  int (*eq)(const void *arg, uint32_t idx), const void *arg)
-{
-	size_t k;
-
-	if ((t->nr + 1) * 2 > t->cap && ihash_grow(t))
-		return NULL;
-	for (k = hash & (t->cap - 1); t->slots[k]; k = (k + 1) & (t->cap - 1))
-		if (t->hashes[k] == hash && eq(arg, t->slots[k] - 1))
-			break;
-	return &t->slots[k];
-}
-
-void lupe_ihash_added(struct lupe_ihash *t, uint32_t *slot, uint64_t hash)
-{
-	t->hashes[slot - t->slots] = hash;
-	t->nr++;
-}
-
-void lupe_ihash_free(struct lupe_ihash *t)
-{
-	free(t->slots);
-	free(t->hashes);
-	memset(t, 0, sizeof(*t));
-}
 
 /*
  * Find or add an item of one of the model's arrays (items: its address,
@@ -80,20 +25,19 @@ void lupe_ihash_free(struct lupe_ihash *t)
  * the item eq finds; else of a new one made room for at the end, counted
  * and hashed, for the caller to fill (*added set). -ENOMEM when out of memory.
  */
-static long find_or_add(struct lupe_ihash *t, uint64_t hash, int (*eq)(const void *arg, uint32_t idx),
+static long find_or_add(struct phash *t, uint64_t hash, int (*eq)(const void *arg, uint32_t idx),
 			const void *key, void *items, size_t *nr, size_t *cap, size_t size, int *added)
 {
-	uint32_t *slot = lupe_ihash_find(t, hash, eq, key);
+	void **slot = lupe_ihash_find(t, hash, eq, key);
 
 	*added = 0;
 	if (!slot)
 		return -ENOMEM;
 	if (*slot)
-		return *slot - 1;
+		return lupe_ihash_idx(slot);
 	if (lupe_grow(items, cap, *nr + 1, size))
 		return -ENOMEM;
-	*slot = (uint32_t)++*nr;
-	lupe_ihash_added(t, slot, hash);
+	lupe_ihash_fill(t, slot, hash, (uint32_t)(*nr)++);
 	*added = 1;
 	return (long)*nr - 1;
 }
@@ -126,11 +70,11 @@ void lupe_profile_delete(struct lupe_profile *p)
 		return;
 	q = p->priv;
 	lupe_phash_free_strings(&q->strings);
-	lupe_ihash_free(&q->dsos);
-	lupe_ihash_free(&q->funcs);
-	lupe_ihash_free(&q->nodes);
-	lupe_ihash_free(&q->threads);
-	lupe_ihash_free(&q->aggs);
+	lupe_phash_free(&q->dsos);
+	lupe_phash_free(&q->funcs);
+	lupe_phash_free(&q->nodes);
+	lupe_phash_free(&q->threads);
+	lupe_phash_free(&q->aggs);
 	free(q);
 	free(p->dsos);
 	free(p->funcs);

@@ -25,7 +25,7 @@
 #include <bpf/libbpf.h>
 #include <lupe/cpumap.h>
 #include <lupe/evsel.h>
-#include "bpf/libbpf-log.h"
+#include "bpf/prog.h"
 #include "bpf/ring.h"
 #include "func/func.h"
 #include "func/func-rec.h"
@@ -33,7 +33,8 @@
 #include "util/util.h"
 
 struct lupe_func_bpf {
-	struct lupe_fc *skel;
+	struct lupe_bpf_prog *prog;
+	struct lupe_fc *skel;    /* prog's */
 	struct lupe_source *src; /* the ring */
 	int *cfds;             /* counters: [cpu][counter] */
 	int nr_cfds;
@@ -121,6 +122,23 @@ out:
 	return err;
 }
 
+/* Before the load: the counters the programs read, which of them are clocks, the return's slot. */
+static int func_setup(void *skel, const void *arg)
+{
+	struct lupe_fc *fc = skel;
+	const struct lupe_func_bpf_setup *su = arg;
+
+	fc->rodata->nc = su->nc;
+	for (int i = 0; i < su->nc; i++)
+		if (is_clock(su->attrs[i]))
+			fc->rodata->clocks |= 1u << i;
+	fc->rodata->ret_slot = su->ret_slot;
+	return bpf_map__set_max_entries(fc->maps.counters, libbpf_num_possible_cpus() * FUNC_MAX_CTR);
+}
+
+/* no what: stat --func falls back to sample records, and says why when it cannot */
+LUPE_BPF_PROG(func_prog, lupe_fc, NULL, func_setup);
+
 static int attach(struct lupe_func_bpf *b, struct bpf_program *prog, pid_t pid, const char *path,
 		  uint64_t off, int ret, __u64 cookie)
 {
@@ -147,23 +165,13 @@ struct lupe_func_bpf *lupe_func_bpf_open(const struct lupe_func_bpf_setup *su,
 	}
 	b->nt = su->nt;
 	b->nc = su->nc;
-	libbpf_set_print(lupe_libbpf_log);
-	b->skel = lupe_fc__open();
-	if (!b->skel) {
+	b->prog = lupe_bpf_prog_load(&func_prog, su);
+	if (!b->prog) {
 		err = -errno;
 		goto fail;
 	}
-	b->skel->rodata->nc = su->nc;
-	for (int i = 0; i < su->nc; i++)
-		if (is_clock(su->attrs[i]))
-			b->skel->rodata->clocks |= 1u << i;
-	b->skel->rodata->ret_slot = su->ret_slot;
-	err = bpf_map__set_max_entries(b->skel->maps.counters,
-				       libbpf_num_possible_cpus() * FUNC_MAX_CTR);
-	if (!err)
-		err = lupe_fc__load(b->skel);
-	if (!err)
-		err = open_counters(b, su, fail);
+	b->skel = b->prog->skel;
+	err = open_counters(b, su, fail);
 	if (err)
 		goto fail;
 	b->skel->bss->enabled = su->enabled;
@@ -277,6 +285,6 @@ void lupe_func_bpf_close(struct lupe_func_bpf *b)
 		if (b->cfds[i] >= 0)
 			close(b->cfds[i]);
 	free(b->cfds);
-	lupe_fc__destroy(b->skel);
+	lupe_bpf_prog_delete(b->prog);
 	free(b);
 }

@@ -295,10 +295,13 @@ static void suggest(const struct lupe_dso *dso, const struct func_elf *info, con
 	size_t dist[3] = { SIZE_MAX, SIZE_MAX, SIZE_MAX }, limit = strlen(name) / 3 + 2, len = 0;
 
 	for (size_t i = 0; i < dso->nr_syms; i++) {
-		const char *n = lupe_dso_symbol(dso, i)->name;
+		const struct lupe_symbol *s = lupe_dso_symbol(dso, i);
+		const char *n = s ? s->name : NULL;
 		size_t d;
 
-		if (!in_code(info, dso->syms[i].start) || strchr(n, '@'))
+		if (!n)
+			break; /* no memory for a compact table's symbol: fewer hints */
+		if (!in_code(info, s->start) || strchr(n, '@'))
 			continue;
 		d = strstr(n, name) ? 1 : edit_distance(name, n);
 		if (d > limit)
@@ -376,6 +379,10 @@ int lupe_func_resolve(const char *text, const char *exe, pid_t pid,
 		const struct lupe_symbol *s = lupe_dso_symbol(&dso, i);
 		uint64_t off;
 
+		if (!s) {
+			ret = -ENOMEM;
+			goto out;
+		}
 		if (!in_code(&info, s->start) || strchr(s->name, '@'))
 			continue;
 		if (glob ? fnmatch(spec.name, s->name, 0) : strcmp(spec.name, s->name))

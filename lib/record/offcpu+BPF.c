@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Loader of record's off-cpu program (offcpu.bpf.c, embedded through its
- * bpftool skeleton), and the writer of its sums as offcpu-time samples.
+ * bpftool skeleton), and the source of its sums as offcpu-time samples.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <lupe/events.h>
 #include "bpf/offcpu-rec.h"
-#include "bpf/tasks.h"
+#include "bpf/prog.h"
+#include "bpf/stacks.h"
+#include "counting/evsel.h"
 #include "offcpu.skel.h"
 #include "record/offcpu.h"
 #include "util/util.h"
@@ -18,42 +21,29 @@
 #define OFFCPU_TIME (~0ULL << 32)
 
 struct lupe_offcpu {
-	struct lupe_offcpu_bpf *skel;
+	struct lupe_source src;     /* the sums */
+	struct lupe_offcpu_bpf *skel; /* the program's, not owned */
+	struct lupe_evlist *evlist; /* offcpu-time alone */
+	uint64_t type, id;          /* its sample_type and sample id */
+	int done;                   /* the sums were read: a source that has ended */
 };
 
-struct lupe_offcpu *lupe_offcpu_new(int system_wide)
+/* Before the load: which tasks (system_wide, an int). */
+static int offcpu_setup(void *skel, const void *arg)
 {
-	struct lupe_offcpu *o = calloc(1, sizeof(*o));
-	int err;
+	struct lupe_offcpu_bpf *s = skel;
 
-	if (!o)
-		return err_ptr(-ENOMEM);
-	o->skel = lupe_offcpu_bpf__open();
-	if (!o->skel) {
-		err = -errno;
-		goto fail;
-	}
-	o->skel->rodata->trace_all = system_wide;
-	o->skel->rodata->self_pid = (__u32)getpid();
-	err = lupe_offcpu_bpf__load(o->skel);
-	if (err)
-		goto fail;
-	return o;
-fail:
-	lupe_offcpu_delete(o);
-	return err_ptr(err < 0 ? err : -EINVAL);
+	s->rodata->trace_all = *(const int *)arg;
+	s->rodata->self_pid = (__u32)getpid();
+	return 0;
 }
 
-int lupe_offcpu_add_pid(struct lupe_offcpu *o, pid_t pid)
-{
-	return lupe_bpf_tgid_add(o->skel->maps.tgids, pid);
-}
+/* no what: record says why the program did not load (lupe_record_open's -2) */
+LUPE_BPF_PROG(offcpu_prog, lupe_offcpu_bpf, NULL, offcpu_setup);
 
-int lupe_offcpu_start(struct lupe_offcpu *o)
+struct lupe_bpf_prog *lupe_offcpu_load(int system_wide)
 {
-	int err = lupe_offcpu_bpf__attach(o->skel);
-
-	return err < 0 ? err : err ? -err : 0;
+	return lupe_bpf_prog_load(&offcpu_prog, &system_wide);
 }
 
 void lupe_offcpu_attr(struct perf_event_attr *attr, int system_wide)
@@ -73,32 +63,32 @@ void lupe_offcpu_attr(struct perf_event_attr *attr, int system_wide)
 	attr->exclude_guest = 1;
 }
 
-int lupe_offcpu_write(struct lupe_offcpu *o, const struct perf_event_attr *attr, uint64_t id,
-		      int (*emit)(void *arg, const struct perf_event_header *h), void *arg)
+static int offcpu_read(struct lupe_source *src, lupe_emit_fn emit, void *arg)
 {
+	struct lupe_offcpu *o = (struct lupe_offcpu *)src;
 	int fd_sums = bpf_map__fd(o->skel->maps.off_cpu), fd_stacks = bpf_map__fd(o->skel->maps.stacks);
 	struct offcpu_key key, next, *prev = NULL;
 	uint64_t buf[16 + OFFCPU_MAX_STACK + 2];
-	uint64_t type = attr->sample_type;
+	uint64_t type = o->type;
 	int err = 0;
 
+	if (o->done)
+		return 0;
+	o->done = 1;
 	while (!err && !bpf_map_get_next_key(fd_sums, prev, &next)) {
 		uint64_t total, stack[OFFCPU_MAX_STACK] = { 0 };
 		struct perf_event_header *h = (void *)buf;
 		size_t n = 1, len = 0;
-		__u32 sid;
 
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd_sums, &key, &total))
 			continue;
-		sid = (__u32)key.stack_id;
-		if (key.stack_id < 0 || bpf_map_lookup_elem(fd_stacks, &sid, stack))
-			memset(stack, 0, sizeof(stack));
+		lupe_bpf_stack_read(fd_stacks, key.stack_id, stack, OFFCPU_MAX_STACK);
 		while (len < OFFCPU_MAX_STACK && stack[len])
 			len++;
 		if (type & PERF_SAMPLE_IDENTIFIER)
-			buf[n++] = id;
+			buf[n++] = o->id;
 		if (type & PERF_SAMPLE_IP)
 			buf[n++] = len ? stack[0] : 0;
 		if (type & PERF_SAMPLE_TID)
@@ -118,15 +108,46 @@ int lupe_offcpu_write(struct lupe_offcpu *o, const struct perf_event_attr *attr,
 		h->type = PERF_RECORD_SAMPLE;
 		h->misc = PERF_RECORD_MISC_USER;
 		h->size = (uint16_t)(n * sizeof(uint64_t));
-		err = emit(arg, h);
+		err = emit(arg, h, 0);
 	}
 	return err;
 }
 
-void lupe_offcpu_delete(struct lupe_offcpu *o)
+static struct lupe_evlist *offcpu_evlist(struct lupe_source *src)
 {
-	if (!o)
-		return;
-	lupe_offcpu_bpf__destroy(o->skel);
+	return ((struct lupe_offcpu *)src)->evlist;
+}
+
+static void offcpu_destroy(struct lupe_source *src)
+{
+	struct lupe_offcpu *o = (struct lupe_offcpu *)src;
+
+	lupe_evlist_delete(o->evlist);
 	free(o);
+}
+
+static const struct lupe_source_ops offcpu_ops = {
+	.evlist = offcpu_evlist,
+	.read = offcpu_read,
+	.destroy = offcpu_destroy,
+};
+
+struct lupe_source *lupe_offcpu_source(struct lupe_bpf_prog *prog,
+				       const struct perf_event_attr *attr, uint64_t id)
+{
+	char name[] = "offcpu-time";
+	struct lupe_event ev = { .attr = *attr, .name = name };
+	struct lupe_offcpu *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return err_ptr(-ENOMEM);
+	o->src.ops = &offcpu_ops;
+	o->skel = prog->skel;
+	o->type = attr->sample_type;
+	o->id = id;
+	if (!(o->evlist = lupe_evlist_new_empty()) || !lupe_evlist_add_event(o->evlist, &ev)) {
+		offcpu_destroy(&o->src);
+		return err_ptr(-ENOMEM);
+	}
+	return &o->src;
 }

@@ -20,6 +20,7 @@
 #include <lupe/output.h>
 #include <lupe/record.h>
 #include <lupe/symbols.h>
+#include "bpf/prog.h"
 #include "counting/evsel.h"
 #include "data/features.h"
 #include "data/tracing-data.h"
@@ -46,7 +47,8 @@ struct lupe_record {
 	uint64_t bytes_before; /* data of the files --switch-output finished */
 	struct feat_env clock;  /* --clockid: its resolution and reference times */
 	struct lupe_thread_map *threads;
-	struct lupe_offcpu *offcpu; /* --off-cpu */
+	struct lupe_bpf_prog *offcpu; /* --off-cpu */
+	struct lupe_source *offcpu_src; /* its sums, read at the end */
 	struct lupe_online *online; /* dwarf samples unwound on the way to the writer, or NULL */
 	struct perf_event_attr offcpu_attr;
 	uint64_t offcpu_id;
@@ -113,7 +115,8 @@ void lupe_record_delete(struct lupe_record *r)
 	if (!r)
 		return;
 	lupe_source_delete(r->live);
-	lupe_offcpu_delete(r->offcpu);
+	lupe_source_delete(r->offcpu_src);
+	lupe_bpf_prog_delete(r->offcpu);
 	lupe_online_delete(r->online);
 	lupe_thread_map_put(r->threads);
 	lupe_perf_writer_delete(r->w); /* closes out_fd */
@@ -159,19 +162,21 @@ static int offcpu_open(struct lupe_record *r)
 {
 	int err = 0;
 
-	r->offcpu = lupe_offcpu_new(r->opts.system_wide);
+	r->offcpu = lupe_offcpu_load(r->opts.system_wide);
 	if (!r->offcpu) {
 		err = -errno;
 		return err ? err : -EINVAL;
 	}
 	for (int i = 0; !r->opts.system_wide && i < lupe_thread_map_nr(r->threads) && !err; i++)
-		err = lupe_offcpu_add_pid(r->offcpu, lupe_thread_map_pid(r->threads, i));
+		err = lupe_bpf_prog_add_pid(r->offcpu, lupe_thread_map_pid(r->threads, i));
 	lupe_offcpu_attr(&r->offcpu_attr, r->opts.system_wide);
 	/* an id no event of the file has: one past the kernel's */
 	for (int i = 0; i < lupe_evlist_nr(r->evlist); i++)
 		for (size_t j = 0; j < ev_at(r, i)->nr_ids; j++)
 			if (ev_at(r, i)->ids[j] >= r->offcpu_id)
 				r->offcpu_id = ev_at(r, i)->ids[j] + 1;
+	if (!err && !(r->offcpu_src = lupe_offcpu_source(r->offcpu, &r->offcpu_attr, r->offcpu_id)))
+		err = -errno;
 	return err;
 }
 
@@ -257,11 +262,6 @@ static int drain(struct lupe_record *r)
 	int err = lupe_live_drain(r->live, write_record, r);
 
 	return !err && r->online ? lupe_online_flush(r->online) : err;
-}
-
-static int write_offcpu(void *arg, const struct perf_event_header *h)
-{
-	return write_record(arg, h, 0);
 }
 
 static int pipe_tracing_data(struct lupe_record *r)
@@ -376,7 +376,7 @@ int lupe_record_start(struct lupe_record *r)
 		err = lupe_perf_writer_flush(r->w);
 	/* before the events: the workload's exec enables those */
 	if (!err && r->offcpu)
-		err = lupe_offcpu_start(r->offcpu);
+		err = lupe_bpf_prog_start(r->offcpu);
 	return err ? err : lupe_live_start(r->live);
 }
 
@@ -502,8 +502,8 @@ int lupe_record_stop(struct lupe_record *r)
 	/* a full disk: the writer keeps what reached it and still finalizes the file */
 	if (err == -ENOSPC)
 		err = 0;
-	if (!err && r->offcpu)
-		err = lupe_offcpu_write(r->offcpu, &r->offcpu_attr, r->offcpu_id, write_offcpu, r);
+	if (!err && r->offcpu_src)
+		err = lupe_source_read(r->offcpu_src, write_record, r);
 	if (!err)
 		err = write_lost_samples(r);
 	if (!err)

@@ -201,7 +201,7 @@ static int kernel_map_covers(const struct lupe_map *map, uint64_t ip)
 		return 1;
 	if (lupe_dso_load(d) || !d->nr_syms)
 		return 1; /* no kallsyms (kptr_restrict): the map as recorded and beyond */
-	return ip >= d->syms[0].start && ip < d->syms[d->nr_syms - 1].end;
+	return ip >= lupe_dso_symbol_start(d, 0) && ip < lupe_dso_symbol_end(d, d->nr_syms - 1);
 }
 
 struct lupe_map *lupe_maps_find(const struct lupe_maps *m, uint64_t ip)

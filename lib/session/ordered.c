@@ -256,9 +256,23 @@ int lupe_ordered_round(struct lupe_ordered *o)
 	return err;
 }
 
+/*
+ * All is out: the queue's slots and the spare chunk go (2.6 MB and 1 MiB
+ * of the many-process file's report, held while it built its entries)
+ * and come again with the next record.
+ */
 int lupe_ordered_flush_all(struct lupe_ordered *o)
 {
-	return flush_upto(o, (uint64_t)-1);
+	int err = flush_upto(o, (uint64_t)-1);
+
+	if (!o->nq) {
+		free(o->q);
+		o->q = NULL;
+		o->capq = 0;
+		free(o->spare);
+		o->spare = NULL;
+	}
+	return err;
 }
 
 int lupe_ordered_flush_upto(struct lupe_ordered *o, uint64_t limit)

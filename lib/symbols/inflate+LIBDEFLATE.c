@@ -19,6 +19,6 @@ int lupe_inflate_raw(const unsigned char *src, size_t len, unsigned char *dst, s
 
 int lupe_crc32(const void *p, size_t len, uint32_t *crc)
 {
-	*crc = libdeflate_crc32(0, p, len);
+	*crc = libdeflate_crc32(*crc, p, len);
 	return 0;
 }

@@ -19,9 +19,9 @@
 int lupe_inflate_raw(const unsigned char *src, size_t len, unsigned char *dst, size_t dst_len);
 
 /*
- * The CRC-32 of p[0..len) into *crc (libdeflate's, several GB/s), for the
- * cached images' check: 0, or -ENOSYS without libdeflate (the caller uses
- * zlib's crc32, the same sum).
+ * *crc (0 to start) carried on over p[0..len): the CRC-32 (libdeflate's,
+ * several GB/s), for the cached images' check: 0, or -ENOSYS without
+ * libdeflate (*crc untouched: the caller uses zlib's crc32, the same sum).
  */
 int lupe_crc32(const void *p, size_t len, uint32_t *crc);
 

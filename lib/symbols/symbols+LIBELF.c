@@ -219,14 +219,14 @@ static int map_strtab(Elf *elf, int fd, size_t strndx, struct symtab_build *b, c
 
 static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso, Elf *plt_from)
 {
-	struct symtab_build b = { 0 };
+	struct symtab_build b = { .compact = 1 };
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 	Elf_Data *d;
 	size_t shstrndx, n;
 	const char *strs = NULL;
 	size_t strs_size = 0;
-	int err = 0;
+	int err = 0, strs_nul;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return -LUPE_ERR_FORMAT;
@@ -235,6 +235,7 @@ static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso,
 		return -ENOENT;
 	if (map_strtab(elf, fd, shdr.sh_link, &b, &strs, &strs_size))
 		strs = NULL;
+	strs_nul = strs && !strs[strs_size - 1];
 	n = shdr.sh_size / shdr.sh_entsize;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
@@ -254,9 +255,15 @@ static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso,
 		} else if (t != STT_FUNC && t != STT_GNU_IFUNC && t != STT_OBJECT) {
 			continue;
 		}
-		/* the name in the mapped table when there is one (libelf's would be read too) */
+		/*
+		 * The name in the mapped table when there is one (libelf's
+		 * would be read too), not read here: a table that ends in a
+		 * NUL (as ELF's do) ends every name in it. Reading each name
+		 * mapped libLLVM's whole .dynstr (3 MB) at once.
+		 */
 		if (strs)
-			name = raw = sym.st_name < strs_size && memchr(strs + sym.st_name, 0, strs_size - sym.st_name)
+			name = raw = sym.st_name >= strs_size ? NULL
+				     : strs_nul || memchr(strs + sym.st_name, 0, strs_size - sym.st_name)
 					     ? strs + sym.st_name : NULL;
 		else
 			name = elf_strptr(elf, shdr.sh_link, sym.st_name), raw = NULL;

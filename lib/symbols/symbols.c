@@ -19,6 +19,34 @@
 #include "symbols/symbols.h"
 #include "util/util.h"
 
+/*
+ * The build's array (and the sort's buffer) are mapped, not malloc'ed:
+ * they are the load's transients, 4 MB for kallsyms, 2 MB for libLLVM,
+ * that glibc would take from the heap once its mmap threshold had risen
+ * past them (it rises to each mapped block freed), leaving resident holes
+ * the kept tables did not fill: 0.6 MB of a many-process report's peak.
+ * Unmapped, their pages go back at once.
+ */
+static void *map_anon(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int grow_build(struct symtab_build *b)
+{
+	size_t cap = b->cap ? b->cap * 2 : 4096 / sizeof(*b->v);
+	void *v = b->v ? mremap(b->v, b->cap * sizeof(*b->v), cap * sizeof(*b->v), MREMAP_MAYMOVE)
+		       : map_anon(cap * sizeof(*b->v));
+
+	if (!v || v == MAP_FAILED)
+		return -ENOMEM;
+	b->v = v;
+	b->cap = cap;
+	return 0;
+}
+
 int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 	       size_t name_len, int binding)
 {
@@ -28,15 +56,8 @@ int lupe_symtab_add(struct symtab_build *b, uint64_t start, uint64_t size, const
 int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, const char *name,
 			size_t name_len, const char *raw, int binding)
 {
-	if (b->nr == b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 1024;
-		struct sym_in *v = realloc(b->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		b->v = v;
-		b->cap = cap;
-	}
+	if (b->nr == b->cap && grow_build(b))
+		return -ENOMEM;
 	if (raw) {
 		/* its name is read from raw when needed */
 		b->v[b->nr++] = (struct sym_in){ .start = start, .size = size, .raw = raw, .binding = (uint8_t)binding };
@@ -55,11 +76,77 @@ int lupe_symtab_add_raw(struct symtab_build *b, uint64_t start, uint64_t size, c
 
 void lupe_symtab_build_free(struct symtab_build *b)
 {
-	free(b->v);
+	if (b->v)
+		munmap(b->v, b->cap * sizeof(*b->v));
 	free(b->str);
 	if (b->map)
 		munmap(b->map, b->map_len);
 	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * A symbol table kept compact. As an array of struct lupe_symbol, the
+ * kernel's 122,000 kallsyms symbols were 2.9 MB (24 bytes each), resident
+ * for the session and the largest item at a many-process dwarf report's
+ * peak; the ELF tables of its big C++ programs (libLLVM 43,000 symbols,
+ * libclang-cpp 29,000, cc1 28,000) 2.8 MB more. A report looks a few
+ * hundred of each up. Here a symbol is its start as an offset from the
+ * lowest one (this kernel's text and data span 44 MB, a library's its
+ * size; a table whose span exceeds 32 bits stays an array), its name's
+ * offset into the names (the mapped kallsyms copy or ELF string table,
+ * or, KSYM_STR, the DSO's strtab), and an ELF symbol's size: 8 bytes a
+ * kallsyms symbol, 12 an ELF one. A kallsyms symbol ends where the next
+ * one starts (of aliases the one kept is the last read, the one
+ * fixup_end() sized), but for the few that end elsewhere (the last one,
+ * one before a '[' name): those have KSYM_EXC in name[] and their end in
+ * exc[], by index.
+ *
+ * Callers keep the struct lupe_symbol pointers lookups give (hist
+ * entries compare them): a symbol is made at its first lookup, with its
+ * name copied out of the file (demangled) as named() does, into made[],
+ * where a later lookup finds the same one; it lives as long as the table.
+ * made[] is chunks of KSYM_CHUNK pointers, each allocated when one of its
+ * symbols is first made. As for named(), a lookup changes the table: a
+ * chunk or a symbol is put in place by compare-and-swap, the loser's copy
+ * dropped.
+ */
+#define KSYM_CHUNK 32
+#define KSYM_EXC (1u << 31)
+#define KSYM_STR (1u << 30)
+#define KSYM_OFF (KSYM_STR - 1)
+
+struct ksym_exc {
+	uint64_t end;
+	uint32_t i;
+};
+
+struct ksymtab {
+	uint64_t base;            /* the lowest start */
+	const char *str;          /* the DSO's strtab: KSYM_STR names, NUL-terminated */
+	struct ksym_exc *exc;     /* kallsyms: ends that are not the next start, by index */
+	size_t nr_exc;
+	uint32_t *start;          /* per symbol: its start - base, ascending */
+	uint32_t *name;           /* per symbol: its name's offset, | KSYM_STR, | KSYM_EXC */
+	uint32_t *size;           /* per symbol: its size; NULL for kallsyms */
+	struct lupe_symbol **made[]; /* per KSYM_CHUNK symbols: those made so far, or NULL */
+};
+
+/* A symbol made from a name in the mapping, its name after it. */
+struct ksym {
+	struct lupe_symbol sym;
+	char name[];
+};
+
+static void ktab_free(struct ksymtab *t, size_t n)
+{
+	if (!t)
+		return;
+	for (size_t c = 0; c < (n + KSYM_CHUNK - 1) / KSYM_CHUNK; c++) {
+		for (size_t i = 0; t->made[c] && i < KSYM_CHUNK; i++)
+			free(t->made[c][i]);
+		free(t->made[c]);
+	}
+	free(t);
 }
 
 /* A name copied out of the mapped string table (demangled), kept until the DSO's symbols go. */
@@ -76,6 +163,11 @@ void lupe_dso_free_syms(struct lupe_dso *dso)
 		dso->demangled = d->next;
 		free(d);
 	}
+	if (dso->ktab)
+		free(dso->outer); /* else it lies in syms' block */
+	ktab_free(dso->ktab, dso->nr_syms);
+	dso->ktab = NULL;
+	dso->outer = NULL;
 	if (dso->names_map)
 		munmap((void *)dso->names_map, dso->names_map_len);
 	free(dso->syms);
@@ -112,7 +204,7 @@ static void sort_syms(struct sym_in *v, size_t n)
 		runs += v[i - 1].start > v[i].start;
 	if (!runs)
 		return;
-	tmp = malloc(n * sizeof(*tmp));
+	tmp = map_anon(n * sizeof(*tmp));
 	if (!tmp) {
 		/* qsort is not stable; the tie-break on position in cmp_start makes it so. */
 		qsort(v, n, sizeof(*v), cmp_start);
@@ -137,7 +229,7 @@ static void sort_syms(struct sym_in *v, size_t n)
 		}
 		memcpy(v, tmp, n * sizeof(*v));
 	} while (runs > 1);
-	free(tmp);
+	munmap(tmp, n * sizeof(*tmp));
 }
 
 static int underscores(const char *s)
@@ -271,21 +363,96 @@ static int find_outer(const struct sym_in *v, size_t n, uint32_t *outer)
 }
 
 /*
- * The table is kept for the session: one block of the symbols, then
- * outer[] when some label needs it. A name read from a mapped string
+ * b's sorted, fixed-up symbols (names in b->map or str) as dso's ktab.
+ * Returns 0, or -E2BIG when they span more than 32 bits (or a size or
+ * a name's offset does), -ENOMEM: the caller keeps them as an array then.
+ */
+static int ktab_make(const struct symtab_build *b, struct lupe_dso *dso, const char *str)
+{
+	const struct sym_in *v = b->v;
+	size_t n = b->nr, chunks = (n + KSYM_CHUNK - 1) / KSYM_CHUNK, nr_exc = 0, k = 0;
+	struct ksymtab *t;
+
+	if (v[n - 1].start - v[0].start > UINT32_MAX)
+		return -E2BIG;
+	for (size_t i = 0; i < n; i++) {
+		if ((v[i].raw ? (size_t)(v[i].raw - (const char *)b->map) : v[i].name) > KSYM_OFF ||
+		    (!b->kallsyms && v[i].size > UINT32_MAX))
+			return -E2BIG;
+		nr_exc += b->kallsyms && (i + 1 == n || v[i].start + v[i].size != v[i + 1].start);
+	}
+	/* one block: the header and made[], exc[], start[], name[], size[] */
+	t = calloc(1, sizeof(*t) + chunks * sizeof(t->made[0]) + nr_exc * sizeof(*t->exc) +
+		      (b->kallsyms ? 2 : 3) * n * sizeof(uint32_t));
+	if (!t)
+		return -ENOMEM;
+	t->base = v[0].start;
+	t->str = str;
+	t->exc = (struct ksym_exc *)&t->made[chunks];
+	t->nr_exc = nr_exc;
+	t->start = (uint32_t *)&t->exc[nr_exc];
+	t->name = t->start + n;
+	t->size = b->kallsyms ? NULL : t->name + n;
+	for (size_t i = 0; i < n; i++) {
+		t->start[i] = (uint32_t)(v[i].start - t->base);
+		t->name[i] = v[i].raw ? (uint32_t)(v[i].raw - (const char *)b->map) : v[i].name | KSYM_STR;
+		if (t->size)
+			t->size[i] = (uint32_t)v[i].size;
+		else if (i + 1 == n || v[i].start + v[i].size != v[i + 1].start) {
+			t->name[i] |= KSYM_EXC;
+			t->exc[k++] = (struct ksym_exc){ .end = v[i].start + v[i].size, .i = (uint32_t)i };
+		}
+	}
+	dso->ktab = t;
+	return 0;
+}
+
+/*
+ * b's symbols as dso's array (syms, and outer[] after it in its block
+ * when there is one: ownership of outer passes). 0 or -ENOMEM.
+ */
+static int make_array(const struct symtab_build *b, const char *str, uint32_t *outer, struct lupe_dso *dso)
+{
+	size_t n = b->nr;
+	struct lupe_symbol *out = malloc((n ? n : 1) * sizeof(*out) + (outer ? n * sizeof(*outer) : 0));
+
+	if (!out) {
+		free(outer);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct sym_in *in = &b->v[i];
+
+		out[i].start = in->start;
+		out[i].end = in->start + in->size;
+		out[i].name = in->raw ? in->raw : str + in->name;
+	}
+	if (outer) {
+		memcpy(out + n, outer, n * sizeof(*outer));
+		free(outer);
+		outer = (uint32_t *)(out + n);
+	}
+	dso->syms = out;
+	dso->outer = outer;
+	return 0;
+}
+
+/*
+ * The table is kept for the session, with outer[] when some label needs
+ * it. A name read from a mapped string
  * table (lupe_symtab_add_raw()) stays there, the pages read while
  * loading given back (the file's pages: a name is read again, and
  * copied, when it is first looked up: named()). Other names stay in the
  * build's string table cut to its length when the kept symbols' names
  * are most of it (kallsyms), else are copied, the kept symbols' only.
- * The symbols are made in the build's array, in place: a kallsyms
- * table's build peaked at 15 MB beside its 6 MB result. (All names
- * copied, with the aliases' and the build's doubling, were 12 MB of a
- * many-process report's 19 MB of symbols.)
+ * The symbols are kept compact (ktab_make(), when the build asks for
+ * it and their span allows) or as an array, copied out of the build's
+ * mapped array, which goes. (All names copied, with the aliases' and the
+ * build's doubling, were 12 MB of a many-process report's 19 MB of
+ * symbols.)
  */
 int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 {
-	struct lupe_symbol *out;
 	uint32_t *outer = NULL;
 	size_t n = 0, slen = 0, nr_raw = 0;
 	char *str = NULL;
@@ -344,48 +511,18 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 			slen += len;
 		}
 	}
-	/* out[i] (24 bytes) lies where v[0..i] were (32 bytes each): read before it is written */
-	out = (struct lupe_symbol *)b->v;
-	for (size_t i = 0; i < n; i++) {
-		struct sym_in in = b->v[i];
-
-		out[i].start = in.start;
-		out[i].end = in.start + in.size;
-		out[i].name = in.raw ? in.raw : str + in.name;
+	if (b->compact && n && !ktab_make(b, dso, str)) {
+		dso->syms = NULL;
+		dso->outer = outer;
+	} else if (make_array(b, str, outer, dso)) {
+		free(str);
+		return -ENOMEM;
 	}
-	b->v = NULL;
-	{
-		size_t size = (n ? n : 1) * sizeof(*out) + (outer ? n * sizeof(*outer) : 0);
-		struct lupe_symbol *o = n ? realloc(out, size) : NULL;
-
-		if (n && !o) {
-			free(outer);
-			free(out);
-			free(str);
-			return -ENOMEM;
-		}
-		if (!n) {
-			free(out);
-			o = malloc(size);
-			if (!o) {
-				free(str);
-				return -ENOMEM;
-			}
-		}
-		out = o;
-	}
-	if (outer) {
-		memcpy(out + n, outer, n * sizeof(*outer));
-		free(outer);
-		outer = (uint32_t *)(out + n);
-	}
-	dso->syms = out;
-	dso->outer = outer;
 	dso->nr_syms = n;
 	dso->strtab = str;
 	if (nr_raw) {
 		/* the pages the load read: names are read again when they are shown */
-		madvise(b->map, b->map_len, MADV_DONTNEED);
+		lupe_pages_give_back(b->map, b->map_len);
 		dso->names_map = b->map;
 		dso->names_map_len = b->map_len;
 		dso->names_kallsyms = b->kallsyms;
@@ -510,7 +647,7 @@ static int add_kallsym_unless_stopped(uint64_t addr, char type, const char *name
 /* A kallsyms file (/proc/kallsyms or a copy) into dso's symbols; *stop (if any) ends the read early. */
 static int load_kallsyms_file(struct lupe_dso *dso, const char *path, const int *stop)
 {
-	struct kallsyms_load k = { .b = { .kallsyms = 1 }, .stop = stop };
+	struct kallsyms_load k = { .b = { .kallsyms = 1, .compact = 1 }, .stop = stop };
 	int err = lupe_kallsyms_foreach(path, add_kallsym_unless_stopped, &k);
 
 	if (!err && !k.b.nr)
@@ -525,14 +662,20 @@ static int load_kallsyms_file(struct lupe_dso *dso, const char *path, const int 
  * A regular kallsyms file (the copy perf's record keeps) into dso's
  * symbols, read through a mapping its names stay in (named() copies one
  * out when it is looked up): a report looks a few hundred of its 122,000
- * names up. *stop (if any) ends the read early.
+ * names up. *stop (if any) ends the read early. The pages read are given
+ * back a MiB at a time, not only at the end: the 5.4 MB file was resident
+ * whole while the build grew beside it, as a cold report inflated libc's
+ * DWARF (its peak).
  */
+#define GIVE_STEP (1u << 20)
+
 static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const int *stop)
 {
-	struct symtab_build b = { .kallsyms = 1 };
+	struct symtab_build b = { .kallsyms = 1, .compact = 1 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
 	struct stat st;
 	const char *p, *end, *nl;
+	size_t given = 0; /* the map's pages below this are given back */
 	void *m;
 
 	if (fd < 0)
@@ -559,6 +702,13 @@ static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const in
 			err = -ECANCELED;
 		else if (kallsyms_line(p, nl, &addr, &type, &name, &len) && (binding = kallsym_binding(type)) >= 0)
 			err = lupe_symtab_add_raw(&b, addr, 0, NULL, 0, name, binding);
+		if ((size_t)(nl + 1 - (const char *)m) >= given + GIVE_STEP) {
+			/* the lines read: their names fault in again when looked up */
+			size_t upto = (size_t)(nl + 1 - (const char *)m) & ~(size_t)4095;
+
+			lupe_pages_give_back((char *)m + given, upto - given);
+			given = upto;
+		}
 	}
 	if (!err && !b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */
@@ -584,7 +734,7 @@ static int kallsyms_copy(const struct lupe_dso *dso, char *path, size_t size)
  * The kallsyms copy read on a thread: 122,000 lines parsed and sorted,
  * 76 M instructions (a fifth of what a dwarf report of the demo spends on
  * symbols, on its one thread) that now overlap the inflating of libc's
- * debug file. The result waits in out (its syms, outer, nr_syms, strtab)
+ * debug file. The result waits in out (its syms or ktab, outer, nr_syms, strtab)
  * until lupe_dso_load() takes it; the answer is the one the main thread
  * would build. A file of user-space samples only pays it on the thread,
  * and a command that never looks a kernel address up stops it when the
@@ -639,6 +789,7 @@ static int kallsyms_join(struct lupe_dso *dso, int take)
 	err = j->err;
 	if (!err && take) {
 		dso->syms = j->out.syms;
+		dso->ktab = j->out.ktab;
 		dso->outer = j->out.outer;
 		dso->nr_syms = j->out.nr_syms;
 		dso->strtab = j->out.strtab;
@@ -806,36 +957,59 @@ uint64_t lupe_dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr)
  */
 #define FAULT_AROUND ((uintptr_t)64 << 10)
 
+/* A name of len bytes at raw in dso's mapped names was copied out: the pages around it go back. */
+static void give_back_around(const struct lupe_dso *d, const char *raw, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	/* the kernel maps the pages around a faulting one too (fault_around_bytes: 64 KiB) */
+	lo = (uintptr_t)raw & ~(FAULT_AROUND - 1);
+	hi = ((uintptr_t)raw + len + FAULT_AROUND) & ~(FAULT_AROUND - 1);
+	if (lo < (uintptr_t)d->names_map)
+		lo = (uintptr_t)d->names_map;
+	if (hi > (uintptr_t)d->names_map + d->names_map_len)
+		hi = ((uintptr_t)d->names_map + d->names_map_len + page - 1) & ~(page - 1);
+	lupe_pages_give_back((void *)lo, hi - lo);
+}
+
+/*
+ * The name at raw (in d's mapped names) as the table shows it, of *len
+ * bytes, not NUL-terminated: a kallsyms line's ends as kallsyms_line()
+ * ended it, an ELF one is demangled (into *dem, for the caller to free).
+ * *raw_len: the bytes of the mapping it was read from.
+ */
+static const char *mapped_name(const struct lupe_dso *d, const char *raw, char **dem, size_t *len,
+			       size_t *raw_len)
+{
+	*dem = NULL;
+	if (d->names_kallsyms) {
+		const char *nl = memchr(raw, '\n', (size_t)(d->names_map + d->names_map_len - raw));
+
+		*raw_len = *len = nl ? (size_t)(kallsyms_name_end(raw, nl) - raw) : 0;
+		return raw;
+	}
+	*raw_len = strlen(raw);
+	*dem = lupe_demangle(raw);
+	*len = *dem ? strlen(*dem) : *raw_len;
+	return *dem ? *dem : raw;
+}
+
 static const struct lupe_symbol *named(const struct lupe_dso *dso, size_t i)
 {
 	struct lupe_dso *d = (struct lupe_dso *)dso;
 	struct lupe_symbol *sym = &d->syms[i];
 	const char *raw = __atomic_load_n(&sym->name, __ATOMIC_ACQUIRE), *from;
 	struct demangled_name *dn, *head;
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
 	size_t raw_len, len;
 	char *dem;
 
 	if (!d->names_map || raw < d->names_map || raw >= d->names_map + d->names_map_len)
 		return sym;
-	if (d->names_kallsyms) {
-		/* a line of the file: the name ends as kallsyms_line() ended it */
-		const char *nl = memchr(raw, '\n', (size_t)(d->names_map + d->names_map_len - raw));
-
-		raw_len = nl ? (size_t)(kallsyms_name_end(raw, nl) - raw) : 0;
-		dem = NULL;
-		from = raw;
-		len = raw_len + 1;
-	} else {
-		raw_len = strlen(raw);
-		dem = lupe_demangle(raw);
-		from = dem ? dem : raw;
-		len = strlen(from) + 1;
-	}
-	dn = malloc(sizeof(*dn) + len);
+	from = mapped_name(d, raw, &dem, &len, &raw_len);
+	dn = malloc(sizeof(*dn) + len + 1);
 	if (dn) {
-		memcpy(dn->name, from, len - 1);
-		dn->name[len - 1] = 0;
+		memcpy(dn->name, from, len);
+		dn->name[len] = 0;
 	}
 	free(dem);
 	if (!dn || !__atomic_compare_exchange_n(&sym->name, &raw, (const char *)dn->name, 0, __ATOMIC_ACQ_REL,
@@ -847,42 +1021,150 @@ static const struct lupe_symbol *named(const struct lupe_dso *dso, size_t i)
 	do
 		dn->next = head;
 	while (!__atomic_compare_exchange_n(&d->demangled, &head, dn, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
-	/* the kernel maps the pages around a faulting one too (fault_around_bytes: 64 KiB) */
-	lo = (uintptr_t)raw & ~(FAULT_AROUND - 1);
-	hi = ((uintptr_t)raw + raw_len + FAULT_AROUND) & ~(FAULT_AROUND - 1);
-	if (lo < (uintptr_t)d->names_map)
-		lo = (uintptr_t)d->names_map;
-	if (hi > (uintptr_t)d->names_map + d->names_map_len)
-		hi = ((uintptr_t)d->names_map + d->names_map_len + page - 1) & ~(page - 1);
-	madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	give_back_around(d, raw, raw_len);
+	return sym;
+}
+
+/* Where symbol i of t ends: its size, or the next one's start, or its entry in exc[]. */
+static uint64_t ktab_end(const struct ksymtab *t, size_t i)
+{
+	size_t lo = 0, hi = t->nr_exc;
+
+	if (t->size)
+		return t->base + t->start[i] + t->size[i];
+	if (!(t->name[i] & KSYM_EXC))
+		return t->base + t->start[i + 1];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->exc[mid].i < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return t->exc[lo].end;
+}
+
+/* Symbol i of dso's ktab, made at its first lookup (see struct ksymtab); NULL without memory. */
+static const struct lupe_symbol *ktab_symbol(const struct lupe_dso *dso, size_t i)
+{
+	struct ksymtab *t = dso->ktab;
+	struct lupe_symbol **chunk = __atomic_load_n(&t->made[i / KSYM_CHUNK], __ATOMIC_ACQUIRE), *sym, *none = NULL;
+	uint32_t off = t->name[i] & KSYM_OFF;
+	const char *raw = NULL;
+	size_t len = 0;
+
+	if (!chunk) {
+		struct lupe_symbol **c = calloc(KSYM_CHUNK, sizeof(*c));
+
+		if (!c)
+			return NULL;
+		if (__atomic_compare_exchange_n(&t->made[i / KSYM_CHUNK], &chunk, c, 0, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			chunk = c;
+		else
+			free(c);
+	}
+	sym = __atomic_load_n(&chunk[i % KSYM_CHUNK], __ATOMIC_ACQUIRE);
+	if (sym)
+		return sym;
+	if (t->name[i] & KSYM_STR) {
+		sym = malloc(sizeof(*sym));
+		if (!sym)
+			return NULL;
+		sym->name = t->str + off;
+	} else {
+		char *dem;
+		size_t nlen;
+		const char *from;
+		struct ksym *k;
+
+		raw = dso->names_map + off;
+		from = mapped_name(dso, raw, &dem, &nlen, &len);
+		k = malloc(sizeof(*k) + nlen + 1);
+		if (k) {
+			memcpy(k->name, from, nlen);
+			k->name[nlen] = 0;
+			k->sym.name = k->name;
+		}
+		free(dem);
+		if (!k)
+			return NULL;
+		sym = &k->sym;
+	}
+	sym->start = t->base + t->start[i];
+	sym->end = ktab_end(t, i);
+	if (!__atomic_compare_exchange_n(&chunk[i % KSYM_CHUNK], &none, sym, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE)) {
+		free(sym);
+		return none;
+	}
+	if (raw)
+		give_back_around(dso, raw, len);
 	return sym;
 }
 
 const struct lupe_symbol *lupe_dso_symbol(const struct lupe_dso *dso, size_t i)
 {
-	return named(dso, i);
+	return dso->ktab ? ktab_symbol(dso, i) : named(dso, i);
 }
 
-const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr)
+uint64_t lupe_dso_symbol_start(const struct lupe_dso *dso, size_t i)
 {
-	size_t lo = 0, hi = dso->nr_syms;
+	return dso->ktab ? dso->ktab->base + dso->ktab->start[i] : dso->syms[i].start;
+}
 
+uint64_t lupe_dso_symbol_end(const struct lupe_dso *dso, size_t i)
+{
+	return dso->ktab ? ktab_end(dso->ktab, i) : dso->syms[i].end;
+}
+
+/* How many symbols start at or below vaddr. */
+static size_t upper_bound(const struct lupe_dso *dso, uint64_t vaddr)
+{
+	const struct ksymtab *t = dso->ktab;
+	size_t lo = 0, hi = dso->nr_syms;
+	uint32_t off;
+
+	if (!t) {
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (dso->syms[mid].start <= vaddr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo;
+	}
+	if (vaddr < t->base)
+		return 0;
+	if (vaddr - t->base > UINT32_MAX)
+		return hi;
+	off = (uint32_t)(vaddr - t->base);
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (dso->syms[mid].start <= vaddr)
+		if (t->start[mid] <= off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo)
+	return lo;
+}
+
+const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr)
+{
+	size_t i = upper_bound(dso, vaddr);
+
+	if (!i--)
 		return NULL;
 	/* a label inside a sized function: the function's (find_outer) */
-	if (dso->outer && dso->outer[lo - 1] && vaddr < dso->syms[dso->outer[lo - 1] - 1].end)
-		return named(dso, dso->outer[lo - 1] - 1);
-	if (vaddr >= dso->syms[lo - 1].end)
+	if (dso->outer && dso->outer[i] && vaddr < lupe_dso_symbol_end(dso, dso->outer[i] - 1))
+		return lupe_dso_symbol(dso, dso->outer[i] - 1);
+	if (vaddr >= lupe_dso_symbol_end(dso, i))
 		return NULL;
-	return named(dso, lo - 1);
+	return lupe_dso_symbol(dso, i);
 }
 
 /*

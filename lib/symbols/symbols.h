@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Symbol tables of DSOs, loaded once and lazily on the first lookup, kept
- * as one sorted array per DSO for a binary search. Sources: ELF .symtab
- * (from separate debug info when there is some) then .dynsym, the
- * kernel's /proc/kallsyms, and /tmp/perf-PID.map for JIT code.
+ * sorted per DSO for a binary search: compact (kallsyms' and ELF tables:
+ * struct ksymtab, symbols.c) or as an array of struct lupe_symbol.
+ * Sources: ELF .symtab (from separate debug info when there is some) then
+ * .dynsym, the kernel's /proc/kallsyms, and /tmp/perf-PID.map for JIT code.
  */
 #ifndef LUPE_SYMBOLS_H
 #define LUPE_SYMBOLS_H
@@ -20,9 +21,10 @@ struct lupe_dso {
 	uint8_t build_id[20];
 	int build_id_size;
 	int loaded;
-	struct lupe_symbol *syms;
+	struct lupe_symbol *syms; /* NULL when ktab holds the table */
 	size_t nr_syms;
-	uint32_t *outer;        /* per symbol, in syms' block: 1 + the sized symbol a label lies in, or 0 */
+	struct ksymtab *ktab;   /* the table kept compact (symbols.c), or NULL */
+	uint32_t *outer;        /* per symbol (in syms' block, if any): 1 + the sized symbol a label lies in, or 0 */
 	char *strtab;
 	/*
 	 * The ELF string table (mapped from the file, its pages given back
@@ -61,6 +63,7 @@ struct symtab_build {
 	char *str;
 	size_t slen, scap;
 	int kallsyms;
+	int compact; /* keep it as a ksymtab (8 or 12 bytes a symbol, not 24) where its span allows */
 	/* a string table mapped from the file (lupe_symtab_map()): the DSO's names when finished */
 	void *map;
 	size_t map_len;
@@ -113,8 +116,16 @@ int lupe_dso_load(struct lupe_dso *dso);
 
 /* The symbol at vaddr (DSO symbol space), or NULL. */
 const struct lupe_symbol *lupe_dso_find_symbol(const struct lupe_dso *dso, uint64_t vaddr);
-/* Symbol i (< nr_syms) under its full name: what a walk of all of them reads (not syms[i].name). */
+/*
+ * Symbol i (< nr_syms) under its full name: what a walk of all of them
+ * reads (not syms[i].name; syms is NULL for a compact table). The same
+ * pointer as lupe_dso_find_symbol() gives for its addresses. NULL only
+ * when a compact table's symbol cannot be made (no memory).
+ */
 const struct lupe_symbol *lupe_dso_symbol(const struct lupe_dso *dso, size_t i);
+/* Where symbol i (< nr_syms) starts and ends, read without making it (any table). */
+uint64_t lupe_dso_symbol_start(const struct lupe_dso *dso, size_t i);
+uint64_t lupe_dso_symbol_end(const struct lupe_dso *dso, size_t i);
 
 /* A map-relative address (file offset) to the DSO's symbol space. */
 uint64_t lupe_dso_addr_to_vaddr(const struct lupe_dso *dso, uint64_t addr);

@@ -64,6 +64,7 @@
 #define WAYS 4          /* chains per set */
 #define MAX_READS 512   /* memory reads one cached unwind may depend on */
 #define MAX_FRAMES 256  /* longest chain cached */
+#define GIVE_BACK 512  /* report_module() calls between two give_back()s */
 
 /* perf's x86_64 register numbers, in DWARF order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip). */
 static const int dwarf_to_perf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8 };
@@ -91,6 +92,8 @@ struct chain {
 struct reported {
 	const struct lupe_dso *dso;
 	uint64_t base, start; /* where it was reported; start: a map of it then */
+	char *cfi;      /* its CFI's pages in libdwfl's mapping of the file: give_back() */
+	size_t cfi_len;
 };
 
 struct proc {
@@ -115,6 +118,7 @@ struct lupe_unwinder {
 	struct lupe_thread *t;
 	const struct lupe_sample *s;
 	uint64_t sp, stack_len;
+	int in_popped;  /* read_popped() is evaluating the leaf's rules */
 	uint64_t *ips;
 	int nr, max;
 	/* its initial registers, in DWARF order */
@@ -132,6 +136,7 @@ struct lupe_unwinder {
 	struct mem_read reads[MAX_READS];
 	int nr_reads;
 	uint64_t epochs; /* source of proc epochs */
+	unsigned reports; /* report_module() calls, for give_back() */
 	struct chain *chains[CHAINS];
 	unsigned next_way;
 };
@@ -192,6 +197,48 @@ static int in_stack(const struct lupe_unwinder *u, uint64_t addr)
 	return addr + 8 >= addr && addr >= u->sp && addr + 8 <= u->sp + u->stack_len;
 }
 
+static int rule_eval(struct lupe_unwinder *u, int k, const Dwarf_Op *ops, size_t n, uint64_t cfa,
+		     int have_cfa, uint64_t *out, int *is_value);
+
+/*
+ * addr lies below the sampled sp, outside the stack copy: in an epilogue,
+ * the slot a register was saved in and has been popped from (glibc's CFI
+ * keeps "saved at CFA-48" for rbp after its pop). When the leaf's CFI
+ * says register r is saved at addr, r holds that value again: its value
+ * now is the answer. Without it, the caller's rbp is lost and a caller
+ * that keeps its CFA in rbp ends the chain.
+ */
+static bool read_popped(struct lupe_unwinder *u, uint64_t addr, Dwarf_Word *result)
+{
+	uint64_t pc = u->regs[DWARF_IP], cfa, at;
+	Dwfl_Module *mod;
+	Dwarf_CFI *cfi;
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Addr bias;
+	Dwarf_Op *ops, mem[3];
+	size_t nops;
+	int isval, found = -1;
+
+	if (u->in_popped || !(u->regset & (1u << DWARF_IP)) || !(mod = dwfl_addrmodule(u->cur->dwfl, pc)) ||
+	    !(cfi = dwfl_module_eh_cfi(mod, &bias)) || dwarf_cfi_addrframe(cfi, pc - bias, &fr))
+		return false;
+	u->in_popped = 1;
+	if (!dwarf_frame_cfa(fr, &ops, &nops) && nops && !rule_eval(u, 0, ops, nops, 0, 0, &cfa, &isval) &&
+	    !isval) {
+		for (int r = 0; r < DWARF_IP && found < 0; r++) {
+			if (r != DWARF_SP && (u->regset & (1u << r)) && !dwarf_frame_register(fr, r, mem, &ops, &nops) &&
+			    nops && !rule_eval(u, 0, ops, nops, cfa, 1, &at, &isval) && !isval && at == addr)
+				found = r;
+		}
+	}
+	u->in_popped = 0;
+	free(fr);
+	if (found < 0)
+		return false;
+	*result = u->regs[found];
+	return true;
+}
+
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct lupe_unwinder *u = arg;
@@ -202,6 +249,8 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		memcpy(result, (const char *)u->s->user_stack + (addr - u->sp), 8);
 		return true;
 	}
+	if (addr + 8 <= u->sp)
+		return read_popped(u, addr, result);
 	return read_mapped(u, addr, result);
 }
 
@@ -650,6 +699,77 @@ static void use_eh_frame_hdr(Dwfl_Module *mod)
 	}
 }
 
+/*
+ * Where mod's .eh_frame_hdr and .eh_frame lie in libdwfl's mapping of its
+ * file, whole pages, into r; none when the file is not mapped page by
+ * page or the pages would hold its headers (which libelf may write in
+ * its private mapping).
+ */
+static void cfi_pages(Dwfl_Module *mod, struct reported *r)
+{
+	Dwarf_Addr bias;
+	Elf *elf = dwfl_module_getelf(mod, &bias);
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	size_t shstrndx, size;
+	uint64_t lo = UINT64_MAX, hi = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	char *raw = elf ? elf_rawfile(elf, &size) : NULL;
+
+	if (!raw || (uintptr_t)raw % page || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    (strcmp(name, ".eh_frame_hdr") && strcmp(name, ".eh_frame")))
+			continue;
+		lo = sh.sh_offset < lo ? sh.sh_offset : lo;
+		hi = sh.sh_offset + sh.sh_size > hi ? sh.sh_offset + sh.sh_size : hi;
+	}
+	lo = (lo + page - 1) & ~(page - 1);
+	hi &= ~(page - 1);
+	if (lo >= hi || lo < page || hi > size || (eh.e_shoff < hi && eh.e_shoff + eh.e_shnum * eh.e_shentsize > lo))
+		return;
+	r->cfi = raw + lo;
+	r->cfi_len = (size_t)(hi - lo);
+}
+
+/*
+ * The pages of the modules' CFI that unwinding read, given back to the
+ * kernel (they stay in the page cache): libdwfl maps each file whole and
+ * private in each process's Dwfl, and the kernel maps 64 KiB around each
+ * page read, so a few hundred lookups in libLLVM's .eh_frame_hdr and
+ * .eh_frame held 2.5 MB of them, once per clang process: 9.3 MB of a
+ * many-process script's 29 MB peak, two clangs unwound side by side.
+ * A page read again comes back the same (nothing writes them). Only a
+ * mapping of a file is touched (lib/util/pages.c), as in srcline. Not cut
+ * by lupe_pages_fine() as srcline's are: cut, the CFI's pages took a
+ * many-process script's peak from 26.4 to 28.1-29.1 MB (not understood).
+ */
+static int give_back_in(uintptr_t lo, uintptr_t hi, void *arg)
+{
+	struct lupe_unwinder *u = arg;
+
+	for (size_t i = 0; i < u->nr_procs; i++) {
+		struct proc *p = &u->procs[i];
+
+		for (size_t k = 0; p->dwfl && k < p->nr_mods; k++) {
+			struct reported *r = &p->mods[k];
+
+			if (r->cfi_len && (uintptr_t)r->cfi >= lo && (uintptr_t)r->cfi + r->cfi_len <= hi)
+				lupe_pages_give_back(r->cfi, r->cfi_len);
+		}
+	}
+	return 0;
+}
+
+static void give_back(struct lupe_unwinder *u)
+{
+	lupe_file_maps_each(give_back_in, u);
+}
+
 /* Report the module that covers pc, once. */
 static void report_module(struct lupe_unwinder *u, uint64_t pc)
 {
@@ -659,6 +779,8 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 	uint64_t base;
 	int fd = -1;
 
+	if (++u->reports % GIVE_BACK == 0)
+		give_back(u);
 	if (dwfl_addrmodule(p->dwfl, pc))
 		return;
 	m = lupe_maps_find(u->t->maps, pc);
@@ -694,11 +816,12 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 		p->mods = v;
 		p->cap_mods = cap;
 	}
-	p->mods[p->nr_mods++] = (struct reported){ m->dso, base, m->start };
+	p->mods[p->nr_mods++] = (struct reported){ m->dso, base, m->start, NULL, 0 };
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, fd, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (mod) {
+		cfi_pages(mod, &p->mods[p->nr_mods - 1]);
 		use_eh_frame_hdr(mod);
 		/* a pc in no module before may be in this one: the chains unwound by bp may not hold */
 		p->epoch = ++u->epochs;
@@ -764,6 +887,10 @@ int lupe_unwind_user(struct lupe_unwinder *u, struct lupe_thread *t, const struc
 	u->stack_len = s->user_stack_dyn < s->user_stack_size ? s->user_stack_dyn : s->user_stack_size;
 	u->ips = ips;
 	u->nr = 0;
+	/* frame 0's, as frame_cb() will find them (read_popped() may need them first) */
+	u->fsp[0] = u->sp;
+	u->fbp[0] = u->regs[6];
+	u->known_bp[0] = !!(u->regset & (1u << 6));
 	u->max = max;
 	/*
 	 * A chain made under this epoch had ip's module reported, and the

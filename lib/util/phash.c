@@ -102,6 +102,31 @@ void lupe_phash_free(struct phash *t)
 	t->nr = t->cap = 0;
 }
 
+struct ihash_key {
+	int (*eq)(const void *arg, uint32_t idx);
+	const void *arg;
+};
+
+static int ihash_eq(const void *item, const void *key)
+{
+	const struct ihash_key *k = key;
+
+	return k->eq(k->arg, (uint32_t)((uintptr_t)item - 1));
+}
+
+void **lupe_ihash_find(struct phash *t, uint64_t hash, int (*eq)(const void *arg, uint32_t idx),
+		       const void *arg)
+{
+	struct ihash_key k = { eq, arg };
+
+	return lupe_phash_find(t, hash, ihash_eq, &k);
+}
+
+void lupe_ihash_fill(struct phash *t, void **slot, uint64_t hash, uint32_t idx)
+{
+	lupe_phash_fill(t, slot, hash, (void *)((uintptr_t)idx + 1));
+}
+
 static int str_eq(const void *item, const void *key)
 {
 	return !strcmp(item, key);

@@ -41,6 +41,22 @@ void lupe_phash_free(struct phash *t);
 const char *lupe_phash_intern(struct phash *t, const char *s);
 void lupe_phash_free_strings(struct phash *t);
 
+/*
+ * The same table holding indexes (into an array the caller keeps) rather
+ * than pointers: a slot holds index + 1, so an empty one (NULL) is no index.
+ * lupe_ihash_find is lupe_phash_find with eq(arg, idx) asked of the index
+ * in a slot; lupe_ihash_idx reads a slot (-1 when empty), lupe_ihash_fill
+ * stores idx in the empty slot found for hash. Free with lupe_phash_free.
+ */
+void **lupe_ihash_find(struct phash *t, uint64_t hash, int (*eq)(const void *arg, uint32_t idx),
+		       const void *arg);
+void lupe_ihash_fill(struct phash *t, void **slot, uint64_t hash, uint32_t idx);
+
+static inline long lupe_ihash_idx(void *const *slot)
+{
+	return *slot ? (long)((uintptr_t)*slot - 1) : -1;
+}
+
 /* A hash of a string and a mixer of 64-bit words, for keys. */
 uint64_t lupe_phash_str(const char *s);
 uint64_t lupe_phash_mix(uint64_t h, uint64_t v);

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <lupe/core.h>
 
@@ -49,6 +50,25 @@ int lupe_read_small_file(const char *path, char *buf, size_t size);
 /* Read a whole file into a malloc'ed NUL-terminated buffer; *len gets its
  * length. Returns NULL and sets errno on failure. The caller frees it. */
 char *lupe_read_whole_file(const char *path, size_t *len);
+
+/*
+ * A file that lupe maps whole and reads here and there (libdwfl's ELF and
+ * DWARF mappings): lib/util/pages.c says why and what it costs.
+ * lupe_file_mapped(): 1 when [p, p + len) lies in one mapping of a file
+ * (an inode in /proc/self/maps), else 0 (the heap: an ELF image libelf
+ * read into memory, whose pages must not be given back).
+ * lupe_pages_fine(): cut such a mapping into pieces, so that a page fault
+ * in it maps the kernel's fault-around window, not a whole large folio.
+ * lupe_pages_give_back(): its pages unmapped (MADV_DONTNEED): a page read
+ * again faults in from the page cache, the same bytes, as nothing writes
+ * them. Both only for a page-aligned mapping of a file.
+ */
+int lupe_file_mapped(const void *p, size_t len);
+/* fn(lo, hi, arg) for each mapping of a file in /proc/self/maps, until it
+ * returns non-zero: that value, 0 after the last, or a negative errno. */
+int lupe_file_maps_each(int (*fn)(uintptr_t lo, uintptr_t hi, void *arg), void *arg);
+void lupe_pages_fine(void *p, size_t len);
+void lupe_pages_give_back(void *p, size_t len);
 
 /*
  * Grow the array *v (room for *cap items of size sz) to hold n items: the

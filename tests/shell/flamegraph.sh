@@ -137,10 +137,15 @@ python3 warm.py g.png g.svg || fail "the PNG does not show the frames ($shot scr
 # the SVG's own script in the browser: click compute_b, read the widths, search
 sed 's|</svg>|<script><![CDATA[\
 var out = [];\
-function w(n) { var g = document.querySelector("g.f[data-n=\\"" + n + "\\"]"); return g.style.display == "none" ? -1 : +g.querySelector("rect").getAttribute("width"); }\
-out.push(w("compute_b"));\
-document.querySelector("g.f[data-n=\\"compute_b\\"]").dispatchEvent(new MouseEvent("click", {bubbles: true}));\
-out.push(w("compute_b"), w("leaf_b"), w("compute_a"), w("main"));\
+function all(n) { return Array.from(document.querySelectorAll("g.f[data-n=\\"" + n + "\\"]")); }\
+function a(g, k) { return +g.getAttribute("data-" + k); }\
+function widest(n) { return all(n).reduce(function (m, g) { return a(g, "w") > a(m, "w") ? g : m; }); }\
+function child(n, p) { return all(n).find(function (g) { return a(g, "d") == a(p, "d") + 1 \&\& a(g, "x") >= a(p, "x") \&\& a(g, "x") < a(p, "x") + a(p, "w"); }); }\
+function w(g) { return g.style.display == "none" ? -1 : +g.querySelector("rect").getAttribute("width"); }\
+var cb = widest("compute_b");\
+out.push(w(cb));\
+cb.dispatchEvent(new MouseEvent("click", {bubbles: true}));\
+out.push(w(cb), w(child("leaf_b", cb)), w(widest("compute_a")), w(widest("main")));\
 out.push(search("^leaf_"), document.getElementById("matched").textContent);\
 var t = document.createElementNS("http://www.w3.org/2000/svg", "text"); t.setAttribute("id", "result"); t.textContent = out.join("\|"); document.documentElement.appendChild(t);\
 ]]></script></svg>|' g.svg > inj.svg
@@ -152,14 +157,20 @@ IFS='|' read -r before zb zl za zm pct label <<< "$res"
 python3 - "$before" "$zb" "$zl" "$za" "$zm" "$pct" "$label" g.data.ref <<'PY' || fail "zoom or search misbehave in the browser: $res"
 import sys
 before, zb, zl, za, zm, pct = map(float, sys.argv[1:7]); label, ref = sys.argv[7], sys.argv[8]
-total = leaves = cb = lb = 0
+total = leaves = 0
+under = {}   # compute_b's frames by their callers: [weight, of it under leaf_b]
 for line in open(ref):
     stack, n = line.rsplit(' ', 1); total += int(n)
     frames = stack.split(';')
     if any(f.startswith('leaf_') for f in frames): leaves += int(n)
     if 'compute_b' in frames:
-        cb += int(n)
-        lb += int(n) if 'leaf_b' in frames else 0
+        i = frames.index('compute_b')
+        u = under.setdefault(tuple(frames[:i]), [0, 0])
+        u[0] += int(n)
+        u[1] += int(n) if frames[i + 1:i + 2] == ['leaf_b'] else 0
+# the widest compute_b frame is the one clicked (a sample at a function's
+# first instruction can put a frame of that name under another caller)
+cb, lb = max(under.values())
 assert before < 1180 * 0.5, before          # compute_b is about 30% before the click
 # ... the whole width after it, and its child leaf_b its share of compute_b
 # (a sample in compute_b's own code is not leaf_b's)

@@ -2,7 +2,7 @@
 # lupe lock contention -b -a -- mutex reports the workload's pthread mutex (by address) with a count within 10% of the workload's own count of contended acquisitions, -E 1 -q prints one line, and a program that cannot run exits 127 or 126 with no table
 . "$(dirname "$0")/lib/common.sh"
 need_root
-"$LUPE" version --build-options 2>/dev/null | grep -q 'BPF.*OFF' && skip "lupe was built without BPF"
+"$LUPE" version --build-options 2>/dev/null | grep -q 'libbpf: \[ OFF' && skip "lupe was built without BPF"
 [ -d /sys/kernel/btf ] || skip "no kernel BTF for the BPF program"
 need_tracefs
 for tp in lock/contention_begin syscalls/sys_enter_futex; do

@@ -3,12 +3,23 @@
 . "$(dirname "$0")/lib/common.sh"
 need_root
 need_perf
-"$LUPE" version --build-options 2>/dev/null | grep -q 'BPF.*OFF' && skip "lupe was built without BPF"
+"$LUPE" version --build-options 2>/dev/null | grep -q 'libbpf: \[ OFF' && skip "lupe was built without BPF"
 
 "$LUPE" record -q --off-cpu -e dummy -o off.data -- sleep 0.3 2>err.txt || {
 	grep -q 'cannot load the --off-cpu BPF program' err.txt && skip "$(cat err.txt)"
 	fail "lupe record --off-cpu exited: $(cat err.txt)"
 }
+# unprivileged: lupe's one sentence, none of libbpf's own lines on stderr
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	for c in "record -q --off-cpu -e dummy -o $TMPD/nobody.data" "lock contention -b"; do
+		# shellcheck disable=SC2086
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$LUPE" $c -- true > nobody.out 2>&1 &&
+			fail "an unprivileged $c succeeded: $(cat nobody.out)"
+		grep -q 'BPF program: Operation not permitted (it needs root or CAP_BPF and CAP_PERFMON)' nobody.out ||
+			fail "unprivileged $c: no refusal sentence: $(cat nobody.out)"
+		grep -q '^libbpf:' nobody.out && fail "unprivileged $c: libbpf printed to stderr: $(cat nobody.out)"
+	done
+fi
 "$PERF" evlist -i off.data 2>/dev/null | grep -qx 'offcpu-time' || fail "no offcpu-time event in the file"
 "$PERF" evlist -v -i off.data 2>/dev/null | grep '^offcpu-time:' | grep -q 'type: 1, size: 128, config: 0xa' ||
 	fail "offcpu-time is not perf's BPF output software event"

@@ -13,8 +13,11 @@ need_tracefs
 rec -e sched:sched_switch -e sched:sched_process_exec -g -o tp.data -- "$D" -n 100 -t 2
 
 for f in plain g ag z tp; do
-	"$PERF" script -i $f.data > $f.perf 2>/dev/null || fail "perf script -i $f.data"
-	"$LUPE" script -i $f.data > $f.lupe || fail "lupe script -i $f.data exited $?"
+	"$PERF" script -i $f.data > $f.perf0 2>/dev/null || fail "perf script -i $f.data"
+	"$LUPE" script -i $f.data > $f.lupe0 || fail "lupe script -i $f.data exited $?"
+	# a sample in any PLT stub of a system-wide recording: lib/common.sh's plt_unknown
+	plt_unknown < $f.perf0 > $f.perf
+	plt_unknown < $f.lupe0 > $f.lupe
 	cmp -s $f.perf $f.lupe || { diff $f.perf $f.lupe | head -20; fail "lupe script differs from perf script on $f.data"; }
 	[ -s $f.lupe ] || fail "empty script output for $f.data"
 done
@@ -79,8 +82,10 @@ lrec -a -g -o la.data -- "$D" -n 100
 lrec -z -g -o lz.data -- "$D" -n 200
 lrec -e sched:sched_switch -g -o lt.data -- "$D" -n 100 -t 2
 for f in lg la lz lt; do
-	"$PERF" script -i $f.data > $f.perf 2>/dev/null || fail "perf script -i $f.data (lupe's)"
-	"$LUPE" script -i $f.data > $f.lupe || fail "lupe script -i $f.data (lupe's) exited $?"
+	"$PERF" script -i $f.data 2>/dev/null > $f.perf0 || fail "perf script -i $f.data (lupe's)"
+	"$LUPE" script -i $f.data > $f.lupe0 || fail "lupe script -i $f.data (lupe's) exited $?"
+	plt_unknown < $f.perf0 > $f.perf
+	plt_unknown < $f.lupe0 > $f.lupe
 	cmp -s $f.perf $f.lupe || { diff $f.perf $f.lupe | head -20; fail "script differs on lupe's $f.data"; }
 done
 for f in lg la lz; do

@@ -114,13 +114,16 @@ ok "P writes spin.annotation, h helps"
 tm_keys q; tm_wait 'Samples: .* of event' 5 || fail "q did not go back to report: $(tm_screen | head -1)"
 tm_keys q; tm_wait 'lupe-test\$ ?$' 10 || fail "report did not quit"
 
-# Enter on a call: leaf_a (no samples of its own) calls spin; q comes back
+# Enter on a call: leaf_a calls spin; q comes back. The browser opens at
+# leaf_a's hottest line, which may be after the call (a sample of its own
+# at its leave): Home, then search forward
 tm_keys clear Enter
 tm_keys '$lupe_bin report -i g.data' Enter
 tm_wait "Samples: .* of event" || fail "the report browser did not open on g.data"
 tm_keys / ; tm_wait 'Filter by symbol' 3 || fail "no filter prompt"
 tm_keys leaf_a Enter; tm_settle
 tm_keys a; tm_wait '^Annotate leaf_a' 10 || fail "a on leaf_a: $(tm_screen)"
+tm_keys Home; tm_settle
 tm_keys / ; tm_wait 'Search:' 3; tm_keys 'call' Enter
 tm_wait_sel 'call +[0-9a-f]+ <spin>' 5 || fail "no call of spin in leaf_a: '$(tm_selected)'"
 tm_keys Enter; tm_wait '^Annotate spin' 10 || fail "Enter on the call did not open spin: $(tm_screen | head -1)"

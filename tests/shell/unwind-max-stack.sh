@@ -7,10 +7,39 @@ need_root
 max=$(cat /proc/sys/kernel/perf_event_max_stack 2>/dev/null) || skip "no kernel.perf_event_max_stack sysctl"
 [ "$max" -lt 200 ] || skip "kernel.perf_event_max_stack is $max: the 200-deep recursion is not cut"
 
-"$PERF" record -q --no-bpf-event --call-graph dwarf -o p.data "$WORKLOADS/deeprec" 20 >/dev/null 2>&1 ||
-	skip "perf record --call-graph dwarf failed"
-"$LUPE" record --call-graph dwarf --no-online -o l.data "$WORKLOADS/deeprec" 20 >/dev/null 2>&1 ||
-	fail "lupe record --call-graph dwarf exited $?"
+# A sample just after down's `pop %rbp` (its CFI still says rbp is saved
+# below sp): perf 6.1 loses rbp and stops after two frames, lupe unwinds
+# on (tests/shell/unwind-epilogue.sh). About a third of the recordings
+# have one; this test is about --max-stack and inlined entries, so it
+# records again (up to 6 times) until perf's and lupe's scripts agree.
+# perf_short FILE: 0 when perf script and lupe script of FILE are the
+# same; 1 when they differ only where perf's chain is a proper head of
+# lupe's; fails on anything else
+perf_short() {
+	perf_out ps.txt script -i "$1"
+	"$LUPE" script -i "$1" > ls.txt || fail "lupe script -i $1 exited $?"
+	cmp -s ps.txt ls.txt && return 0
+	python3 - ps.txt ls.txt <<'PY' || { diff ps.txt ls.txt | head; fail "script differs from perf's on $1 beyond perf's stop at an epilogue"; }
+import sys
+a, b = (open(f).read().split("\n\n") for f in sys.argv[1:3])
+sys.exit(len(a) != len(b) or any(x != y and not (y.startswith(x + "\n") and x.count("\n") >= 2) for x, y in zip(a, b)))
+PY
+	return 1
+}
+record() { # FILE CMD...: record until perf_short FILE says 0
+	local f=$1 try
+	shift
+	for try in 1 2 3 4 5 6; do
+		"$@" >/dev/null 2>&1 || return 2
+		perf_short "$f" && return 0
+		echo "note: $f has a sample where perf stops at an epilogue: recording again"
+	done
+	fail "6 recordings of $f in a row had a sample where perf stops at an epilogue"
+}
+record p.data "$PERF" record -q --no-bpf-event --call-graph dwarf -o p.data "$WORKLOADS/deeprec" 20
+[ $? = 2 ] && skip "perf record --call-graph dwarf failed"
+record l.data "$LUPE" record --call-graph dwarf --no-online -o l.data "$WORKLOADS/deeprec" 20
+[ $? = 2 ] && fail "lupe record --call-graph dwarf exited non-zero"
 
 for f in p.data l.data; do
 	for ms in "" 50 300; do

@@ -125,6 +125,75 @@ static char *write_tmp(const void *p, size_t n)
 	return path;
 }
 
+struct counted {
+	struct lupe_tool tool;
+	uint64_t n, ip_sum, last_time;
+	int out_of_order;
+};
+
+static int count_sample(struct lupe_tool *tool, struct lupe_session *s, struct lupe_evsel *evsel,
+			const struct lupe_sample *sample, struct lupe_thread *t,
+			const struct perf_event_header *ev)
+{
+	struct counted *c = (struct counted *)tool;
+
+	c->n++;
+	c->ip_sum += sample->ip;
+	c->out_of_order |= sample->time < c->last_time;
+	c->last_time = sample->time;
+	return 0;
+}
+
+/*
+ * A file past the reader's read-ahead threshold (16 MiB of data: a thread
+ * maps pages ahead and gives back those behind, on a machine of more than
+ * one CPU): every sample read once, in time order, whatever pages the
+ * thread mapped or gave back meanwhile.
+ */
+static void test_large_file_read_ahead(void **state)
+{
+	enum { NR = 500000, PER_ROUND = 1000 };
+	struct fbuf data = { 0 }, b;
+	struct counted c = { .tool = { .sample = count_sample, .ordered = 1 } };
+	uint64_t want = 0;
+	struct lupe_session *s;
+	char *path;
+	size_t len = 0;
+
+	data.p = malloc((size_t)NR * 40 + NR / PER_ROUND * 8 + 64);
+	assert_non_null(data.p);
+	for (uint64_t i = 0; i < NR; i++) {
+		struct perf_event_header h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, 40 };
+		/* each pair swapped (within a round: PER_ROUND is even): the queue orders them */
+		uint64_t t = 100 + (i ^ 1);
+		uint64_t v[4] = { 0x1000 + i, 7 | (7ULL << 32), t, 1 };
+
+		memcpy(data.p + len, &h, 8);
+		memcpy(data.p + len + 8, v, 32);
+		len += 40;
+		want += 0x1000 + i;
+		if (i % PER_ROUND == PER_ROUND - 1) {
+			struct perf_event_header r = { PERF_RECORD_FINISHED_ROUND, 0, 8 };
+
+			memcpy(data.p + len, &r, 8);
+			len += 8;
+		}
+	}
+	data.len = len;
+	assert_true(len > (17u << 20));
+	b = make_file_of(data);
+	path = write_tmp(b.p, b.len);
+	free(b.p);
+	s = lupe_session_open(path, 0);
+	assert_non_null(s);
+	assert_int_equal(lupe_session_process(s, &c.tool), 0);
+	assert_int_equal(c.n, NR);
+	assert_int_equal(c.ip_sum, want);
+	assert_false(c.out_of_order);
+	lupe_session_delete(s);
+	unlink(path);
+}
+
 struct seen {
 	struct lupe_tool tool;
 	uint64_t times[16];
@@ -462,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_empty_and_random),
 		cmocka_unit_test(test_bad_record_size),
+		cmocka_unit_test(test_large_file_read_ahead),
 		cmocka_unit_test(test_symbols_aliases_and_search),
 		cmocka_unit_test(test_symbols_label_in_function),
 		cmocka_unit_test(test_symbols_mapped_names),

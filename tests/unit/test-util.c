@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The error convention, the small-file and directory helpers and lupe_grow of lib/util. */
+/* The error convention, the small-file and directory helpers, lupe_grow, the file pages' helpers and the index table of lib/util. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <cmocka.h>
+#include "util/phash.h"
 #include "util/util.h"
 
 static void test_strerror(void **state)
@@ -48,6 +50,64 @@ static void test_read_small_file(void **state)
 	assert_int_equal(lupe_read_small_file(path, buf, sizeof(buf)), -ENOENT);
 	assert_null(lupe_read_whole_file(path, NULL));
 	assert_int_equal(errno, ENOENT);
+}
+
+static int count_in(uintptr_t lo, uintptr_t hi, void *arg)
+{
+	uintptr_t *r = arg; /* r[0], r[1]: the range; r[2]: mappings of a file inside it */
+
+	r[2] += lo >= r[0] && hi <= r[1];
+	return 0;
+}
+
+static int stop_at_first(uintptr_t lo, uintptr_t hi, void *arg)
+{
+	(*(int *)arg)++;
+	return 7;
+}
+
+/*
+ * lib/util/pages.c: a file's mapping is told from the heap's, cut into
+ * pieces of 1 MiB by lupe_pages_fine() (three mappings of a file where
+ * there was one), and reads the same bytes after its pages are given back.
+ */
+static void test_pages(void **state)
+{
+	char path[] = "/tmp/lupe-util-XXXXXX";
+	size_t len = 3u << 20;
+	int fd = mkstemp(path), n = 0;
+	unsigned char *m, *heap = malloc(len);
+	uintptr_t r[3];
+
+	assert_true(fd >= 0);
+	assert_non_null(heap);
+	for (size_t i = 0; i < len; i += 4096)
+		heap[i] = (unsigned char)(i >> 12);
+	assert_int_equal(write(fd, heap, len), (ssize_t)len);
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(lupe_file_mapped(m, len), 1);
+	assert_int_equal(lupe_file_mapped(m + 4096, len - 4096), 1);
+	assert_int_equal(lupe_file_mapped(m, len + 4096), 0);
+	assert_int_equal(lupe_file_mapped(heap, 4096), 0);
+	assert_int_equal(lupe_file_maps_each(stop_at_first, &n), 7);
+	assert_int_equal(n, 1);
+	r[0] = (uintptr_t)m, r[1] = (uintptr_t)m + len, r[2] = 0;
+	lupe_file_maps_each(count_in, r);
+	assert_int_equal(r[2], 1);
+	lupe_pages_fine(m, len);
+	r[2] = 0;
+	lupe_file_maps_each(count_in, r);
+	assert_int_equal(r[2], 3);
+	/* a range in a cut mapping is no longer in one mapping */
+	assert_int_equal(lupe_file_mapped(m, len), 0);
+	lupe_pages_give_back(m, len);
+	for (size_t i = 0; i < len; i += 4096)
+		assert_int_equal(m[i], heap[i]);
+	munmap(m, len);
+	close(fd);
+	unlink(path);
+	free(heap);
 }
 
 static void test_grow(void **state)
@@ -151,6 +211,52 @@ static void test_log_levels(void **state)
 	assert_int_equal(seen, 2);
 }
 
+static int ihash_eq(const void *arg, uint32_t idx)
+{
+	const uint64_t *const *keys = arg; /* { the keys by index, the key looked for } */
+
+	return keys[0][idx] == *keys[1];
+}
+
+/*
+ * lupe_ihash_*: indexes through the pointer table, index 0 included (a slot
+ * holds index + 1), found again after the table grew past its first 256
+ * slots, and an equal hash with another key is not a match.
+ */
+static void test_ihash(void **state)
+{
+	enum { N = 1000 };
+	static uint64_t keys[N];
+	struct phash t = { 0 };
+
+	for (uint32_t i = 0; i < N; i++) {
+		uint64_t key = 7919 * (uint64_t)i + 1;
+		const uint64_t *arg[2] = { keys, &key };
+		void **slot = lupe_ihash_find(&t, key % 97, ihash_eq, arg); /* many keys a hash */
+
+		assert_non_null(slot);
+		assert_int_equal(lupe_ihash_idx(slot), -1);
+		keys[i] = key;
+		lupe_ihash_fill(&t, slot, key % 97, i);
+	}
+	assert_int_equal(t.nr, N);
+	assert_true(t.cap > 256);
+	for (uint32_t i = 0; i < N; i++) {
+		const uint64_t *arg[2] = { keys, &keys[i] };
+		void **slot = lupe_ihash_find(&t, keys[i] % 97, ihash_eq, arg);
+
+		assert_non_null(slot);
+		assert_int_equal(lupe_ihash_idx(slot), i);
+	}
+	{
+		uint64_t other = 2; /* no key, looked up by the hash of keys[1] */
+		const uint64_t *arg[2] = { keys, &other };
+
+		assert_int_equal(lupe_ihash_idx(lupe_ihash_find(&t, 7920 % 97, ihash_eq, arg)), -1);
+	}
+	lupe_phash_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +265,8 @@ int main(void)
 		cmocka_unit_test(test_read_small_file),
 		cmocka_unit_test(test_log_levels),
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_pages),
+		cmocka_unit_test(test_ihash),
 		cmocka_unit_test(test_dir_foreach_num),
 		cmocka_unit_test(test_parse_sort_keys),
 	};

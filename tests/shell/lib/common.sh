@@ -57,6 +57,14 @@ perf_out() {
 	return $rc
 }
 
+# A sample in a PLT stub: lupe names it by its target (printf@plt), perf
+# 6.1 as _init (the symbol before .plt), a raw address or [unknown]
+# (scripts/compare-perf.known's [plt-named]). plt_unknown (a filter of
+# script text): such frames read [unknown] on both sides. no_plt (of
+# report text): the lines of such entries go.
+plt_unknown() { sed -E 's/ [^ ]+@plt\+0x[0-9a-f]+ \(/ [unknown] (/; s/ _init\+0x[0-9a-f]+ \(/ [unknown] (/'; }
+no_plt() { grep -vE '@plt|[] -]_init *$|\[\.\] 0x[0-9a-f]+ *$'; }
+
 # expect_rc WANT CMD...: run CMD, fail unless it exits WANT.
 expect_rc() {
 	local want=$1 rc
