@@ -6,16 +6,21 @@ need_root
 need_tracefs
 W=$WORKLOADS/syscalls
 
-# mask FILE: the program's own ids (set_tid_address, getppid and clone return them,
-# other threads' lines start "[pid TID]") and addresses
+# mask FILE: the program's own ids and addresses. An id is masked where ids
+# are: a return value (set_tid_address, getppid and clone return them), the
+# "[pid TID]" of other threads' lines, futex's value (a thread's id); not
+# everywhere, or a size that equals the id reads as one (mmap(NULL, PPID, ...)
+# when getppid() returned 8192)
 mask() {
-	local me parent tids args=()
+	local me parent tids args=() id name
 	me=$(sed -n 's/^\(\[pid *[0-9]*\] \)\{0,1\}set_tid_address(.*= \([0-9]*\)$/\2/p' "$1" | head -1)
 	parent=$(sed -n 's/^\(\[pid *[0-9]*\] \)\{0,1\}getppid().*= \([0-9]*\)$/\2/p' "$1" | head -1)
 	tids=$(sed -n 's/^\[pid *\([0-9]*\)\].*/\1/p' "$1" | sort -u)
-	[ -n "$me" ] && args+=(-e "s/\\b$me\\b/PID/g")
-	[ -n "$parent" ] && args+=(-e "s/\\b$parent\\b/PPID/g")
-	for t in $tids; do args+=(-e "s/\\b$t\\b/TID/g"); done
+	for id in ${me:+$me=PID} ${parent:+$parent=PPID} $(for t in $tids; do echo "$t=TID"; done); do
+		name=${id#*=} id=${id%=*}
+		args+=(-e "s/= $id\$/= $name/" -e "s/^\\[pid $id\\]/[pid $name]/"
+			-e "s/(futex\\(0xADDR, [A-Z_|]+, )$id,/\\1$name,/")
+	done
 	sed -E -e "s/0x[0-9a-f]+/0xADDR/g" -e 's/^\[pid +/[pid /' "${args[@]}" "$1"
 }
 
