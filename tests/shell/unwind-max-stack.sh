@@ -58,7 +58,16 @@ for f in p.data l.data; do
 	# equal periods, come in perf's order of equal entries: not this test's)
 	for o in "" --no-children "-g caller" "--no-children -g caller" "-g callee" "--max-stack 50"; do
 		# shellcheck disable=SC2086
-		perf_out p.raw report -i $f --stdio --dsos deeprec $o
+		# perf showed no inlined frame once (the official CI of 9f56743,
+		# -g callee of p.data, after four reports of the same file that
+		# had them; not seen again here in 15 runs at load 6): such a
+		# report is run again and perf's exit and stderr are said
+		for try in 1 2 3; do
+			perf_out p.raw report -i $f --stdio --dsos deeprec $o
+			rc=$?
+			grep -q 'spin (inlined)' p.raw && break
+			echo "note: perf report $o -i $f (try $try) exited $rc with no spin (inlined): $(grep -c . p.raw) lines; stderr: $(head -c 300 p.raw.err)"
+		done
 		grep -v '^#' p.raw | grep -v '^$' > p.txt
 		"$LUPE" report -i $f --stdio --dsos deeprec $o | grep -v '^#' | grep -v '^$' > l.txt ||
 			fail "lupe report $o -i $f exited $?"
