@@ -17,6 +17,10 @@
  *   LUPE_ARCH_HAVE_USER_PMC    1 when lupe_arch_read_pmc() and
  *                              lupe_arch_read_tsc() read the counters from user
  *                              space (perf_event_mmap_page's cap_user_rdpmc)
+ *   lupe_arch_cycles_with_guest()  true where perf 6.1's default cycles event
+ *                              leaves exclude_guest clear
+ *                              (arch_evsel__fixup_new_cycles: AMD, whose IBS
+ *                              behind precise cycles refuses it)
  *
  * What stays out: the machine of a file being read (a PLT's layout, the
  * disassembler) is the file's ELF e_machine, not ours, since a perf.data

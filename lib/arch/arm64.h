@@ -5,6 +5,8 @@
 
 #include <asm/perf_regs.h>
 
+#include <stdbool.h>
+
 #define LUPE_ARCH "aarch64"
 #define LUPE_ARCH_USER_REGS_MASK ((1ULL << PERF_REG_ARM64_MAX) - 1)
 #define LUPE_ARCH_PERF_REG_NAMES \
@@ -17,5 +19,7 @@
 #define LUPE_ARCH_DWARF_REG_NAMES NULL,
 /* NEEDSWORK: user-space counter reads (PMUSERENR, cntvct_el0) */
 #define LUPE_ARCH_HAVE_USER_PMC 0
+
+static inline bool lupe_arch_cycles_with_guest(void) { return false; }
 
 #endif

@@ -8,6 +8,8 @@
 #ifndef LUPE_ARCH_OTHER_H
 #define LUPE_ARCH_OTHER_H
 
+#include <stdbool.h>
+
 #define LUPE_ARCH "unknown"
 #define LUPE_ARCH_USER_REGS_MASK 0
 #define LUPE_ARCH_PERF_REG_NAMES NULL,
@@ -15,5 +17,7 @@
 #define LUPE_ARCH_RET_SLOT 0
 #define LUPE_ARCH_DWARF_REG_NAMES NULL,
 #define LUPE_ARCH_HAVE_USER_PMC 0
+
+static inline bool lupe_arch_cycles_with_guest(void) { return false; }
 
 #endif

@@ -4,6 +4,9 @@
 #define LUPE_ARCH_X86_64_H
 
 #include <asm/perf_regs.h>
+#include <cpuid.h>
+#include <stdbool.h>
+#include <string.h>
 
 #define LUPE_ARCH "x86_64"
 
@@ -45,6 +48,20 @@ static inline uint64_t lupe_arch_read_tsc(void)
 
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return lo | (uint64_t)hi << 32;
+}
+
+/* AuthenticAMD in CPUID's vendor string, as perf's get_cpuid() reads it */
+static inline bool lupe_arch_cycles_with_guest(void)
+{
+	unsigned int a, b, c, d;
+	char vendor[12];
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return false;
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+	return !memcmp(vendor, "AuthenticAMD", 12);
 }
 
 #endif

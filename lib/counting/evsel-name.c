@@ -47,6 +47,20 @@ char *lupe_evsel_name_from_attr(const struct perf_event_attr *attr)
 	}
 	for (unsigned i = 0; i < attr->precise_ip && m < sizeof(mod) - 1; i++)
 		mod[m++] = 'p';
+	/*
+	 * H and G: perf names the host and guest counted when exclude_host is
+	 * set, or exclude_guest is what it takes as the default (set once a
+	 * level is excluded or precision asked, else clear): the default
+	 * cycles fallen back to cpu-clock is cpu-clock:pppH (Intel: perf sets
+	 * exclude_guest), cpu-clock:ppp on AMD (perf clears it)
+	 */
+	if (attr->exclude_host ||
+	    attr->exclude_guest == (attr->exclude_kernel || attr->exclude_user || attr->exclude_hv || attr->precise_ip)) {
+		if (!attr->exclude_host)
+			mod[m++] = 'H';
+		if (!attr->exclude_guest)
+			mod[m++] = 'G';
+	}
 	mod[m] = 0;
 	if (asprintf(&out, "%s%s%s", base, m ? ":" : "", mod) < 0)
 		return NULL;

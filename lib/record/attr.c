@@ -206,12 +206,15 @@ int lupe_record_default_event(struct lupe_event_list *evs)
 	if (err)
 		return err;
 	/*
-	 * as perf's evsel__new_cycles: no exclude_guest, precise_ip at its
-	 * most, and user space only (the hypervisor not excluded) when the
-	 * kernel may not be sampled: named cycles:u, and cpu-clock:uhppp
-	 * after the fallback, as perf 6.1 names them at paranoid 2
+	 * as perf's evsel__new_cycles: precise_ip at its most, and user space
+	 * only (the hypervisor not excluded) when the kernel may not be
+	 * sampled: named cycles:u, then cpu-clock:uhpppH after the fallback
+	 * at paranoid 2 (H: exclude_guest, set as for every event). On AMD
+	 * perf 6.1 clears exclude_guest (arch_evsel__fixup_new_cycles: IBS,
+	 * behind precise cycles, refuses it), and the name has no H
 	 */
-	evs->events[at].attr.exclude_guest = 0;
+	if (lupe_arch_cycles_with_guest())
+		evs->events[at].attr.exclude_guest = 0;
 	evs->events[at].attr.precise_ip = DEFAULT_PRECISE;
 	if (!lupe_can_profile_kernel()) {
 		char *name = strdup("cycles:u");

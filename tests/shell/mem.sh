@@ -48,7 +48,12 @@ if grep -q AuthenticAMD /proc/cpuinfo; then
 	grep -q "ibs_op//" rec.out || fail "mem record did not run lupe record -e ibs_op//: $(cat rec.out)"
 else
 	printf 'ldlat-loads  \nldlat-stores : available\n%-13s\n' '' | cmp -s - list.out || fail "Intel's list: $(cat -A list.out)"
-	LUPE_MEM_SYSFS=$PWD/fake "$LUPE" mem record -t load -- true > rec.out 2>&1 && fail "mem record -t load ran without -W"
+	# no mem-loads event: -t load fails as perf's does
+	LUPE_MEM_SYSFS=$PWD/fake "$LUPE" mem record -t load -- true > rec.out 2>&1 && fail "mem record -t load ran without mem-loads"
+	grep -q "failed: event 'ldlat-loads' not supported" rec.out || fail "mem record -t load without mem-loads: $(cat rec.out)"
+	# with it, the load's latency needs -W, which lupe record lacks
+	cp -r fake fakeload && touch fakeload/devices/cpu/events/mem-loads
+	LUPE_MEM_SYSFS=$PWD/fakeload "$LUPE" mem record -t load -- true > rec.out 2>&1 && fail "mem record -t load ran without -W"
 	grep -q -- "-W" rec.out || fail "mem record -t load's refusal does not name -W: $(cat rec.out)"
 fi
 LUPE_MEM_SYSFS=$PWD/fake "$LUPE" mem report > rep.out 2>&1 && fail "mem report ran with faked events"

@@ -17,8 +17,12 @@ timeout --preserve-status -s INT 3.6 "$LUPE" top -g --stdio -d 1 -E 5 -p "$wl" >
 
 # the caller's children share (entry line "CHILDREN% SELF% nofp [.] nofp_caller") in the last refresh
 caller() { awk '/\[\.\] nofp_caller *$/ { v = $1 + 0 } END { print v + 0 }' "$1"; }
-# without frame pointers, -g walks past nofp_caller: the check below would fail on an fp chain
-[ "$(caller g.out)" = 0 ] || fail "top -g found nofp_caller: nofp has frame pointers after all, the dwarf check proves nothing"
+# without frame pointers, -g walks past nofp_caller: the check below would fail on an fp chain.
+# A sample can still land in nofp_caller itself (its call, add and ret, a
+# millionth of the time; seen once in a CI run, its share not kept), so "cannot find" is
+# under 5%, where the dwarf check wants 50
+g=$(caller g.out)
+awk -v g="$g" 'BEGIN { exit !(g < 5) }' || fail "top -g found nofp_caller at $g%: nofp has frame pointers after all, the dwarf check proves nothing"
 grep -q '\[\.\] nofp_leaf' g.out || fail "top -g shows no nofp_leaf: $(head -20 g.out)"
 c=$(caller d.out)
 awk -v c="$c" 'BEGIN { exit !(c >= 50) }' || fail "top --call-graph dwarf: nofp_caller at $c% (children), want >= 50: $(tail -30 d.out)"

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include <lupe/events.h>
+#include "counting/evsel.h"
 #include "event-list.h"
 #include "parse-error.h"
 
@@ -645,6 +646,40 @@ static void test_list_layout(void **state)
 	free(buf);
 }
 
+/* names made from an attr, with perf 6.1's H and G rule (evsel__add_modifiers) */
+static void test_attr_names(void **state)
+{
+	static const struct {
+		int ek, eu, eh, eH, eG, precise;
+		const char *want;
+	} cases[] = {
+		{ 0, 0, 0, 0, 1, 3, "cpu-clock:pppH" }, /* the default event, Intel */
+		{ 0, 0, 0, 0, 0, 3, "cpu-clock:ppp" },  /* AMD: exclude_guest clear */
+		{ 1, 0, 0, 0, 1, 3, "cpu-clock:uhpppH" },
+		{ 1, 0, 0, 0, 0, 3, "cpu-clock:uhppp" },
+		{ 0, 0, 0, 0, 0, 0, "cpu-clock:HG" },  /* a file without names, perf script's */
+		{ 0, 0, 0, 0, 1, 0, "cpu-clock" },
+		{ 1, 0, 1, 0, 1, 0, "cpu-clock:uH" },
+		{ 0, 0, 0, 1, 0, 0, "cpu-clock:G" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK };
+		char *name;
+
+		a.exclude_kernel = cases[i].ek;
+		a.exclude_user = cases[i].eu;
+		a.exclude_hv = cases[i].eh;
+		a.exclude_host = cases[i].eH;
+		a.exclude_guest = cases[i].eG;
+		a.precise_ip = cases[i].precise;
+		name = lupe_evsel_name_from_attr(&a);
+		assert_non_null(name);
+		assert_string_equal(name, cases[i].want);
+		free(name);
+	}
+}
+
 static int setup(void **state)
 {
 	lupe_events_set_sysfs(LUPE_TEST_DATA "/sysfs");
@@ -657,6 +692,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attrs),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_attr_names),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_list_append),
 		cmocka_unit_test(test_terms),
