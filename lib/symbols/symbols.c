@@ -307,6 +307,20 @@ static int has_bracket(const struct symtab_build *b, const struct sym_in *v)
 	return r;
 }
 
+/*
+ * The names of a mapped table read again while the table is finished
+ * (aliases' names compared, kallsyms' brackets) go back every GIVE_EVERY
+ * symbols: the kallsyms copy's 5.3 MB were resident whole at the end of
+ * its load, beside the build's arrays (a warm script's transient peak).
+ */
+#define GIVE_EVERY 8192
+
+static void names_give_back(const struct symtab_build *b, size_t i)
+{
+	if (b->map && i % GIVE_EVERY == GIVE_EVERY - 1)
+		lupe_pages_give_back(b->map, b->map_len);
+}
+
 /* Zero-sized symbols end where the next one starts (perf's symbols__fixup_end). */
 static void fixup_end(struct symtab_build *b)
 {
@@ -314,6 +328,7 @@ static void fixup_end(struct symtab_build *b)
 	size_t n = b->nr;
 
 	for (size_t i = 0; i + 1 < n; i++) {
+		names_give_back(b, i);
 		if (v[i].size)
 			continue;
 		if (b->kallsyms && has_bracket(b, &v[i]) != has_bracket(b, &v[i + 1]))
@@ -462,6 +477,7 @@ int lupe_symtab_finish(struct symtab_build *b, struct lupe_dso *dso)
 	if (b->kallsyms)
 		fixup_end(b);
 	for (size_t i = 0; i < b->nr; i++) {
+		names_give_back(b, i);
 		if (n && b->v[n - 1].start == b->v[i].start) {
 			if (!better(b, &b->v[n - 1], &b->v[i]))
 				b->v[n - 1] = b->v[i];

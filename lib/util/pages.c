@@ -82,6 +82,9 @@ void lupe_pages_fine(void *p, size_t len)
 
 void lupe_pages_give_back(void *p, size_t len)
 {
-	if (p && len)
-		madvise(p, len, MADV_DONTNEED);
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p;
+
+	if (!p || !len || !page)
+		return;
+	madvise((void *)(a - a % page), len + a % page, MADV_DONTNEED);
 }

@@ -61,7 +61,9 @@ char *lupe_read_whole_file(const char *path, size_t *len);
  * in it maps the kernel's fault-around window, not a whole large folio.
  * lupe_pages_give_back(): its pages unmapped (MADV_DONTNEED): a page read
  * again faults in from the page cache, the same bytes, as nothing writes
- * them. Both only for a page-aligned mapping of a file.
+ * them (or, in a shared mapping, as they were written). Every page the
+ * range touches goes, whole. Both only for a mapping of a file (a memfd's
+ * too), not for anonymous memory, whose pages would come back zero.
  */
 int lupe_file_mapped(const void *p, size_t len);
 /* fn(lo, hi, arg) for each mapping of a file in /proc/self/maps, until it
