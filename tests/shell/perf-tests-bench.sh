@@ -3,9 +3,10 @@
 . "$(dirname "$0")/lib/common.sh"
 need_perf
 
-# shape: numbers -> N, addresses -> ADDR, the tool's name -> TOOL, a rate's unit (speed decides it) -> UNIT
+# shape: numbers -> N, addresses -> ADDR, the tool's name -> TOOL, a rate's unit (speed decides it) -> UNIT;
+# a rate of inf is a number too (perf's 64KB memset timed at 0 once: "inf GB/sec")
 shape() {
-	sed -E 's/\bperf\b|\blupe\b/TOOL/g; s/0x[0-9a-f]+/ADDR/g; s/ (bytes|KB|MB|GB)\/sec$/ UNIT\/sec/;
+	sed -E 's/\bperf\b|\blupe\b/TOOL/g; s/0x[0-9a-f]+/ADDR/g; s/ (bytes|KB|MB|GB)\/sec$/ UNIT\/sec/; s/\binf\b/N/g;
 		s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'
 }
 # same NAME ARGS...: perf's and lupe's outputs have one shape
