@@ -217,6 +217,8 @@ static int map_strtab(Elf *elf, int fd, size_t strndx, struct symtab_build *b, c
 	return 0;
 }
 
+#define GIVE_SYMS 8192
+
 static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso, Elf *plt_from)
 {
 	struct symtab_build b = { .compact = 1 };
@@ -225,8 +227,8 @@ static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso,
 	Elf_Data *d;
 	size_t shstrndx, n;
 	const char *strs = NULL;
-	size_t strs_size = 0;
-	int err = 0, strs_nul;
+	size_t strs_size = 0, given = 0;
+	int err = 0, strs_nul, give;
 
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return -LUPE_ERR_FORMAT;
@@ -237,11 +239,24 @@ static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso,
 		strs = NULL;
 	strs_nul = strs && !strs[strs_size - 1];
 	n = shdr.sh_size / shdr.sh_entsize;
+	/*
+	 * The entries read go back every GIVE_SYMS when libelf hands them out
+	 * of its mapping of the file: libclang-cpp's .dynsym (2.4 MB) and
+	 * libLLVM's were resident whole until elf_end(), at a many-process
+	 * script's peak.
+	 */
+	give = d->d_buf && d->d_size >= n * shdr.sh_entsize && lupe_file_mapped(d->d_buf, d->d_size);
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym sym;
 		const char *name, *raw;
 		int t, vis;
 
+		if (give && i % GIVE_SYMS == GIVE_SYMS - 1) {
+			size_t upto = (i + 1) * shdr.sh_entsize;
+
+			lupe_pages_give_back((char *)d->d_buf + given, upto - given);
+			given = upto;
+		}
 		if (!gelf_getsym(d, (int)i, &sym) || !sym.st_name)
 			continue;
 		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS)
