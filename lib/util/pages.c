@@ -19,16 +19,13 @@
  *   to 2 MiB. A lookup in libc's DWARF image, a few pages of .debug_info,
  *   .debug_line and .debug_abbrev, then mapped 6-8 MB, which stayed until
  *   the next give-back: on the bench's many-process file a warm `lupe
- *   script` peaked at 33-34 MB, 26 MB with the cut. Pieces of 1 MiB
- *   still let each CU header that srcline's first libc lookup reads map
- *   up to a MiB (7.3 MB of the image at the peak of a many-process
- *   script); pieces of 128 KiB took that script's peak from 27.4-28.1 to
- *   20.9-21.6 MB, report's from 27.4-28.0 to 21.0-21.2 (session 14's
- *   build file). The VMAs differ only in VM_DONTDUMP (MADV_DONTDUMP on
- *   every other piece: it leaves those pages out of a core dump, nothing
- *   else); a folio crossing a VMA's end is mapped a window at a time.
- *   Cost: one madvise per 256 KiB, and a VMA per 128 KiB of the file for
- *   as long as it is mapped (libc's cached image: about 100).
+ *   script` peaked at 33-34 MB, 26 MB with the cut. srcline cuts a DWARF
+ *   file finer (lupe_pages_cut(), 128 KiB: see DWARF_PIECE there). The
+ *   VMAs differ only in VM_DONTDUMP (MADV_DONTDUMP on every other piece:
+ *   it leaves those pages out of a core dump, nothing else); a folio
+ *   crossing a VMA's end is mapped a window at a time. Cost: one madvise
+ *   per two pieces, and a VMA per piece of the file for as long as it is
+ *   mapped.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -37,7 +34,7 @@
 #include <unistd.h>
 #include "util/util.h"
 
-#define FINE (1u << 17)
+#define FINE (1u << 20)
 
 int lupe_file_maps_each(int (*fn)(uintptr_t lo, uintptr_t hi, void *arg), void *arg)
 {
@@ -77,12 +74,17 @@ int lupe_file_mapped(const void *p, size_t len)
 
 void lupe_pages_fine(void *p, size_t len)
 {
+	lupe_pages_cut(p, len, FINE);
+}
+
+void lupe_pages_cut(void *p, size_t len, size_t piece)
+{
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), a = (uintptr_t)p;
 
-	if (!p || !len || !page || a % page)
+	if (!p || !len || !page || a % page || !piece || piece % page)
 		return;
-	for (size_t o = FINE; o < len; o += 2 * FINE)
-		madvise((char *)p + o, FINE < len - o ? FINE : len - o, MADV_DONTDUMP);
+	for (size_t o = piece; o < len; o += 2 * piece)
+		madvise((char *)p + o, piece < len - o ? piece : len - o, MADV_DONTDUMP);
 }
 
 void lupe_pages_give_back(void *p, size_t len)

@@ -70,6 +70,8 @@ int lupe_file_mapped(const void *p, size_t len);
  * returns non-zero: that value, 0 after the last, or a negative errno. */
 int lupe_file_maps_each(int (*fn)(uintptr_t lo, uintptr_t hi, void *arg), void *arg);
 void lupe_pages_fine(void *p, size_t len);
+/* lupe_pages_fine() with pieces of piece bytes (a multiple of the page size) */
+void lupe_pages_cut(void *p, size_t len, size_t piece);
 void lupe_pages_give_back(void *p, size_t len);
 
 /*

@@ -68,8 +68,9 @@ static int stop_at_first(uintptr_t lo, uintptr_t hi, void *arg)
 
 /*
  * lib/util/pages.c: a file's mapping is told from the heap's, cut into
- * pieces of 128 KiB by lupe_pages_fine() (24 mappings of a file where
- * there was one), and reads the same bytes after its pages are given back.
+ * pieces of 1 MiB by lupe_pages_fine() (three mappings of a file where
+ * there was one; 24 in pieces of 128 KiB by lupe_pages_cut()), and reads
+ * the same bytes after its pages are given back.
  */
 static void test_pages(void **state)
 {
@@ -98,10 +99,20 @@ static void test_pages(void **state)
 	lupe_pages_fine(m, len);
 	r[2] = 0;
 	lupe_file_maps_each(count_in, r);
-	assert_int_equal(r[2], 24);
+	assert_int_equal(r[2], 3);
 	/* a range in a cut mapping is no longer in one mapping */
 	assert_int_equal(lupe_file_mapped(m, len), 0);
 	lupe_pages_give_back(m, len);
+	for (size_t i = 0; i < len; i += 4096)
+		assert_int_equal(m[i], heap[i]);
+	munmap(m, len);
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(m != MAP_FAILED);
+	lupe_pages_cut(m, len, 128u << 10);
+	r[0] = (uintptr_t)m, r[1] = (uintptr_t)m + len, r[2] = 0;
+	lupe_file_maps_each(count_in, r);
+	assert_int_equal(r[2], 24);
+	lupe_pages_give_back(m + 5000, 3 * 4096); /* not page-aligned: the pages it touches */
 	for (size_t i = 0; i < len; i += 4096)
 		assert_int_equal(m[i], heap[i]);
 	munmap(m, len);
