@@ -4,7 +4,6 @@
 #define LUPE_ARCH_ARM64_H
 
 #include <asm/perf_regs.h>
-
 #include <stdbool.h>
 
 #define LUPE_ARCH "aarch64"
