@@ -461,12 +461,13 @@ static void cache_write(const char *path, const unsigned char *img, size_t size,
 			size_t want = len[i] - at < CRC_STEP ? len[i] - at : CRC_STEP;
 			ssize_t n = write(o.fd, p[i] + at, want);
 
-			if (n <= 0)
+			if (n <= 0) {
 				err = n < 0 ? -errno : -EIO;
-			else if (i == 0)
+				break;
+			}
+			if (i == 0)
 				lupe_pages_give_back((void *)(p[i] + at), (size_t)n);
-			if (n > 0)
-				at += (size_t)n;
+			at += (size_t)n;
 		}
 	}
 	if (close(o.fd) && !err)

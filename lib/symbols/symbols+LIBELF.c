@@ -217,7 +217,7 @@ static int map_strtab(Elf *elf, int fd, size_t strndx, struct symtab_build *b, c
 	return 0;
 }
 
-#define GIVE_SYMS 8192
+#define GIVE_STEP (192u << 10) /* 8192 symbols */
 
 static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso, Elf *plt_from)
 {
@@ -240,7 +240,7 @@ static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso,
 	strs_nul = strs && !strs[strs_size - 1];
 	n = shdr.sh_size / shdr.sh_entsize;
 	/*
-	 * The entries read go back every GIVE_SYMS when libelf hands them out
+	 * The entries read go back every GIVE_STEP when libelf hands them out
 	 * of its mapping of the file: libclang-cpp's .dynsym (2.4 MB) and
 	 * libLLVM's were resident whole until elf_end(), at a many-process
 	 * script's peak.
@@ -251,12 +251,8 @@ static int load_symbols(Elf *elf, int fd, Elf64_Word type, struct lupe_dso *dso,
 		const char *name, *raw;
 		int t, vis;
 
-		if (give && i % GIVE_SYMS == GIVE_SYMS - 1) {
-			size_t upto = (i + 1) * shdr.sh_entsize;
-
-			lupe_pages_give_back((char *)d->d_buf + given, upto - given);
-			given = upto;
-		}
+		if (give)
+			lupe_pages_give_back_behind(d->d_buf, &given, i * shdr.sh_entsize, GIVE_STEP);
 		if (!gelf_getsym(d, (int)i, &sym) || !sym.st_name)
 			continue;
 		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS)

@@ -748,13 +748,8 @@ static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const in
 			err = -ECANCELED;
 		else if (kallsyms_line(p, nl, &addr, &type, &name, &len) && (binding = kallsym_binding(type)) >= 0)
 			err = lupe_symtab_add_raw(&b, addr, 0, NULL, 0, name, binding);
-		if ((size_t)(nl + 1 - (const char *)m) >= given + GIVE_STEP) {
-			/* the lines read: their names fault in again when looked up */
-			size_t upto = (size_t)(nl + 1 - (const char *)m) & ~(size_t)4095;
-
-			lupe_pages_give_back((char *)m + given, upto - given);
-			given = upto;
-		}
+		/* the lines read: their names fault in again when looked up */
+		lupe_pages_give_back_behind(m, &given, (size_t)(nl + 1 - (const char *)m), GIVE_STEP);
 	}
 	if (!err && !b.nr)
 		err = -EACCES; /* kptr_restrict hides the addresses */

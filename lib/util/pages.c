@@ -95,3 +95,14 @@ void lupe_pages_give_back(void *p, size_t len)
 		return;
 	madvise((void *)(a - a % page), len + a % page, MADV_DONTNEED);
 }
+
+void lupe_pages_give_back_behind(const void *base, size_t *given, size_t upto, size_t step)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (!page || upto < *given + step)
+		return;
+	upto -= upto % page;
+	lupe_pages_give_back((char *)base + *given, upto - *given);
+	*given = upto;
+}

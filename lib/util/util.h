@@ -73,6 +73,11 @@ void lupe_pages_fine(void *p, size_t len);
 /* lupe_pages_fine() with pieces of piece bytes (a multiple of the page size) */
 void lupe_pages_cut(void *p, size_t len, size_t piece);
 void lupe_pages_give_back(void *p, size_t len);
+/*
+ * For a file mapping read from its start: base[*given, upto) given back
+ * once it is step bytes or more, upto cut to a page; *given follows.
+ */
+void lupe_pages_give_back_behind(const void *base, size_t *given, size_t upto, size_t step);
 
 /*
  * Grow the array *v (room for *cap items of size sz) to hold n items: the

@@ -113,6 +113,16 @@ static void test_pages(void **state)
 	lupe_file_maps_each(count_in, r);
 	assert_int_equal(r[2], 24);
 	lupe_pages_give_back(m + 5000, 3 * 4096); /* not page-aligned: the pages it touches */
+	{
+		size_t given = 0;
+
+		lupe_pages_give_back_behind(m, &given, 4000, 4096); /* less than a step: nothing */
+		assert_int_equal(given, 0);
+		lupe_pages_give_back_behind(m, &given, 3 * 4096 + 100, 8192); /* cut to a page */
+		assert_int_equal(given, 3 * 4096);
+		lupe_pages_give_back_behind(m, &given, 4 * 4096, 8192);
+		assert_int_equal(given, 3 * 4096);
+	}
 	for (size_t i = 0; i < len; i += 4096)
 		assert_int_equal(m[i], heap[i]);
 	munmap(m, len);
