@@ -236,6 +236,15 @@ struct lupe_evsel *lupe_evlist_evsel(struct lupe_evlist *evlist, int idx)
 	return evlist->evsels[idx];
 }
 
+bool lupe_evlist_has_prefix(const struct lupe_evlist *evlist, const char *prefix)
+{
+	for (int i = 0; evlist && i < evlist->nr; i++)
+		if (evlist->evsels[i]->name &&
+		    !strncmp(evlist->evsels[i]->name, prefix, strlen(prefix)))
+			return true;
+	return false;
+}
+
 struct lupe_cpu_map *lupe_evlist_cpus(const struct lupe_evlist *evlist)
 {
 	return evlist->cpus;

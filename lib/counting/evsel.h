@@ -7,6 +7,7 @@
 #ifndef LUPE_COUNTING_EVSEL_H
 #define LUPE_COUNTING_EVSEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <lupe/evlist.h>
@@ -55,6 +56,9 @@ void lupe_evlist_aggr_map_free(struct lupe_evlist *evlist);
 int lupe_evlist_aggr_topo_nr(const struct lupe_evlist *evlist, enum lupe_aggr mode);
 /* The aggregate of mode the CPU at cpu_idx belongs to, or -1. */
 int lupe_evlist_aggr_of_cpu(const struct lupe_evlist *evlist, enum lupe_aggr mode, int cpu_idx);
+
+/* Whether an event's name starts with prefix ("raw_syscalls:"); false for no list. */
+bool lupe_evlist_has_prefix(const struct lupe_evlist *evlist, const char *prefix);
 
 /* Append one id to the evsel's; 0 or -ENOMEM. */
 int lupe_evsel_add_id(struct lupe_evsel *evsel, uint64_t id);

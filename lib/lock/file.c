@@ -19,6 +19,7 @@
 #include <lupe/evsel.h>
 #include <lupe/lock.h>
 #include <lupe/session.h>
+#include "counting/evsel.h"
 #include "ftrace/field.h"
 #include "lock/text.h"
 #include "util/util.h"
@@ -34,7 +35,6 @@ struct lock_reader {
 	int stack_skip, max_stack;
 	struct lock_text text;
 	int off_addr, off_flags;
-	unsigned long nr_events;
 	struct comm_ent *comms;
 	size_t nr_comms;
 	int err;
@@ -128,7 +128,6 @@ static int lock_sample(struct lupe_tool *tool, struct lupe_session *s, struct lu
 	if (!raw || sample->raw_size < (unsigned)r->off_flags + 4)
 		return 0;
 	memcpy(&addr, raw + r->off_addr, sizeof(addr));
-	r->nr_events++;
 	if (begin) {
 		memcpy(&flags, raw + r->off_flags, sizeof(flags));
 		key = key_of(r, s, thread, sample, addr, name, sizeof(name));
@@ -219,8 +218,9 @@ int lupe_lock_read_file(struct lupe_lock *l, const char *path,
 		if (!err)
 			free(v);
 	}
-	if (!err && !r.nr_events) {
-		pr_err("'%s' holds no lock:contention_begin/end samples (record them with lupe lock record)",
+	/* recorded with no lock contended: perf's empty table, not an error */
+	if (!err && !lupe_evlist_has_prefix(lupe_session_evlist(s), "lock:contention_")) {
+		pr_err("'%s' holds no lock:contention_begin/end events (record them with lupe lock record)",
 		       path);
 		err = -ENOENT;
 	}

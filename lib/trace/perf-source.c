@@ -30,6 +30,7 @@
 #include <lupe/evlist.h>
 #include <lupe/evsel.h>
 #include <lupe/session.h>
+#include "counting/evsel.h"
 #include "events/internal.h"
 #include "record/engine.h"
 #include "session/ordered.h"
@@ -572,17 +573,6 @@ static int file_other(struct lupe_tool *tool, struct lupe_session *s,
 }
 
 /* Whether the file recorded the raw_syscalls tracepoints at all. */
-static bool has_syscalls(struct lupe_evlist *evlist)
-{
-	for (int i = 0; evlist && i < lupe_evlist_nr(evlist); i++) {
-		const char *name = lupe_evsel_name(lupe_evlist_evsel(evlist, i));
-
-		if (name && !strncmp(name, "raw_syscalls:", 13))
-			return true;
-	}
-	return false;
-}
-
 static int file_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn,
 		     void *arg)
 {
@@ -600,7 +590,7 @@ static int file_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_f
 	err = lupe_session_process(pt->session, &pt->tool);
 	if (err < 0)
 		return err;
-	if (!pt->delivered && !has_syscalls(lupe_session_evlist(pt->session)))
+	if (!pt->delivered && !lupe_evlist_has_prefix(lupe_session_evlist(pt->session), "raw_syscalls:"))
 		return -ENODATA;
 	return pt->delivered;
 }

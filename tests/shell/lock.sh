@@ -38,6 +38,21 @@ for f in perf.data lupe.data; do
 	rows=$((rows + n))
 	ok "$f: contention and report tables equal perf's ($n callers)"
 done
+# a recording in which no lock was contended holds the events and no sample:
+# perf prints its empty table, and so does lupe (the official CI's perf.data
+# of the mutex workload was one); a file without the events is an error
+"$LUPE" lock record -o empty.data -- true > /dev/null 2>&1 || fail "lupe lock record -- true failed"
+if [ "$("$PERF" script -i empty.data 2>/dev/null | wc -l)" -eq 0 ]; then
+	for a in contention report; do
+		perf_table $a -i empty.data > want.txt
+		lupe_table $a -i empty.data > got.txt
+		diff want.txt got.txt || fail "lock $a of a recording without contention differs from perf's"
+	done
+	ok "a recording without contention: perf's empty tables"
+fi
+"$LUPE" record -o other.data -- true > /dev/null 2>&1 || fail "lupe record -- true failed"
+expect_rc 1 "$LUPE" lock contention -i other.data 2> err.txt
+grep -q "holds no lock:contention_begin/end events" err.txt || fail "a file without lock events: $(cat err.txt)"
 [ "$rows" -gt 0 ] || skip "no kernel lock was contended in either recording (nothing compared)"
 "$PERF" evlist -i lupe.data | grep -q 'lock:contention_begin' || fail "perf evlist does not read lupe's recording"
 
