@@ -14,9 +14,10 @@
  * copy, else from the mapped file (read-only data such as a PLT's GOT).
  * Only x86_64 register sets are understood.
  *
- * Cost: a Dwfl with its modules is a few hundred KiB of heap, and maps each
- * module's file whole (libelf), whose pages read count in lupe's resident
- * memory once per Dwfl; at most MAX_PROCS are kept, the least recently
+ * Cost: a Dwfl with its modules is a few hundred KiB of heap; each file
+ * its modules stand for is mapped whole (libelf) once for all the Dwfls
+ * (struct shared_file), and the pages read count in lupe's resident
+ * memory until give_back(); at most MAX_PROCS are kept, the least recently
  * used is dropped beyond, and a process's as soon as it has exited (its
  * maps say so; a Dwfl holds a reference on them). Measured on a make -j2
  * recording (394 processes, few of them alive at once): 64 kept gave a
@@ -89,11 +90,30 @@ struct chain {
 	struct mem_read reads[];
 };
 
+/*
+ * One libelf handle on a file for the Dwfls of every process that maps
+ * it (file_get()): libelf counts its references (elf_begin() on a handle
+ * hands out the same one, libdwfl's elf_end() of a module's file drops
+ * one), so the file is mapped once however many processes' modules stand
+ * for it. Two clang processes unwound side by side read libLLVM's and
+ * libclang-cpp's .eh_frame_hdr and .eh_frame through one mapping, not
+ * two: each copy was 1.5-1.9 MB of a many-process script's 22 MB peak.
+ */
+struct shared_file {
+	const struct lupe_dso *dso;
+	Elf *elf;       /* our reference */
+	int fd;
+	int dyn;        /* ET_DYN: reported at the map's base, else at its own addresses */
+	uint64_t vaddr, end; /* the first PT_LOAD's page-aligned p_vaddr, the last one's end */
+	char *cfi;      /* its CFI's pages in the mapping of the file: give_back() */
+	size_t cfi_len;
+	unsigned users; /* modules reported on it */
+};
+
 struct reported {
 	const struct lupe_dso *dso;
 	uint64_t base, start; /* where it was reported; start: a map of it then */
-	char *cfi;      /* its CFI's pages in libdwfl's mapping of the file: give_back() */
-	size_t cfi_len;
+	struct shared_file *file; /* NULL: reported on its own file (the vdso) */
 };
 
 struct proc {
@@ -137,6 +157,8 @@ struct lupe_unwinder {
 	int nr_reads;
 	uint64_t epochs; /* source of proc epochs */
 	unsigned reports; /* report_module() calls, for give_back() */
+	struct shared_file **files; /* those the procs' modules use */
+	size_t nr_files;
 	struct chain *chains[CHAINS];
 	unsigned next_way;
 };
@@ -154,8 +176,21 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 	return -1;
 }
 
+/* A module reported on a shared file (report_module()): one more reference to its handle. */
+static int find_shared_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			   char **file_name, Elf **elfp)
+{
+	struct shared_file *f = *userdata;
+
+	if (f) {
+		*elfp = elf_begin(-1, ELF_C_READ_MMAP_PRIVATE, f->elf);
+		*file_name = *elfp ? strdup(f->dso->long_name) : NULL;
+	}
+	return -1;
+}
+
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = find_shared_elf,
 	.find_debuginfo = find_debuginfo,
 };
 
@@ -518,10 +553,27 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.set_initial_registers = set_initial_registers,
 };
 
-static void proc_clear(struct proc *p)
+static void file_put(struct lupe_unwinder *u, struct shared_file *f)
+{
+	if (!f || --f->users)
+		return;
+	for (size_t i = 0; i < u->nr_files; i++) {
+		if (u->files[i] == f) {
+			u->files[i] = u->files[--u->nr_files];
+			break;
+		}
+	}
+	elf_end(f->elf);
+	close(f->fd);
+	free(f);
+}
+
+static void proc_clear(struct lupe_unwinder *u, struct proc *p)
 {
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
+	for (size_t i = 0; i < p->nr_mods; i++)
+		file_put(u, p->mods[i].file);
 	if (p->maps)
 		lupe_maps_put(p->maps);
 	free(p->mods);
@@ -543,9 +595,10 @@ void lupe_unwinder_delete(struct lupe_unwinder *u)
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->nr_procs; i++)
-		proc_clear(&u->procs[i]);
+		proc_clear(u, &u->procs[i]);
 	for (size_t i = 0; i < CHAINS; i++)
 		free(u->chains[i]);
+	free(u->files);
 	free(u);
 }
 
@@ -574,7 +627,7 @@ static struct proc *proc_for(struct lupe_unwinder *u, struct lupe_maps *maps)
 		 * cc1 and as come and go by the hundred
 		 */
 		if (q->dwfl && q->maps != maps && q->maps->exited && !q->exited)
-			proc_clear(q);
+			proc_clear(u, q);
 		if (!p && q->maps == maps)
 			p = q;
 		if (!lru || q->last_use < lru->last_use)
@@ -590,7 +643,7 @@ static struct proc *proc_for(struct lupe_unwinder *u, struct lupe_maps *maps)
 		if (p->execs == maps->execs && proc_still_valid(p, maps))
 			p->gen = maps->gen;
 		else
-			proc_clear(p);
+			proc_clear(u, p);
 		/* memory outside the stack copy may read differently now */
 		p->epoch = ++u->epochs;
 	}
@@ -598,7 +651,7 @@ static struct proc *proc_for(struct lupe_unwinder *u, struct lupe_maps *maps)
 		if (u->nr_procs < MAX_PROCS)
 			p = &u->procs[u->nr_procs++];
 		else
-			proc_clear(p = lru);
+			proc_clear(u, p = lru);
 	}
 	if (!p->dwfl) {
 		p->dwfl = dwfl_begin(&offline_callbacks);
@@ -658,10 +711,8 @@ static int vdso_fd(void)
  * binary search. Only for the unwinder's own Dwfl, which reads nothing
  * else by section name.
  */
-static void use_eh_frame_hdr(Dwfl_Module *mod)
+static void use_eh_frame_hdr(Elf *elf)
 {
-	Dwarf_Addr bias;
-	Elf *elf = dwfl_module_getelf(mod, &bias);
 	Elf_Scn *scn = NULL, *eh = NULL;
 	GElf_Shdr shdr, eh_shdr;
 	GElf_Phdr phdr;
@@ -705,10 +756,8 @@ static void use_eh_frame_hdr(Dwfl_Module *mod)
  * page or the pages would hold its headers (which libelf may write in
  * its private mapping).
  */
-static void cfi_pages(Dwfl_Module *mod, struct reported *r)
+static void cfi_pages(Elf *elf, struct shared_file *r)
 {
-	Dwarf_Addr bias;
-	Elf *elf = dwfl_module_getelf(mod, &bias);
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
@@ -730,44 +779,82 @@ static void cfi_pages(Dwfl_Module *mod, struct reported *r)
 	}
 	lo = (lo + page - 1) & ~(page - 1);
 	hi &= ~(page - 1);
-	if (lo >= hi || lo < page || hi > size || (eh.e_shoff < hi && eh.e_shoff + eh.e_shnum * eh.e_shentsize > lo))
+	if (lo >= hi || lo < page || hi > size || (eh.e_shoff < hi && eh.e_shoff + eh.e_shnum * eh.e_shentsize > lo) ||
+	    !lupe_file_mapped(raw + lo, hi - lo))
 		return;
 	r->cfi = raw + lo;
 	r->cfi_len = (size_t)(hi - lo);
 }
 
 /*
- * The pages of the modules' CFI that unwinding read, given back to the
- * kernel (they stay in the page cache): libdwfl maps each file whole and
- * private in each process's Dwfl, and the kernel maps 64 KiB around each
- * page read, so a few hundred lookups in libLLVM's .eh_frame_hdr and
- * .eh_frame held 2.5 MB of them, once per clang process: 9.3 MB of a
- * many-process script's 29 MB peak, two clangs unwound side by side.
- * A page read again comes back the same (nothing writes them). Only a
+ * The pages of the files' CFI that unwinding read, given back to the
+ * kernel (they stay in the page cache): libdwfl reads a file through
+ * libelf's mapping of it, whole and private, and the kernel maps 64 KiB
+ * around each page read, so a few hundred lookups in libLLVM's
+ * .eh_frame_hdr and .eh_frame held 2.5 MB of them (9.3 MB of a
+ * many-process script's 29 MB peak when each process mapped its own). A
+ * page read again comes back the same (nothing writes them). Only a
  * mapping of a file is touched (lib/util/pages.c), as in srcline. Not cut
  * by lupe_pages_fine() as srcline's are: cut, the CFI's pages took a
  * many-process script's peak from 26.4 to 28.1-29.1 MB (not understood).
  */
-static int give_back_in(uintptr_t lo, uintptr_t hi, void *arg)
-{
-	struct lupe_unwinder *u = arg;
-
-	for (size_t i = 0; i < u->nr_procs; i++) {
-		struct proc *p = &u->procs[i];
-
-		for (size_t k = 0; p->dwfl && k < p->nr_mods; k++) {
-			struct reported *r = &p->mods[k];
-
-			if (r->cfi_len && (uintptr_t)r->cfi >= lo && (uintptr_t)r->cfi + r->cfi_len <= hi)
-				lupe_pages_give_back(r->cfi, r->cfi_len);
-		}
-	}
-	return 0;
-}
-
 static void give_back(struct lupe_unwinder *u)
 {
-	lupe_file_maps_each(give_back_in, u);
+	for (size_t i = 0; i < u->nr_files; i++)
+		if (u->files[i]->cfi_len)
+			lupe_pages_give_back(u->files[i]->cfi, u->files[i]->cfi_len);
+}
+
+/*
+ * dso's file, opened once for all the procs (one more user): where
+ * dwfl_report_elf() would put its module, its CFI's pages, and the
+ * .eh_frame_hdr made usable. NULL when it is not an ELF file of program
+ * headers (an ET_REL one): the caller reports it on its own.
+ */
+static struct shared_file *file_get(struct lupe_unwinder *u, const struct lupe_dso *dso)
+{
+	struct shared_file *f, **v;
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t phnum;
+
+	for (size_t i = 0; i < u->nr_files; i++)
+		if (u->files[i]->dso == dso)
+			return u->files[i]->users++, u->files[i];
+	if (!(f = calloc(1, sizeof(*f))))
+		return NULL;
+	f->dso = dso;
+	f->fd = open(dso->long_name, O_RDONLY | O_CLOEXEC);
+	/* as libdwfl opens a file */
+	f->elf = f->fd < 0 ? NULL : elf_begin(f->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !gelf_getehdr(f->elf, &eh) ||
+	    (eh.e_type != ET_DYN && eh.e_type != ET_EXEC) || elf_getphdrnum(f->elf, &phnum))
+		goto fail;
+	/* __libdwfl_elf_address_range()'s rule, for a base and add_p_vaddr false */
+	f->dyn = eh.e_type == ET_DYN;
+	f->vaddr = UINT64_MAX;
+	for (size_t i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (f->vaddr == UINT64_MAX)
+			f->vaddr = ph.p_vaddr & -ph.p_align;
+		if (ph.p_vaddr + ph.p_memsz > 0)
+			f->end = ph.p_vaddr + ph.p_memsz;
+	}
+	if (f->vaddr == UINT64_MAX || !f->end ||
+	    !(v = realloc(u->files, (u->nr_files + 1) * sizeof(*v))))
+		goto fail;
+	u->files = v;
+	cfi_pages(f->elf, f);
+	use_eh_frame_hdr(f->elf);
+	f->users = 1;
+	return u->files[u->nr_files++] = f;
+fail:
+	elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f);
+	return NULL;
 }
 
 /* Report the module that covers pc, once. */
@@ -775,7 +862,10 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 {
 	struct proc *p = u->cur;
 	const struct lupe_map *m;
+	struct shared_file *f;
 	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	void **userdata;
 	uint64_t base;
 	int fd = -1;
 
@@ -816,13 +906,26 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 		p->mods = v;
 		p->cap_mods = cap;
 	}
-	p->mods[p->nr_mods++] = (struct reported){ m->dso, base, m->start, NULL, 0 };
+	f = fd < 0 ? file_get(u, m->dso) : NULL;
+	p->mods[p->nr_mods++] = (struct reported){ m->dso, base, m->start, f };
 	dwfl_report_begin_add(p->dwfl);
-	mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, fd, base, false);
+	if (f) {
+		/* the range dwfl_report_elf() would give it; its file comes from find_shared_elf() */
+		mod = f->dyn ? dwfl_report_module(p->dwfl, m->dso->short_name, base, base - f->vaddr + f->end)
+			     : dwfl_report_module(p->dwfl, m->dso->short_name, f->vaddr, f->end);
+		if (mod)
+			dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+		if (mod)
+			*userdata = f;
+	} else {
+		mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, fd, base, false);
+		if (mod)
+			use_eh_frame_hdr(dwfl_module_getelf(mod, &bias));
+	}
 	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (mod && f && !dwfl_module_getelf(mod, &bias))
+		mod = NULL;
 	if (mod) {
-		cfi_pages(mod, &p->mods[p->nr_mods - 1]);
-		use_eh_frame_hdr(mod);
 		/* a pc in no module before may be in this one: the chains unwound by bp may not hold */
 		p->epoch = ++u->epochs;
 	}
