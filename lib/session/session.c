@@ -319,8 +319,7 @@ static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int
 		frames[n + i] = base;
 		frames[n + i].sym = v[i].sym;
 		frames[n + i].inlined = (uint8_t)v[i].inlined;
-		frames[n + i].src_file = v[i].file;
-		frames[n + i].src_line = v[i].line;
+		frames[n + i].inline_depth = (uint8_t)i;
 	}
 	return i ? i : 1;
 }
@@ -332,20 +331,20 @@ int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f, con
 		return -ENOENT;
 	if (!srcline(s))
 		return -ENOMEM;
-	return lupe_srcline_find(s->srcline, f->map->dso, f->vaddr, file, line);
+	return lupe_srcline_find(s->srcline, f->map->dso, f->vaddr, f->inline_depth, file, line);
 }
 
 int lupe_session_srcline_text(struct lupe_session *s, const struct lupe_frame *f, char *buf,
 			      size_t size)
 {
-	const char *file = f->src_file, *slash;
-	unsigned line = f->src_line;
+	const char *file, *slash;
+	unsigned line;
 
 	if (f->kernel || !f->map)
 		return f->sym ? snprintf(buf, size, "%s+%llu", f->sym->name,
 					 (unsigned long long)(f->vaddr - f->sym->start))
 			      : snprintf(buf, size, "??:0");
-	if (!file && lupe_session_srcline(s, f, &file, &line))
+	if (lupe_session_srcline(s, f, &file, &line))
 		file = NULL;
 	if (!file || !line)
 		return snprintf(buf, size, "??:0");

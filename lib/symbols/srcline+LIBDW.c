@@ -63,6 +63,7 @@ struct addr_ent {
 	const char **names;          /* of each v[i], as DWARF gives it */
 	const char *file; /* of the address itself */
 	unsigned line;
+	int lines;        /* file, line and v[].file, v[].line were looked up */
 };
 
 struct inl_sym {
@@ -664,12 +665,17 @@ static int addr_eq(const void *item, const void *key)
 	return e->dso == k->dso && e->vaddr == k->vaddr;
 }
 
-/* Compute what DWARF says of (dso, vaddr), once. */
-static struct addr_ent *lookup(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr)
+/*
+ * What DWARF says of e's address into e: the inlined functions' names,
+ * and with lines their source lines. The lines are what costs: libdw
+ * parses a CU's whole line table for them (and for the file of a call
+ * site), 1.4 MB of libc's at a many-process script's peak, which prints
+ * no line.
+ */
+static void fill(struct lupe_srcline *c, struct addr_ent *e, int lines)
 {
-	struct addr_ent key = { .dso = dso, .vaddr = vaddr }, *e;
-	uint64_t h = lupe_phash_mix((uint64_t)(uintptr_t)dso, vaddr);
-	void **slot = lupe_phash_find(&c->addrs, h, addr_eq, &key);
+	const struct lupe_dso *dso = e->dso;
+	uint64_t vaddr = e->vaddr;
 	Dwfl_Module *mod;
 	Dwarf_Die *cu, *scopes = NULL;
 	Dwarf_Addr bias;
@@ -679,24 +685,16 @@ static struct addr_ent *lookup(struct lupe_srcline *c, const struct lupe_dso *ds
 	int nscopes;
 	void **userdata;
 
-	if (!slot)
-		return NULL;
-	if (*slot)
-		return *slot;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return NULL;
-	*e = key;
-	lupe_phash_fill(&c->addrs, slot, h, e);
+	e->lines = lines;
 	mod = dso_module(c, dso);
 	if (!mod)
-		return e;
+		return;
 	dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
 	if (*userdata && !((struct dso_dw *)*userdata)->lookups)
 		read_units(*userdata);
 	if (!(cu = dwfl_module_addrdie(mod, vaddr, &bias)))
 		goto out;
-	if ((l = dwfl_module_getsrc(mod, vaddr))) {
+	if (lines && (l = dwfl_module_getsrc(mod, vaddr))) {
 		int ln = 0;
 
 		file = dwfl_lineinfo(l, NULL, &ln, NULL, NULL, NULL);
@@ -762,7 +760,8 @@ static struct addr_ent *lookup(struct lupe_srcline *c, const struct lupe_dso *ds
 		e->nr++;
 		if (tag == DW_TAG_subprogram)
 			break;
-		call_site(cu, scope, &file, &line);
+		if (lines)
+			call_site(cu, scope, &file, &line);
 		n = dwarf_getscopes_die(scope, &up);
 		free(scopes);
 		scopes = up;
@@ -792,6 +791,45 @@ out:
 		if (nm)
 			e->names = nm;
 	}
+}
+
+/* e, looked up without its lines, gets them: the same walk again, with the lines. */
+static void add_lines(struct lupe_srcline *c, struct addr_ent *e)
+{
+	struct addr_ent t = { .dso = e->dso, .vaddr = e->vaddr };
+
+	fill(c, &t, 1);
+	e->file = t.file;
+	e->line = t.line;
+	for (int i = 0; i < e->nr && i < t.nr; i++) {
+		e->v[i].file = t.v[i].file;
+		e->v[i].line = t.v[i].line;
+	}
+	e->lines = 1;
+	free(t.v);
+	free(t.names);
+}
+
+/* What DWARF says of (dso, vaddr), computed once; the lines too when lines is set. */
+static struct addr_ent *lookup(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr, int lines)
+{
+	struct addr_ent key = { .dso = dso, .vaddr = vaddr }, *e;
+	uint64_t h = lupe_phash_mix((uint64_t)(uintptr_t)dso, vaddr);
+	void **slot = lupe_phash_find(&c->addrs, h, addr_eq, &key);
+
+	if (!slot)
+		return NULL;
+	if ((e = *slot)) {
+		if (lines && !e->lines)
+			add_lines(c, e);
+		return e;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	*e = key;
+	lupe_phash_fill(&c->addrs, slot, h, e);
+	fill(c, e, lines);
 	return e;
 }
 
@@ -802,7 +840,7 @@ int lupe_srcline_inlines(struct lupe_srcline *c, const struct lupe_dso *dso, uin
 
 	if (!dso || !sym)
 		return 0;
-	e = lookup(c, dso, vaddr);
+	e = lookup(c, dso, vaddr, 0);
 	if (!e || !e->nr)
 		return 0;
 	if (e->sym != sym) {
@@ -821,14 +859,19 @@ int lupe_srcline_inlines(struct lupe_srcline *c, const struct lupe_dso *dso, uin
 	return e->nr;
 }
 
-int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr,
+int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr, int depth,
 		      const char **file, unsigned *line)
 {
 	struct addr_ent *e;
 
 	if (!dso)
 		return -ENOENT;
-	e = lookup(c, dso, vaddr);
+	e = lookup(c, dso, vaddr, 1);
+	if (e && depth > 0 && depth < e->nr && e->v[depth].file) {
+		*file = e->v[depth].file;
+		*line = e->v[depth].line;
+		return 0;
+	}
 	if (!e || !e->file)
 		return -ENOENT;
 	*file = e->file;

@@ -24,7 +24,7 @@ int lupe_srcline_inlines(struct lupe_srcline *c, const struct lupe_dso *dso, uin
 	return 0;
 }
 
-int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr,
+int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr, int depth,
 		      const char **file, unsigned *line)
 {
 	return -ENOENT;

@@ -23,7 +23,7 @@ struct lupe_srcline;
 struct lupe_inline_frame {
 	const struct lupe_symbol *sym; /* the ELF symbol, or an "(inlined)" one */
 	int inlined;
-	const char *file;              /* NULL when unknown */
+	const char *file;              /* lupe_srcline_find()'s: NULL when unknown, or not looked up yet */
 	unsigned line;
 };
 
@@ -43,13 +43,19 @@ void lupe_srcline_release(struct lupe_srcline *c);
 /*
  * The inlined frames at vaddr (the DSO's symbol space) whose ELF symbol is
  * sym: *out gets an array owned by the cache. Returns its length; 0 when
- * there is no DWARF for the address (the frame stays as it is).
+ * there is no DWARF for the address (the frame stays as it is). Their
+ * source lines are not looked up here (lupe_srcline_find() does).
  */
 int lupe_srcline_inlines(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr,
 			 const struct lupe_symbol *sym, const struct lupe_inline_frame **out);
 
-/* The source file and line of vaddr in dso. 0, or -ENOENT (no line info). */
-int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr,
+/*
+ * The source file and line of vaddr in dso; of its inlined frame depth
+ * (lupe_srcline_inlines()' index: 0 is the address's own line, a deeper
+ * one the call site in it of the frame before), the address's own when
+ * DWARF has no call site. 0, or -ENOENT (no line info).
+ */
+int lupe_srcline_find(struct lupe_srcline *c, const struct lupe_dso *dso, uint64_t vaddr, int depth,
 		      const char **file, unsigned *line);
 
 #endif

@@ -26,6 +26,25 @@ if ! compare "$base" now.abi; then
 fi
 ok "liblupe.so's ABI equals abi/liblupe.abi ($(grep -c '<elf-symbol ' now.abi) symbols)"
 
+# abidiff (2.2) let a public struct shrink unreported when it holds a
+# pointer to an opaque one (lupe_frame lost two members and 16 bytes):
+# the size of every struct lib/include/lupe defines is compared too
+public=$(cat "$LUPE_SRC"/lib/include/lupe/*.h | sed -n 's/^struct \(lupe_[a-z_0-9]*\) {.*/\1/p' | sort -u)
+sizes() { # ABI-FILE: "name bits" of each public struct
+	local t
+	for t in $public; do
+		sed -n "s/.*<class-decl name='$t' size-in-bits='\([0-9]*\)'.*/$t \1/p" "$1" | sort -u
+	done
+}
+sizes "$base" >base.sizes
+sizes now.abi >now.sizes
+[ "$(grep -c . now.sizes)" -ge 20 ] || fail "only $(grep -c . now.sizes) public struct sizes found in the ABI dump"
+diff base.sizes now.sizes || fail "a public struct's size differs from abi/liblupe.abi (above): if the change is meant, run scripts/abi-update and commit abi/liblupe.abi with it"
+sed "0,/<class-decl name='lupe_frame' size-in-bits='[0-9]*'/s//<class-decl name='lupe_frame' size-in-bits='512'/" now.abi >shrunk.abi
+sizes shrunk.abi >shrunk.sizes
+cmp -s now.sizes shrunk.sizes && fail "a changed size of lupe_frame went unnoticed by the size comparison"
+ok "the sizes of $(grep -c . now.sizes) public structs equal the baseline's; a changed one is caught"
+
 # planted: lupe_flame_opts (a public struct) grows by one field; the comparison must fail and name it
 command -v python3 >/dev/null || fail "python3 is needed to plant the change (scripts/bootstrap installs it)"
 python3 - now.abi planted.abi <<'PY' || fail "could not plant a field in lupe_flame_opts"

@@ -56,8 +56,7 @@ struct lupe_frame {
 	const struct lupe_symbol *sym; /* NULL: unresolved */
 	uint8_t kernel;              /* kernel (or hypervisor) address space */
 	uint8_t inlined;             /* sym is an inlined function's ("NAME (inlined)") */
-	const char *src_file;        /* with inlined frames: the frame's source line, */
-	unsigned src_line;           /* else NULL (lupe_session_srcline() finds it) */
+	uint8_t inline_depth;        /* of the frames made of one address, innermost 0 (lupe_session_srcline()) */
 };
 
 /*
