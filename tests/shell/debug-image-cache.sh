@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cache of inflated debug images (LUPE_IMAGE_CACHE): script of a --call-graph dwarf file of a workload whose DWARF is in a zlib-compressed debug file writes the image once, reads it from the cache the next time, refuses a damaged (flipped byte, cut short) or linked cache file and inflates again, and the script stays byte-identical to one without a cache throughout
+# The cache of inflated debug images (LUPE_IMAGE_CACHE): script of a --call-graph dwarf file of a workload whose DWARF is in a zlib-compressed debug file writes the image once, reads it from the cache the next time (and sums it no more once found right), refuses a damaged (flipped byte, cut short) or linked cache file and inflates again, and the script stays byte-identical to one without a cache throughout
 . "$(dirname "$0")/lib/common.sh"
 need_sampling
 [ -x "$WORKLOADS/deeprec" ] || fail "workloads not built"
@@ -44,6 +44,17 @@ report second.txt
 same second.txt "second read"
 grep -q "$img from the cache" second.txt.err || fail "the second read did not take $img from the cache: $(cat second.txt.err)"
 grep -q "written to the cache" second.txt.err && fail "the second read inflated again"
+# the second read summed the image and marked it (user.lupe.checked); the
+# third does not sum it again, where the file system keeps such attributes
+grep -q "(checked before)" second.txt.err && fail "the second read took an image never summed as checked"
+report third.txt
+same third.txt "third read"
+if python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.lupe.test", b"1")' "$img" 2>/dev/null; then
+	grep -q "$img from the cache (checked before)" third.txt.err ||
+		fail "the third read summed the image again: $(grep 'debug image' third.txt.err)"
+else
+	echo "note: $TMPD keeps no user extended attributes: every read sums the image"
+fi
 
 # damaged: a byte in the middle flipped, then the file cut short by one byte
 size=$(stat -c %s "$img")
