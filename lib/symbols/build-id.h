@@ -43,6 +43,19 @@ int lupe_buildid_cache_add_from(const char *name, const char *from, const uint8_
 /* mkdir -p path, as the build-id cache's folders are made (mode 0755). 0 or -errno. */
 int lupe_mkdir_p(char *path);
 
+struct lupe_output;
+/*
+ * A file of one of lupe's caches (debug images, kallsyms indexes) opened
+ * to be written whole at path: its folder made, a temporary file opened
+ * through lupe_output_open() (mode 0600 when private, else 0644 less the
+ * umask), never at a path that is not a regular file. 0, or -1 (nothing
+ * to release). lupe_cache_file_close() closes it, renames it to path when
+ * err is 0 and all went well (else removes it), logs which under what
+ * (a "debug image" or "kallsyms index"), and releases o.
+ */
+int lupe_cache_file_open(struct lupe_output *o, const char *path, int private);
+void lupe_cache_file_close(struct lupe_output *o, int err, const char *what);
+
 /* id as lowercase hex into out (2 * len + 1 bytes). */
 void lupe_build_id_hex(const uint8_t *id, int len, char *out);
 

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <lupe/config.h>
+#include <lupe/output.h>
 #include <lupe/symbols.h>
 #include "symbols/build-id.h"
 #include "util/util.h"
@@ -75,6 +76,41 @@ int lupe_mkdir_p(char *path)
 	if (mkdir(path, 0755) && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+int lupe_cache_file_open(struct lupe_output *o, const char *path, int private)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (lupe_mkdir_p(dir))
+			return -1;
+	}
+	if (lupe_output_open(o, path, LUPE_OUTPUT_REPLACE | (private ? LUPE_OUTPUT_PRIVATE : 0)))
+		return -1;
+	if (o->in_place) {
+		close(o->fd);
+		lupe_output_release(o);
+		return -1;
+	}
+	return 0;
+}
+
+void lupe_cache_file_close(struct lupe_output *o, int err, const char *what)
+{
+	if (close(o->fd) && !err)
+		err = -errno;
+	if (err || lupe_output_commit(o))
+		lupe_output_abort(o);
+	else
+		pr_debug("%s: %s written to the cache", what, o->path);
+	lupe_output_release(o);
 }
 
 static int copy_file(const char *from, const char *to)

@@ -36,6 +36,7 @@
 #include "symbols/build-id.h"
 #include "symbols/debug-image.h"
 #include "symbols/inflate.h"
+#include "util/phash.h"
 #include "util/util.h"
 
 #define MAX_THREADS 4
@@ -324,15 +325,6 @@ static uint32_t crc_of(const unsigned char *p, size_t len)
 	return crc;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t len)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /* The build-id of f (size bytes, its headers checked by image()'s caller) into id: its length or -1. */
 static int build_id(const unsigned char *f, size_t size, uint8_t *id)
 {
@@ -370,11 +362,11 @@ static int cache_name(const unsigned char *f, size_t size, char *path, uint64_t 
 	if (len <= 0)
 		return -1;
 	lupe_build_id_hex(id, len, hex);
-	k = fnv(k, &v, sizeof(v));
+	k = lupe_phash_bytes(k, &v, sizeof(v));
 	v = size;
-	k = fnv(k, &v, sizeof(v));
-	k = fnv(k, eh, sizeof(*eh));
-	k = fnv(k, f + eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr));
+	k = lupe_phash_bytes(k, &v, sizeof(v));
+	k = lupe_phash_bytes(k, eh, sizeof(*eh));
+	k = lupe_phash_bytes(k, f + eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr));
 	*key = k;
 	if (env)
 		len = snprintf(path, PATH_MAX, "%s/%s-%016llx", env, hex, (unsigned long long)k);
@@ -469,25 +461,12 @@ static void cache_write(const char *path, const unsigned char *img, size_t size,
 {
 	struct trailer t = { CACHE_MAGIC, size, key, crc_of(img, size), 0 };
 	struct lupe_output o;
-	char dir[PATH_MAX], *slash;
-	struct stat st;
 	const unsigned char *p[2] = { img, (const void *)&t };
 	size_t len[2] = { size, sizeof(t) };
 	int err = 0;
 
-	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+	if (lupe_cache_file_open(&o, path, (mode & 0044) != 0044))
 		return;
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		if (lupe_mkdir_p(dir))
-			return;
-	}
-	if (lupe_output_open(&o, path, LUPE_OUTPUT_REPLACE | ((mode & 0044) == 0044 ? 0 : LUPE_OUTPUT_PRIVATE)))
-		return;
-	if (o.in_place)
-		err = -EEXIST;
 	/* a MiB at a time, each given back once written (img is a mapping of the memfd) */
 	for (int i = 0; i < 2 && !err; i++) {
 		for (size_t at = 0; at < len[i] && !err;) {
@@ -503,13 +482,7 @@ static void cache_write(const char *path, const unsigned char *img, size_t size,
 			at += (size_t)n;
 		}
 	}
-	if (close(o.fd) && !err)
-		err = -errno;
-	if (err || lupe_output_commit(&o))
-		lupe_output_abort(&o);
-	else
-		pr_debug("debug image: %s written to the cache", path);
-	lupe_output_release(&o);
+	lupe_cache_file_close(&o, err, "debug image");
 }
 
 int lupe_debug_image(int fd)

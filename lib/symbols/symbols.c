@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "symbols/build-id.h"
+#include "symbols/kallsyms-index.h"
 #include "symbols/nsinfo.h"
 #include "symbols/symbols.h"
 #include "util/util.h"
@@ -715,6 +716,118 @@ static int load_kallsyms_file(struct lupe_dso *dso, const char *path, const int 
  */
 #define GIVE_STEP (1u << 20)
 
+/*
+ * The kallsyms index (kallsyms-index.h) of a ktab made from a kallsyms
+ * file of text_size bytes: this head, then exc[] as (end, i, 0), start[],
+ * name[]. All names are in the text (KSYM_STR is never set).
+ */
+struct kindex_head {
+	uint64_t base, nr, nr_exc, text_size;
+};
+
+static void kallsyms_index_store(const struct lupe_dso *dso, const char *path, const struct stat *st)
+{
+	const struct ksymtab *t = dso->ktab;
+	struct kindex_head h;
+	size_t len;
+	unsigned char *p, *q;
+
+	if (!t || t->str || t->size || !dso->names_kallsyms)
+		return;
+	h = (struct kindex_head){ t->base, dso->nr_syms, t->nr_exc, (uint64_t)st->st_size };
+	len = sizeof(h) + h.nr_exc * 16 + h.nr * 2 * sizeof(uint32_t);
+	if (!(p = q = malloc(len)))
+		return;
+	memcpy(q, &h, sizeof(h));
+	q += sizeof(h);
+	for (size_t k = 0; k < h.nr_exc; k++, q += 16) {
+		uint32_t i[2] = { t->exc[k].i, 0 };
+
+		memcpy(q, &t->exc[k].end, 8);
+		memcpy(q + 8, i, 8);
+	}
+	memcpy(q, t->start, h.nr * sizeof(uint32_t));
+	memcpy(q + h.nr * sizeof(uint32_t), t->name, h.nr * sizeof(uint32_t));
+	lupe_kallsyms_index_write(path, st, p, len);
+	free(p);
+}
+
+/*
+ * dso's kallsyms table from the index of the file at path (mapped at m),
+ * as lupe_symtab_finish() made it when the file was parsed: 0, or -1
+ * when there is no index or it does not hold together (then the file is
+ * parsed, and the index written anew).
+ */
+static int kallsyms_index_load(struct lupe_dso *dso, const char *path, const struct stat *st, const char *m)
+{
+	size_t len, nr, nr_exc, chunks, k = 0;
+	unsigned char *p = lupe_kallsyms_index_read(path, st, &len);
+	const unsigned char *q;
+	struct kindex_head h;
+	const uint32_t *start, *name;
+	struct ksymtab *t;
+
+	if (!p)
+		return -1;
+	if (len < sizeof(h))
+		goto bad;
+	memcpy(&h, p, sizeof(h));
+	if (!h.nr || h.nr > KSYM_OFF || h.nr_exc > h.nr || h.text_size != (uint64_t)st->st_size ||
+	    len != sizeof(h) + h.nr_exc * 16 + h.nr * 2 * sizeof(uint32_t))
+		goto bad;
+	nr = (size_t)h.nr;
+	nr_exc = (size_t)h.nr_exc;
+	q = p + sizeof(h);
+	start = (const uint32_t *)(q + nr_exc * 16);
+	name = start + nr;
+	chunks = (nr + KSYM_CHUNK - 1) / KSYM_CHUNK;
+	t = calloc(1, sizeof(*t) + chunks * sizeof(t->made[0]) + nr_exc * sizeof(*t->exc) + 2 * nr * sizeof(uint32_t));
+	if (!t)
+		goto bad;
+	t->base = h.base;
+	t->exc = (struct ksym_exc *)&t->made[chunks];
+	t->nr_exc = nr_exc;
+	t->start = (uint32_t *)&t->exc[nr_exc];
+	t->name = t->start + nr;
+	memcpy(t->start, start, nr * sizeof(uint32_t));
+	memcpy(t->name, name, nr * sizeof(uint32_t));
+	/* what a parse would have made: sorted starts, names inside the text, the ends listed where flagged */
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t v[2];
+
+		if ((i && t->start[i] < t->start[i - 1]) || (t->name[i] & KSYM_STR) ||
+		    (t->name[i] & KSYM_OFF) >= h.text_size)
+			goto bad_t;
+		if (!(t->name[i] & KSYM_EXC))
+			continue;
+		if (k == nr_exc)
+			goto bad_t;
+		memcpy(&t->exc[k].end, q + k * 16, 8);
+		memcpy(v, q + k * 16 + 8, 8);
+		if (v[0] != i || v[1] || t->exc[k].end < t->base + t->start[i])
+			goto bad_t;
+		t->exc[k++].i = (uint32_t)i;
+	}
+	if (k != nr_exc)
+		goto bad_t;
+	free(p);
+	dso->ktab = t;
+	dso->syms = NULL;
+	dso->outer = NULL;
+	dso->strtab = NULL;
+	dso->nr_syms = nr;
+	dso->names_map = m;
+	dso->names_map_len = (size_t)st->st_size;
+	dso->names_kallsyms = 1;
+	return 0;
+bad_t:
+	free(t);
+bad:
+	pr_debug("kallsyms index of '%s' does not hold together: parsing it again", path);
+	free(p);
+	return -1;
+}
+
 static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const int *stop)
 {
 	struct symtab_build b = { .kallsyms = 1, .compact = 1 };
@@ -734,6 +847,8 @@ static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const in
 	close(fd);
 	if (m == MAP_FAILED)
 		return load_kallsyms_file(dso, path, stop);
+	if (!kallsyms_index_load(dso, path, &st, (const char *)m))
+		return 0;
 	b.map = m;
 	b.map_len = (size_t)st.st_size;
 	/* as lupe_kallsyms_foreach(): lines that end in a newline */
@@ -756,6 +871,8 @@ static int load_kallsyms_mapped(struct lupe_dso *dso, const char *path, const in
 	if (!err)
 		err = lupe_symtab_finish(&b, dso);
 	lupe_symtab_build_free(&b);
+	if (!err)
+		kallsyms_index_store(dso, path, &st);
 	return err;
 }
 

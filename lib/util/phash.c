@@ -20,6 +20,15 @@ uint64_t lupe_phash_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 29);
 }
 
+uint64_t lupe_phash_bytes(uint64_t h, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 static int grow(struct phash *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 256;
