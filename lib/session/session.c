@@ -25,7 +25,12 @@
 /* live data: a record may come this late behind the newest one (perf top's idea) */
 #define LIVE_WINDOW_NS 1000000000ULL
 
-/* what resolve_uncached() gives of ip: its frame is made of these (56 bytes, not 88) */
+/*
+ * what resolve_uncached() gives of ip: its frame is made of these (64
+ * bytes, not 88); and, once an unwound frame at ip asked, the inlined
+ * frames srcline found there (a lookup in its table per frame was a
+ * tenth of a one-process script's CPU)
+ */
 struct rcache_ent {
 	const void *maps;
 	uint64_t ip, addr, vaddr;
@@ -33,6 +38,9 @@ struct rcache_ent {
 	const struct lupe_symbol *sym;
 	uint32_t gen;
 	uint8_t kernel;
+	uint8_t inl_done;
+	uint16_t nr_inl;
+	const struct lupe_inline_frame *inl;
 };
 
 struct lupe_session {
@@ -255,8 +263,9 @@ struct lupe_thread *lupe_session_thread(struct lupe_session *s, int pid, int tid
 	return lupe_machine_findnew_thread(s->machine, pid, tid);
 }
 
-void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint64_t ip,
-			     int kernel, struct lupe_frame *f)
+/* lupe_session_resolve_ip(), and the cache entry that answered (NULL when there is none) */
+static struct rcache_ent *resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint64_t ip, int kernel,
+				     struct lupe_frame *f)
 {
 	struct lupe_maps *maps = kernel ? s->machine->kmaps : t ? t->maps : NULL;
 	struct rcache_ent *e;
@@ -264,27 +273,34 @@ void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint
 
 	if (!maps) {
 		resolve_uncached(NULL, ip, kernel, f);
-		return;
+		return NULL;
 	}
 	if ((s->rc_nr + 1) * 2 > s->rc_cap && s->rc_cap >= RC_MAX) {
 		memset(s->rc, 0, s->rc_cap * sizeof(*s->rc));
 		s->rc_nr = 0;
 	} else if ((s->rc_nr + 1) * 2 > s->rc_cap && rc_grow(s)) {
 		resolve_uncached(lupe_maps_find(maps, ip), ip, kernel, f);
-		return;
+		return NULL;
 	}
 	for (h = hash_key(maps, ip, maps->gen) & (s->rc_cap - 1); (e = &s->rc[h])->maps;
 	     h = (h + 1) & (s->rc_cap - 1)) {
 		if (e->maps == maps && e->ip == ip && e->gen == maps->gen) {
 			*f = (struct lupe_frame){ .ip = ip, .addr = e->addr, .vaddr = e->vaddr, .map = e->map,
 						  .sym = e->sym, .kernel = e->kernel };
-			return;
+			return e;
 		}
 	}
 	resolve_uncached(lupe_maps_find(maps, ip), ip, kernel, f);
 	*e = (struct rcache_ent){ .maps = maps, .ip = ip, .addr = f->addr, .vaddr = f->vaddr, .map = f->map,
 				  .sym = f->sym, .gen = maps->gen, .kernel = f->kernel };
 	s->rc_nr++;
+	return e;
+}
+
+void lupe_session_resolve_ip(struct lupe_session *s, struct lupe_thread *t, uint64_t ip,
+			     int kernel, struct lupe_frame *f)
+{
+	resolve_ip(s, t, ip, kernel, f);
 }
 
 /* ---- source lines and inlined frames (symbols/srcline.h) ---- */
@@ -306,7 +322,8 @@ void lupe_session_set_inline(struct lupe_session *s, int on)
  * at its address, innermost first, then its own function, within max.
  * Returns how many frames it now takes (1 when nothing was inlined there).
  */
-static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int n, int max)
+static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int n, int max,
+			  struct rcache_ent *e)
 {
 	struct lupe_frame base = frames[n];
 	const struct lupe_inline_frame *v;
@@ -314,7 +331,17 @@ static int expand_inlines(struct lupe_session *s, struct lupe_frame *frames, int
 
 	if (s->no_inline || base.kernel || !base.sym || !base.map || !srcline(s))
 		return 1;
-	k = lupe_srcline_inlines(s->srcline, base.map->dso, base.vaddr, base.sym, &v);
+	if (e && e->inl_done) {
+		v = e->inl;
+		k = e->nr_inl;
+	} else {
+		k = lupe_srcline_inlines(s->srcline, base.map->dso, base.vaddr, base.sym, &v);
+		if (e) {
+			e->inl = v;
+			e->nr_inl = (uint16_t)k;
+			e->inl_done = 1;
+		}
+	}
 	for (i = 0; i < k && n + i < max; i++) {
 		frames[n + i] = base;
 		frames[n + i].sym = v[i].sym;
@@ -360,6 +387,7 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 	int n = 0, kernel = 0, unwound = 0;
 	const uint64_t *chain = sample->callchain;
 	uint64_t nr = sample->nr_callchain;
+	struct rcache_ent *e;
 
 	if (!chain || !nr) {
 		if (max < 1)
@@ -398,8 +426,8 @@ int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 			resolve_uncached(NULL, ip, 1, &frames[n++]);
 			continue;
 		}
-		lupe_session_resolve_ip(s, t, ip, kernel, &frames[n]);
-		n += unwound ? expand_inlines(s, frames, n, max) : 1;
+		e = resolve_ip(s, t, ip, kernel, &frames[n]);
+		n += unwound ? expand_inlines(s, frames, n, max, e) : 1;
 	}
 	return n;
 }
