@@ -171,7 +171,11 @@ LUPE_API int lupe_session_resolve(struct lupe_session *s, struct lupe_thread *t,
 /* Show inlined functions as frames of their own in resolved chains (on by default; --no-inline). */
 LUPE_API void lupe_session_set_inline(struct lupe_session *s, int on);
 
-/* The source file and line of a resolved user frame: 0, or -ENOENT. *file lives as long as s. */
+/*
+ * The source file and line of a resolved user frame (of an inlined
+ * frame's, inline_depth > 0: the call site in it, as perf shows it),
+ * looked up at the first ask: 0, or -ENOENT. *file lives as long as s.
+ */
 LUPE_API int lupe_session_srcline(struct lupe_session *s, const struct lupe_frame *f,
 				  const char **file, unsigned *line);
 
