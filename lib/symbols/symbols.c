@@ -413,10 +413,31 @@ static int find_outer(const struct sym_in *v, size_t n, uint32_t *outer)
  * Returns 0, or -E2BIG when they span more than 32 bits (or a size or
  * a name's offset does), -ENOMEM: the caller keeps them as an array then.
  */
+/*
+ * A ktab's one block for n symbols, nr_exc of them with their end listed:
+ * the header and made[], exc[], start[], name[], and size[] with sizes
+ * (else NULL). Zeroed; NULL without memory.
+ */
+static struct ksymtab *ktab_alloc(size_t n, size_t nr_exc, int sizes)
+{
+	size_t chunks = (n + KSYM_CHUNK - 1) / KSYM_CHUNK;
+	struct ksymtab *t = calloc(1, sizeof(*t) + chunks * sizeof(t->made[0]) + nr_exc * sizeof(*t->exc) +
+					 (sizes ? 3 : 2) * n * sizeof(uint32_t));
+
+	if (!t)
+		return NULL;
+	t->exc = (struct ksym_exc *)&t->made[chunks];
+	t->nr_exc = nr_exc;
+	t->start = (uint32_t *)&t->exc[nr_exc];
+	t->name = t->start + n;
+	t->size = sizes ? t->name + n : NULL;
+	return t;
+}
+
 static int ktab_make(const struct symtab_build *b, struct lupe_dso *dso, const char *str)
 {
 	const struct sym_in *v = b->v;
-	size_t n = b->nr, chunks = (n + KSYM_CHUNK - 1) / KSYM_CHUNK, nr_exc = 0, k = 0;
+	size_t n = b->nr, nr_exc = 0, k = 0;
 	struct ksymtab *t;
 
 	if (v[n - 1].start - v[0].start > UINT32_MAX)
@@ -427,18 +448,11 @@ static int ktab_make(const struct symtab_build *b, struct lupe_dso *dso, const c
 			return -E2BIG;
 		nr_exc += b->kallsyms && (i + 1 == n || v[i].start + v[i].size != v[i + 1].start);
 	}
-	/* one block: the header and made[], exc[], start[], name[], size[] */
-	t = calloc(1, sizeof(*t) + chunks * sizeof(t->made[0]) + nr_exc * sizeof(*t->exc) +
-		      (b->kallsyms ? 2 : 3) * n * sizeof(uint32_t));
+	t = ktab_alloc(n, nr_exc, !b->kallsyms);
 	if (!t)
 		return -ENOMEM;
 	t->base = v[0].start;
 	t->str = str;
-	t->exc = (struct ksym_exc *)&t->made[chunks];
-	t->nr_exc = nr_exc;
-	t->start = (uint32_t *)&t->exc[nr_exc];
-	t->name = t->start + n;
-	t->size = b->kallsyms ? NULL : t->name + n;
 	for (size_t i = 0; i < n; i++) {
 		t->start[i] = (uint32_t)(v[i].start - t->base);
 		t->name[i] = v[i].raw ? (uint32_t)(v[i].raw - (const char *)b->map) : v[i].name | KSYM_STR;
@@ -760,7 +774,7 @@ static void kallsyms_index_store(const struct lupe_dso *dso, const char *path, c
  */
 static int kallsyms_index_load(struct lupe_dso *dso, const char *path, const struct stat *st, const char *m)
 {
-	size_t len, nr, nr_exc, chunks, k = 0;
+	size_t len, nr, nr_exc, k = 0;
 	unsigned char *p = lupe_kallsyms_index_read(path, st, &len);
 	const unsigned char *q;
 	struct kindex_head h;
@@ -780,15 +794,10 @@ static int kallsyms_index_load(struct lupe_dso *dso, const char *path, const str
 	q = p + sizeof(h);
 	start = (const uint32_t *)(q + nr_exc * 16);
 	name = start + nr;
-	chunks = (nr + KSYM_CHUNK - 1) / KSYM_CHUNK;
-	t = calloc(1, sizeof(*t) + chunks * sizeof(t->made[0]) + nr_exc * sizeof(*t->exc) + 2 * nr * sizeof(uint32_t));
+	t = ktab_alloc(nr, nr_exc, 0);
 	if (!t)
 		goto bad;
 	t->base = h.base;
-	t->exc = (struct ksym_exc *)&t->made[chunks];
-	t->nr_exc = nr_exc;
-	t->start = (uint32_t *)&t->exc[nr_exc];
-	t->name = t->start + nr;
 	memcpy(t->start, start, nr * sizeof(uint32_t));
 	memcpy(t->name, name, nr * sizeof(uint32_t));
 	/* what a parse would have made: sorted starts, names inside the text, the ends listed where flagged */

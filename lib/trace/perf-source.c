@@ -572,7 +572,6 @@ static int file_other(struct lupe_tool *tool, struct lupe_session *s,
 	return 0;
 }
 
-/* Whether the file recorded the raw_syscalls tracepoints at all. */
 static int file_poll(struct lupe_trace *t, int timeout_ms, bool final, lupe_sc_fn fn,
 		     void *arg)
 {

@@ -113,7 +113,7 @@ struct shared_file {
 struct reported {
 	const struct lupe_dso *dso;
 	uint64_t base, start; /* where it was reported; start: a map of it then */
-	struct shared_file *file; /* NULL: reported on its own file (the vdso) */
+	struct shared_file *file; /* NULL: reported on its own file (the vdso, or one file_get() refused) */
 };
 
 struct proc {
@@ -913,10 +913,10 @@ static void report_module(struct lupe_unwinder *u, uint64_t pc)
 		/* the range dwfl_report_elf() would give it; its file comes from find_shared_elf() */
 		mod = f->dyn ? dwfl_report_module(p->dwfl, m->dso->short_name, base, base - f->vaddr + f->end)
 			     : dwfl_report_module(p->dwfl, m->dso->short_name, f->vaddr, f->end);
-		if (mod)
+		if (mod) {
 			dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
-		if (mod)
 			*userdata = f;
+		}
 	} else {
 		mod = dwfl_report_elf(p->dwfl, m->dso->short_name, m->dso->long_name, fd, base, false);
 		if (mod)
