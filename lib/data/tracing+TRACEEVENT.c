@@ -272,6 +272,76 @@ static int format_sane(const struct tep_event *e)
 	return 1;
 }
 
+/*
+ * libtraceevent computes a print argument's "a / b" and "a % b" as it
+ * prints, with no test of b (found by fuzzing: SIGFPE). The kernel's
+ * formats divide only by constants (sizeof(u64), 1000L, 250); a divisor
+ * that is not a nonzero number, or a cast of one, is the record's to
+ * choose, and its event prints raw. Deeper than MAX_ARG_DEPTH is refused
+ * too (libtraceevent recurses as deep to print it).
+ */
+#define MAX_ARG_DEPTH 256
+
+static int nonzero_constant(const struct tep_print_arg *a)
+{
+	while (a && a->type == TEP_PRINT_TYPE)
+		a = a->typecast.item;
+	return a && a->type == TEP_PRINT_ATOM && a->atom.atom && strtoull(a->atom.atom, NULL, 0);
+}
+
+static int divides_safely(const struct tep_print_arg *a, int depth)
+{
+	for (; a; a = a->next) {
+		if (depth > MAX_ARG_DEPTH)
+			return 0;
+		switch (a->type) {
+		case TEP_PRINT_OP:
+			if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%")) &&
+			    !nonzero_constant(a->op.right))
+				return 0;
+			if (!divides_safely(a->op.left, depth + 1) ||
+			    !divides_safely(a->op.right, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_TYPE:
+			if (!divides_safely(a->typecast.item, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_FLAGS:
+			if (!divides_safely(a->flags.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (!divides_safely(a->symbol.field, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			if (!divides_safely(a->hex.field, depth + 1) ||
+			    !divides_safely(a->hex.size, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			if (!divides_safely(a->int_array.field, depth + 1) ||
+			    !divides_safely(a->int_array.count, depth + 1) ||
+			    !divides_safely(a->int_array.el_size, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_FUNC:
+			if (!divides_safely(a->func.args, depth + 1))
+				return 0;
+			break;
+		case TEP_PRINT_DYNAMIC_ARRAY:
+			if (!divides_safely(a->dynarray.index, depth + 1))
+				return 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return 1;
+}
+
 static void check_formats(struct tep_handle *tep)
 {
 	int n = tep_get_events_count(tep);
@@ -279,9 +349,15 @@ static void check_formats(struct tep_handle *tep)
 	for (int i = 0; i < n; i++) {
 		struct tep_event *e = tep_get_event(tep, i);
 
-		if (e && !format_sane(e)) {
+		if (!e)
+			continue;
+		if (!format_sane(e)) {
 			e->flags |= EV_BAD;
 			pr_warn("the format of '%s:%s' in the tracing data has a field outside any record (or too many fields): its samples show their raw fields",
+				e->system ? e->system : "?", e->name ? e->name : "?");
+		} else if (!divides_safely(e->print_fmt.args, 0)) {
+			e->flags |= EV_BAD;
+			pr_warn("the format of '%s:%s' in the tracing data divides by a value that is not a constant (a record could make it divide by zero): its samples show their raw fields",
 				e->system ? e->system : "?", e->name ? e->name : "?");
 		}
 	}

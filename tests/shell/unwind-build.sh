@@ -55,7 +55,7 @@ top "$o.report-self.perf.out" > self.perf
 top "$o.report-self.lupe.out" > self.lupe
 [ "$(wc -l < self.perf)" = 20 ] || fail "perf's self report has fewer than 20 entries"
 diff self.perf self.lupe > self.diff || { cat self.diff; fail "report --no-children: lupe's top 20 are not perf's"; }
-python3 - "$o.report-children.perf.out" "$o.report-children.lupe.out" > children.txt <<'EOF' || { cat children.txt; fail "report --children: lupe's top 20 are not perf's"; }
+python3 - "$o.report-children.perf.out" "$o.report-children.lupe.out" "$o.script.perf.out" > children.txt <<'EOF' || { cat children.txt; fail "report --children: lupe's top 20 are not perf's"; }
 import re, sys
 ENTRY = re.compile(r'^ +([0-9.]+)% +([0-9.]+)% +(\S.*?)\s*$')
 def entries(path):
@@ -66,6 +66,36 @@ def entries(path):
             out[m.group(3)] = (float(m.group(1)), float(m.group(2)))
     return out
 p, l = entries(sys.argv[1]), entries(sys.argv[2])
+# The share of perf's own script's samples whose chain holds each (comm,
+# dso, symbol): what a Children share is. An inlined frame's object is that
+# of the next frame that names one.
+def held(path):
+    count, total, comm, frames = {}, 0, None, []
+    def end():
+        keys, dso = set(), None
+        for sym, obj in reversed(frames):
+            dso = obj if obj != 'inlined' else dso
+            if obj == 'inlined':
+                sym += ' (inlined)'
+            keys.add((comm, dso, sym))
+        for k in keys:
+            count[k] = count.get(k, 0) + 1
+    for line in open(path):
+        if line.strip() and not line[0].isspace():
+            if comm is not None:
+                end()
+            total, comm, frames = total + 1, line.split()[0], []
+        elif line.strip():
+            m = re.match(r'\s*[0-9a-f]+ (.*?)(?:\+0x[0-9a-f]+)? \((.*)\)$', line)
+            if m:
+                frames.append((m.group(1), m.group(2).rsplit('/', 1)[-1]))
+    if comm is not None:
+        end()
+    return {k: 100.0 * n / total for k, n in count.items()} if total else {}
+truth = held(sys.argv[3])
+def share(k):
+    f = k.split()
+    return truth.get((f[0], f[1], ' '.join(f[3:]))) if len(f) > 3 else None
 top = lambda e: sorted(e, key=lambda k: (-e[k][0], k))[:20]
 bad = more = 0
 for k in sorted(set(top(p)) | set(top(l))):
@@ -78,6 +108,15 @@ for k in sorted(set(top(p)) | set(top(l))):
     alias = k.replace('[.] __libc_start_main@@GLIBC_2.34', '[.] __libc_start_main_impl (inlined)')
     if k not in l and alias != k and l.get(alias, (0.0,))[0] >= pc - 0.005 and ps == 0:
         print('perf %6.2f%% %6.2f%%  named by its ELF symbol: %s' % (pc, ps, k))
+        continue
+    # seen once in 7 runs: perf's report counted a sample's inlined
+    # frames (elf_machine_rela_relative and elf_dynamic_do_Rela in
+    # _dl_relocate_object) as more entries of the function that holds them,
+    # a Children share above the samples its own script shows it in; lupe's
+    # is that share
+    t = share(k)
+    if t is not None and pc > t + 0.005 and abs(lc - t) <= 0.005 and abs(ps - ls) <= 0.005:
+        print('perf %6.2f%% %6.2f%%  lupe %6.2f%%, perf script %6.2f%%  perf counts samples twice: %s' % (pc, ps, lc, t, k))
         continue
     if abs(ps - ls) > 0.005 or (lc < pc - 0.005 and not raw):
         bad += 1

@@ -22,7 +22,13 @@ software-event attr and a data section of given bytes. No features.
   perfdata.py bad-format IN OUT EVENT FIELD OFFSET
                                      IN with EVENT's format in the tracing
                                      data saying FIELD is at OFFSET
+  perfdata.py format-text IN OUT EVENT OLD NEW
+                                     IN with OLD replaced by NEW (once) in
+                                     EVENT's format in the tracing data
+  perfdata.py tracing-format-text IN OUT EVENT OLD NEW
+                                     the same, IN a TRACING_DATA section
 """
+import re
 import struct
 import sys
 
@@ -182,8 +188,18 @@ def perf_string(text):
     return struct.pack("<I", len(b)) + b
 
 
-def bad_format(data, event, field, offset):
-    """data (a perf.data with TRACING_DATA) with event's field at offset."""
+def edit_format(sec, event, edit):
+    """sec (a TRACING_DATA section) with event's format text edited."""
+    at = sec.find(b"name: " + event.encode() + b"\n")
+    if at < 8:
+        raise SystemExit("no format of %s" % event)
+    flen = struct.unpack_from("<Q", sec, at - 8)[0]
+    new = edit(sec[at:at + flen])
+    return sec[:at - 8] + struct.pack("<Q", len(new)) + new + sec[at + flen:]
+
+
+def with_tracing(data, edit_section):
+    """data (a perf.data with TRACING_DATA) with that section edited."""
     data = bytearray(data)
     data_off, data_size = struct.unpack_from("<QQ", data, 40)
     feats = struct.unpack_from("<Q", data, 72)[0]
@@ -193,18 +209,7 @@ def bad_format(data, event, field, offset):
     table = data_off + data_size
     secs = [list(struct.unpack_from("<QQ", data, table + 16 * i)) for i in range(nfeat)]
     toff, tsize = secs[0]  # bit 1 is the lowest feature bit set (bit 0 is reserved)
-    sec = bytes(data[toff:toff + tsize])
-    at = sec.find(b"name: " + event.encode() + b"\n")
-    if at < 8:
-        raise SystemExit("no format of %s" % event)
-    flen = struct.unpack_from("<Q", sec, at - 8)[0]
-    fmt = sec[at:at + flen]
-    import re
-    new, n = re.subn(rb"(field:[^;]*[ *]" + re.escape(field.encode()) + rb"(\[[^;]*\])?;\toffset:)-?\d+;",
-                     lambda m: m.group(1) + str(offset).encode() + b";", fmt)
-    if n != 1:
-        raise SystemExit("no field %s in the format of %s" % (field, event))
-    sec = sec[:at - 8] + struct.pack("<Q", len(new)) + new + sec[at + flen:]
+    sec = edit_section(bytes(data[toff:toff + tsize]))
     delta = len(sec) - tsize
     secs[0][1] = len(sec)
     for sct in secs[1:]:
@@ -214,6 +219,28 @@ def bad_format(data, event, field, offset):
     for i, (o, sz) in enumerate(secs):
         struct.pack_into("<QQ", out, table + 16 * i, o, sz)
     return bytes(out)
+
+
+def bad_format(data, event, field, offset):
+    """data (a perf.data with TRACING_DATA) with event's field at offset."""
+    def edit(fmt):
+        new, n = re.subn(rb"(field:[^;]*[ *]" + re.escape(field.encode()) + rb"(\[[^;]*\])?;\toffset:)-?\d+;",
+                         lambda m: m.group(1) + str(offset).encode() + b";", fmt)
+        if n != 1:
+            raise SystemExit("no field %s in the format of %s" % (field, event))
+        return new
+    return with_tracing(data, lambda sec: edit_format(sec, event, edit))
+
+
+def format_text(data, event, old, new, section=False):
+    """data (a perf.data, or a TRACING_DATA section) with old replaced by new once in event's format."""
+    def edit(fmt):
+        if fmt.count(old.encode()) < 1:
+            raise SystemExit("no %r in the format of %s" % (old, event))
+        return fmt.replace(old.encode(), new.encode(), 1)
+    if section:
+        return edit_format(data, event, edit)
+    return with_tracing(data, lambda sec: edit_format(sec, event, edit))
 
 
 def main():
@@ -244,6 +271,13 @@ def main():
             data = f.read()
         with open(sys.argv[3], "wb") as f:
             f.write(bad_format(data, sys.argv[4], sys.argv[5], int(sys.argv[6])))
+        return 0
+    if len(sys.argv) == 7 and sys.argv[1] in ("format-text", "tracing-format-text"):
+        with open(sys.argv[2], "rb") as f:
+            data = f.read()
+        with open(sys.argv[3], "wb") as f:
+            f.write(format_text(data, sys.argv[4], sys.argv[5], sys.argv[6],
+                                sys.argv[1] == "tracing-format-text"))
         return 0
     sys.stderr.write(__doc__)
     return 129
