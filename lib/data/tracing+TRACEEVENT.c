@@ -292,6 +292,8 @@ static int nonzero_constant(const struct tep_print_arg *a)
 static int divides_safely(const struct tep_print_arg *a, int depth)
 {
 	for (; a; a = a->next) {
+		const struct tep_print_arg *sub[3] = { NULL, NULL, NULL };
+
 		if (depth > MAX_ARG_DEPTH)
 			return 0;
 		switch (a->type) {
@@ -299,45 +301,24 @@ static int divides_safely(const struct tep_print_arg *a, int depth)
 			if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%")) &&
 			    !nonzero_constant(a->op.right))
 				return 0;
-			if (!divides_safely(a->op.left, depth + 1) ||
-			    !divides_safely(a->op.right, depth + 1))
-				return 0;
+			sub[0] = a->op.left, sub[1] = a->op.right;
 			break;
-		case TEP_PRINT_TYPE:
-			if (!divides_safely(a->typecast.item, depth + 1))
-				return 0;
-			break;
-		case TEP_PRINT_FLAGS:
-			if (!divides_safely(a->flags.field, depth + 1))
-				return 0;
-			break;
-		case TEP_PRINT_SYMBOL:
-			if (!divides_safely(a->symbol.field, depth + 1))
-				return 0;
-			break;
+		case TEP_PRINT_TYPE: sub[0] = a->typecast.item; break;
+		case TEP_PRINT_FLAGS: sub[0] = a->flags.field; break;
+		case TEP_PRINT_SYMBOL: sub[0] = a->symbol.field; break;
 		case TEP_PRINT_HEX:
-		case TEP_PRINT_HEX_STR:
-			if (!divides_safely(a->hex.field, depth + 1) ||
-			    !divides_safely(a->hex.size, depth + 1))
-				return 0;
-			break;
+		case TEP_PRINT_HEX_STR: sub[0] = a->hex.field, sub[1] = a->hex.size; break;
 		case TEP_PRINT_INT_ARRAY:
-			if (!divides_safely(a->int_array.field, depth + 1) ||
-			    !divides_safely(a->int_array.count, depth + 1) ||
-			    !divides_safely(a->int_array.el_size, depth + 1))
-				return 0;
+			sub[0] = a->int_array.field, sub[1] = a->int_array.count,
+			sub[2] = a->int_array.el_size;
 			break;
-		case TEP_PRINT_FUNC:
-			if (!divides_safely(a->func.args, depth + 1))
-				return 0;
-			break;
-		case TEP_PRINT_DYNAMIC_ARRAY:
-			if (!divides_safely(a->dynarray.index, depth + 1))
-				return 0;
-			break;
-		default:
-			break;
+		case TEP_PRINT_FUNC: sub[0] = a->func.args; break;
+		case TEP_PRINT_DYNAMIC_ARRAY: sub[0] = a->dynarray.index; break;
+		default: break;
 		}
+		for (int i = 0; i < 3; i++)
+			if (!divides_safely(sub[i], depth + 1))
+				return 0;
 	}
 	return 1;
 }

@@ -174,9 +174,11 @@ cb, lb = max(under.values())
 assert before < 1180 * 0.5, before          # compute_b is about 30% before the click
 # ... the whole width after it, and its child leaf_b its share of compute_b
 # (a sample in compute_b's own code is not leaf_b's)
-assert zb == 1180 and abs(zl - 1180.0 * lb / cb) < 2, (zb, zl, lb, cb)
+# (widths are the page's floating-point arithmetic: 1179.9999999999998 is
+# the whole width, seen once in 6 runs)
+assert abs(zb - 1180) < 0.01 and abs(zl - 1180.0 * lb / cb) < 2, (zb, zl, lb, cb)
 assert za == -1                              # compute_a is hidden
-assert zm == 1180                            # a caller spans the width (greyed)
+assert abs(zm - 1180) < 0.01                 # a caller spans the width (greyed)
 assert abs(pct - 100.0 * leaves / total) < 0.05, (pct, leaves / total)
 assert label == 'Matched: %.1f%%' % pct, label
 PY
