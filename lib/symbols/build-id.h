@@ -43,6 +43,14 @@ int lupe_buildid_cache_add_from(const char *name, const char *from, const uint8_
 /* mkdir -p path, as the build-id cache's folders are made (mode 0755). 0 or -errno. */
 int lupe_mkdir_p(char *path);
 
+/*
+ * The path of a file of one of lupe's caches into out (PATH_MAX): name
+ * in the folder the environment variable env names, else in sub of the
+ * build-id cache directory (~/.debug/.lupe-image, say). 0, or -1 when the
+ * cache is off (env set empty) or the path too long.
+ */
+int lupe_cache_path(char *out, const char *env, const char *sub, const char *name);
+
 struct lupe_output;
 /*
  * A file of one of lupe's caches (debug images, kallsyms indexes) opened

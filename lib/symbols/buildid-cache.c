@@ -78,6 +78,18 @@ int lupe_mkdir_p(char *path)
 	return 0;
 }
 
+int lupe_cache_path(char *out, const char *env, const char *sub, const char *name)
+{
+	const char *dir = getenv(env);
+	int n;
+
+	if (dir && !*dir)
+		return -1;
+	n = dir ? snprintf(out, PATH_MAX, "%s/%s", dir, name)
+		: snprintf(out, PATH_MAX, "%s/%s/%s", lupe_buildid_dir(), sub, name);
+	return n > 0 && n < PATH_MAX ? 0 : -1;
+}
+
 int lupe_cache_file_open(struct lupe_output *o, const char *path, int private)
 {
 	char dir[PATH_MAX], *slash;

@@ -350,30 +350,23 @@ static int build_id(const unsigned char *f, size_t size, uint8_t *id)
 static int cache_name(const unsigned char *f, size_t size, char *path, uint64_t *key)
 {
 	const Elf64_Ehdr *eh = (const void *)f;
-	const char *env = getenv("LUPE_IMAGE_CACHE");
-	char hex[2 * BUILD_ID_MAX + 1];
+	char name[2 * BUILD_ID_MAX + 18];
 	uint8_t id[BUILD_ID_MAX];
-	uint64_t k = 0xcbf29ce484222325ULL, v = CACHE_LAYOUT;
+	uint64_t k = LUPE_PHASH_SEED, v = CACHE_LAYOUT;
 	int len;
 
-	if (env && !*env)
-		return -1;
 	len = build_id(f, size, id);
 	if (len <= 0)
 		return -1;
-	lupe_build_id_hex(id, len, hex);
+	lupe_build_id_hex(id, len, name);
 	k = lupe_phash_bytes(k, &v, sizeof(v));
 	v = size;
 	k = lupe_phash_bytes(k, &v, sizeof(v));
 	k = lupe_phash_bytes(k, eh, sizeof(*eh));
 	k = lupe_phash_bytes(k, f + eh->e_shoff, (size_t)eh->e_shnum * sizeof(Elf64_Shdr));
 	*key = k;
-	if (env)
-		len = snprintf(path, PATH_MAX, "%s/%s-%016llx", env, hex, (unsigned long long)k);
-	else
-		len = snprintf(path, PATH_MAX, "%s/.lupe-image/%s-%016llx", lupe_buildid_dir(), hex,
-			       (unsigned long long)k);
-	return len > 0 && len < PATH_MAX ? 0 : -1;
+	snprintf(name + 2 * len, sizeof(name) - 2 * (size_t)len, "-%016llx", (unsigned long long)k);
+	return lupe_cache_path(path, "LUPE_IMAGE_CACHE", ".lupe-image", name);
 }
 
 /*

@@ -53,22 +53,15 @@ static uint64_t sum64(const unsigned char *p, size_t len)
 /* The index's file name for the kallsyms file at path into out (PATH_MAX), and its key: 0, or -1 (no cache). */
 static int index_name(const char *path, const struct stat *st, char *out, uint64_t *key)
 {
-	const char *env = getenv("LUPE_KALLSYMS_CACHE");
 	uint64_t v[7] = { VERSION, (uint64_t)st->st_size, (uint64_t)st->st_mtim.tv_sec,
 			  (uint64_t)st->st_mtim.tv_nsec, (uint64_t)st->st_dev, (uint64_t)st->st_ino, 0 };
-	uint64_t h = lupe_phash_bytes(0xcbf29ce484222325ULL, path, strlen(path));
-	int n;
+	char name[40];
 
-	if (env && !*env)
-		return -1;
-	*key = lupe_phash_bytes(0xcbf29ce484222325ULL, v, sizeof(v));
-	if (env)
-		n = snprintf(out, PATH_MAX, "%s/%016llx-%016llx", env, (unsigned long long)h,
-			     (unsigned long long)*key);
-	else
-		n = snprintf(out, PATH_MAX, "%s/.lupe-kallsyms/%016llx-%016llx", lupe_buildid_dir(),
-			     (unsigned long long)h, (unsigned long long)*key);
-	return n > 0 && n < PATH_MAX ? 0 : -1;
+	*key = lupe_phash_bytes(LUPE_PHASH_SEED, v, sizeof(v));
+	snprintf(name, sizeof(name), "%016llx-%016llx",
+		 (unsigned long long)lupe_phash_bytes(LUPE_PHASH_SEED, path, strlen(path)),
+		 (unsigned long long)*key);
+	return lupe_cache_path(out, "LUPE_KALLSYMS_CACHE", ".lupe-kallsyms", name);
 }
 
 void *lupe_kallsyms_index_read(const char *path, const struct stat *st, size_t *len)

@@ -409,11 +409,6 @@ static int find_outer(const struct sym_in *v, size_t n, uint32_t *outer)
 }
 
 /*
- * b's sorted, fixed-up symbols (names in b->map or str) as dso's ktab.
- * Returns 0, or -E2BIG when they span more than 32 bits (or a size or
- * a name's offset does), -ENOMEM: the caller keeps them as an array then.
- */
-/*
  * A ktab's one block for n symbols, nr_exc of them with their end listed:
  * the header and made[], exc[], start[], name[], and size[] with sizes
  * (else NULL). Zeroed; NULL without memory.
@@ -434,6 +429,11 @@ static struct ksymtab *ktab_alloc(size_t n, size_t nr_exc, int sizes)
 	return t;
 }
 
+/*
+ * b's sorted, fixed-up symbols (names in b->map or str) as dso's ktab.
+ * Returns 0, or -E2BIG when they span more than 32 bits (or a size or
+ * a name's offset does), -ENOMEM: the caller keeps them as an array then.
+ */
 static int ktab_make(const struct symtab_build *b, struct lupe_dso *dso, const char *str)
 {
 	const struct sym_in *v = b->v;

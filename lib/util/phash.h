@@ -60,7 +60,8 @@ static inline long lupe_ihash_idx(void *const *slot)
 /* A hash of a string and a mixer of 64-bit words, for keys. */
 uint64_t lupe_phash_str(const char *s);
 uint64_t lupe_phash_mix(uint64_t h, uint64_t v);
-/* FNV-1a of len bytes at p, from h (0xcbf29ce484222325 to start): the caches' file keys. */
+/* FNV-1a's start, and its step over len bytes at p from h: the caches' file keys. */
+#define LUPE_PHASH_SEED 0xcbf29ce484222325ULL
 uint64_t lupe_phash_bytes(uint64_t h, const void *p, size_t len);
 
 #endif
