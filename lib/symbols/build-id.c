@@ -13,23 +13,33 @@
 
 int lupe_build_id_from_notes(const void *notes, size_t len, uint8_t *id)
 {
-	const char *p = notes, *end = p + len;
+	const char *p = notes;
+	size_t at = 0;
 
-	/* Elf32_Nhdr and Elf64_Nhdr have the same layout: three u32. */
-	while (p + sizeof(Elf64_Nhdr) <= end) {
-		const Elf64_Nhdr *n = (const void *)p;
-		size_t namesz = (n->n_namesz + 3) & ~3u, descsz = (n->n_descsz + 3) & ~3u;
-		const char *name = p + sizeof(*n), *desc = name + namesz;
+	/*
+	 * Elf32_Nhdr and Elf64_Nhdr have the same layout: three u32. Read by
+	 * copy and walked by offset: the notes of a hostile file (a debug
+	 * file's section at any offset) need not be aligned, and their sizes
+	 * may point past anything.
+	 */
+	while (len - at >= sizeof(Elf64_Nhdr)) {
+		Elf64_Nhdr n;
+		size_t namesz, descsz, name, desc;
 
-		if (desc + descsz > end)
+		memcpy(&n, p + at, sizeof(n));
+		namesz = ((size_t)n.n_namesz + 3) & ~(size_t)3;
+		descsz = ((size_t)n.n_descsz + 3) & ~(size_t)3;
+		name = at + sizeof(n);
+		if (namesz > len - name || descsz > len - name - namesz)
 			break;
-		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4)) {
-			int sz = n->n_descsz > BUILD_ID_MAX ? BUILD_ID_MAX : (int)n->n_descsz;
+		desc = name + namesz;
+		if (n.n_type == NT_GNU_BUILD_ID && n.n_namesz == 4 && !memcmp(p + name, "GNU", 4)) {
+			int sz = n.n_descsz > BUILD_ID_MAX ? BUILD_ID_MAX : (int)n.n_descsz;
 
-			memcpy(id, desc, sz);
+			memcpy(id, p + desc, sz);
 			return sz;
 		}
-		p = desc + descsz;
+		at = desc + descsz;
 	}
 	return -ENOENT;
 }
